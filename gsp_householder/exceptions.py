@@ -1,0 +1,45 @@
+"""Exception and warning classes raised by gsp_householder.
+
+Every error the toolkit raises for bad input is a :class:`ValueError` or a
+:class:`TypeError` whose message names the offending argument. Numerical trouble
+that does not make a result meaningless is reported with a warning of a dedicated
+class, so that callers can filter it precisely.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DegenerateStatisticsError",
+    "DegenerateStatisticsWarning",
+    "ConvergenceWarning",
+    "NotFittedError",
+]
+
+
+class DegenerateStatisticsError(ValueError):
+    """The statistics of the data cannot define an estimate.
+
+    Raised, for example, when the estimated scale $\\theta\\mu$ of the mean
+    column is not positive, so that the first moment carries no information.
+    """
+
+
+class DegenerateStatisticsWarning(UserWarning):
+    """The statistics of the data make an estimate unreliable.
+
+    Issued, for example, when the radicand $\\sum_i k_i s_i$ of the paper's
+    Algorithm 2 is not positive, or when the mean column is nearly equal to its
+    value under the current estimate, so that the reflector is fitted to noise.
+    """
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative method stopped before meeting its convergence test."""
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator was used before ``fit``.
+
+    It subclasses both :class:`ValueError` and :class:`AttributeError`, as
+    scikit-learn's class of the same name does.
+    """

@@ -1,0 +1,424 @@
+"""Products of Householder reflectors, applied in compact WY form.
+
+A :class:`HouseholderProduct` represents the orthogonal matrix
+
+$$V = H_1 H_2 \\cdots H_m D, \\qquad H_i = I - 2 u_i u_i^T,\\ \\|u_i\\| = 1,$$
+
+with $D$ an optional diagonal of signs. It never forms the $n \\times n$ matrix
+unless asked to (:meth:`HouseholderProduct.to_dense`): the product of the
+reflectors is kept in the compact WY form $H_1 \\cdots H_m = I - U T U^T$
+(Schreiber & Van Loan 1989), with $U = [u_1, \\dots, u_m]$ and $T$ an
+$m \\times m$ upper-triangular matrix given by
+$T^{-1} = \\tfrac12 I + \\operatorname{striu}(U^T U)$
+(Joffrain, Low, Quintana-Ortí, van de Geijn & Van Zee 2006). Applying $V$ to a
+block of $p$ signals then costs two matrix-matrix products, $O(nmp)$ flops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+
+from gsp_householder._validation import check_real_array, check_scalar
+
+__all__ = ["HouseholderProduct"]
+
+
+class HouseholderProduct:
+    """Orthogonal matrix $V = H_1 \\cdots H_m D$ stored as its reflector vectors.
+
+    Parameters
+    ----------
+    vectors : array_like of shape (n, m)
+        Column $i$ is the vector $u_i$ of $H_i = I - 2 u_i u_i^T$. Columns are
+        normalised on entry; a zero or non-finite column raises ``ValueError``.
+        A 1-D array of length ``n`` is one reflector. ``m = 0`` (shape ``(n, 0)``)
+        gives the identity or a pure sign diagonal.
+    signs : array_like of shape (n,), optional
+        Diagonal of $D$, each entry $+1$ or $-1$. Default: all $+1$.
+
+    Attributes
+    ----------
+    n : int
+        Size of the matrix.
+    m : int
+        Number of reflectors.
+    vectors : ndarray of shape (n, m)
+        Unit reflector vectors, float64 (read-only).
+    signs : ndarray of shape (n,)
+        The sign diagonal (read-only).
+
+    Notes
+    -----
+    ``V @ Y``, ``V.T @ Y`` and ``Y @ V`` accept vectors and matrices and cost
+    $O(nmp)$; the result has the floating dtype of ``Y`` (float32 stays float32).
+    ``V1 @ V2`` composes two products into one without forming any dense matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder import HouseholderProduct
+    >>> V = HouseholderProduct(np.array([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]))
+    >>> V.n, V.m
+    (3, 2)
+    >>> Y = np.arange(6.0).reshape(3, 2)
+    >>> np.allclose(V @ Y, V.to_dense() @ Y)
+    True
+    >>> np.allclose(V.T @ (V @ Y), Y)
+    True
+    """
+
+    __array_priority__ = 1000  # make ndarray @ V defer to __rmatmul__
+
+    def __init__(self, vectors, signs=None):
+        U = check_real_array(vectors, "vectors", ndim=(1, 2), allow_float32=False) \
+            if np.size(vectors) else np.asarray(vectors, dtype=np.float64)
+        if U.ndim == 1:
+            U = U[:, None]
+        if U.ndim != 2:
+            raise ValueError(f"vectors must be 1-D or 2-D, got shape {U.shape}")
+        n, m = U.shape
+        if n < 1:
+            raise ValueError(f"vectors must have at least one row, got shape {U.shape}")
+        norms = np.linalg.norm(U, axis=0)
+        tiny = np.flatnonzero(~(norms > np.finfo(np.float64).tiny * 1e3))
+        if tiny.size:
+            raise ValueError(
+                f"vectors must have non-zero columns; column {int(tiny[0])} has norm "
+                f"{norms[tiny[0]]:.3g}, which defines no reflector")
+        U = np.ascontiguousarray(U / norms)
+        U.setflags(write=False)
+        self._U = U
+        if signs is None:
+            d = np.ones(n)
+        else:
+            d = check_real_array(signs, "signs", ndim=1, allow_float32=False)
+            if d.shape != (n,):
+                raise ValueError(f"signs must have shape ({n},) to match vectors, got {d.shape}")
+            if not np.all(np.abs(d) == 1):
+                raise ValueError("signs must contain only +1 and -1")
+            d = d.copy()
+        d.setflags(write=False)
+        self._d = d
+        self._has_signs = bool(np.any(d < 0))
+        self._T = None
+        self._cast_cache: dict = {}
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def n(self) -> int:
+        """Size $n$ of the $n \\times n$ matrix."""
+        return self._U.shape[0]
+
+    @property
+    def m(self) -> int:
+        """Number of reflectors."""
+        return self._U.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(n, n)``."""
+        return (self.n, self.n)
+
+    @property
+    def ndim(self) -> int:
+        """Always 2: the object behaves as a matrix."""
+        return 2
+
+    @property
+    def dtype(self):
+        """Always float64."""
+        return self._U.dtype
+
+    @property
+    def vectors(self) -> np.ndarray:
+        """Unit reflector vectors as the columns of an ``(n, m)`` array."""
+        return self._U
+
+    @property
+    def signs(self) -> np.ndarray:
+        """The sign diagonal $D$, shape ``(n,)``."""
+        return self._d
+
+    def __repr__(self) -> str:
+        extra = ", signs" if self._has_signs else ""
+        return f"HouseholderProduct(n={self.n}, m={self.m}{extra})"
+
+    def __getstate__(self):
+        return {"U": np.array(self._U), "d": np.array(self._d)}
+
+    def __setstate__(self, state):
+        self.__init__(state["U"], state["d"])
+
+    # --------------------------------------------------------------- WY form
+    @property
+    def wy_factor(self) -> np.ndarray:
+        """The upper-triangular $T$ with $H_1 \\cdots H_m = I - U T U^T$."""
+        if self._T is None:
+            m = self.m
+            if m == 0:
+                T = np.zeros((0, 0))
+            else:
+                Tinv = np.triu(self._U.T @ self._U, k=1)
+                Tinv[np.diag_indices(m)] = 0.5
+                T = scipy.linalg.solve_triangular(Tinv, np.eye(m), lower=False)
+            T.setflags(write=False)
+            self._T = T
+        return self._T
+
+    def _factors(self, dtype):
+        """U and T cast to ``dtype`` (cached)."""
+        if dtype == np.float64:
+            return self._U, self.wy_factor
+        if dtype not in self._cast_cache:
+            self._cast_cache[dtype] = (self._U.astype(dtype), self.wy_factor.astype(dtype))
+        return self._cast_cache[dtype]
+
+    def _prepare(self, Y, name, axis):
+        arr = np.asarray(Y)
+        if arr.dtype.kind not in "fiu" or arr.dtype == np.float16:
+            if arr.dtype.kind == "c":
+                raise TypeError(f"{name} must be real, got complex dtype {arr.dtype}")
+            if arr.dtype.kind not in "fiub":
+                raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+        if arr.dtype != np.float32:
+            arr = arr.astype(np.float64, copy=False)
+        if arr.ndim not in (1, 2):
+            raise ValueError(f"{name} must be 1-D or 2-D, got shape {arr.shape}")
+        size = arr.shape[0] if axis == 0 else arr.shape[-1]
+        if size != self.n:
+            raise ValueError(
+                f"shape mismatch: {name} has shape {arr.shape}, which does not match "
+                f"the {self.n} x {self.n} HouseholderProduct")
+        return arr
+
+    def _apply_q(self, Y, transpose: bool) -> np.ndarray:
+        """$(I - U T U^T) Y$ or its transpose applied to ``Y`` (n first)."""
+        U, T = self._factors(Y.dtype)
+        if self.m == 0:
+            return np.array(Y, copy=True)
+        W = U.T @ Y
+        W = (T.T if transpose else T) @ W
+        return Y - U @ W
+
+    def matvec(self, Y, *, transpose: bool = False) -> np.ndarray:
+        """Return ``V @ Y`` (or ``V.T @ Y``) for ``Y`` of shape ``(n,)`` or ``(n, p)``.
+
+        Parameters
+        ----------
+        Y : array_like of shape (n,) or (n, p)
+            Signals as columns.
+        transpose : bool, default False
+            Apply $V^T$ instead of $V$.
+
+        Returns
+        -------
+        ndarray of the same shape as ``Y``
+        """
+        Y = self._prepare(Y, "Y", axis=0)
+        d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
+        dcol = d if Y.ndim == 1 else d[:, None]
+        if transpose:
+            out = self._apply_q(Y, transpose=True)
+            return out * dcol if self._has_signs else out
+        Z = Y * dcol if self._has_signs else Y
+        return self._apply_q(Z, transpose=False)
+
+    def rmatvec(self, Y) -> np.ndarray:
+        """Return ``Y @ V`` for ``Y`` of shape ``(n,)`` or ``(p, n)``."""
+        Y = self._prepare(Y, "Y", axis=-1)
+        # Y V = (V^T Y^T)^T
+        if Y.ndim == 1:
+            return self.matvec(Y, transpose=True)
+        return self.matvec(Y.T, transpose=True).T
+
+    def __matmul__(self, other):
+        if isinstance(other, HouseholderProduct):
+            return self.compose(other)
+        if hasattr(other, "toarray") and not isinstance(other, np.ndarray):
+            other = other.toarray()
+        if _is_dask(other):
+            return other.map_blocks(self.matvec, dtype=other.dtype) if other.ndim == 1 \
+                else _dask_apply(self, other, transpose=False)
+        return self.matvec(other)
+
+    def __rmatmul__(self, other):
+        if hasattr(other, "toarray") and not isinstance(other, np.ndarray):
+            other = other.toarray()
+        return self.rmatvec(other)
+
+    def __array__(self, dtype=None, copy=None):
+        dense = self.to_dense()
+        return dense if dtype is None else dense.astype(dtype)
+
+    # ------------------------------------------------------------ structure
+    @property
+    def T(self) -> HouseholderProduct:
+        """The transpose $V^T = D H_m \\cdots H_1$, itself a HouseholderProduct.
+
+        Since $D H D = I - 2 (Du)(Du)^T$, $V^T = H(D u_m) \\cdots H(D u_1) D$.
+        """
+        U = self._U[:, ::-1]
+        if self._has_signs:
+            U = U * self._d[:, None]
+        return HouseholderProduct._trusted(U, self._d)
+
+    def inverse(self) -> HouseholderProduct:
+        """The inverse, equal to the transpose since $V$ is orthogonal."""
+        return self.T
+
+    def compose(self, other: HouseholderProduct) -> HouseholderProduct:
+        """Return ``self @ other`` as one HouseholderProduct with ``m1 + m2`` reflectors.
+
+        With $V_1 = Q_1 D_1$ and $V_2 = Q_2 D_2$,
+        $V_1 V_2 = Q_1 (D_1 Q_2 D_1) D_1 D_2$, and $D_1 Q_2 D_1$ is the product of
+        the reflectors with vectors $D_1 u$.
+        """
+        if not isinstance(other, HouseholderProduct):
+            raise TypeError(f"other must be a HouseholderProduct, got {type(other).__name__}")
+        if other.n != self.n:
+            raise ValueError(f"shape mismatch: cannot compose n={self.n} with n={other.n}")
+        U2 = other._U * self._d[:, None] if self._has_signs else other._U
+        return HouseholderProduct._trusted(np.hstack([self._U, U2]), self._d * other._d)
+
+    @classmethod
+    def _trusted(cls, U, d):
+        """Build from columns already known to be unit vectors (no re-validation cost)."""
+        obj = cls.__new__(cls)
+        U = np.ascontiguousarray(U, dtype=np.float64)
+        U.setflags(write=False)
+        d = np.array(d, dtype=np.float64)
+        d.setflags(write=False)
+        obj._U, obj._d = U, d
+        obj._has_signs = bool(np.any(d < 0))
+        obj._T = None
+        obj._cast_cache = {}
+        return obj
+
+    def reflector(self, i: int) -> HouseholderProduct:
+        """The single reflector $H_i$ (0-based ``i``) as a HouseholderProduct."""
+        i = check_scalar(i, "i", integer=True)
+        if not -self.m <= i < self.m:
+            raise IndexError(f"i must be in [0, {self.m}), got {i}")
+        return HouseholderProduct._trusted(self._U[:, [i]], np.ones(self.n))
+
+    def to_dense(self) -> np.ndarray:
+        """The dense $n \\times n$ matrix (costs $O(n^2 m)$ and $O(n^2)$ memory)."""
+        return self.matvec(np.eye(self.n))
+
+    def orthogonality_defect(self) -> float:
+        """$\\|V^T V - I\\|_F$ computed densely; about machine precision by construction."""
+        V = self.to_dense()
+        return float(np.linalg.norm(V.T @ V - np.eye(self.n)))
+
+    # --------------------------------------------------------- constructors
+    @classmethod
+    def identity(cls, n: int) -> HouseholderProduct:
+        """The $n \\times n$ identity, with no reflectors."""
+        n = check_scalar(n, "n", low=1, low_inclusive=True, integer=True)
+        return cls._trusted(np.zeros((n, 0)), np.ones(n))
+
+    @classmethod
+    def from_orthogonal(cls, Q, *, method: str = "qr", atol: float | None = None
+                        ) -> HouseholderProduct:
+        """Factor an orthogonal matrix exactly into reflectors (and signs).
+
+        Parameters
+        ----------
+        Q : array_like of shape (n, n)
+            An orthogonal matrix.
+        method : {"qr", "minimal"}, default "qr"
+            ``"qr"``: Householder QR, $Q = H_1 \\cdots H_k D$ with $k \\le n - 1$
+            (reflectors whose LAPACK scalar $\\tau$ is zero are dropped) and $D$
+            the diagonal of signs of $R$; $O(n^3)$.
+            ``"minimal"``: the Cartan–Dieudonné construction, which needs exactly
+            $r = \\operatorname{rank}(Q - I)$ reflectors and no signs: while
+            $Q \\ne I$, take the column $j$ of $Q - I$ of largest norm and the
+            reflector through $w = (Q - I) e_j$, which maps $Q e_j$ to $e_j$ and
+            fixes every vector $Q$ already fixes; $O(n^2 r)$.
+        atol : float, optional
+            Tolerance of the orthogonality check $\\|Q^T Q - I\\|_F$ and, for
+            ``"minimal"``, of the stopping rule. Default $10^{-8} \\sqrt{n}$.
+
+        Returns
+        -------
+        HouseholderProduct
+
+        Raises
+        ------
+        ValueError
+            If ``Q`` is not square, not finite, or not orthogonal within ``atol``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gsp_householder import HouseholderProduct
+        >>> Q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((5, 5)))
+        >>> V = HouseholderProduct.from_orthogonal(Q)
+        >>> bool(np.allclose(V.to_dense(), Q, atol=1e-12))
+        True
+        >>> HouseholderProduct.from_orthogonal(np.eye(4), method="minimal").m
+        0
+        """
+        Q = check_real_array(Q, "Q", ndim=2, allow_float32=False)
+        n = Q.shape[0]
+        if Q.shape != (n, n):
+            raise ValueError(f"Q must be square, got shape {Q.shape}")
+        if atol is None:
+            atol = 1e-8 * np.sqrt(n)
+        defect = float(np.linalg.norm(Q.T @ Q - np.eye(n)))
+        if defect > atol:
+            raise ValueError(
+                f"Q must be orthogonal: ||Q^T Q - I||_F = {defect:.3g} exceeds atol = {atol:.3g}")
+        if method == "qr":
+            return cls._from_orthogonal_qr(Q)
+        if method == "minimal":
+            return cls._from_orthogonal_minimal(Q, atol)
+        raise ValueError(f"method must be 'qr' or 'minimal', got {method!r}")
+
+    @classmethod
+    def _from_orthogonal_qr(cls, Q):
+        n = Q.shape[0]
+        (qr, tau), _r = scipy.linalg.qr(Q, mode="raw")
+        keep = []
+        vectors = []
+        for j in range(min(n, len(tau))):
+            if tau[j] == 0.0:
+                continue
+            v = np.zeros(n)
+            v[j] = 1.0
+            v[j + 1:] = qr[j + 1:, j]
+            vectors.append(v)
+            keep.append(j)
+        signs = np.sign(np.diag(qr))
+        signs[signs == 0] = 1.0
+        U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
+        return cls(U, signs) if vectors else cls._trusted(U, signs)
+
+    @classmethod
+    def _from_orthogonal_minimal(cls, Q, atol):
+        n = Q.shape[0]
+        A = Q.copy()
+        vectors = []
+        for _ in range(n):
+            R = A - np.eye(n)
+            norms = np.linalg.norm(R, axis=0)
+            j = int(np.argmax(norms))
+            if norms[j] <= atol:
+                break
+            u = R[:, j] / norms[j]
+            A -= 2.0 * np.outer(u, u @ A)
+            vectors.append(u)
+        U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
+        return cls._trusted(U, np.ones(n))
+
+
+def _is_dask(x) -> bool:
+    return type(x).__module__.startswith("dask")
+
+
+def _dask_apply(V: HouseholderProduct, Y, *, transpose: bool):
+    """Apply ``V`` (or ``V.T``) to a dask array chunked along columns only."""
+    Y = Y.rechunk({0: -1})
+    return Y.map_blocks(lambda block: V.matvec(block, transpose=transpose), dtype=Y.dtype)
+

@@ -58,7 +58,8 @@ def check_signals(Y, name: str = "Y", *, min_rows: int = 2) -> np.ndarray:
     arr = check_real_array(Y, name, ndim=2)
     n, p = arr.shape
     if n < min_rows:
-        raise ValueError(f"{name} must have at least {min_rows} rows (nodes), got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must have at least {min_rows} rows (nodes), got shape {arr.shape}")
     if p < 1:  # pragma: no cover - caught by the empty check
         raise ValueError(f"{name} must have at least one column (signal), got shape {arr.shape}")
     return arr

@@ -77,7 +77,7 @@ class HouseholderProduct:
             U = U[:, None]
         if U.ndim != 2:
             raise ValueError(f"vectors must be 1-D or 2-D, got shape {U.shape}")
-        n, m = U.shape
+        n = U.shape[0]
         if n < 1:
             raise ValueError(f"vectors must have at least one row, got shape {U.shape}")
         norms = np.linalg.norm(U, axis=0)

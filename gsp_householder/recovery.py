@@ -110,7 +110,7 @@ def _reflector_from_mean(mean_over_scale: np.ndarray, s: np.ndarray, *, normaliz
             "fitted to noise (u^T Q1 is too small, which Theorem 1's condition "
             "c = Omega(n^alpha) excludes)",
             DegenerateStatisticsWarning, stacklevel=3)
-    if radicand <= 0:
+    if radicand <= 0 and (significant or not normalize):
         if not normalize:
             raise DegenerateStatisticsError(
                 f"{step}: the radicand sum_i k_i s_i = {radicand:.3g} is not positive, so the "

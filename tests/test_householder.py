@@ -1,0 +1,202 @@
+"""HouseholderProduct against dense products, exact identities and algebraic properties."""
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from gsp_householder import HouseholderProduct
+
+
+def dense_product(U, signs=None):
+    n = U.shape[0]
+    V = np.eye(n)
+    for u in U.T:
+        u = u / np.linalg.norm(u)
+        V = V @ (np.eye(n) - 2.0 * np.outer(u, u))
+    if signs is not None:
+        V = V * signs[None, :]
+    return V
+
+
+def random_case(rng, n, m, with_signs=True):
+    U = rng.standard_normal((n, m))
+    signs = np.where(rng.random(n) < 0.5, -1.0, 1.0) if with_signs else None
+    return U, signs
+
+
+@pytest.mark.parametrize("n,m", [(1, 1), (2, 1), (5, 3), (20, 7), (30, 30), (12, 40)])
+def test_apply_matches_dense(n, m):
+    rng = np.random.default_rng(n * 100 + m)
+    U, signs = random_case(rng, n, m)
+    V = HouseholderProduct(U, signs)
+    D = dense_product(U, signs)
+    Y = rng.standard_normal((n, 4))
+    scale = np.linalg.norm(Y)
+    np.testing.assert_allclose(V.to_dense(), D, atol=1e-12 * n)
+    assert np.linalg.norm(V @ Y - D @ Y) <= 1e-12 * scale
+    assert np.linalg.norm(V.T @ Y - D.T @ Y) <= 1e-12 * scale
+    assert np.linalg.norm(Y.T @ V - Y.T @ D) <= 1e-12 * scale
+    np.testing.assert_allclose(V @ Y[:, 0], D @ Y[:, 0], atol=1e-12 * scale)
+    np.testing.assert_allclose(Y[:, 0] @ V, Y[:, 0] @ D, atol=1e-12 * scale)
+
+
+def test_wy_factor_is_upper_triangular_and_reproduces_product():
+    rng = np.random.default_rng(1)
+    U, _ = random_case(rng, 15, 6, with_signs=False)
+    V = HouseholderProduct(U)
+    T = V.wy_factor
+    assert np.allclose(np.tril(T, -1), 0.0)
+    Un = V.vectors
+    np.testing.assert_allclose(np.eye(15) - Un @ T @ Un.T, dense_product(U), atol=1e-13)
+
+
+def test_single_reflector_is_symmetric_involution():
+    u = np.array([3.0, -1.0, 2.0, 0.5])
+    H = HouseholderProduct(u)
+    D = H.to_dense()
+    np.testing.assert_allclose(D, D.T, atol=1e-15)
+    np.testing.assert_allclose(D @ D, np.eye(4), atol=1e-14)
+    np.testing.assert_allclose(D @ u, -u, atol=1e-14)
+
+
+def test_transpose_compose_inverse():
+    rng = np.random.default_rng(2)
+    U1, s1 = random_case(rng, 10, 3)
+    U2, s2 = random_case(rng, 10, 4)
+    A, B = HouseholderProduct(U1, s1), HouseholderProduct(U2, s2)
+    Ad, Bd = A.to_dense(), B.to_dense()
+    assert isinstance(A.T, HouseholderProduct)
+    np.testing.assert_allclose(A.T.to_dense(), Ad.T, atol=1e-13)
+    C = A @ B
+    assert isinstance(C, HouseholderProduct) and C.m == 7
+    np.testing.assert_allclose(C.to_dense(), Ad @ Bd, atol=1e-13)
+    np.testing.assert_allclose((A @ A.inverse()).to_dense(), np.eye(10), atol=1e-13)
+
+
+def test_float32_in_float32_out():
+    rng = np.random.default_rng(3)
+    V = HouseholderProduct(rng.standard_normal((8, 2)))
+    Y = rng.standard_normal((8, 3)).astype(np.float32)
+    out = V @ Y
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, V.to_dense() @ Y.astype(np.float64), atol=1e-5)
+
+
+def test_identity_and_empty_product():
+    V = HouseholderProduct.identity(4)
+    assert V.m == 0
+    Y = np.arange(8.0).reshape(4, 2)
+    np.testing.assert_array_equal(V @ Y, Y)
+    np.testing.assert_array_equal(V.to_dense(), np.eye(4))
+
+
+def test_pickle_round_trip():
+    rng = np.random.default_rng(4)
+    V = HouseholderProduct(*random_case(rng, 6, 2))
+    W = pickle.loads(pickle.dumps(V))
+    np.testing.assert_array_equal(W.to_dense(), V.to_dense())
+
+
+@pytest.mark.parametrize("method", ["qr", "minimal"])
+@pytest.mark.parametrize("n", [1, 2, 7, 40])
+def test_from_orthogonal_exact(method, n):
+    rng = np.random.default_rng(n)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    V = HouseholderProduct.from_orthogonal(Q, method=method)
+    assert np.linalg.norm(V.to_dense() - Q) <= 1e-12 * max(n, 1)
+    assert V.m <= n
+    if method == "qr":
+        assert V.m <= max(n - 1, 0) or n == 1
+
+
+def test_from_orthogonal_minimal_count_equals_rank_of_difference():
+    rng = np.random.default_rng(5)
+    n = 30
+    for m in (1, 2, 5):
+        W = HouseholderProduct(rng.standard_normal((n, m)))
+        Q = W.to_dense()
+        r = np.linalg.matrix_rank(Q - np.eye(n), tol=1e-9)
+        V = HouseholderProduct.from_orthogonal(Q, method="minimal")
+        assert V.m == r == m
+        np.testing.assert_allclose(V.to_dense(), Q, atol=1e-12)
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match="vectors must have non-zero columns; column 1"):
+        HouseholderProduct(np.array([[1.0, 0.0], [0.0, 0.0]]))
+    with pytest.raises(ValueError, match="vectors must be finite"):
+        HouseholderProduct(np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="signs must contain only"):
+        HouseholderProduct(np.ones((3, 1)), signs=[1.0, 0.5, 1.0])
+    with pytest.raises(ValueError, match="signs must have shape"):
+        HouseholderProduct(np.ones((3, 1)), signs=[1.0, 1.0])
+    with pytest.raises(TypeError, match="vectors must be real"):
+        HouseholderProduct(np.ones(3, dtype=complex))
+    V = HouseholderProduct(np.ones((3, 1)))
+    with pytest.raises(ValueError, match="shape mismatch"):
+        V @ np.ones((4, 2))
+    with pytest.raises(ValueError, match="shape mismatch"):
+        np.ones((2, 4)) @ V
+    with pytest.raises(ValueError, match="Q must be orthogonal"):
+        HouseholderProduct.from_orthogonal(2 * np.eye(3))
+    with pytest.raises(ValueError, match="Q must be square"):
+        HouseholderProduct.from_orthogonal(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="method must be"):
+        HouseholderProduct.from_orthogonal(np.eye(3), method="svd")
+
+
+# ------------------------------------------------------------------ properties
+finite = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def products(draw, max_n=12, max_m=6):
+    n = draw(st.integers(1, max_n))
+    m = draw(st.integers(1, max_m))
+    U = draw(arrays(np.float64, (n, m), elements=finite))
+    U = U + 1e-3 * (np.arange(n * m).reshape(n, m) % 3 + 1)  # keep columns away from zero
+    signs = draw(arrays(np.float64, (n,), elements=st.sampled_from([-1.0, 1.0])))
+    return HouseholderProduct(U, signs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(products())
+def test_property_orthogonal(V):
+    D = V.to_dense()
+    np.testing.assert_allclose(D.T @ D, np.eye(V.n), atol=1e-11)
+
+
+@settings(max_examples=60, deadline=None)
+@given(products(), st.integers(1, 4))
+def test_property_transpose_is_inverse_on_signals(V, p):
+    Y = np.linspace(-1, 1, V.n * p).reshape(V.n, p)
+    np.testing.assert_allclose(V.T @ (V @ Y), Y, atol=1e-11)
+    np.testing.assert_allclose(V.T.to_dense(), V.to_dense().T, atol=1e-11)
+
+
+@settings(max_examples=40, deadline=None)
+@given(products(max_n=8), st.data())
+def test_property_composition(V, data):
+    W = data.draw(products(max_n=V.n, max_m=4).filter(lambda W: W.n == V.n))
+    np.testing.assert_allclose((V @ W).to_dense(), V.to_dense() @ W.to_dense(), atol=1e-11)
+
+
+@settings(max_examples=40, deadline=None)
+@given(products(max_n=10))
+def test_property_exact_factorisation(V):
+    Q = V.to_dense()
+    for method in ("qr", "minimal"):
+        F = HouseholderProduct.from_orthogonal(Q, method=method)
+        np.testing.assert_allclose(F.to_dense(), Q, atol=1e-11)
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.float64, st.integers(1, 10), elements=finite).filter(
+    lambda u: np.linalg.norm(u) > 1e-3))
+def test_property_reflector_involution(u):
+    H = HouseholderProduct(u)
+    np.testing.assert_allclose(H @ (H @ np.eye(u.size)), np.eye(u.size), atol=1e-12)

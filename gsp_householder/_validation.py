@@ -23,7 +23,7 @@ def check_rng(rng) -> np.random.Generator:
 
 
 def check_real_array(a, name: str, *, ndim: int | tuple[int, ...] | None = None,
-                     allow_float32: bool = True) -> np.ndarray:
+                     allow_float32: bool = True, check_finite: bool = True) -> np.ndarray:
     """Convert to a finite real floating array, naming ``name`` in every error."""
     if hasattr(a, "toarray") and not isinstance(a, np.ndarray):
         raise TypeError(f"{name} must be a dense array, got a sparse {type(a).__name__}; "
@@ -47,15 +47,21 @@ def check_real_array(a, name: str, *, ndim: int | tuple[int, ...] | None = None,
         arr = arr.astype(np.float64)
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        bad = "NaN" if np.isnan(arr).any() else "inf"
-        raise ValueError(f"{name} must be finite, found {bad}")
+    if check_finite and not np.isfinite(arr).all():
+        raise_not_finite(arr, name)
     return arr
 
 
-def check_signals(Y, name: str = "Y", *, min_rows: int = 2) -> np.ndarray:
+def raise_not_finite(arr: np.ndarray, name: str):
+    """Raise the ValueError for an array with a NaN or an infinite entry."""
+    bad = "NaN" if np.isnan(arr).any() else "inf"
+    raise ValueError(f"{name} must be finite, found {bad}")
+
+
+def check_signals(Y, name: str = "Y", *, min_rows: int = 2,
+                  check_finite: bool = True) -> np.ndarray:
     """Validate a signal matrix of shape ``(n_nodes, n_signals)``."""
-    arr = check_real_array(Y, name, ndim=2)
+    arr = check_real_array(Y, name, ndim=2, check_finite=check_finite)
     n, p = arr.shape
     if n < min_rows:
         raise ValueError(

@@ -358,6 +358,25 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     noise = _noise_level(stats, scale)
     vectors = _initial_vectors(init, n, m)
 
+    if init is None and Y_arr is None:
+        vectors, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
+    else:
+        vectors, dropped = _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune)
+    if dropped:
+        warnings.warn(
+            f"{len(dropped)} of {m} reflectors were not identifiable from the mean column "
+            f"(steps {dropped}: k = 0 or within sampling noise) and were left as the identity; "
+            "the first moment identifies V·1 only",
+            DegenerateStatisticsWarning, stacklevel=2)
+    kept = [v for v in vectors if v is not None]
+    if not kept:
+        return HouseholderProduct.identity(n)
+    return HouseholderProduct(np.column_stack(kept))
+
+
+def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
+    """Algorithm 3 on n-vectors (or, for the paper loop, on the whole array)."""
+    n, m = stats.n_nodes, len(vectors)
     # Z[i] = H_i ... H_{m-1} 1 (0-based); Z[m] = 1.
     Z = [None] * (m + 1)
     Z[m] = np.ones(n)
@@ -380,13 +399,50 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
             Y_arr = _reflect(u, Y_arr)
         else:
             ybar = _reflect(u, ybar)
-    if dropped:
-        warnings.warn(
-            f"{len(dropped)} of {m} reflectors were not identifiable from the mean column "
-            f"(steps {dropped}: k = 0 or within sampling noise) and were left as the identity; "
-            "the first moment identifies V·1 only",
-            DegenerateStatisticsWarning, stacklevel=2)
-    kept = [v for v in vectors if v is not None]
+    return vectors, dropped
+
+
+def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):
+    """Algorithm 3 from the identity start, in the plane spanned by $\\mathbf 1$ and $\\bar y$.
+
+    With every initial $H_i = I$, $s = \\mathbf 1$ at each step, and each
+    $k$ and each reflected mean is a combination of $\\mathbf 1$ and the scaled
+    mean column $y_0$. The steps therefore run on 2-vectors of coefficients, with
+    inner products through the $2 \\times 2$ Gram matrix of $[\\mathbf 1, y_0]$:
+    $O(n)$ for the Gram matrix, $O(m)$ for the steps, and $O(n)$ per reflector kept.
+    """
+    n = y0.shape[0]
+    total = float(y0.sum())
+    gram = np.array([[float(n), total], [total, float(y0 @ y0)]])
+    one = np.array([1.0, 0.0])
+    y = np.array([0.0, 1.0])
+    coefficients: list[np.ndarray | None] = []
+    dropped = []
+    for i in range(m):
+        k = 0.5 * (one - y)
+        norm_sq = float(k @ gram @ k)
+        significant = noise is None or norm_sq > noise
+        if norm_sq <= (1e-12 * np.sqrt(n)) ** 2 or (prune and not significant):
+            coefficients.append(None)
+            dropped.append(i + 1)
+            continue
+        step = f"reflector {i + 1} of {m}"
+        if not significant:
+            warnings.warn(
+                f"{step}: the mean column differs from its value without this reflector by no "
+                f"more than sampling noise (||k||^2 = {norm_sq:.3g} <= {noise:.3g}); the "
+                "reflector is fitted to noise", DegenerateStatisticsWarning, stacklevel=3)
+        elif float(k @ gram @ one) <= 0:
+            warnings.warn(f"{step}: the radicand sum_i k_i s_i is not positive; the data are "
+                          "not consistent with Y = H Q X at this scale (normalising k instead)",
+                          DegenerateStatisticsWarning, stacklevel=3)
+        u = k / np.sqrt(norm_sq)
+        coefficients.append(u)
+        y = y - 2.0 * u * float(u @ gram @ y)
+    kept = [c for c in coefficients if c is not None]
     if not kept:
-        return HouseholderProduct.identity(n)
-    return HouseholderProduct(np.column_stack(kept))
+        return [None] * m, dropped
+    # one BLAS-3 product materialises the kept reflectors, already of unit norm
+    U = np.column_stack([np.ones(n), y0]) @ np.column_stack(kept)
+    columns = iter(U.T)
+    return [None if c is None else next(columns) for c in coefficients], dropped

@@ -4,13 +4,33 @@ Learn $V = H_1 \\cdots H_m$, $H_i = I - 2u_iu_i^T$, from signals $Y = VX$ with
 sparse $X$, and use such dictionaries as graph Fourier bases.
 """
 
+from gsp_householder.baselines import h_dla, msp, procrustes_altmin, procrustes_oracle
+from gsp_householder.datasets import list_graphs, load_graph
+from gsp_householder.distributed import statistics_from_dask
+from gsp_householder.estimator import HouseholderDictionaryLearning
 from gsp_householder.exceptions import (
     ConvergenceWarning,
     DegenerateStatisticsError,
     DegenerateStatisticsWarning,
     NotFittedError,
 )
+from gsp_householder.graph import (
+    FourierBasis,
+    adjacency_matrix,
+    fourier_basis,
+    gft,
+    igft,
+    laplacian_matrix,
+    make_graph_signals,
+)
+from gsp_householder.graph_comparison import compare_graphs, compare_spectra
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.householder_basis import (
+    aligned_eigenbasis,
+    approximate_householder,
+    householder_fourier_basis,
+)
+from gsp_householder.laplacian_inference import InferredLaplacian, infer_laplacian, to_networkx
 from gsp_householder.metrics import (
     basis_error,
     coefficient_error,
@@ -31,9 +51,15 @@ from gsp_householder.recovery import (
     estimate_householder_vector,
     estimate_scale,
 )
+from gsp_householder.refinement import refine_householder_product, structured_procrustes
 from gsp_householder.result import DictionaryResult
 from gsp_householder.sparse_coding import sparse_code
 from gsp_householder.statistics import SignalStatistics
+from gsp_householder.streaming import (
+    iter_column_blocks,
+    statistics_from_blocks,
+    statistics_from_npy,
+)
 
 __all__ = [
     # algebra
@@ -51,6 +77,38 @@ __all__ = [
     "estimate_householder_product",
     "sparse_code",
     "DictionaryResult",
+    # beyond the paper
+    "refine_householder_product",
+    "structured_procrustes",
+    # the methods the paper compares with
+    "procrustes_oracle",
+    "procrustes_altmin",
+    "h_dla",
+    "msp",
+    # graphs
+    "fourier_basis",
+    "FourierBasis",
+    "laplacian_matrix",
+    "adjacency_matrix",
+    "gft",
+    "igft",
+    "make_graph_signals",
+    "householder_fourier_basis",
+    "aligned_eigenbasis",
+    "approximate_householder",
+    "infer_laplacian",
+    "InferredLaplacian",
+    "to_networkx",
+    "compare_graphs",
+    "compare_spectra",
+    "load_graph",
+    "list_graphs",
+    # scikit-learn estimator, streaming and dask
+    "HouseholderDictionaryLearning",
+    "iter_column_blocks",
+    "statistics_from_blocks",
+    "statistics_from_npy",
+    "statistics_from_dask",
     # metrics
     "vector_error",
     "basis_error",

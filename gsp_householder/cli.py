@@ -6,8 +6,8 @@
     gsp-householder graphs
 
 Each subcommand is a thin driver over the library: ``demo`` runs
-:func:`gsp_householder.experiments.demo.run_demo`, ``reproduce`` runs
-:func:`gsp_householder.experiments.reproduce.run_reproduction`.
+`gsp_householder.experiments.demo.run_demo`, ``reproduce`` runs
+`gsp_householder.experiments.reproduce.run_reproduction`.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _quickstart(args) -> int:
 def _demo(args) -> int:
     from gsp_householder.experiments.demo import run_demo
 
-    kwargs = {"out_dir": args.out, "seed": args.seed}
+    kwargs = {"out_dir": args.out, "seed": args.seed, "progress": print}
     if args.graph is not None:
         kwargs["graph"] = args.graph
     report = run_demo(**kwargs)

@@ -1,7 +1,7 @@
 """Exception and warning classes raised by gsp_householder.
 
-Every error the toolkit raises for bad input is a :class:`ValueError` or a
-:class:`TypeError` whose message names the offending argument. Numerical trouble
+Every error the toolkit raises for bad input is a `ValueError` or a
+`TypeError` whose message names the offending argument. Numerical trouble
 that does not make a result meaningless is reported with a warning of a dedicated
 class, so that callers can filter it precisely.
 """
@@ -40,6 +40,6 @@ class ConvergenceWarning(UserWarning):
 class NotFittedError(ValueError, AttributeError):
     """An estimator was used before ``fit``.
 
-    It subclasses both :class:`ValueError` and :class:`AttributeError`, as
+    It subclasses both `ValueError` and `AttributeError`, as
     scikit-learn's class of the same name does.
     """

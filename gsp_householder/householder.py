@@ -1,11 +1,11 @@
 """Products of Householder reflectors, applied in compact WY form.
 
-A :class:`HouseholderProduct` represents the orthogonal matrix
+A `HouseholderProduct` represents the orthogonal matrix
 
 $$V = H_1 H_2 \\cdots H_m D, \\qquad H_i = I - 2 u_i u_i^T,\\ \\|u_i\\| = 1,$$
 
 with $D$ an optional diagonal of signs. It never forms the $n \\times n$ matrix
-unless asked to (:meth:`HouseholderProduct.to_dense`): the product of the
+unless asked to (`HouseholderProduct.to_dense`): the product of the
 reflectors is kept in the compact WY form $H_1 \\cdots H_m = I - U T U^T$
 (Schreiber & Van Loan 1989), with $U = [u_1, \\dots, u_m]$ and $T$ an
 $m \\times m$ upper-triangular matrix given by
@@ -71,8 +71,13 @@ class HouseholderProduct:
     __array_priority__ = 1000  # make ndarray @ V defer to __rmatmul__
 
     def __init__(self, vectors, signs=None):
-        U = check_real_array(vectors, "vectors", ndim=(1, 2), allow_float32=False) \
-            if np.size(vectors) else np.asarray(vectors, dtype=np.float64)
+        if np.size(vectors):
+            U = check_real_array(vectors, "vectors", ndim=(1, 2), allow_float32=False)
+        else:  # no reflectors: only the dtype and the number of rows matter
+            U = np.asarray(vectors)
+            if U.dtype.kind not in "fiu":
+                raise TypeError(f"vectors must hold real numbers, got dtype {U.dtype}")
+            U = U.astype(np.float64)
         if U.ndim == 1:
             U = U[:, None]
         if U.ndim != 2:
@@ -80,13 +85,27 @@ class HouseholderProduct:
         n = U.shape[0]
         if n < 1:
             raise ValueError(f"vectors must have at least one row, got shape {U.shape}")
-        norms = np.linalg.norm(U, axis=0)
+        with np.errstate(over="ignore", under="ignore"):
+            norms = np.linalg.norm(U, axis=0)
+        unit_norms = norms
+        extreme = ~(norms < 1e150) | (norms < 1e-150)
+        if extreme.any():
+            # rescale these columns by their largest entry first, so that the norm
+            # neither overflows (huge entries) nor underflows (tiny ones)
+            U = np.array(U, dtype=np.float64)
+            peak = np.abs(U[:, extreme]).max(axis=0)
+            U[:, extreme] /= np.where(peak > 0, peak, 1.0)
+            unit_norms = norms.copy()
+            unit_norms[extreme] = np.linalg.norm(U[:, extreme], axis=0)
+            norms = unit_norms.copy()
+            with np.errstate(over="ignore"):
+                norms[extreme] = unit_norms[extreme] * peak
         tiny = np.flatnonzero(~(norms > np.finfo(np.float64).tiny * 1e3))
         if tiny.size:
             raise ValueError(
                 f"vectors must have non-zero columns; column {int(tiny[0])} has norm "
                 f"{norms[tiny[0]]:.3g}, which defines no reflector")
-        U = np.ascontiguousarray(U / norms)
+        U = np.ascontiguousarray(U / unit_norms)
         U.setflags(write=False)
         self._U = U
         if signs is None:
@@ -102,6 +121,7 @@ class HouseholderProduct:
         self._d = d
         self._has_signs = bool(np.any(d < 0))
         self._T = None
+        self._transpose = None
         self._cast_cache: dict = {}
 
     # ------------------------------------------------------------------ basics
@@ -218,11 +238,19 @@ class HouseholderProduct:
         Y = self._prepare(Y, "Y", axis=0)
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         dcol = d if Y.ndim == 1 else d[:, None]
-        if transpose:
-            out = self._apply_q(Y, transpose=True)
-            return out * dcol if self._has_signs else out
-        Z = Y * dcol if self._has_signs else Y
-        return self._apply_q(Z, transpose=False)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+            if transpose:
+                out = self._apply_q(Y, transpose=True)
+                out = out * dcol if self._has_signs else out
+            else:
+                out = self._apply_q(Y * dcol if self._has_signs else Y, transpose=False)
+            total = np.add.reduce(out, axis=None)  # one pass: NaN and inf propagate to it
+        if not np.isfinite(total) and not np.isfinite(out).all():
+            if not np.isfinite(Y).all():
+                raise ValueError(f"Y must be finite, found {'NaN' if np.isnan(Y).any() else 'inf'}")
+            raise ValueError(f"Y is too large in magnitude for {Y.dtype}: applying the "
+                             "reflectors overflows; rescale Y or use float64")
+        return out
 
     def rmatvec(self, Y) -> np.ndarray:
         """Return ``Y @ V`` for ``Y`` of shape ``(n,)`` or ``(p, n)``."""
@@ -258,10 +286,14 @@ class HouseholderProduct:
 
         Since $D H D = I - 2 (Du)(Du)^T$, $V^T = H(D u_m) \\cdots H(D u_1) D$.
         """
-        U = self._U[:, ::-1]
-        if self._has_signs:
-            U = U * self._d[:, None]
-        return HouseholderProduct._trusted(U, self._d)
+        if self._transpose is None:
+            U = self._U[:, ::-1]
+            if self._has_signs:
+                U = U * self._d[:, None]
+            transpose = HouseholderProduct._trusted(U, self._d)
+            transpose._transpose = self  # (V^T)^T is V: its cached factors are reused
+            self._transpose = transpose
+        return self._transpose
 
     def inverse(self) -> HouseholderProduct:
         """The inverse, equal to the transpose since $V$ is orthogonal."""
@@ -292,6 +324,7 @@ class HouseholderProduct:
         obj._U, obj._d = U, d
         obj._has_signs = bool(np.any(d < 0))
         obj._T = None
+        obj._transpose = None
         obj._cast_cache = {}
         return obj
 
@@ -366,8 +399,10 @@ class HouseholderProduct:
             raise ValueError(f"Q must be square, got shape {Q.shape}")
         if atol is None:
             atol = 1e-8 * np.sqrt(n)
-        defect = float(np.linalg.norm(Q.T @ Q - np.eye(n)))
-        if defect > atol:
+        with np.errstate(over="ignore", invalid="ignore"):  # huge entries: infinite defect
+            defect = float(np.linalg.norm(Q.T @ Q - np.eye(n)))
+        if not defect <= atol:
+            defect = defect if np.isfinite(defect) else np.inf
             raise ValueError(
                 f"Q must be orthogonal: ||Q^T Q - I||_F = {defect:.3g} exceeds atol = {atol:.3g}")
         if method == "qr":

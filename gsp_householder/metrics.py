@@ -2,7 +2,7 @@
 
 A reflector vector is defined up to sign, a dictionary learned from data up to
 a signed permutation of its columns; the metrics here say which ambiguity they
-remove. :func:`basis_error` between two HouseholderProducts costs $O(nm^2)$ and
+remove. `basis_error` between two HouseholderProducts costs $O(nm^2)$ and
 never forms an $n \\times n$ matrix.
 """
 
@@ -49,10 +49,17 @@ def vector_error(u, u_hat, ord=np.inf, *, relative: bool = False) -> float:
     u_hat = check_real_array(u_hat, "u_hat", ndim=1, allow_float32=False)
     if u.shape != u_hat.shape:
         raise ValueError(f"u and u_hat must have equal shapes, got {u.shape} and {u_hat.shape}")
-    err = min(np.linalg.norm(u - u_hat, ord), np.linalg.norm(u + u_hat, ord))
+    # scale by a power of 2 (exact): no overflow for huge entries, same result otherwise
+    peak = max(float(np.abs(u).max()), float(np.abs(u_hat).max()))
+    unit = float(np.ldexp(1.0, np.frexp(peak)[1] - 1)) if peak > 0 else 1.0
+    a, b = u / unit, u_hat / unit
+    err = min(np.linalg.norm(a - b, ord), np.linalg.norm(a + b, ord))
     if relative:
-        err /= np.linalg.norm(u, ord)
-    return float(err)
+        norm_u = np.linalg.norm(a, ord)
+        if not norm_u > 0:
+            raise ValueError("u must be non-zero for a relative error")
+        return float(err / norm_u)
+    return float(err * unit)
 
 
 def _low_rank_parts(V: HouseholderProduct):
@@ -97,7 +104,8 @@ def basis_error(V, V_hat, *, relative: bool = False) -> float:
     B = _dense(V_hat, "V_hat")
     if A.shape != B.shape:
         raise ValueError(f"V and V_hat must have equal shapes, got {A.shape} and {B.shape}")
-    err = float(np.linalg.norm(A - B))
+    with np.errstate(over="ignore"):  # huge entries: an infinite error, not a warning
+        err = float(np.linalg.norm(A - B))
     return err / np.sqrt(A.shape[0]) if relative else err
 
 
@@ -130,6 +138,15 @@ def _dense(V, name) -> np.ndarray:
 def coefficient_error(X, X_hat) -> float:
     """Per-entry error $\\|X - \\hat X\\|_F / \\sqrt{np}$ (the paper's Fig. 4).
 
+    Parameters
+    ----------
+    X, X_hat : array_like of shape (n, p)
+        True and estimated codes.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import numpy as np
@@ -141,7 +158,8 @@ def coefficient_error(X, X_hat) -> float:
     X_hat = check_real_array(X_hat, "X_hat", ndim=2, allow_float32=False)
     if X.shape != X_hat.shape:
         raise ValueError(f"X and X_hat must have equal shapes, got {X.shape} and {X_hat.shape}")
-    return float(np.linalg.norm(X - X_hat) / np.sqrt(X.size))
+    with np.errstate(over="ignore"):  # huge entries: an infinite error, not a warning
+        return float(np.linalg.norm(X - X_hat) / np.sqrt(X.size))
 
 
 def match_columns(V, V_hat) -> tuple[np.ndarray, np.ndarray]:
@@ -150,6 +168,11 @@ def match_columns(V, V_hat) -> tuple[np.ndarray, np.ndarray]:
     Solves the assignment problem maximising $\\sum_j |v_j^T \\hat v_{\\pi(j)}|$
     (Hungarian algorithm on the $n \\times n$ cross-Gram matrix, which this
     matching needs).
+
+    Parameters
+    ----------
+    V, V_hat : HouseholderProduct or array_like of shape (n, n)
+        Reference and estimated bases.
 
     Returns
     -------
@@ -171,7 +194,10 @@ def match_columns(V, V_hat) -> tuple[np.ndarray, np.ndarray]:
     B = _dense(V_hat, "V_hat")
     if A.shape != B.shape:
         raise ValueError(f"V and V_hat must have equal shapes, got {A.shape} and {B.shape}")
-    G = A.T @ B
+    with np.errstate(over="ignore", invalid="ignore"):
+        G = A.T @ B
+    if not np.isfinite(G).all():
+        raise ValueError("V and V_hat have entries too large in magnitude: V^T V_hat overflows")
     rows, cols = scipy.optimize.linear_sum_assignment(-np.abs(G))
     perm = np.empty(A.shape[1], dtype=int)
     perm[rows] = cols
@@ -181,16 +207,46 @@ def match_columns(V, V_hat) -> tuple[np.ndarray, np.ndarray]:
 
 
 def matched_basis_error(V, V_hat, *, relative: bool = False) -> float:
-    """$\\|V - \\hat V P S\\|_F$ after the best signed permutation (:func:`match_columns`)."""
+    """$\\|V - \\hat V P S\\|_F$ after the best signed permutation (`match_columns`).
+
+    Parameters
+    ----------
+    V, V_hat : HouseholderProduct or array_like of shape (n, n)
+        Reference and estimated bases.
+    relative : bool, default False
+        Divide by $\\|V\\|_F$.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder import matched_basis_error
+    >>> matched_basis_error(np.eye(3), -np.eye(3)[:, [1, 0, 2]])
+    0.0
+    """
     perm, signs = match_columns(V, V_hat)
     A = _dense(V, "V")
     B = _dense(V_hat, "V_hat")[:, perm] * signs
-    err = float(np.linalg.norm(A - B))
+    with np.errstate(over="ignore"):  # huge entries: an infinite error, not a warning
+        err = float(np.linalg.norm(A - B))
     return err / np.sqrt(A.shape[0]) if relative else err
 
 
 def orthogonality_defect(A) -> float:
     """$\\|A^T A - I\\|_F$; zero for an orthogonal matrix.
+
+    Parameters
+    ----------
+    A : HouseholderProduct or array_like of shape (n, k)
+        The matrix whose columns should be orthonormal.
+
+    Returns
+    -------
+    float
+        ``inf`` when $A^T A$ overflows.
 
     Examples
     --------
@@ -200,4 +256,6 @@ def orthogonality_defect(A) -> float:
     4.242640687119285
     """
     A = _dense(A, "A")
-    return float(np.linalg.norm(A.T @ A - np.eye(A.shape[1])))
+    with np.errstate(over="ignore", invalid="ignore"):  # huge entries: infinite defect
+        defect = float(np.linalg.norm(A.T @ A - np.eye(A.shape[1])))
+    return defect if np.isfinite(defect) else np.inf

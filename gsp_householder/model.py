@@ -51,6 +51,9 @@ class BernoulliUniform:
         high = check_scalar(self.high, "high")
         if not low < high:
             raise ValueError(f"low must be smaller than high, got low={low}, high={high}")
+        if max(abs(low), abs(high)) > 1e150:
+            raise ValueError("low and high must be at most 1e150 in magnitude, so that the "
+                             f"second moment is finite in float64; got low={low}, high={high}")
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "high", high)
 
@@ -83,12 +86,17 @@ class BernoulliUniform:
         positive only for small or large $\\theta$.
         """
         t, lo, hi = self.theta, self.low, self.high
+        scale = max(abs(lo), abs(hi))  # the kurtosis does not depend on the unit of the values
+        lo, hi = lo / scale, hi / scale
         raw = [1.0] + [t * (hi ** (k + 1) - lo ** (k + 1)) / ((k + 1) * (hi - lo))
                        for k in range(1, 5)]
         m1 = raw[1]
         c2 = raw[2] - m1**2
         c4 = raw[4] - 4 * m1 * raw[3] + 6 * m1**2 * raw[2] - 3 * m1**4
-        return float(c4 / c2**2 - 3.0)
+        if not c2 > 0:
+            raise ValueError(f"low={self.low} and high={self.high} are too close for the "
+                             "kurtosis to be computed in float64")
+        return float(c4 / c2 / c2 - 3.0)  # not c2**2, which underflows for tiny theta
 
     def sample(self, shape, rng=None) -> np.ndarray:
         """Draw an array of codes of the given shape (float64)."""
@@ -149,10 +157,33 @@ def noise_std(clean: np.ndarray, snr_db: float) -> float:
 
     The SNR is the paper's: $10 \\log_{10}(P_\\text{signal} / P_\\text{noise})$ with
     $P_\\text{signal} = \\|VX\\|_F^2 / (np)$, the empirical power of the clean signals.
+
+    Parameters
+    ----------
+    clean : ndarray
+        The noiseless signals $VX$.
+    snr_db : float
+        Signal-to-noise ratio in dB.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.model import noise_std
+    >>> noise_std(np.ones((4, 5)), 20.0)
+    0.1
     """
     snr_db = check_scalar(snr_db, "snr_db")
     power = float(np.mean(np.square(clean, dtype=np.float64)))
-    return float(np.sqrt(power / 10.0 ** (snr_db / 10.0)))
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        sigma = float(np.sqrt(power / np.power(10.0, snr_db / 10.0)))
+    if not np.isfinite(sigma):
+        raise ValueError(f"snr_db = {snr_db} gives a noise level that is not representable "
+                         "in float64")
+    return sigma
 
 
 def make_signals(V, n_signals: int, model: BernoulliUniform, snr_db: float | None = None,

@@ -14,17 +14,17 @@ paper, when $c = \\sum_i u_i$ is large); a product of $m > 1$ reflectors is not:
 from the identity start, Algorithm 3's later reflectors only correct the first
 one inside the plane of $\\mathbf 1$ and $\\bar y$, and the estimate is as good as the
 single reflector mapping $\\mathbf 1$ to $\\bar y$. Use
-:func:`gsp_householder.refinement.refine_householder_product` to go further.
+`gsp_householder.refinement.refine_householder_product` to go further.
 
 **Normalisation.** The paper's formula $u = k / \\sqrt{k^T s}$ gives a unit
 vector only in expectation; its radicand can be negative (NaN) and its $H$ is
 not orthogonal. These functions return $u = k / \\|k\\|$, which is unit by
-construction and has the same direction; :func:`estimate_householder_vector`
+construction and has the same direction; `estimate_householder_vector`
 gives the paper's unnormalised vector with ``normalize=False``.
 
 **Blind scale.** With ``theta=None, mu=None`` the scale $a = \\theta\\mu$ is
 estimated from $\\|V \\mathbf 1\\| = \\sqrt n$ (see
-:meth:`SignalStatistics.scale_estimate`); only the product $\\theta\\mu$ is
+`SignalStatistics.scale_estimate`); only the product $\\theta\\mu$ is
 identifiable from the first moment.
 """
 
@@ -83,6 +83,12 @@ def estimate_scale(Y, theta: float | None = None, mu: float | None = None) -> fl
 
 def _noise_level(stats: SignalStatistics, scale: float) -> float | None:
     """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$."""
+    with np.errstate(over="ignore"):
+        # |mean / scale| <= 1e150 keeps the squares and dot products of k finite
+        finite = 0 < scale * scale < np.inf and np.abs(stats.mean / scale).max() <= 1e150
+    if not finite:
+        raise ValueError(f"theta*mu = {scale:.3g} is out of range for the magnitude of Y: "
+                         "mean / (theta*mu) or (theta*mu)^2 is not representable in float64")
     if stats.count < 2:
         return None
     return float(stats.variance.sum()) / (4.0 * stats.count * scale**2)
@@ -135,8 +141,9 @@ def _ones_image(Q, n: int) -> np.ndarray:
         return arr
     if arr.shape != (n, n):
         raise ValueError(f"Q must have shape ({n}, {n}) to match Y, got {arr.shape}")
-    defect = float(np.linalg.norm(arr.T @ arr - np.eye(n)))
-    if defect > 1e-6 * np.sqrt(n):
+    with np.errstate(over="ignore", invalid="ignore"):  # huge entries: infinite defect
+        defect = float(np.linalg.norm(arr.T @ arr - np.eye(n)))
+    if not defect <= 1e-6 * np.sqrt(n):
         raise ValueError(f"Q must be orthogonal: ||Q^T Q - I||_F = {defect:.3g}")
     return arr.sum(axis=1)
 
@@ -180,8 +187,9 @@ def estimate_householder_vector(Y, theta: float | None = None, mu: float | None 
     n = stats.n_nodes
     s = np.ones(n) if s is None else _ones_image(s, n)
     scale = estimate_scale(stats, theta, mu)
+    noise = _noise_level(stats, scale)  # checks the scale before the mean is divided by it
     u, _ = _reflector_from_mean(stats.mean / scale, s, normalize=normalize,
-                                noise=_noise_level(stats, scale), step="estimate_householder")
+                                noise=noise, step="estimate_householder")
     if u is None:
         raise DegenerateStatisticsError(
             "the mean column equals its value without a reflector (k = 0): no reflector is "
@@ -312,7 +320,7 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     -------
     HouseholderProduct
         At most ``n_reflectors`` reflectors (pruned steps and steps with $k = 0$
-        exactly keep the identity; a :class:`DegenerateStatisticsWarning` says how
+        exactly keep the identity; a `DegenerateStatisticsWarning` says how
         many).
 
     Notes

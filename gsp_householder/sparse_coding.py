@@ -17,13 +17,56 @@ __all__ = ["sparse_code", "hard_threshold", "keep_largest", "two_means_threshold
 
 
 def hard_threshold(C: np.ndarray, threshold: float) -> np.ndarray:
-    """$HT_\\zeta(C)$: zero every entry with $|C_{ij}| < \\zeta$ (a new array)."""
+    """$HT_\\zeta(C)$: zero every entry with $|C_{ij}| < \\zeta$ (a new array).
+
+    Parameters
+    ----------
+    C : ndarray
+        Coefficients.
+    threshold : float
+        $\\zeta \\ge 0$.
+
+    Returns
+    -------
+    ndarray of the shape and dtype of ``C``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.sparse_coding import hard_threshold
+    >>> hard_threshold(np.array([0.2, -1.0, 0.7]), 0.5)
+    array([ 0. , -1. ,  0.7])
+    """
     threshold = check_scalar(threshold, "threshold", low=0.0, low_inclusive=True)
+    C = np.asarray(C)
+    if C.dtype.kind == "f" and threshold > float(np.finfo(C.dtype).max):
+        threshold = np.inf  # no entry reaches it (and the cast to float32 would overflow)
     return np.where(np.abs(C) >= threshold, C, 0)
 
 
 def keep_largest(C: np.ndarray, sparsity: int) -> np.ndarray:
-    """Keep the ``sparsity`` entries of largest magnitude in each column (a new array)."""
+    """Keep the ``sparsity`` entries of largest magnitude in each column (a new array).
+
+    Parameters
+    ----------
+    C : ndarray of shape (n, p)
+        Coefficients, one column per signal.
+    sparsity : int
+        Entries kept per column, ``0 <= sparsity <= n``.
+
+    Returns
+    -------
+    ndarray of shape (n, p)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.sparse_coding import keep_largest
+    >>> keep_largest(np.array([[3.0], [-4.0], [1.0]]), 1)
+    array([[ 0.],
+           [-4.],
+           [ 0.]])
+    """
     n = C.shape[0]
     s = check_scalar(sparsity, "sparsity", low=0, low_inclusive=True, integer=True)
     if s > n:
@@ -46,6 +89,17 @@ def two_means_threshold(C: np.ndarray, n_iter: int = 50) -> float:
     not well separated from zero (above a third of the upper centre, as for
     $\\theta \\to 1$, where no entry is zero), there is no zero cluster and the
     threshold is half the smallest magnitude, so that nothing is removed.
+
+    Parameters
+    ----------
+    C : array_like
+        Coefficients (any shape); only their magnitudes are used.
+    n_iter : int, default 50
+        Maximum number of Lloyd iterations.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -87,7 +141,7 @@ def sparse_code(V, Y, threshold: float | None = None, sparsity: int | None = Non
     Y : array_like of shape (n, p)
         Signals as columns.
     threshold : float, optional
-        $\\zeta \\ge 0$. Default: :func:`two_means_threshold` of $V^T Y$, which
+        $\\zeta \\ge 0$. Default: `two_means_threshold` of $V^T Y$, which
         separates the near-zero entries from the values on the support without
         knowing the model: for the paper's model (values in [1, 2]) it lands near
         the midpoint between 0 and the mean non-zero value, about 0.75, which is

@@ -110,19 +110,23 @@ class SignalStatistics:
         squares = np.empty(n)
         ones = np.ones(p)
         rows = max(1, _CACHE_BYTES // max(1, 8 * p))
-        for start in range(0, n, rows):
-            part = block[start:start + rows]
-            if part.dtype != np.float64:
-                part = part.astype(np.float64)
-            np.dot(part, ones, out=sums[start:start + rows])
-            np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
+        with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked below
+            for start in range(0, n, rows):
+                part = block[start:start + rows]
+                if part.dtype != np.float64:
+                    part = part.astype(np.float64)
+                np.dot(part, ones, out=sums[start:start + rows])
+                np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
         if not (np.isfinite(sums).all() and np.isfinite(squares).all()):
             if not np.isfinite(block).all():
                 raise_not_finite(block, name)
             raise ValueError(f"{name} has entries too large in magnitude: the sums of their "
                              "squares overflow float64; rescale the signals")
-        self.row_sums += sums
-        self.row_sq_sums += squares
+        with np.errstate(over="ignore"):
+            new_sums, new_squares = self.row_sums + sums, self.row_sq_sums + squares
+        if not (np.isfinite(new_sums).all() and np.isfinite(new_squares).all()):
+            raise ValueError(f"{name}: the accumulated sums overflow float64; rescale the signals")
+        self.row_sums, self.row_sq_sums = new_sums, new_squares
         self.count += p
 
     def merge(self, other: SignalStatistics) -> SignalStatistics:
@@ -132,8 +136,11 @@ class SignalStatistics:
         if other.n_nodes != self.n_nodes:
             raise ValueError(f"other has n_nodes={other.n_nodes}, expected {self.n_nodes}")
         out = SignalStatistics(self.n_nodes)
-        out.row_sums = self.row_sums + other.row_sums
-        out.row_sq_sums = self.row_sq_sums + other.row_sq_sums
+        with np.errstate(over="ignore"):
+            out.row_sums = self.row_sums + other.row_sums
+            out.row_sq_sums = self.row_sq_sums + other.row_sq_sums
+        if not (np.isfinite(out.row_sums).all() and np.isfinite(out.row_sq_sums).all()):
+            raise ValueError("other: the merged sums overflow float64; rescale the signals")
         out.count = self.count + other.count
         return out
 
@@ -191,8 +198,14 @@ class SignalStatistics:
         self._require_data()
         ybar = self.mean
         sq = float(ybar @ ybar)
+        null_sd = None
         if self.count >= 2:
-            sq -= float(self.variance.sum()) / self.count
+            var = self.variance
+            sq -= float(var.sum()) / self.count
+            # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
+            peak = float(var.max())
+            scaled = var / peak if peak > 0 else var  # avoids overflow of var**2
+            null_sd = np.sqrt(2.0) * peak * float(np.linalg.norm(scaled)) / self.count
         else:
             warnings.warn("with a single signal the blind scale cannot be debiased; "
                           "pass theta and mu, or give more signals",
@@ -202,6 +215,12 @@ class SignalStatistics:
                 "the blind scale estimate theta*mu is not positive (radicand "
                 f"||mean||^2 - sum(var)/p = {sq:.3g}): the mean column is indistinguishable "
                 "from zero; pass theta and mu, or give more signals")
+        if null_sd is not None and sq < 3.0 * null_sd:
+            warnings.warn(
+                "the mean column is not significantly different from zero "
+                f"(z = {sq / null_sd:.2f} < 3): the blind scale theta*mu, and every estimate "
+                "built on it, is unreliable; pass theta and mu, or give more signals",
+                DegenerateStatisticsWarning, stacklevel=2)
         return float(np.sqrt(sq / self.n_nodes))
 
 
@@ -209,9 +228,27 @@ def as_statistics(Y) -> SignalStatistics:
     """Return ``Y`` if it is a SignalStatistics, else the statistics of the array ``Y``.
 
     Dask arrays are reduced in one parallel pass (needs the ``dask`` extra).
+
+    Parameters
+    ----------
+    Y : array_like of shape (n, p), dask array, or SignalStatistics
+        Signals as columns, or their statistics.
+
+    Returns
+    -------
+    SignalStatistics
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics import as_statistics
+    >>> as_statistics(np.ones((3, 2))).count
+    2
     """
     if isinstance(Y, SignalStatistics):
-        Y._require_data()
+        if Y.count == 0:
+            raise ValueError("Y is a SignalStatistics with no columns (count = 0): update it "
+                             "with at least one column")
         return Y
     if type(Y).__module__.startswith("dask"):
         from gsp_householder.distributed import statistics_from_dask

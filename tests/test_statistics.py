@@ -1,5 +1,7 @@
 """SignalStatistics: streaming equals in-memory, merge, blind scale."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -54,6 +56,19 @@ def test_blind_scale_degenerate():
     Y = rng.standard_normal((100, 10))  # zero-mean data: no first moment
     with pytest.raises(DegenerateStatisticsError, match="not positive"):
         estimate_scale(Y)
+    # pure noise: a positive estimate must still be flagged (z < 3 in almost every draw)
+    flagged = 0
+    for seed in range(100):
+        noise = np.random.default_rng(seed).standard_normal((200, 8))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                estimate_scale(noise)
+            except DegenerateStatisticsError:
+                flagged += 1
+                continue
+        flagged += any(issubclass(w.category, DegenerateStatisticsWarning) for w in caught)
+    assert flagged >= 98
     with pytest.warns(DegenerateStatisticsWarning, match="single signal"):
         estimate_scale(np.ones((5, 1)))
 

@@ -1,11 +1,11 @@
 """Baseline dictionary-learning methods the paper compares with.
 
-- :func:`procrustes_oracle`: best-case orthogonal Procrustes with the codes known.
-- :func:`procrustes_altmin`: alternating minimisation (Lesage et al. 2005).
-- :func:`h_dla`: product of Householder reflectors (Rusu et al. 2016).
-- :func:`msp`: $\\ell^4$ optimisation over the orthogonal group (Zhai et al. 2020).
+- `procrustes_oracle`: best-case orthogonal Procrustes with the codes known.
+- `procrustes_altmin`: alternating minimisation (Lesage et al. 2005).
+- `h_dla`: product of Householder reflectors (Rusu et al. 2016).
+- `msp`: $\\ell^4$ optimisation over the orthogonal group (Zhai et al. 2020).
 
-Each returns a :class:`gsp_householder.result.DictionaryResult`.
+Each returns a `gsp_householder.result.DictionaryResult`.
 """
 
 from gsp_householder.baselines.h_dla import h_dla

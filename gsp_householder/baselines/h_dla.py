@@ -22,14 +22,16 @@ rank at most $p$, so every eigenvector of $R + R^T$ with a non-zero eigenvalue
 lies in $\\operatorname{span}(A, B)$. ``solver="lowrank"`` uses this: an
 orthonormal basis $S$ of that span ($2p$ columns) and the eigenvectors of the
 $2p \\times 2p$ matrix $S^T (R + R^T) S$, $O(np^2)$ per reflector instead of the
-$O(n^3)$ of the dense eigendecomposition (``solver="dense"``, the reference's
-way). Both give the same reflectors up to sign (and up to the choice within a
-repeated eigenvalue).
+$O(n^3)$ of the dense eigenproblem (``solver="dense"``, the reference's
+way; only the smallest eigenpair is computed, by LAPACK's ``syevr``). Both give
+the same reflectors up to sign (and up to the choice within a repeated
+eigenvalue).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 
 from gsp_householder._validation import check_scalar, check_signals
 from gsp_householder.householder import HouseholderProduct
@@ -62,10 +64,15 @@ def _apply_chain(us, Z, order):
     return Z
 
 
+def _smallest_eigenpair(S):
+    """Smallest eigenvalue and its eigenvector of the symmetric ``S`` (LAPACK ?syevr)."""
+    w, vecs = scipy.linalg.eigh(S, subset_by_index=[0, 0])
+    return w[0], vecs[:, 0]
+
+
 def _most_negative_dense(A, B):
     S = A @ B.T
-    w, vecs = np.linalg.eigh(S + S.T)
-    return w[0], vecs[:, 0]
+    return _smallest_eigenpair(S + S.T)
 
 
 def _most_negative_lowrank(A, B):
@@ -73,8 +80,8 @@ def _most_negative_lowrank(A, B):
     Q, Rf = np.linalg.qr(np.hstack([A, B]))
     RA, RB = Rf[:, :p], Rf[:, p:]
     small = RA @ RB.T
-    w, vecs = np.linalg.eigh(small + small.T)
-    return w[0], Q @ vecs[:, 0]
+    lam, v = _smallest_eigenpair(small + small.T)
+    return lam, Q @ v
 
 
 def h_dla(Y, n_reflectors: int, sparsity: int, n_iter: int = 30, *,
@@ -119,11 +126,12 @@ def h_dla(Y, n_reflectors: int, sparsity: int, n_iter: int = 30, *,
     >>> from gsp_householder import HouseholderProduct
     >>> from gsp_householder.baselines import h_dla
     >>> rng = np.random.default_rng(0)
-    >>> n, p = 8, 400
-    >>> u = rng.random(n)
-    >>> H = HouseholderProduct(u)
-    >>> X = np.zeros((n, p)); X[rng.integers(0, n, p), np.arange(p)] = rng.uniform(1, 2, p)
-    >>> res = h_dla(H @ X, n_reflectors=1, sparsity=1, n_iter=5)
+    >>> n, p, s = 16, 2000, 3                # exactly s-sparse codes
+    >>> H = HouseholderProduct(rng.random(n))
+    >>> X = np.zeros((n, p))
+    >>> for j in range(p):
+    ...     X[rng.choice(n, s, replace=False), j] = rng.uniform(1, 2, s)
+    >>> res = h_dla(H @ X, n_reflectors=1, sparsity=s, n_iter=30)
     >>> bool(np.linalg.norm(res.dictionary.to_dense() - H.to_dense()) < 1e-10)
     True
     """
@@ -140,7 +148,7 @@ def h_dla(Y, n_reflectors: int, sparsity: int, n_iter: int = 30, *,
     eig = _most_negative_lowrank if solver == "lowrank" else _most_negative_dense
 
     # Initial codes from the left singular vectors of Y: Q^T Y = [diag(sv) W^T; 0].
-    Qs, sv, Wt = np.linalg.svd(Y, full_matrices=False)
+    _, sv, Wt = np.linalg.svd(Y, full_matrices=False)
     Z = np.zeros((n, p))
     Z[: sv.size] = sv[:, None] * Wt
     X = _top_s(Z, s)

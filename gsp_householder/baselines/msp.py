@@ -90,7 +90,7 @@ def msp(Y, n_iter: int = 100, rng=None, *, objective: str = "auto", center: bool
         Seeds the random orthogonal start.
     objective : {"auto", "max", "min"}, default "auto"
         Maximise (the paper's MSP) or minimise $\\|A Y_c\\|_4^4$; ``"auto"``
-        chooses from the sign of :func:`excess_kurtosis` of ``Y``.
+        chooses from the sign of `excess_kurtosis` of ``Y``.
     center : bool, default True
         Subtract the row means before learning (the theory's zero-mean codes).
     tol : float, default 1e-9
@@ -122,10 +122,10 @@ def msp(Y, n_iter: int = 100, rng=None, *, objective: str = "auto", center: bool
     >>> from gsp_householder.baselines import msp
     >>> rng = np.random.default_rng(0)
     >>> Q, _ = np.linalg.qr(rng.standard_normal((4, 4)))
-    >>> X = (rng.random((4, 20000)) < 0.1) * rng.uniform(1, 2, (4, 20000))
-    >>> res = msp(Q @ X, n_iter=200, rng=1)
+    >>> X = (rng.random((4, 5000)) < 0.1) * rng.uniform(1, 2, (4, 5000))
+    >>> res = msp(Q @ X, n_iter=100, rng=1)
     >>> C = np.abs(res.dictionary.T @ Q)      # a signed permutation when recovered
-    >>> bool(np.allclose(np.sort(C.max(axis=0)), 1.0, atol=1e-2))
+    >>> bool(np.allclose(np.sort(C.max(axis=0)), 1.0, atol=2e-2))
     True
     """
     Y = check_signals(Y, "Y")

@@ -1,0 +1,97 @@
+"""MkDocs hook: keep the site free of third-party scripts, and draw tutorial figures inline.
+
+* nbconvert's notebook template adds a MathJax loader (pointing at a CDN unless a URL is
+  given) and a Mermaid loader (a CDN import, run only when a page holds a Mermaid diagram).
+  The tutorials use neither, so both blocks are removed from the rendered pages.
+* Docstrings written with Sphinx roles (``:func:`name```) would show the role literally,
+  since mkdocstrings renders Markdown; the role is dropped and the name kept as code
+  (``~a.b.c`` shows as ``c``, as in Sphinx).
+* After the build every HTML page is checked: a ``<script src>``, a stylesheet ``<link>``,
+  a CSS ``@import`` or a dynamic ``import()`` that points at another host fails the build,
+  and so does a relative link to a file that is not in the site (MkDocs checks the links
+  of Markdown pages; this also covers the tutorials' Markdown cells).
+* The tutorials' kernels inherit this process's environment. ``MPLBACKEND=Agg`` (as set for
+  the test suite) would stop figures from being drawn into the pages, so the kernels get
+  matplotlib's inline backend instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+_INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
+
+_MATHJAX_BLOCK = re.compile(
+    r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
+_MODULE_SCRIPT = re.compile(r"<script type=\"module\">.*?</script>", re.DOTALL)
+
+_SPHINX_ROLE = re.compile(
+    r":(?:py:)?(?:func|class|meth|mod|attr|data|exc|obj|ref|term):<code>(~?)([^<]*)</code>")
+
+_EXTERNAL = [
+    ("script", re.compile(r"<script\b[^>]*\bsrc\s*=\s*[\"']?\s*(?:https?:)?//", re.I)),
+    ("stylesheet", re.compile(
+        r"<link\b(?=[^>]*\brel\s*=\s*[\"']?(?:stylesheet|preload|modulepreload))"
+        r"[^>]*\bhref\s*=\s*[\"']?\s*(?:https?:)?//", re.I)),
+    ("css import", re.compile(r"@import\s+(?:url\()?\s*[\"']?\s*(?:https?:)?//", re.I)),
+    ("dynamic import", re.compile(r"\bimport\(\s*[\"'](?:https?:)?//", re.I)),
+]
+
+
+def on_config(config):
+    os.environ["MPLBACKEND"] = _INLINE_BACKEND
+    return config
+
+
+def _drop_role(match: re.Match) -> str:
+    name = match.group(2)
+    if match.group(1):
+        name = name.rsplit(".", 1)[-1]
+    return f"<code>{name}</code>"
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    return _SPHINX_ROLE.sub(_drop_role, html)
+
+
+def on_post_page(output: str, page, config) -> str:
+    output = _MATHJAX_BLOCK.sub("", output)
+    return _MODULE_SCRIPT.sub(
+        lambda m: "" if "mermaid" in m.group(0) else m.group(0), output)
+
+
+_HREF = re.compile(r"<a\b[^>]*\bhref=\"([^\"#?]+)(?:[#?][^\"]*)?\"", re.I)
+
+
+def _broken_links(site: Path, page: Path, text: str) -> list[str]:
+    broken = []
+    for target in _HREF.findall(text):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("//"):
+            continue  # another scheme or host: not checked
+        path = (site / target.lstrip("/")) if target.startswith("/") else (page.parent / target)
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.exists():
+            broken.append(target)
+    return broken
+
+
+def on_post_build(config) -> None:
+    site = Path(config["site_dir"])
+    problems = []
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text(encoding="utf-8", errors="replace")
+        if page.name != "404.html":
+            problems += [f"{page.relative_to(site)}: broken link {target!r}"
+                         for target in _broken_links(site, page, text)]
+        for kind, pattern in _EXTERNAL:
+            for match in pattern.finditer(text):
+                problems.append(f"{page.relative_to(site)}: {kind} from another host: "
+                                f"{match.group(0)[:120]!r}")
+    if problems:
+        raise PluginError("the built site loads resources from other hosts or has broken "
+                          "links:\n" + "\n".join(problems[:50]))

@@ -1,0 +1,523 @@
+"""A scikit-learn compatible estimator over the paper's pipeline.
+
+`HouseholderDictionaryLearning` learns an orthogonal dictionary
+$V = H_1 \\cdots H_m$ and codes signals by hard thresholding $V^T y$. It follows
+scikit-learn's conventions without importing scikit-learn (an optional
+dependency): ``get_params`` / ``set_params`` / ``clone``, fitted attributes with a
+trailing underscore, ``fit`` returning ``self``, and a
+`gsp_householder.exceptions.NotFittedError` (a ``ValueError`` and an
+``AttributeError``, like scikit-learn's) before ``fit``.
+
+## Orientation
+
+The functions of the toolkit follow the paper: ``Y`` has shape
+``(n_nodes, n_signals)``, signals are **columns**, and ``Y = V X``. The estimator
+follows scikit-learn: ``fit`` takes ``X_sk = Y.T`` of shape
+``(n_samples, n_features) = (n_signals, n_nodes)``, one signal per **row**, and
+
+| paper (functions)          | scikit-learn (estimator)                      |
+|----------------------------|-----------------------------------------------|
+| ``Y``, shape ``(n, p)``    | ``X_sk = Y.T``, shape ``(p, n)``              |
+| ``X = V^T Y`` (codes)      | ``transform(X_sk) = X.T``, shape ``(p, n)``   |
+| ``V`` (atoms as columns)   | ``components_ = V.T`` (atoms as rows)         |
+| ``Y = V X``                | ``X_sk = transform(X_sk) @ components_``      |
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+
+import numpy as np
+
+from gsp_householder._validation import check_rng, check_scalar, check_theta
+from gsp_householder.exceptions import (
+    DegenerateStatisticsError,
+    DegenerateStatisticsWarning,
+    NotFittedError,
+)
+from gsp_householder.householder import HouseholderProduct, _is_dask
+from gsp_householder.recovery import estimate_householder_product
+from gsp_householder.sparse_coding import hard_threshold, two_means_threshold
+from gsp_householder.statistics import SignalStatistics
+from gsp_householder.streaming import block_sums
+
+__all__ = ["HouseholderDictionaryLearning"]
+
+_METHODS = ("paper", "refine")
+_STREAMING_METHODS = ("paper",)
+# entries of V^T Y used to choose the default threshold
+_THRESHOLD_SAMPLE = 1 << 16
+
+
+class _available_if:
+    """A method that exists only when ``check(self)`` holds (as scikit-learn's ``available_if``)."""
+
+    def __init__(self, check):
+        self.check = check
+
+    def __call__(self, fn):
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+        return self
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if not self.check(obj):
+            raise AttributeError(f"{type(obj).__name__} has no attribute {self.fn.__name__!r} "
+                                 f"with method={obj.method!r}: it needs method in "
+                                 f"{_STREAMING_METHODS}")
+        return self.fn.__get__(obj, owner)
+
+
+class _ParamsMixin:
+    """``get_params`` / ``set_params`` / ``repr`` and scikit-learn tags, without scikit-learn."""
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return sorted(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor parameters as a dict (scikit-learn's protocol)."""
+        out = {}
+        for key in self._get_param_names():
+            value = getattr(self, key)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update((f"{key}__{k}", v) for k, v in value.get_params().items())
+            out[key] = value
+        return out
+
+    def set_params(self, **params):
+        """Set constructor parameters; unknown names raise ``ValueError``. Returns ``self``."""
+        valid = self._get_param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"Invalid parameter {key!r} for estimator "
+                                 f"{type(self).__name__}; valid parameters are {valid}")
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self) -> str:
+        sig = inspect.signature(type(self).__init__)
+        parts = []
+        for name in self._get_param_names():
+            default = sig.parameters[name].default
+            value = getattr(self, name)
+            if not (value is default or (isinstance(value, str | int | float)
+                                         and type(value) is type(default)
+                                         and value == default)):
+                parts.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import InputTags, Tags, TargetTags, TransformerTags
+
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
+                    transformer_tags=TransformerTags(preserves_dtype=["float64", "float32"]),
+                    input_tags=InputTags())
+
+
+class HouseholderDictionaryLearning(_ParamsMixin):
+    """Learn an orthogonal dictionary $V = H_1 \\cdots H_m$ and sparse-code signals.
+
+    **Orientation:** scikit-learn's. ``fit`` takes ``X`` of shape
+    ``(n_samples, n_features)``, which is ``Y.T`` for the paper's signal matrix
+    ``Y`` of shape ``(n_nodes, n_signals)``: one signal per row, one node per
+    feature (see the table in `gsp_householder.estimator`).
+
+    Parameters
+    ----------
+    n_reflectors : int, default 1
+        Number $m$ of reflectors, ``1 <= m <= n_features``.
+    theta, mu : float, optional
+        Sparsity and mean of the non-zero codes; give both (oracle scale
+        $\\theta\\mu$) or neither (blind: estimated from the data).
+    method : {"paper", "refine"}, default "paper"
+        ``"paper"``: Algorithm 3 from the sufficient statistics
+        (`gsp_householder.recovery.estimate_householder_product`); one pass
+        over the data, $O(n)$ memory; supports ``partial_fit`` and dask arrays.
+        ``"refine"``: the paper's estimate refined by
+        `gsp_householder.refinement.refine_householder_product` (needs the
+        data in memory; no ``partial_fit``, which is then absent, as
+        ``hasattr(est, "partial_fit")`` reports).
+    threshold : float, optional
+        $\\zeta \\ge 0$ of the hard threshold $HT_\\zeta(V^T y)$ used by
+        ``transform``. Default: chosen at fit time by
+        `gsp_householder.sparse_coding.two_means_threshold` on the codes of
+        the training signals (at most $2^{16}$ entries, evenly spaced over the
+        signals; with ``partial_fit``, over the latest block), then fixed, so
+        that ``transform`` codes each signal on its own.
+    random_state : None, int or numpy.random.Generator
+        Seed of the randomised methods (``"refine"``); the paper's methods are
+        deterministic.
+
+    Attributes
+    ----------
+    dictionary_ : HouseholderProduct
+        The learned $V$, shape ``(n_features, n_features)`` as an operator: atoms
+        are its columns, codes satisfy ``X.T = V @ codes.T``.
+    components_ : ndarray of shape (n_features, n_features)
+        $V^T$ as a dense array (atoms as rows), computed on access; ``X`` is
+        approximated by ``transform(X) @ components_``. Costs $O(n^2)$ memory:
+        use ``dictionary_`` for large ``n_features``.
+    threshold_ : float
+        The threshold used by ``transform``.
+    statistics_ : SignalStatistics
+        Row sums, row sums of squares and count of the signals seen by ``fit``
+        and ``partial_fit`` (method ``"paper"``).
+    n_features_in_ : int
+        Number of features (graph nodes) seen by ``fit``.
+
+    Notes
+    -----
+    **Degenerate data.** When the data's first moment cannot define the scale
+    $\\theta\\mu$ (the blind estimate is not positive, as for centred data), no
+    reflector is identifiable: ``fit`` warns with a
+    `gsp_householder.exceptions.DegenerateStatisticsWarning` and sets
+    ``dictionary_`` to the identity. The functions of
+    `gsp_householder.recovery` raise
+    `gsp_householder.exceptions.DegenerateStatisticsError` instead.
+
+    **Input.** Dense real arrays (float32 stays float32 through ``transform`` and
+    ``inverse_transform``); object arrays of numbers are converted to float64,
+    as scikit-learn does. Dask arrays are accepted by ``fit`` and ``partial_fit``
+    with ``method="paper"`` (one parallel pass for the statistics). Sparse
+    matrices are rejected with a ``TypeError``, complex data with a ``ValueError``
+    ("Complex data not supported", scikit-learn's wording).
+
+    Examples
+    --------
+    >>> from gsp_householder import BernoulliUniform, make_signals, random_householder_product
+    >>> from gsp_householder.estimator import HouseholderDictionaryLearning
+    >>> V = random_householder_product(200, 1, rng=0)
+    >>> Y, X = make_signals(V, 500, BernoulliUniform(0.5), rng=1)
+    >>> est = HouseholderDictionaryLearning(n_reflectors=1, theta=0.5, mu=1.5).fit(Y.T)
+    >>> codes = est.transform(Y.T)            # shape (n_samples, n_features) = X.T
+    >>> codes.shape, est.dictionary_.m
+    ((500, 200), 1)
+    >>> round(est.score(Y.T), 4) > -0.01      # minus the mean squared reconstruction error
+    True
+    """
+
+    def __init__(self, n_reflectors=1, *, theta=None, mu=None, method="paper",
+                 threshold=None, random_state=None):
+        self.n_reflectors = n_reflectors
+        self.theta = theta
+        self.mu = mu
+        self.method = method
+        self.threshold = threshold
+        self.random_state = random_state
+
+    # ------------------------------------------------------------ validation
+    def _check_params(self) -> None:
+        check_scalar(self.n_reflectors, "n_reflectors", low=1, low_inclusive=True, integer=True)
+        if (self.theta is None) != (self.mu is None):
+            raise ValueError("give both theta and mu (oracle scale) or neither (blind scale); "
+                             f"got theta={self.theta!r}, mu={self.mu!r}")
+        if self.theta is not None:
+            check_theta(self.theta)
+            check_scalar(self.mu, "mu", low=0.0)
+        if not isinstance(self.method, str) or self.method not in _METHODS:
+            raise ValueError(f"method must be one of {_METHODS}, got {self.method!r}")
+        if self.threshold is not None:
+            check_scalar(self.threshold, "threshold", low=0.0, low_inclusive=True)
+        check_rng(self.random_state)
+
+    def _validate_X(self, X, *, reset: bool, allow_dask: bool = False, name: str = "X",
+                    check_finite: bool = True):
+        """Dense real 2-D array of shape (n_samples, n_features), finite (or a dask array).
+
+        ``check_finite=False`` leaves the check to `block_sums`, which
+        detects non-finite entries from the sums without a second pass.
+        """
+        if allow_dask and _is_dask(X):
+            return self._validate_dask(X, reset=reset, name=name)
+        if hasattr(X, "toarray") and not isinstance(X, np.ndarray):
+            raise TypeError(f"{name} is a sparse {type(X).__name__}; "
+                            f"{type(self).__name__} needs dense data (call .toarray())")
+        if _is_dask(X):
+            raise TypeError(f"{name} is a dask array; only fit and partial_fit with "
+                            "method='paper' accept dask arrays")
+        arr = np.asarray(X)
+        if arr.dtype.kind == "c":
+            raise ValueError(f"Complex data not supported: {name} has dtype {arr.dtype}")
+        if arr.dtype.kind in "OUSV":
+            arr = arr.astype(np.float64)  # numbers stored as objects; others raise here
+        if arr.dtype.kind not in "fiub":
+            raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+        if arr.dtype not in (np.float32, np.float64):
+            arr = arr.astype(np.float64)
+        if arr.ndim != 2:
+            raise ValueError(f"Expected a 2-D array for {name} (n_samples, n_features), got "
+                             f"shape {arr.shape}. Reshape your data with .reshape(1, -1) if it "
+                             "is one signal")
+        self._check_shape(arr.shape, reset=reset, name=name)
+        if check_finite and not np.isfinite(arr).all():
+            bad = "NaN" if np.isnan(arr).any() else "inf"
+            raise ValueError(f"{name} must be finite, found {bad}")
+        return arr
+
+    def _validate_dask(self, X, *, reset: bool, name: str):
+        dtype = np.dtype(X.dtype)
+        if dtype.kind == "c":
+            raise ValueError(f"Complex data not supported: {name} has dtype {dtype}")
+        if dtype.kind not in "fiu":
+            raise TypeError(f"{name} must hold real numbers, got dtype {dtype}")
+        if X.ndim != 2:
+            raise ValueError(f"Expected a 2-D array for {name} (n_samples, n_features), got "
+                             f"shape {X.shape}")
+        self._check_shape(X.shape, reset=reset, name=name)
+        return X
+
+    def _check_shape(self, shape, *, reset: bool, name: str) -> None:
+        n_samples, n_features = shape
+        if not reset:
+            if n_features != self.n_features_in_:
+                raise ValueError(f"{name} has {n_features} features, but {type(self).__name__} "
+                                 f"is expecting {self.n_features_in_} features as input")
+        elif n_features < 2:
+            raise ValueError(f"{name} has {n_features} feature(s) (shape={tuple(shape)}) while a "
+                             "minimum of 2 is required: features are graph nodes "
+                             f"(n_features = {n_features})")
+        if n_samples < 1:
+            raise ValueError(f"{name} has 0 sample(s) (shape={tuple(shape)}) while a minimum "
+                             "of 1 is required")
+
+    def _check_is_fitted(self) -> None:
+        if not self.__sklearn_is_fitted__():
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet; call "
+                                 "'fit' with appropriate arguments before using this estimator")
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return "_dictionary" in self.__dict__ or "statistics_" in self.__dict__
+
+    # ------------------------------------------------------------ fitting
+    def _statistics(self, X) -> SignalStatistics:
+        if _is_dask(X):
+            from gsp_householder.distributed import statistics_from_dask
+
+            return statistics_from_dask(X.T, name="X")
+        sums, sq_sums = block_sums(X, name="X")
+        return SignalStatistics.from_sums(sums, sq_sums, X.shape[0])
+
+    def _estimate(self, data):
+        """Algorithm 3 on statistics or on the array Y = X.T."""
+        try:
+            return estimate_householder_product(data, self.n_reflectors, self.theta, self.mu)
+        except DegenerateStatisticsError as exc:
+            warnings.warn(f"no reflector is identifiable ({exc}); the dictionary is the identity",
+                          DegenerateStatisticsWarning, stacklevel=3)
+            n = data.n_nodes if isinstance(data, SignalStatistics) else data.shape[0]
+            return HouseholderProduct.identity(n)
+
+    def _check_n_reflectors(self, n: int) -> None:
+        if self.n_reflectors > n:
+            raise ValueError(f"n_reflectors must be at most n_features = {n}, "
+                             f"got {self.n_reflectors}")
+
+    def fit(self, X, y=None):
+        """Learn the dictionary from signals ``X`` of shape (n_samples, n_features) = ``Y.T``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features), or dask array
+            One signal per row (scikit-learn's orientation; the paper's ``Y`` is
+            ``X.T``). Dask arrays need ``method="paper"``.
+        y : ignored
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            Bad parameters, or ``X`` not 2-D, empty, non-finite, with fewer than 2
+            features, or complex.
+        TypeError
+            ``X`` sparse or not numeric.
+        """
+        self._check_params()
+        for attr in ("_dictionary", "_threshold", "_threshold_sample", "statistics_",
+                     "n_features_in_"):
+            self.__dict__.pop(attr, None)
+        streaming = self.method in _STREAMING_METHODS
+        X = self._validate_X(X, reset=True, allow_dask=streaming, check_finite=not streaming)
+        n = X.shape[1]
+        self._check_n_reflectors(n)
+        if self.method == "refine":
+            V = self._fit_refine(X)
+        else:
+            stats = self._statistics(X)
+            V = self._estimate(stats)
+            self.statistics_ = stats
+        self._dictionary = V
+        self.n_features_in_ = int(n)
+        self._threshold = self._threshold_from(self._threshold_sample_of(X))
+        return self
+
+    def _fit_refine(self, X) -> HouseholderProduct:
+        from gsp_householder.refinement import refine_householder_product
+
+        Y = X.T
+        init = self._estimate(Y)
+        rng = check_rng(self.random_state)
+        result = refine_householder_product(Y, self.n_reflectors, init=init,
+                                            threshold=self.threshold, rng=rng)
+        V = result.dictionary
+        if not isinstance(V, HouseholderProduct):
+            V = HouseholderProduct.from_orthogonal(np.asarray(V))
+        return V
+
+    @_available_if(lambda self: self.method in _STREAMING_METHODS)
+    def partial_fit(self, X, y=None):
+        """Add signals ``X`` (n_samples, n_features) to the statistics.
+
+        After any sequence of calls the dictionary equals the one ``fit`` gives
+        on all the signals seen (up to floating-point summation order): only the
+        $O(n)$ statistics are kept. A call costs one pass over ``X``; the
+        dictionary and threshold are re-estimated ($O(mn)$) when they are next
+        used, so streaming many blocks costs no more than reading them. With
+        ``threshold=None``, ``threshold_`` is chosen from the codes of the latest
+        block. Only ``method="paper"``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features), or dask array
+            A block of signals, one per row.
+        y : ignored
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        first = not hasattr(self, "statistics_")
+        X = self._validate_X(X, reset=first, allow_dask=True, check_finite=False)
+        n = X.shape[1]
+        if first:
+            self._check_n_reflectors(n)
+        part = self._statistics(X)
+        stats = part if first else self.statistics_.merge(part)
+        self.statistics_ = stats
+        self.n_features_in_ = int(n)
+        # the dictionary and threshold are re-estimated on first use ($O(mn)$ once,
+        # not once per block)
+        self._threshold_sample = self._threshold_sample_of(X)
+        self.__dict__.pop("_dictionary", None)
+        self.__dict__.pop("_threshold", None)
+        return self
+
+    def _refresh(self) -> None:
+        """Estimate the dictionary and threshold from statistics added by partial_fit."""
+        self._check_is_fitted()
+        if "_dictionary" not in self.__dict__:
+            self._dictionary = self._estimate(self.statistics_)
+            self._threshold = self._threshold_from(self._threshold_sample)
+
+    @property
+    def dictionary_(self) -> HouseholderProduct:
+        """The learned dictionary $V$ (a HouseholderProduct, atoms as columns)."""
+        self._refresh()
+        return self._dictionary
+
+    @property
+    def threshold_(self) -> float:
+        """The threshold $\\zeta$ used by ``transform``."""
+        self._refresh()
+        return self._threshold
+
+    def _threshold_sample_of(self, X):
+        """Evenly spaced signals of ``X`` (at most $2^{16}$ entries, at least one signal)."""
+        if self.threshold is not None:
+            return None
+        p, n = X.shape
+        k = int(min(p, max(1, _THRESHOLD_SAMPLE // n)))
+        idx = np.unique(np.linspace(0, p - 1, k).round().astype(int))
+        sample = X[idx]
+        if _is_dask(sample):
+            sample = sample.compute()
+        return np.array(sample)
+
+    def _threshold_from(self, sample) -> float:
+        if self.threshold is not None:
+            return float(self.threshold)
+        codes = (self._dictionary.T @ sample.T).ravel()
+        if codes.size > _THRESHOLD_SAMPLE:
+            codes = codes[np.linspace(0, codes.size - 1, _THRESHOLD_SAMPLE).round().astype(int)]
+        return float(two_means_threshold(codes))
+
+    # ------------------------------------------------------------ transforms
+    def transform(self, X):
+        """Sparse codes $HT_\\zeta(V^T y)$ of each row ``y`` of ``X``.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+            The codes, one row per signal (the paper's $\\hat X^T$); float32 in
+            gives float32 out.
+
+        Raises
+        ------
+        NotFittedError
+            Before ``fit``.
+        """
+        self._check_is_fitted()
+        X = self._validate_X(X, reset=False)
+        return hard_threshold(self.dictionary_.rmatvec(X), self.threshold_)
+
+    def fit_transform(self, X, y=None):
+        """``fit(X)`` then ``transform(X)``."""
+        return self.fit(X).transform(X)
+
+    def inverse_transform(self, X):
+        """Signals ``codes @ components_`` from codes of shape (n_samples, n_features).
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+            Codes, one row per signal.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_features)
+        """
+        self._check_is_fitted()
+        X = self._validate_X(X, reset=False)
+        return self.dictionary_.matvec(X.T).T
+
+    def score(self, X, y=None) -> float:
+        """Minus the mean squared reconstruction error after sparse coding.
+
+        $-\\frac{1}{pn}\\|X - HT_\\zeta(X V) V^T\\|_F^2$: 0 for signals that the
+        dictionary codes exactly with the fitted threshold; larger is better, as
+        scikit-learn's ``score`` convention asks.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        float
+        """
+        self._check_is_fitted()
+        X = self._validate_X(X, reset=False)
+        codes = hard_threshold(self.dictionary_.rmatvec(X), self.threshold_)
+        residual = X.astype(np.float64) - self.dictionary_.matvec(codes.T).T
+        return -float(np.mean(residual * residual))
+
+    @property
+    def components_(self) -> np.ndarray:
+        """$V^T$ as a dense ``(n_features, n_features)`` array, atoms as rows."""
+        self._check_is_fitted()
+        return self.dictionary_.T.to_dense()

@@ -1,0 +1,253 @@
+"""HouseholderDictionaryLearning: scikit-learn API, orientation, pickling, no-sklearn use."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+from gsp_householder import (
+    BernoulliUniform,
+    DegenerateStatisticsWarning,
+    HouseholderProduct,
+    NotFittedError,
+    estimate_householder_product,
+    make_signals,
+    random_householder_product,
+)
+from gsp_householder.estimator import HouseholderDictionaryLearning
+from gsp_householder.sparse_coding import hard_threshold
+
+
+@pytest.fixture(scope="module")
+def data():
+    V = random_householder_product(40, 1, rng=0)
+    Y, X = make_signals(V, 300, BernoulliUniform(0.5), rng=1)
+    return V, Y, X
+
+
+# ----------------------------------------------------------------- scikit-learn checks
+def _sklearn_cases():
+    try:
+        from sklearn.utils.estimator_checks import parametrize_with_checks
+    except ImportError:
+        return pytest.mark.parametrize("estimator, check", [pytest.param(
+            None, None, marks=pytest.mark.skip(reason="scikit-learn is not installed"))])
+    with warnings.catch_warnings():
+        # the estimator follows scikit-learn's protocol without inheriting BaseEstimator
+        warnings.filterwarnings("ignore", message=".*does not inherit from", category=UserWarning)
+        estimators = [
+            HouseholderDictionaryLearning(),
+            HouseholderDictionaryLearning(2, theta=0.5, mu=1.5),
+            HouseholderDictionaryLearning(threshold=0.3),
+        ]
+        try:
+            import gsp_householder.refinement  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            estimators.append(HouseholderDictionaryLearning(2, method="refine", random_state=0))
+        return parametrize_with_checks(estimators)
+
+
+# The checks feed data outside the paper's model (centred blobs, uniform noise), for which
+# the estimator warns that reflectors are not identifiable: those warnings are expected.
+@pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.DegenerateStatisticsWarning")
+@pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.ConvergenceWarning")
+@pytest.mark.filterwarnings("ignore:.*does not inherit from:UserWarning")
+@_sklearn_cases()
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+# ----------------------------------------------------------------- API without sklearn
+def test_get_set_params_and_clone_protocol():
+    est = HouseholderDictionaryLearning(3, theta=0.4, mu=1.5, threshold=0.2, random_state=7)
+    params = est.get_params()
+    assert params == {"n_reflectors": 3, "theta": 0.4, "mu": 1.5, "method": "paper",
+                      "threshold": 0.2, "random_state": 7}
+    clone = type(est)(**params)
+    assert clone.get_params() == params and clone is not est
+    assert est.set_params(n_reflectors=5) is est and est.n_reflectors == 5
+    with pytest.raises(ValueError, match="Invalid parameter 'alpha'"):
+        est.set_params(alpha=1)
+    assert repr(HouseholderDictionaryLearning()) == "HouseholderDictionaryLearning()"
+    assert repr(est) == ("HouseholderDictionaryLearning(mu=1.5, n_reflectors=5, "
+                         "random_state=7, theta=0.4, threshold=0.2)")
+
+
+def test_init_stores_only_and_fit_validates():
+    est = HouseholderDictionaryLearning(n_reflectors=0, method="nope", theta=2.0)
+    assert est.n_reflectors == 0  # no validation in __init__ (scikit-learn convention)
+    X = np.ones((5, 4))
+    with pytest.raises(ValueError, match="n_reflectors must be >= 1"):
+        est.fit(X)
+    with pytest.raises(ValueError, match="method must be one of"):
+        HouseholderDictionaryLearning(method="nope").fit(X)
+    with pytest.raises(ValueError, match="theta must be in"):
+        HouseholderDictionaryLearning(theta=2.0, mu=1.0).fit(X)
+    with pytest.raises(ValueError, match="give both theta and mu"):
+        HouseholderDictionaryLearning(theta=0.5).fit(X)
+    with pytest.raises(ValueError, match="n_reflectors must be at most n_features = 4"):
+        HouseholderDictionaryLearning(5).fit(X)
+
+
+@pytest.mark.parametrize("method", ["transform", "inverse_transform", "score"])
+def test_not_fitted(method):
+    est = HouseholderDictionaryLearning()
+    with pytest.raises(NotFittedError, match="not fitted yet"):
+        getattr(est, method)(np.ones((3, 4)))
+    assert issubclass(NotFittedError, ValueError) and issubclass(NotFittedError, AttributeError)
+    assert not hasattr(est, "components_")
+
+
+def test_orientation_matches_the_functions(data):
+    """fit(Y.T) is estimate_householder_product(Y); transform(Y.T) is HT(V^T Y).T."""
+    _, Y, _ = data
+    est = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5).fit(Y.T)
+    ref = estimate_householder_product(Y, 1, 0.5, 1.5)
+    assert isinstance(est.dictionary_, HouseholderProduct)
+    np.testing.assert_allclose(est.dictionary_.vectors, ref.vectors, rtol=0, atol=1e-12)
+    assert est.n_features_in_ == Y.shape[0]
+    codes = est.transform(Y.T)
+    assert codes.shape == Y.T.shape
+    expected = hard_threshold(est.dictionary_.to_dense().T @ Y, est.threshold_).T
+    np.testing.assert_allclose(codes, expected, rtol=0, atol=1e-12)
+    # components_ = V^T, atoms as rows; X ~ codes @ components_
+    np.testing.assert_allclose(est.components_, est.dictionary_.to_dense().T, atol=1e-15)
+    np.testing.assert_allclose(codes @ est.components_, est.inverse_transform(codes),
+                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(est.fit_transform(Y.T), codes, rtol=0, atol=0)
+
+
+def test_exact_codes_and_zero_score_with_the_true_dictionary(data):
+    """With V known exactly (set after fit), transform returns X.T and score is 0."""
+    V, Y, X = data
+    est = HouseholderDictionaryLearning(threshold=0.5).fit(Y.T)
+    est._dictionary = V  # replace the fitted dictionary by the truth
+    np.testing.assert_allclose(est.transform(Y.T), X.T, rtol=0, atol=1e-12)
+    assert est.score(Y.T) == pytest.approx(0.0, abs=1e-24)
+    est._threshold = 1.5  # now codes in [1, 1.5) are dropped: score is minus their energy
+    dropped = np.where(X < 1.5, X, 0.0)
+    assert est.score(Y.T) == pytest.approx(-np.mean(dropped**2), rel=1e-10)
+
+
+def test_default_threshold_separates_the_model_values(data):
+    _, Y, _ = data
+    est = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5).fit(Y.T)
+    assert 0.3 < est.threshold_ < 1.0
+
+
+def test_float32_in_float32_out(data):
+    _, Y, _ = data
+    Y32 = Y.T.astype(np.float32)
+    est = HouseholderDictionaryLearning(1).fit(Y32)
+    codes = est.transform(Y32)
+    assert codes.dtype == np.float32
+    assert est.inverse_transform(codes).dtype == np.float32
+    np.testing.assert_allclose(codes, est.transform(Y.T), rtol=0, atol=1e-4)
+
+
+def test_pickle_roundtrip(data):
+    _, Y, _ = data
+    est = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5).fit(Y.T)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.transform(Y.T), est.transform(Y.T))
+    assert again.get_params() == est.get_params()
+
+
+def test_same_seed_bit_identical(data):
+    _, Y, _ = data
+    a = HouseholderDictionaryLearning(1, random_state=3).fit(Y.T)
+    b = HouseholderDictionaryLearning(1, random_state=3).fit(Y.T)
+    np.testing.assert_array_equal(a.dictionary_.vectors, b.dictionary_.vectors)
+    np.testing.assert_array_equal(a.transform(Y.T), b.transform(Y.T))
+
+
+def test_centred_data_warns_and_gives_identity():
+    Y = np.random.default_rng(0).standard_normal((200, 10))
+    Y -= Y.mean(axis=0)
+    with pytest.warns(DegenerateStatisticsWarning, match="no reflector is identifiable"):
+        est = HouseholderDictionaryLearning().fit(Y)
+    assert est.dictionary_.m == 0
+
+
+def test_input_errors(data):
+    _, Y, _ = data
+    est = HouseholderDictionaryLearning().fit(Y.T)
+    with pytest.raises(ValueError, match="X has 39 features, but HouseholderDictionaryLearning "
+                                         "is expecting 40 features"):
+        est.transform(Y.T[:, 1:])
+    with pytest.raises(ValueError, match="Complex data not supported"):
+        HouseholderDictionaryLearning().fit(Y.T + 1j)
+    with pytest.raises(TypeError, match="sparse"):
+        import scipy.sparse
+
+        HouseholderDictionaryLearning().fit(scipy.sparse.csr_array(Y.T))
+    with pytest.raises(ValueError, match="X must be finite, found NaN"):
+        HouseholderDictionaryLearning().fit(np.where(Y.T > 1, np.nan, Y.T))
+    with pytest.raises(ValueError, match="Reshape your data"):
+        est.transform(Y[:, 0])
+    with pytest.raises(ValueError, match=r"X has 1 feature\(s\)"):
+        HouseholderDictionaryLearning().fit(Y.T[:, :1])
+
+
+def test_partial_fit_defers_the_estimate_to_first_use(data):
+    _, Y, _ = data
+    est = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5)
+    est.partial_fit(Y.T[:100]).partial_fit(Y.T[100:])
+    assert "_dictionary" not in vars(est)
+    ref = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5).fit(Y.T)
+    np.testing.assert_allclose(est.dictionary_.vectors, ref.dictionary_.vectors, atol=1e-12)
+    assert "_dictionary" in vars(est)
+    est.partial_fit(Y.T[:10])        # new data: the estimate is stale again
+    assert "_dictionary" not in vars(est)
+    assert est.transform(Y.T).shape == Y.T.shape
+
+
+def test_partial_fit_absent_for_refine():
+    assert hasattr(HouseholderDictionaryLearning(), "partial_fit")
+    assert not hasattr(HouseholderDictionaryLearning(method="refine"), "partial_fit")
+
+
+@pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.DegenerateStatisticsWarning")
+@pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.ConvergenceWarning")
+def test_refine_method():
+    refinement = pytest.importorskip("gsp_householder.refinement")
+    V = random_householder_product(30, 2, rng=0)
+    Y, _ = make_signals(V, 200, BernoulliUniform(0.5), rng=1)
+    est = HouseholderDictionaryLearning(2, method="refine", random_state=0).fit(Y.T)
+    assert isinstance(est.dictionary_, HouseholderProduct)
+    ref = refinement.refine_householder_product(
+        Y, 2, init=estimate_householder_product(Y, 2), rng=np.random.default_rng(0)).dictionary
+    np.testing.assert_allclose(est.dictionary_.to_dense(), np.asarray(ref), atol=1e-12)
+    again = HouseholderDictionaryLearning(2, method="refine", random_state=0).fit(Y.T)
+    np.testing.assert_array_equal(again.dictionary_.vectors, est.dictionary_.vectors)
+
+
+def test_works_without_scikit_learn():
+    """Import, fit, transform, clone by parameters and pickle with sklearn made unimportable."""
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["sklearn"] = None          # any 'import sklearn' now fails
+        import pickle
+        import numpy as np
+        from gsp_householder.estimator import HouseholderDictionaryLearning
+        Y = np.random.default_rng(0).random((50, 8)) + 1.0
+        est = HouseholderDictionaryLearning(1).fit(Y)
+        codes = est.transform(Y)
+        clone = type(est)(**est.get_params()).fit(Y)
+        assert np.array_equal(clone.transform(Y), codes)
+        assert np.array_equal(pickle.loads(pickle.dumps(est)).transform(Y), codes)
+        assert "sklearn" not in [m.split(".")[0] for m in sys.modules if sys.modules[m]]
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

@@ -1,0 +1,190 @@
+"""Streaming statistics: blocks, memory-mapped files and partial_fit equal the in-memory pass."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gsp_householder import (
+    BernoulliUniform,
+    SignalStatistics,
+    estimate_householder_product,
+    make_signals,
+    random_householder_product,
+)
+from gsp_householder.estimator import HouseholderDictionaryLearning
+from gsp_householder.streaming import (
+    block_sums,
+    iter_column_blocks,
+    statistics_from_blocks,
+    statistics_from_npy,
+)
+
+
+def _assert_stats_equal(a: SignalStatistics, b: SignalStatistics, rtol=1e-12):
+    assert a.count == b.count
+    np.testing.assert_allclose(a.row_sums, b.row_sums, rtol=rtol, atol=0)
+    np.testing.assert_allclose(a.row_sq_sums, b.row_sq_sums, rtol=rtol, atol=0)
+
+
+@pytest.fixture(scope="module")
+def signals():
+    V = random_householder_product(60, 3, rng=0)
+    Y, _ = make_signals(V, 257, BernoulliUniform(0.5), snr_db=20, rng=1)
+    return V, Y
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+def test_block_sums_match_float64_reference(dtype):
+    rng = np.random.default_rng(3)
+    rows = (rng.standard_normal((7, 1000)) * 100).astype(dtype)
+    sums, sq = block_sums(rows)
+    ref = rows.astype(np.float64)
+    assert sums.dtype == np.float64 and sq.dtype == np.float64
+    np.testing.assert_allclose(sums, ref.sum(axis=0), rtol=1e-13, atol=1e-10)
+    np.testing.assert_allclose(sq, (ref**2).sum(axis=0), rtol=1e-13)
+
+
+def test_block_sums_chunking_is_invisible(monkeypatch):
+    """Sums over cache-sized chunks equal one numpy reduction (chunk width 3 here)."""
+    import gsp_householder.streaming as streaming
+
+    rows = np.random.default_rng(0).random((5, 101))
+    ref = block_sums(rows)
+    monkeypatch.setattr(streaming, "_CHUNK", 15)
+    chunked = streaming.block_sums(rows)
+    np.testing.assert_array_equal(ref[0], chunked[0])
+    np.testing.assert_array_equal(ref[1], chunked[1])
+
+
+@pytest.mark.parametrize("n_threads", [2, 3])
+def test_block_sums_threads_give_identical_bits(n_threads):
+    rows = np.random.default_rng(1).standard_normal((9, 1001)).astype(np.float32)
+    one = block_sums(rows, n_threads=1)
+    many = block_sums(rows, n_threads=n_threads)
+    np.testing.assert_array_equal(one[0], many[0])
+    np.testing.assert_array_equal(one[1], many[1])
+
+
+@pytest.mark.parametrize("bad, word", [(np.nan, "NaN"), (np.inf, "inf")])
+def test_block_sums_rejects_non_finite(bad, word):
+    rows = np.ones((3, 4), dtype=np.float32)
+    rows[1, 2] = bad
+    with pytest.raises(ValueError, match=f"Y_block must be finite, found {word}"):
+        block_sums(rows)
+
+
+def test_block_sums_rejects_overflowing_squares():
+    rows = np.array([[1e200, 1.0], [1.0, 1.0]])
+    with pytest.raises(ValueError, match="Y_block has entries whose squares overflow"):
+        block_sums(rows)
+
+
+@pytest.mark.parametrize("block_size", [1, 10, 64, 256, 1000])
+@pytest.mark.parametrize("signal_axis", [1, 0])
+def test_statistics_from_blocks_equal_in_memory(signals, block_size, signal_axis):
+    _, Y = signals
+    data = Y if signal_axis == 1 else np.ascontiguousarray(Y.T)
+    stats = statistics_from_blocks(iter_column_blocks(data, block_size, signal_axis=signal_axis))
+    _assert_stats_equal(stats, SignalStatistics.from_array(Y))
+
+
+def test_iter_column_blocks_orientation_and_cover(signals):
+    _, Y = signals
+    blocks = list(iter_column_blocks(Y.T, 100, signal_axis=0))
+    assert [b.shape for b in blocks] == [(60, 100), (60, 100), (60, 57)]
+    np.testing.assert_array_equal(np.hstack(blocks), Y)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("signal_axis", [0, 1])
+def test_statistics_from_npy_memmap(tmp_path, signals, dtype, signal_axis):
+    _, Y = signals
+    Y = Y.astype(dtype)
+    path = tmp_path / "signals.npy"
+    np.save(path, np.ascontiguousarray(Y.T) if signal_axis == 0 else Y)
+    stats = statistics_from_npy(path, block_size=50, signal_axis=signal_axis)
+    _assert_stats_equal(stats, SignalStatistics.from_array(Y))
+
+
+def test_file_memmap_blocks_are_mapped_one_at_a_time(tmp_path, signals):
+    """Each block of a file memmap is its own small map, never the whole file."""
+    _, Y = signals
+    path = tmp_path / "signals.npy"
+    np.save(path, np.ascontiguousarray(Y.T))
+    mm = np.load(path, mmap_mode="r")
+    import mmap
+
+    maps = [b.base.base for b in iter_column_blocks(mm, 40, signal_axis=0)]
+    assert all(isinstance(m, mmap.mmap) for m in maps)
+    assert all(len(m) < len(mm.base) / 3 for m in maps)
+
+
+def test_statistics_from_blocks_progress_bar(signals, capsys):
+    _, Y = signals
+    stats = statistics_from_blocks(iter_column_blocks(Y, 100), progress=True, total=3)
+    assert stats.count == Y.shape[1]
+    assert "statistics" in capsys.readouterr().err
+
+
+def test_statistics_from_blocks_errors(signals):
+    _, Y = signals
+    with pytest.raises(ValueError, match="blocks must hold at least one block"):
+        statistics_from_blocks([])
+    with pytest.raises(ValueError, match="Y_block has 59 nodes, expected 60"):
+        statistics_from_blocks([Y[:, :5], Y[:-1, 5:]])
+    with pytest.raises(TypeError, match="Y_block must be real"):
+        statistics_from_blocks([Y.astype(complex)])
+    with pytest.raises(ValueError, match="Y_block must be 2-D"):
+        statistics_from_blocks([Y[:, 0]])
+    with pytest.raises(ValueError, match="signal_axis must be 0"):
+        statistics_from_blocks([Y], signal_axis=2)
+    with pytest.raises(ValueError, match="block_size must be >= 1"):
+        next(iter_column_blocks(Y, 0))
+
+
+# with m > 1, steps 2..m are not identifiable from the first moment (documented warning)
+@pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.DegenerateStatisticsWarning")
+@pytest.mark.parametrize("n_reflectors, oracle", [(1, True), (1, False), (3, True), (3, False)])
+def test_partial_fit_equals_fit(signals, n_reflectors, oracle):
+    """partial_fit on column blocks gives fit's dictionary (and the function's) to 1e-12."""
+    _, Y = signals
+    kw = {"theta": 0.5, "mu": 1.5} if oracle else {}
+    full = HouseholderDictionaryLearning(n_reflectors, **kw).fit(Y.T)
+    stream = HouseholderDictionaryLearning(n_reflectors, **kw)
+    for block in iter_column_blocks(Y, 37):
+        stream.partial_fit(block.T)
+    _assert_stats_equal(stream.statistics_, full.statistics_)
+    assert stream.dictionary_.m == full.dictionary_.m
+    np.testing.assert_allclose(stream.dictionary_.vectors, full.dictionary_.vectors,
+                               rtol=0, atol=1e-12)
+    ref = estimate_householder_product(Y, n_reflectors, kw.get("theta"), kw.get("mu"))
+    np.testing.assert_allclose(full.dictionary_.vectors, ref.vectors, rtol=0, atol=1e-12)
+
+
+def test_partial_fit_from_memmap_file(tmp_path, signals):
+    _, Y = signals
+    path = tmp_path / "signals.npy"
+    np.save(path, np.ascontiguousarray(Y.T, dtype=np.float32))
+    est = HouseholderDictionaryLearning(1, theta=0.5, mu=1.5)
+    for block in iter_column_blocks(np.load(path, mmap_mode="r"), 64, signal_axis=0):
+        est.partial_fit(block.T)
+    ref = estimate_householder_product(Y.astype(np.float32), 1, 0.5, 1.5)
+    np.testing.assert_allclose(est.dictionary_.vectors, ref.vectors, rtol=0, atol=1e-12)
+
+
+def test_partial_fit_state_does_not_grow_with_the_signals():
+    """Between calls only the O(n) statistics and a bounded sample for the threshold
+    (at most max(n, 2**16) entries) are kept, whatever the number of signals."""
+    n = 300
+    V = random_householder_product(n, 1, rng=0)
+    sizes = []
+    for p in (800, 4000):
+        Y, _ = make_signals(V, p, BernoulliUniform(0.5), rng=1)
+        est = HouseholderDictionaryLearning(1)
+        for block in iter_column_blocks(Y, 400):
+            est.partial_fit(block.T)
+        kept = [v for v in vars(est).values() if isinstance(v, np.ndarray)]
+        kept += [est.statistics_.row_sums, est.statistics_.row_sq_sums]
+        sizes.append(sum(a.size for a in kept))
+    assert sizes[0] == sizes[1] <= max(n, 2**16) + 2 * n

@@ -22,8 +22,10 @@ import warnings
 import numpy as np
 
 from gsp_householder import (
+    BernoulliUniform,
     DegenerateStatisticsWarning,
     estimate_householder_product,
+    make_signals,
     random_householder_product,
 )
 
@@ -49,7 +51,8 @@ def table(rows, header):
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
     rng = np.random.default_rng(0)
-    Y = rng.random((n, p))
+    V = random_householder_product(n, max(ms), rng=rng)
+    Y, _ = make_signals(V, p, BernoulliUniform(0.5), rng=rng)  # the paper's model
     base = best_time(lambda: Y.sum(axis=1), repeat)
     rows = []
     with warnings.catch_warnings():

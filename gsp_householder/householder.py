@@ -219,7 +219,8 @@ class HouseholderProduct:
             return np.array(Y, copy=True)
         W = U.T @ Y
         W = (T.T if transpose else T) @ W
-        return Y - U @ W
+        out = U @ W  # the one n x p allocation; the subtraction reuses it
+        return np.subtract(Y, out, out=out)
 
     def matvec(self, Y, *, transpose: bool = False) -> np.ndarray:
         """Return ``V @ Y`` (or ``V.T @ Y``) for ``Y`` of shape ``(n,)`` or ``(n, p)``.
@@ -370,8 +371,11 @@ class HouseholderProduct:
             reflector through $w = (Q - I) e_j$, which maps $Q e_j$ to $e_j$ and
             fixes every vector $Q$ already fixes; $O(n^2 r)$.
         atol : float, optional
-            Tolerance of the orthogonality check $\\|Q^T Q - I\\|_F$ and, for
-            ``"minimal"``, of the stopping rule. Default $10^{-8} \\sqrt{n}$.
+            Tolerance of the orthogonality check $\\|Q^T Q - I\\|_F$ (default
+            $10^{-8} \\sqrt{n}$) and, for ``"minimal"``, of the stopping rule: a
+            column of the remaining $Q - I$ shorter than ``atol`` counts as zero
+            (default $10^{-12} \\sqrt{n}$, so that the factorisation stays exact;
+            pass a larger value to ignore small rotations of a noisy $Q$).
 
         Returns
         -------
@@ -397,6 +401,7 @@ class HouseholderProduct:
         n = Q.shape[0]
         if Q.shape != (n, n):
             raise ValueError(f"Q must be square, got shape {Q.shape}")
+        rank_tol = 1e-12 * np.sqrt(n) if atol is None else atol
         if atol is None:
             atol = 1e-8 * np.sqrt(n)
         with np.errstate(over="ignore", invalid="ignore"):  # huge entries: infinite defect
@@ -408,7 +413,7 @@ class HouseholderProduct:
         if method == "qr":
             return cls._from_orthogonal_qr(Q)
         if method == "minimal":
-            return cls._from_orthogonal_minimal(Q, atol)
+            return cls._from_orthogonal_minimal(Q, rank_tol)
         raise ValueError(f"method must be 'qr' or 'minimal', got {method!r}")
 
     @classmethod

@@ -367,19 +367,21 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     vectors = _initial_vectors(init, n, m)
 
     if init is None and Y_arr is None:
-        vectors, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
+        U, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
     else:
         vectors, dropped = _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune)
+        kept = [v for v in vectors if v is not None]
+        U = np.column_stack(kept) if kept else np.zeros((n, 0))
     if dropped:
         warnings.warn(
             f"{len(dropped)} of {m} reflectors were not identifiable from the mean column "
             f"(steps {dropped}: k = 0 or within sampling noise) and were left as the identity; "
             "the first moment identifies V·1 only",
             DegenerateStatisticsWarning, stacklevel=2)
-    kept = [v for v in vectors if v is not None]
-    if not kept:
+    if U.shape[1] == 0:
         return HouseholderProduct.identity(n)
-    return HouseholderProduct(np.column_stack(kept))
+    # the columns are finite unit vectors up to rounding: renormalise, skip re-validation
+    return HouseholderProduct._trusted(U / np.linalg.norm(U, axis=0), np.ones(n))
 
 
 def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
@@ -449,8 +451,6 @@ def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):
         y = y - 2.0 * u * float(u @ gram @ y)
     kept = [c for c in coefficients if c is not None]
     if not kept:
-        return [None] * m, dropped
-    # one BLAS-3 product materialises the kept reflectors, already of unit norm
-    U = np.column_stack([np.ones(n), y0]) @ np.column_stack(kept)
-    columns = iter(U.T)
-    return [None if c is None else next(columns) for c in coefficients], dropped
+        return np.zeros((n, 0)), dropped
+    # one BLAS-3 product materialises the kept reflectors (unit up to rounding)
+    return np.column_stack([np.ones(n), y0]) @ np.column_stack(kept), dropped

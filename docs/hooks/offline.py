@@ -10,6 +10,10 @@
   a CSS ``@import`` or a dynamic ``import()`` that points at another host fails the build,
   and so does a relative link to a file that is not in the site (MkDocs checks the links
   of Markdown pages; this also covers the tutorials' Markdown cells).
+* Math is typeset by MathJax 2, served from the site itself: the copy shipped by the
+  ``jupyter-server-mathjax`` package (a docs dependency) is copied to ``assets/mathjax``
+  and every page loads it through a relative path. It reads the ``\\( \\)`` / ``\\[ \\]``
+  spans of ``pymdownx.arithmatex`` and the ``$ $`` / ``$$ $$`` of the tutorials' cells.
 * The tutorials' kernels inherit this process's environment. ``MPLBACKEND=Agg`` (as set for
   the test suite) would stop figures from being drawn into the pages, so the kernels get
   matplotlib's inline backend instead.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -58,10 +63,39 @@ def on_page_content(html: str, page, config, files) -> str:
     return _SPHINX_ROLE.sub(_drop_role, html)
 
 
+_MATHJAX_CONFIG = """<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  tex2jax: {inlineMath: [["$", "$"], ["\\\\(", "\\\\)"]],
+            displayMath: [["$$", "$$"], ["\\\\[", "\\\\]"]],
+            processEscapes: true, processClass: "arithmatex|jp-RenderedMarkdown|jp-MarkdownOutput",
+            ignoreClass: "md-typeset|jp-Notebook"},
+  "HTML-CSS": {availableFonts: [], preferredFont: null, webFont: "STIX-Web", imageFont: null},
+  messageStyle: "none"
+});
+</script>"""
+
+
+def _mathjax_source() -> Path:
+    try:
+        import jupyter_server_mathjax
+    except ImportError as exc:  # the docs extra installs it
+        raise PluginError("the docs need the jupyter-server-mathjax package "
+                          "(pip install -e '.[docs]')") from exc
+    return Path(jupyter_server_mathjax.__file__).parent / "static"
+
+
+def _site_root(page) -> str:
+    depth = page.url.count("/") if page.url else 0
+    return "/".join([".."] * depth) or "."
+
+
 def on_post_page(output: str, page, config) -> str:
     output = _MATHJAX_BLOCK.sub("", output)
-    return _MODULE_SCRIPT.sub(
+    output = _MODULE_SCRIPT.sub(
         lambda m: "" if "mermaid" in m.group(0) else m.group(0), output)
+    loader = (f'{_MATHJAX_CONFIG}\n<script src="{_site_root(page)}/assets/mathjax/MathJax.js'
+              '?config=TeX-AMS-MML_HTMLorMML-full"></script>\n')
+    return output.replace("</body>", loader + "</body>", 1)
 
 
 _HREF = re.compile(r"<a\b[^>]*\bhref=\"([^\"#?]+)(?:[#?][^\"]*)?\"", re.I)
@@ -82,6 +116,7 @@ def _broken_links(site: Path, page: Path, text: str) -> list[str]:
 
 def on_post_build(config) -> None:
     site = Path(config["site_dir"])
+    shutil.copytree(_mathjax_source(), site / "assets" / "mathjax", dirs_exist_ok=True)
     problems = []
     for page in sorted(site.rglob("*.html")):
         text = page.read_text(encoding="utf-8", errors="replace")

@@ -3,7 +3,7 @@
 Prints ratio tables; every ratio compares timings taken in the same run
 (best of ``--repeat`` runs each), so the shared machine's load cancels out.
 
-    python benchmarks/bench_core.py            # the sizes of the issue
+    python benchmarks/bench_core.py            # the full sizes (n = 100000; n = 8192)
     python benchmarks/bench_core.py --quick    # small sizes, a few seconds
 
 Table 1: ``estimate_householder_product(Y, m)`` (oracle and blind scale, with

@@ -31,7 +31,7 @@ import warnings
 
 import numpy as np
 
-from gsp_householder._validation import check_rng, check_scalar, check_theta
+from gsp_householder._validation import check_rng, check_scalar, check_theta, raise_not_finite
 from gsp_householder.exceptions import (
     DegenerateStatisticsError,
     DegenerateStatisticsWarning,
@@ -257,8 +257,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
                              "is one signal")
         self._check_shape(arr.shape, reset=reset, name=name)
         if check_finite and not np.isfinite(arr).all():
-            bad = "NaN" if np.isnan(arr).any() else "inf"
-            raise ValueError(f"{name} must be finite, found {bad}")
+            raise_not_finite(arr, name)
         return arr
 
     def _validate_dask(self, X, *, reset: bool, name: str):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from gsp_householder._validation import check_real_array, check_scalar
+from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
 
@@ -248,7 +248,7 @@ class HouseholderProduct:
             total = np.add.reduce(out, axis=None)  # one pass: NaN and inf propagate to it
         if not np.isfinite(total) and not np.isfinite(out).all():
             if not np.isfinite(Y).all():
-                raise ValueError(f"Y must be finite, found {'NaN' if np.isnan(Y).any() else 'inf'}")
+                raise_not_finite(Y, "Y")
             raise ValueError(f"Y is too large in magnitude for {Y.dtype}: applying the "
                              "reflectors overflows; rescale Y or use float64")
         return out

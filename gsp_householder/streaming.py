@@ -32,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from gsp_householder._validation import check_scalar
+from gsp_householder._validation import check_scalar, raise_not_finite
 from gsp_householder.statistics import SignalStatistics
 
 __all__ = ["iter_column_blocks", "statistics_from_blocks", "statistics_from_npy",
@@ -98,8 +98,7 @@ def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
     # so finite sums mean finite data; float64 input may overflow when squared.
     if not (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
         if not np.isfinite(rows).all():
-            bad = "NaN" if np.isnan(rows).any() else "inf"
-            raise ValueError(f"{name} must be finite, found {bad}")
+            raise_not_finite(rows, name)
         raise ValueError(f"{name} has entries whose squares overflow float64 "
                          f"(max |entry| = {np.max(np.abs(rows)):.3g}); rescale the signals")
     return sums, sq_sums

@@ -18,11 +18,14 @@ import time
 
 import numpy as np
 
-from gsp_householder.datasets import load_graph
-from gsp_householder.graph import fourier_basis
-from gsp_householder.graph_comparison import compare_graphs
-from gsp_householder.householder_basis import approximate_householder, householder_fourier_basis
-from gsp_householder.laplacian_inference import infer_laplacian
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.datasets import load_graph
+from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.graphs.householder_basis import (
+    approximate_householder,
+    householder_fourier_basis,
+)
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
 
 FAMILIES = [
     ("complete K_200", "complete", {"n": 200}),

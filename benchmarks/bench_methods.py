@@ -46,8 +46,11 @@ THETA = 0.5
 
 def _methods(n: int, m: int, seed: int):
     """(name, callable(Y, X) -> dictionary, iterations, dense O(n^3) per iteration)."""
-    from gsp_householder.recovery import estimate_householder_product
-    from gsp_householder.refinement import refine_householder_product, structured_procrustes
+    from gsp_householder.learning.paper import estimate_householder_product
+    from gsp_householder.learning.refinement import (
+        refine_householder_product,
+        structured_procrustes,
+    )
 
     out = [
         ("paper (Alg. 3)", lambda Y, X: estimate_householder_product(Y, m), 1, False),
@@ -57,7 +60,7 @@ def _methods(n: int, m: int, seed: int):
          1, False),
     ]
     try:
-        from gsp_householder import baselines
+        from gsp_householder.learning import baselines
     except ImportError:  # pragma: no cover - baselines not available
         baselines = None
     if baselines is not None:

@@ -3,17 +3,17 @@
 Writes ``p`` signals of ``n`` nodes (float32, the paper's model with one random
 reflector) to a ``.npy`` file of shape ``(p, n)`` — one signal per row, so that a
 block of signals is one contiguous range of bytes (see
-`gsp_householder.streaming`) — then, each in a fresh process:
+`gsp_householder.statistics.streaming`) — then, each in a fresh process:
 
 - ``read``: a plain sequential read of the file into a reused buffer (the floor);
-- ``stats``: `gsp_householder.streaming.statistics_from_npy` and Algorithm 3
+- ``stats``: `gsp_householder.statistics.streaming.statistics_from_npy` and Algorithm 3
   from the statistics;
 - ``partial_fit``: ``HouseholderDictionaryLearning.partial_fit`` over the blocks
   of a memory map;
 - ``compute``: the same statistics kernel
-  (`gsp_householder.streaming.block_sums`) on one in-memory block, repeated
+  (`gsp_householder.statistics.streaming.block_sums`) on one in-memory block, repeated
   to the size of the file: the CPU bound, without any reading;
-- ``dask``: `gsp_householder.distributed.statistics_from_dask` on a dask
+- ``dask``: `gsp_householder.statistics.dask_arrays.statistics_from_dask` on a dask
   array whose chunks are windows of the file (threaded scheduler, one thread per
   core), checked against the ``stats`` pass.
 
@@ -92,13 +92,13 @@ def _phase(phase: str, path: str, block: int) -> dict:
     """Run one pass in this (fresh) process; return its time and peak RSS."""
     from gsp_householder import estimate_householder_product, vector_error
     from gsp_householder.estimator import HouseholderDictionaryLearning
-    from gsp_householder.streaming import iter_column_blocks, statistics_from_npy
+    from gsp_householder.statistics.streaming import iter_column_blocks, statistics_from_npy
 
     if phase == "dask":  # imported before the clock starts, as the package is
         import dask
         import dask.array as da
 
-        from gsp_householder.distributed import statistics_from_dask
+        from gsp_householder.statistics.dask_arrays import statistics_from_dask
     out: dict = {"rss_after_import_bytes": _peak_rss()}
     t0 = time.perf_counter()
     if phase == "read":
@@ -135,7 +135,7 @@ def _phase(phase: str, path: str, block: int) -> dict:
         out["l2_error_u"] = vector_error(u, est.dictionary_.vectors[:, 0], ord=2)
         out["bytes"] = os.path.getsize(path)
     elif phase == "compute":
-        from gsp_householder.streaming import block_sums
+        from gsp_householder.statistics._kernels import block_sums
 
         Y_rows = np.load(path, mmap_mode="r")
         rows = np.array(Y_rows[:block])

@@ -4,9 +4,6 @@ Learn $V = H_1 \\cdots H_m$, $H_i = I - 2u_iu_i^T$, from signals $Y = VX$ with
 sparse $X$, and use such dictionaries as graph Fourier bases.
 """
 
-from gsp_householder.baselines import h_dla, msp, procrustes_altmin, procrustes_oracle
-from gsp_householder.datasets import list_graphs, load_graph
-from gsp_householder.distributed import statistics_from_dask
 from gsp_householder.estimator import HouseholderDictionaryLearning
 from gsp_householder.exceptions import (
     ConvergenceWarning,
@@ -14,23 +11,41 @@ from gsp_householder.exceptions import (
     DegenerateStatisticsWarning,
     NotFittedError,
 )
-from gsp_householder.graph import (
+from gsp_householder.graphs import (
     FourierBasis,
+    InferredLaplacian,
     adjacency_matrix,
-    fourier_basis,
-    gft,
-    igft,
-    laplacian_matrix,
-    make_graph_signals,
-)
-from gsp_householder.graph_comparison import compare_graphs, compare_spectra
-from gsp_householder.householder import HouseholderProduct
-from gsp_householder.householder_basis import (
     aligned_eigenbasis,
     approximate_householder,
+    compare_graphs,
+    compare_spectra,
+    fourier_basis,
+    gft,
     householder_fourier_basis,
+    igft,
+    infer_laplacian,
+    laplacian_matrix,
+    list_graphs,
+    load_graph,
+    make_graph_signals,
+    to_networkx,
 )
-from gsp_householder.laplacian_inference import InferredLaplacian, infer_laplacian, to_networkx
+from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning import (
+    DictionaryResult,
+    estimate_householder,
+    estimate_householder_given,
+    estimate_householder_product,
+    estimate_householder_vector,
+    estimate_scale,
+    h_dla,
+    msp,
+    procrustes_altmin,
+    procrustes_oracle,
+    refine_householder_product,
+    sparse_code,
+    structured_procrustes,
+)
 from gsp_householder.metrics import (
     basis_error,
     coefficient_error,
@@ -44,20 +59,11 @@ from gsp_householder.model import (
     make_signals,
     random_householder_product,
 )
-from gsp_householder.recovery import (
-    estimate_householder,
-    estimate_householder_given,
-    estimate_householder_product,
-    estimate_householder_vector,
-    estimate_scale,
-)
-from gsp_householder.refinement import refine_householder_product, structured_procrustes
-from gsp_householder.result import DictionaryResult
-from gsp_householder.sparse_coding import sparse_code
-from gsp_householder.statistics import SignalStatistics
-from gsp_householder.streaming import (
+from gsp_householder.statistics import (
+    SignalStatistics,
     iter_column_blocks,
     statistics_from_blocks,
+    statistics_from_dask,
     statistics_from_npy,
 )
 

@@ -23,16 +23,11 @@ FIGURES = ("fig1", "fig2", "fig3", "fig4", "fig5", "refine")
 def _quickstart(args) -> int:
     import numpy as np
 
-    from gsp_householder import (
-        BernoulliUniform,
-        DegenerateStatisticsWarning,
-        basis_error,
-        coefficient_error,
-        estimate_householder_product,
-        make_signals,
-        random_householder_product,
-        sparse_code,
-    )
+    from gsp_householder.exceptions import DegenerateStatisticsWarning
+    from gsp_householder.learning.paper import estimate_householder_product
+    from gsp_householder.learning.sparse_coding import sparse_code
+    from gsp_householder.metrics import basis_error, coefficient_error
+    from gsp_householder.model import BernoulliUniform, make_signals, random_householder_product
 
     rng = np.random.default_rng(args.seed)
     model = BernoulliUniform(args.theta)
@@ -49,7 +44,7 @@ def _quickstart(args) -> int:
             X_hat = sparse_code(V_hat, Y)
             rows.append((label, V_hat.m, basis_error(V, V_hat), coefficient_error(X, X_hat)))
     try:
-        from gsp_householder.refinement import refine_householder_product
+        from gsp_householder.learning.refinement import refine_householder_product
     except ImportError:  # pragma: no cover - the refinement ships with the package
         refine_householder_product = None
     if refine_householder_product is not None:
@@ -90,7 +85,7 @@ def _reproduce(args) -> int:
 
 
 def _graphs(args) -> int:
-    from gsp_householder.datasets import list_graphs
+    from gsp_householder.graphs.datasets import list_graphs
 
     for name in list_graphs():
         print(name)

@@ -38,10 +38,10 @@ from gsp_householder.exceptions import (
     NotFittedError,
 )
 from gsp_householder.householder import HouseholderProduct, _is_dask
-from gsp_householder.recovery import estimate_householder_product
-from gsp_householder.sparse_coding import hard_threshold, two_means_threshold
-from gsp_householder.statistics import SignalStatistics
-from gsp_householder.streaming import block_sums
+from gsp_householder.learning.paper import estimate_householder_product
+from gsp_householder.learning.sparse_coding import hard_threshold, two_means_threshold
+from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["HouseholderDictionaryLearning"]
 
@@ -138,16 +138,16 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         $\\theta\\mu$) or neither (blind: estimated from the data).
     method : {"paper", "refine"}, default "paper"
         ``"paper"``: Algorithm 3 from the sufficient statistics
-        (`gsp_householder.recovery.estimate_householder_product`); one pass
+        (`gsp_householder.learning.paper.estimate_householder_product`); one pass
         over the data, $O(n)$ memory; supports ``partial_fit`` and dask arrays.
         ``"refine"``: the paper's estimate refined by
-        `gsp_householder.refinement.refine_householder_product` (needs the
+        `gsp_householder.learning.refinement.refine_householder_product` (needs the
         data in memory; no ``partial_fit``, which is then absent, as
         ``hasattr(est, "partial_fit")`` reports).
     threshold : float, optional
         $\\zeta \\ge 0$ of the hard threshold $HT_\\zeta(V^T y)$ used by
         ``transform``. Default: chosen at fit time by
-        `gsp_householder.sparse_coding.two_means_threshold` on the codes of
+        `gsp_householder.learning.sparse_coding.two_means_threshold` on the codes of
         the training signals (at most $2^{16}$ entries, evenly spaced over the
         signals; with ``partial_fit``, over the latest block), then fixed, so
         that ``transform`` codes each signal on its own.
@@ -179,7 +179,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
     reflector is identifiable: ``fit`` warns with a
     `gsp_householder.exceptions.DegenerateStatisticsWarning` and sets
     ``dictionary_`` to the identity. The functions of
-    `gsp_householder.recovery` raise
+    `gsp_householder.learning.paper` raise
     `gsp_householder.exceptions.DegenerateStatisticsError` instead.
 
     **Input.** Dense real arrays (float32 stays float32 through ``transform`` and
@@ -297,7 +297,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
     # ------------------------------------------------------------ fitting
     def _statistics(self, X) -> SignalStatistics:
         if _is_dask(X):
-            from gsp_householder.distributed import statistics_from_dask
+            from gsp_householder.statistics.dask_arrays import statistics_from_dask
 
             return statistics_from_dask(X.T, name="X")
         sums, sq_sums = block_sums(X, name="X")
@@ -360,7 +360,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         return self
 
     def _fit_refine(self, X) -> HouseholderProduct:
-        from gsp_householder.refinement import refine_householder_product
+        from gsp_householder.learning.refinement import refine_householder_product
 
         Y = X.T
         init = self._estimate(Y)

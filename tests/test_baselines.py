@@ -1,4 +1,4 @@
-"""Tests of gsp_householder.baselines on small exact cases."""
+"""Tests of gsp_householder.learning.baselines on small exact cases."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import warnings
 import numpy as np
 import pytest
 
-from gsp_householder.baselines import (
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning.baselines import (
     excess_kurtosis,
     h_dla,
     msp,
@@ -15,10 +17,8 @@ from gsp_householder.baselines import (
     procrustes_altmin,
     procrustes_oracle,
 )
-from gsp_householder.exceptions import ConvergenceWarning
-from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.metrics import match_columns
-from gsp_householder.result import DictionaryResult
 
 
 def _orthogonal(n, rng):

@@ -17,8 +17,8 @@ from gsp_householder import (  # noqa: E402
     make_signals,
     random_householder_product,
 )
-from gsp_householder.distributed import statistics_from_dask  # noqa: E402
 from gsp_householder.estimator import HouseholderDictionaryLearning  # noqa: E402
+from gsp_householder.statistics.dask_arrays import statistics_from_dask  # noqa: E402
 
 
 def _assert_stats_equal(a, b, rtol=1e-12):

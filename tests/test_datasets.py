@@ -3,7 +3,7 @@
 import networkx as nx
 import pytest
 
-from gsp_householder.datasets import list_graphs, load_graph
+from gsp_householder.graphs.datasets import list_graphs, load_graph
 
 EXPECTED = {  # name: (nodes, edges)
     "karate": (34, 78),

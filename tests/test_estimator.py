@@ -21,7 +21,7 @@ from gsp_householder import (
     random_householder_product,
 )
 from gsp_householder.estimator import HouseholderDictionaryLearning
-from gsp_householder.sparse_coding import hard_threshold
+from gsp_householder.learning.sparse_coding import hard_threshold
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ def _sklearn_cases():
             HouseholderDictionaryLearning(threshold=0.3),
         ]
         try:
-            import gsp_householder.refinement  # noqa: F401
+            import gsp_householder.learning.refinement  # noqa: F401
         except ImportError:
             pass
         else:
@@ -218,7 +218,7 @@ def test_partial_fit_absent_for_refine():
 @pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.DegenerateStatisticsWarning")
 @pytest.mark.filterwarnings("ignore::gsp_householder.exceptions.ConvergenceWarning")
 def test_refine_method():
-    refinement = pytest.importorskip("gsp_householder.refinement")
+    refinement = pytest.importorskip("gsp_householder.learning.refinement")
     V = random_householder_product(30, 2, rng=0)
     Y, _ = make_signals(V, 200, BernoulliUniform(0.5), rng=1)
     est = HouseholderDictionaryLearning(2, method="refine", random_state=0).fit(Y.T)

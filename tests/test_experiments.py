@@ -1,4 +1,4 @@
-"""Tests of gsp_householder.experiments (tiny grids) and gsp_householder.plotting."""
+"""Tests of gsp_householder.experiments (tiny grids) and gsp_householder.experiments.plotting."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ import pytest
 
 matplotlib.use("Agg")
 
-from gsp_householder import plotting
-from gsp_householder.experiments import fig1, fig2, fig3, fig4, fig5
+from gsp_householder.experiments import fig1, fig2, fig3, fig4, fig5, plotting
 from gsp_householder.experiments._common import (
     general_wy,
     lowrank_difference_norm,
@@ -21,7 +20,7 @@ from gsp_householder.experiments._common import (
 from gsp_householder.experiments.reproduce import run_reproduction
 from gsp_householder.householder import HouseholderProduct
 
-HAS_REFINE = importlib.util.find_spec("gsp_householder.refinement") is not None
+HAS_REFINE = importlib.util.find_spec("gsp_householder.learning.refinement") is not None
 PRODUCT_FAST = ["alg3", "alg3-unpruned", "alg3-paper", "single-reflector", "procrustes-identity",
                 "procrustes-arbitrary", "altmin", "h_dla", "msp", "identity"]
 SINGLE_ALL = ["alg1", "alg1-paper", "h_dla", "altmin", "procrustes-identity", "zero"]
@@ -55,7 +54,7 @@ def test_fig1_table():
             assert np.isfinite(r["error"]) and r["error"] >= 0
 
 
-@pytest.mark.skipif(not HAS_REFINE, reason="gsp_householder.refinement not available")
+@pytest.mark.skipif(not HAS_REFINE, reason="gsp_householder.learning.refinement not available")
 def test_refine_rows():
     rows = fig3.run([8], [0.5], n=60, trials=1, methods=["refine", "zero"],
                     distributions=["uniform"], progress=False)

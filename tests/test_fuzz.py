@@ -40,12 +40,13 @@ from gsp_householder import (  # noqa: E402
     vector_error,
 )
 from gsp_householder.estimator import HouseholderDictionaryLearning  # noqa: E402
-from gsp_householder.sparse_coding import (  # noqa: E402
+from gsp_householder.learning.sparse_coding import (  # noqa: E402
     hard_threshold,
     keep_largest,
     two_means_threshold,
 )
-from gsp_householder.streaming import block_sums, statistics_from_blocks  # noqa: E402
+from gsp_householder.statistics._kernels import block_sums  # noqa: E402
+from gsp_householder.statistics.streaming import statistics_from_blocks  # noqa: E402
 
 ALLOWED_EXCEPTIONS = (ValueError, TypeError)  # DegenerateStatisticsError is a ValueError
 ALLOWED_WARNINGS = (DegenerateStatisticsWarning, ConvergenceWarning)

@@ -6,20 +6,20 @@ import pytest
 import scipy.sparse as sp
 
 from gsp_householder import HouseholderProduct
-from gsp_householder.datasets import load_graph
-from gsp_householder.graph import (
+from gsp_householder.graphs.datasets import load_graph
+from gsp_householder.graphs.fourier import (
     adjacency_matrix,
     fourier_basis,
     gft,
     igft,
     laplacian_matrix,
-    make_graph_signals,
 )
-from gsp_householder.householder_basis import (
+from gsp_householder.graphs.householder_basis import (
     aligned_eigenbasis,
     approximate_householder,
     householder_fourier_basis,
 )
+from gsp_householder.graphs.signals import make_graph_signals
 from gsp_householder.model import BernoulliUniform
 
 

@@ -29,7 +29,7 @@ from gsp_householder import (
     vector_error,
 )
 from gsp_householder.estimator import HouseholderDictionaryLearning
-from gsp_householder.streaming import iter_column_blocks, statistics_from_blocks
+from gsp_householder.statistics.streaming import iter_column_blocks, statistics_from_blocks
 
 _rng = np.random.default_rng(0)
 Y = _rng.random((6, 20)) + 0.5            # a valid signal matrix, n = 6, p = 20
@@ -44,9 +44,9 @@ def _with(value, i=0, j=0):
 
 
 def _graph_entries():
-    """Graph inputs, when gsp_householder.graph provides fourier_basis."""
+    """Graph inputs, when gsp_householder.graphs.fourier provides fourier_basis."""
     try:
-        from gsp_householder.graph import fourier_basis
+        from gsp_householder.graphs.fourier import fourier_basis
     except ImportError:
         return []
     import networkx as nx

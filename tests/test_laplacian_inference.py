@@ -4,10 +4,11 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from gsp_householder.datasets import load_graph
-from gsp_householder.graph import fourier_basis, laplacian_matrix
-from gsp_householder.graph_comparison import compare_graphs, compare_spectra
-from gsp_householder.laplacian_inference import infer_laplacian, to_networkx
+from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+from gsp_householder.graphs.datasets import load_graph
+from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
+from gsp_householder.graphs.inferred import to_networkx
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
 
 
 def _is_valid_laplacian(L):

@@ -18,7 +18,7 @@ from gsp_householder import (
     sparse_code,
     vector_error,
 )
-from gsp_householder.sparse_coding import keep_largest, two_means_threshold
+from gsp_householder.learning.sparse_coding import keep_largest, two_means_threshold
 
 
 @settings(max_examples=50, deadline=None)

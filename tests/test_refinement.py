@@ -1,4 +1,4 @@
-"""Tests of the structured refinement (gsp_householder.refinement)."""
+"""Tests of the structured refinement (gsp_householder.learning.refinement)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 
 from gsp_householder.exceptions import ConvergenceWarning, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
-from gsp_householder.metrics import basis_error
-from gsp_householder.model import BernoulliUniform, make_signals, random_householder_product
-from gsp_householder.recovery import estimate_householder_product
-from gsp_householder.refinement import (
+from gsp_householder.learning.paper import estimate_householder_product
+from gsp_householder.learning.refinement import (
     product_from_subspace,
     project_codes,
     refine_householder_product,
     structured_procrustes,
 )
-from gsp_householder.result import DictionaryResult
+from gsp_householder.learning.result import DictionaryResult
+from gsp_householder.metrics import basis_error
+from gsp_householder.model import BernoulliUniform, make_signals, random_householder_product
 
 MODEL = BernoulliUniform(0.5)
 

@@ -13,8 +13,8 @@ from gsp_householder import (
     random_householder_product,
 )
 from gsp_householder.estimator import HouseholderDictionaryLearning
-from gsp_householder.streaming import (
-    block_sums,
+from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics.streaming import (
     iter_column_blocks,
     statistics_from_blocks,
     statistics_from_npy,
@@ -47,12 +47,12 @@ def test_block_sums_match_float64_reference(dtype):
 
 def test_block_sums_chunking_is_invisible(monkeypatch):
     """Sums over cache-sized chunks equal one numpy reduction (chunk width 3 here)."""
-    import gsp_householder.streaming as streaming
+    import gsp_householder.statistics._kernels as kernels
 
     rows = np.random.default_rng(0).random((5, 101))
     ref = block_sums(rows)
-    monkeypatch.setattr(streaming, "_CHUNK", 15)
-    chunked = streaming.block_sums(rows)
+    monkeypatch.setattr(kernels, "_CHUNK", 15)
+    chunked = kernels.block_sums(rows)
     np.testing.assert_array_equal(ref[0], chunked[0])
     np.testing.assert_array_equal(ref[1], chunked[1])
 

@@ -36,7 +36,7 @@ import numpy as np
 
 import gsp_householder as gh
 from gsp_householder.experiments import fig1, fig2, fig3, fig5
-from gsp_householder.plotting import plot_basis_error, plot_vector_error, summarize
+from gsp_householder.experiments.plotting import plot_basis_error, plot_vector_error, summarize
 
 TRIALS = 5
 

@@ -133,7 +133,7 @@ print(f"||V - V_hat||_F  oracle {gh.basis_error(V10, V_oracle):.3f}   "
 # At the paper's size for Fig. 1 ($n = 1000$, $m = 10$) with $p = 200$ noiseless signals:
 
 # %%
-from gsp_householder.refinement import refine_householder_product
+from gsp_householder.learning.refinement import refine_householder_product
 
 n_big, m_big, p_big = 1000, 10, 200
 V_big = gh.random_householder_product(n_big, m_big, rng=0)

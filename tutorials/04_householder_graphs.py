@@ -32,9 +32,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import gsp_householder as gh
-from gsp_householder.datasets import list_graphs, load_graph
-from gsp_householder.graph import fourier_basis, gft, igft, laplacian_matrix
-from gsp_householder.householder_basis import (
+from gsp_householder.graphs.datasets import list_graphs, load_graph
+from gsp_householder.graphs.fourier import fourier_basis, gft, igft, laplacian_matrix
+from gsp_householder.graphs.householder_basis import (
     aligned_eigenbasis,
     approximate_householder,
     householder_fourier_basis,

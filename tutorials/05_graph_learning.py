@@ -36,13 +36,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import gsp_householder as gh
-from gsp_householder.datasets import load_graph
-from gsp_householder.graph import fourier_basis, laplacian_matrix, make_graph_signals
-from gsp_householder.graph_comparison import compare_graphs, compare_spectra
-from gsp_householder.graph_plotting import plot_graph_comparison, plot_spectra
-from gsp_householder.householder_basis import householder_fourier_basis
-from gsp_householder.laplacian_inference import infer_laplacian
-from gsp_householder.refinement import refine_householder_product
+from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+from gsp_householder.graphs.datasets import load_graph
+from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
+from gsp_householder.graphs.householder_basis import householder_fourier_basis
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
+from gsp_householder.graphs.plotting import plot_graph_comparison, plot_spectra
+from gsp_householder.graphs.signals import make_graph_signals
+from gsp_householder.learning.refinement import refine_householder_product
 
 
 def summary(result):

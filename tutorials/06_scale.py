@@ -42,7 +42,7 @@ import numpy as np
 
 import gsp_householder as gh
 from gsp_householder.estimator import HouseholderDictionaryLearning
-from gsp_householder.streaming import statistics_from_blocks, statistics_from_npy
+from gsp_householder.statistics.streaming import statistics_from_blocks, statistics_from_npy
 
 # %% [markdown]
 # ## 1. A stream of signal blocks

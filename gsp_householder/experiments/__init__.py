@@ -2,7 +2,7 @@
 
 One module per study; each ``run`` is pure computation returning a tidy table
 (a list of dicts, one row per setting, trial, method and scale), and
-`gsp_householder.plotting` draws them:
+`gsp_householder.experiments.plotting` draws them:
 
 - `gsp_householder.experiments.fig1`: $\\|V - \\hat V\\|_F$ against the number of
   reflectors $m = 1..10$ ($n = 1000$, $p = 20$).

@@ -143,7 +143,7 @@ def paper_vectors(Y: np.ndarray, m: int, theta: float | None, mu: float | None):
     Returns the list of vectors (the product of $I - 2 u u^T$ is not orthogonal),
     or raises DegenerateStatisticsError when a radicand is not positive (NaN).
     """
-    from gsp_householder.recovery import estimate_scale
+    from gsp_householder.learning.paper import estimate_scale
 
     n = Y.shape[0]
     a = estimate_scale(Y, theta, mu)

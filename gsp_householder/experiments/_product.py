@@ -20,7 +20,7 @@ PRODUCT_METHODS = (
     "alg3-unpruned",         # Algorithm 3 with unit vectors, every step kept (no pruning)
     "alg3-paper",            # Algorithm 3 as printed: u = k / sqrt(k^T s), not orthogonal
     "single-reflector",      # the reflector mapping 1 to the mean direction (blind scale)
-    "refine",                # structured refinement (gsp_householder.refinement)
+    "refine",                # structured refinement (gsp_householder.learning.refinement)
     "procrustes-identity",   # Procrustes with X known, identity completion
     "procrustes-arbitrary",  # Procrustes with X known, plain SVD completion (O(n^3))
     "altmin",                # Lesage et al. alternating minimisation (identity completion)
@@ -35,20 +35,20 @@ BLIND = ("single-reflector", "refine")     # their defaults estimate the scale /
 
 def _estimates(name, Y, X, m, theta, mu, scale, options):
     """Return a callable producing the estimate of ``name`` (and extra columns)."""
-    from gsp_householder import baselines, recovery
+    from gsp_householder.learning import baselines, paper
 
     n, p = Y.shape
     th, mm = (theta, mu) if scale == "oracle" else (None, None)
     if name == "alg3":
-        return lambda: recovery.estimate_householder_product(Y, m, th, mm)
+        return lambda: paper.estimate_householder_product(Y, m, th, mm)
     if name == "alg3-unpruned":
-        return lambda: recovery.estimate_householder_product(Y, m, th, mm, prune=False)
+        return lambda: paper.estimate_householder_product(Y, m, th, mm, prune=False)
     if name == "alg3-paper":
         return lambda: general_wy(paper_vectors(Y, m, th, mm))
     if name == "single-reflector":
-        return lambda: recovery.estimate_householder(Y)
+        return lambda: paper.estimate_householder(Y)
     if name == "refine":
-        from gsp_householder.refinement import refine_householder_product
+        from gsp_householder.learning.refinement import refine_householder_product
 
         return lambda: _dictionary(refine_householder_product(Y, m, rng=options["seed"]))
     if name == "procrustes-identity":

@@ -32,16 +32,16 @@ SCALED = ("alg1", "alg1-paper")
 
 
 def _estimate(name, Y, X, theta, mu, scale, options):
-    from gsp_householder import baselines, recovery
+    from gsp_householder.learning import baselines, paper
 
     n, p = Y.shape
     th, mm = (theta, mu) if scale == "oracle" else (None, None)
     if name == "alg1":
-        return lambda: recovery.estimate_householder_vector(Y, th, mm)
+        return lambda: paper.estimate_householder_vector(Y, th, mm)
     if name == "alg1-paper":
-        return lambda: recovery.estimate_householder_vector(Y, th, mm, normalize=False)
+        return lambda: paper.estimate_householder_vector(Y, th, mm, normalize=False)
     if name == "refine":
-        from gsp_householder.refinement import refine_householder_product
+        from gsp_householder.learning.refinement import refine_householder_product
 
         return lambda: refine_householder_product(Y, 1, rng=options["seed"]).dictionary
     if name == "h_dla":

@@ -27,14 +27,14 @@ def _dense(V):
 
 
 def _pipeline(name, *, seed, n_signals, theta, progress):
-    from gsp_householder.datasets import load_graph
-    from gsp_householder.graph import fourier_basis, group_eigenvalues
-    from gsp_householder.graph_comparison import compare_graphs
-    from gsp_householder.householder_basis import householder_fourier_basis
-    from gsp_householder.laplacian_inference import infer_laplacian
+    from gsp_householder.graphs.comparison import compare_graphs
+    from gsp_householder.graphs.datasets import load_graph
+    from gsp_householder.graphs.fourier import fourier_basis, group_eigenvalues
+    from gsp_householder.graphs.householder_basis import householder_fourier_basis
+    from gsp_householder.graphs.laplacian_inference import infer_laplacian
+    from gsp_householder.learning.paper import estimate_householder_product
     from gsp_householder.metrics import match_columns, matched_basis_error
     from gsp_householder.model import BernoulliUniform, make_signals
-    from gsp_householder.recovery import estimate_householder_product
 
     def say(msg):
         if progress is not None:
@@ -66,7 +66,7 @@ def _pipeline(name, *, seed, n_signals, theta, progress):
                                                estimate_householder_product, Y, m)
     times = {"exact basis (reference)": 0.0, "paper, Algorithm 3": time.perf_counter() - t}
     try:
-        from gsp_householder.refinement import refine_householder_product
+        from gsp_householder.learning.refinement import refine_householder_product
     except ImportError:  # pragma: no cover - depends on the installed version
         notes.append("The structured refinement is not available in this installation; "
                      "it was skipped.")
@@ -145,7 +145,7 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
     Parameters
     ----------
     graph : str, default "complete"
-        A name from ``gsp_householder.datasets.list_graphs()``. The default is a
+        A name from ``gsp_householder.graphs.datasets.list_graphs()``. The default is a
         graph whose Fourier basis is a product of few reflectors, the case where
         recovery from signals can work; the report adds karate, where it cannot.
     out_dir : str or path-like, default "gsp_householder_demo"
@@ -179,10 +179,10 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from gsp_householder.datasets import list_graphs
-    from gsp_householder.graph_comparison import compare_spectra
-    from gsp_householder.graph_plotting import plot_graph_comparison, plot_spectra
-    from gsp_householder.laplacian_inference import to_networkx
+    from gsp_householder.graphs.comparison import compare_spectra
+    from gsp_householder.graphs.datasets import list_graphs
+    from gsp_householder.graphs.inferred import to_networkx
+    from gsp_householder.graphs.plotting import plot_graph_comparison, plot_spectra
 
     if graph not in list_graphs():
         raise ValueError(f"graph must be one of {sorted(list_graphs())}, got {graph!r}")

@@ -1,10 +1,10 @@
 """Phase transition of the structured refinement: exact recovery against $p$.
 
 For each number of signals $p$ and seeded trial: draw $V = H_1 \\cdots H_m$ and
-$Y = VX$ (+ noise), run `gsp_householder.refinement.refine_householder_product`
+$Y = VX$ (+ noise), run `gsp_householder.learning.refinement.refine_householder_product`
 (blind: value range and density learned), and score $\\|V - \\hat V\\|_F$ beside the
 paper's first-moment start (Algorithm 3, blind scale) and the structured oracle
-(`gsp_householder.refinement.structured_procrustes` with $X$ known).
+(`gsp_householder.learning.refinement.structured_procrustes` with $X$ known).
 """
 
 from __future__ import annotations
@@ -86,10 +86,13 @@ def phase_transition(p_values: Sequence[int], n: int = 1000, m: int = 10, theta:
     >>> all(r["success"] for r in rows if r["method"] == "refine")
     True
     """
+    from gsp_householder.learning.paper import estimate_householder_product
+    from gsp_householder.learning.refinement import (
+        refine_householder_product,
+        structured_procrustes,
+    )
     from gsp_householder.metrics import basis_error
     from gsp_householder.model import BernoulliUniform, make_signals, random_householder_product
-    from gsp_householder.recovery import estimate_householder_product
-    from gsp_householder.refinement import refine_householder_product, structured_procrustes
 
     p_values = check_int_values(p_values, "p", 1)
     n = check_scalar(n, "n", low=2, low_inclusive=True, integer=True)

@@ -60,7 +60,7 @@ def _figure(nrows, ncols):
 
 
 def _plot(name: str, rows: list[dict]):
-    from gsp_householder import plotting
+    from gsp_householder.experiments import plotting
 
     dists = [d for d in ("uniform", "gaussian") if any(r.get("distribution") == d for r in rows)]
     if name in ("fig1", "fig2"):

@@ -1,0 +1,455 @@
+"""Graph Laplacians, graph Fourier bases and the graph Fourier transform.
+
+The graph Fourier basis of a weighted undirected graph is an orthonormal
+eigenbasis $V$ of its Laplacian $L = V \\Lambda V^T$, eigenvalues ascending.
+Graphs can be given as a ``networkx.Graph``, a ``pygsp.graphs.Graph``, a scipy
+sparse array or a dense array (both read as the weighted adjacency matrix).
+
+Two choices make the basis reproducible. The sign of every eigenvector is
+fixed so that its entry of largest magnitude (the first one, up to a relative
+tolerance) is positive. Inside an eigenspace of a repeated eigenvalue the
+basis is not determined by $L$; it is replaced by a canonical one (rows picked
+by column-pivoted QR, then Gram–Schmidt in that order), so that the same
+subspace always yields the same columns. The eigenspaces are reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from gsp_householder._validation import check_scalar
+from gsp_householder.householder import HouseholderProduct
+
+__all__ = [
+    "FourierBasis",
+    "adjacency_matrix",
+    "fourier_basis",
+    "gft",
+    "igft",
+    "laplacian_matrix",
+]
+
+_LAPLACIANS = ("combinatorial", "normalized")
+
+
+# --------------------------------------------------------------------- input
+def adjacency_matrix(G, nodelist=None, weight: str | None = "weight") -> tuple[sp.csr_array, list]:
+    """The weighted adjacency matrix of an undirected graph, validated.
+
+    Parameters
+    ----------
+    G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
+        The graph. Arrays are read as a symmetric weighted adjacency matrix.
+    nodelist : list, optional
+        Node order (networkx graphs only). Default ``list(G)``. For the other
+        inputs the nodes are ``0, ..., n - 1`` and ``nodelist`` may reorder them.
+    weight : str or None, default "weight"
+        Edge attribute holding the weight (networkx graphs only); ``None`` gives
+        weight 1 to every edge.
+
+    Returns
+    -------
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric, non-negative, zero diagonal, float64.
+    nodelist : list
+        The node order of the rows and columns of ``W``.
+
+    Raises
+    ------
+    TypeError
+        If ``G`` is none of the accepted types.
+    ValueError
+        If the graph is directed (non-symmetric), has self-loops, negative,
+        NaN or infinite weights, or is empty.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> W, nodes = adjacency_matrix(nx.path_graph(3))
+    >>> W.toarray()
+    array([[0., 1., 0.],
+           [1., 0., 1.],
+           [0., 1., 0.]])
+    >>> nodes
+    [0, 1, 2]
+    """
+    nx = _networkx()
+    if isinstance(G, nx.Graph):
+        if G.is_directed():
+            raise ValueError("G must be undirected, got a directed networkx graph; "
+                             "use G.to_undirected() if the direction does not matter")
+        if G.number_of_nodes() == 0:
+            raise ValueError("G must have at least one node, got an empty graph")
+        loops = list(nx.selfloop_edges(G))
+        if loops:
+            raise ValueError(f"G must not have self-loops, found {len(loops)} (e.g. at node "
+                             f"{loops[0][0]!r}); remove them with "
+                             "G.remove_edges_from(nx.selfloop_edges(G))")
+        if nodelist is None:
+            nodelist = list(G)
+        else:
+            nodelist = list(nodelist)
+            missing = [v for v in nodelist if v not in G]
+            if missing:
+                raise ValueError(f"nodelist contains nodes not in G, e.g. {missing[0]!r}")
+            if len(set(nodelist)) != len(nodelist):
+                raise ValueError("nodelist must not contain duplicates")
+        W = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, dtype=np.float64,
+                                     format="csr")
+        _check_weights(W, "G")
+        return sp.csr_array(W), nodelist
+    if _is_pygsp(G):
+        if G.is_directed():
+            raise ValueError("G must be undirected, got a directed pygsp graph")
+        W = sp.csr_array(G.W, dtype=np.float64)
+    elif sp.issparse(G):
+        W = sp.csr_array(G, dtype=np.float64)
+    elif isinstance(G, np.ndarray | list | tuple):
+        arr = np.asarray(G)
+        if arr.dtype.kind not in "fiub":
+            raise TypeError(f"G must hold real numbers, got dtype {arr.dtype}")
+        W = sp.csr_array(arr.astype(np.float64))
+    else:
+        raise TypeError("G must be a networkx.Graph, a pygsp graph, a scipy sparse array or "
+                        f"an adjacency array, got {type(G).__name__}")
+    if W.ndim != 2 or W.shape[0] != W.shape[1]:
+        raise ValueError(f"G's adjacency matrix must be square, got shape {W.shape}")
+    if W.shape[0] == 0:
+        raise ValueError("G must have at least one node, got an empty matrix")
+    _check_weights(W, "G")
+    if W.diagonal().any():
+        i = int(np.flatnonzero(W.diagonal())[0])
+        raise ValueError(f"G must not have self-loops, found a non-zero diagonal entry at "
+                         f"node {i}")
+    asym = abs(W - W.T)
+    if asym.nnz and asym.max() > 1e-12 * max(abs(W).max(), 1.0):
+        raise ValueError("G must be undirected: its adjacency matrix is not symmetric "
+                         f"(max |W - W^T| = {asym.max():.3g})")
+    n = W.shape[0]
+    if nodelist is None:
+        nodelist = list(range(n))
+    else:
+        nodelist = [int(v) for v in nodelist]
+        if sorted(nodelist) != list(range(n)):
+            raise ValueError(f"nodelist must be a permutation of 0..{n - 1} for matrix input")
+        W = W[nodelist][:, nodelist]
+    W.eliminate_zeros()
+    return sp.csr_array(W), nodelist
+
+
+def _check_weights(W, name):
+    data = W.data
+    if data.size and not np.isfinite(data).all():
+        bad = "NaN" if np.isnan(data).any() else "infinite"
+        raise ValueError(f"{name} must have finite edge weights, found a {bad} weight")
+    if data.size and (data < 0).any():
+        raise ValueError(f"{name} must have non-negative edge weights, found {data.min():.3g}")
+
+
+def _networkx():
+    import networkx as nx
+    return nx
+
+
+def _is_pygsp(G) -> bool:
+    return type(G).__module__.startswith("pygsp") and hasattr(G, "W")
+
+
+def laplacian_matrix(G, laplacian: str = "combinatorial", nodelist=None,
+                     weight: str | None = "weight") -> sp.csr_array:
+    """The graph Laplacian as a scipy sparse array.
+
+    Parameters
+    ----------
+    G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
+        The graph (arrays are adjacency matrices).
+    laplacian : {"combinatorial", "normalized"}, default "combinatorial"
+        $L = D - W$ or $I - D^{-1/2} W D^{-1/2}$ (isolated nodes get a zero row).
+    nodelist : list, optional
+        Node order, as in networkx.
+    weight : str or None, default "weight"
+        Edge attribute holding the weight (networkx graphs only).
+
+    Returns
+    -------
+    scipy.sparse.csr_array of shape (n, n)
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``laplacian`` or an invalid graph (see
+        ``adjacency_matrix``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> laplacian_matrix(nx.path_graph(3)).toarray()
+    array([[ 1., -1.,  0.],
+           [-1.,  2., -1.],
+           [ 0., -1.,  1.]])
+    """
+    if laplacian not in _LAPLACIANS:
+        raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
+    W, _ = adjacency_matrix(G, nodelist=nodelist, weight=weight)
+    return _laplacian_from_adjacency(W, laplacian)
+
+
+def _laplacian_from_adjacency(W: sp.csr_array, laplacian: str) -> sp.csr_array:
+    n = W.shape[0]
+    d = np.asarray(W.sum(axis=1)).ravel()
+    if laplacian == "combinatorial":
+        return sp.csr_array(sp.diags_array(d) - W)
+    with np.errstate(divide="ignore"):
+        s = np.where(d > 0, 1.0 / np.sqrt(np.where(d > 0, d, 1.0)), 0.0)
+    S = sp.diags_array(s)
+    eye = sp.diags_array((d > 0).astype(np.float64))
+    return sp.csr_array(eye - S @ W @ S) if n else W
+
+
+# ------------------------------------------------------------------- basis
+@dataclass
+class FourierBasis:
+    """A graph Fourier basis: Laplacian eigenvalues and eigenvectors.
+
+    Attributes
+    ----------
+    eigenvalues : ndarray of shape (n,)
+        Ascending.
+    eigenvectors : ndarray of shape (n, n)
+        Orthonormal columns, column ``k`` for ``eigenvalues[k]``, signs and
+        eigenspace bases fixed deterministically.
+    nodelist : list
+        Node of each row.
+    eigenspaces : list of ndarray of int
+        Column indices of each group of equal eigenvalues (within ``tol``),
+        in ascending order of eigenvalue; a simple eigenvalue is a group of one.
+    n_components : int
+        Number of connected components.
+    laplacian_type : str
+        ``"combinatorial"`` or ``"normalized"``.
+    laplacian : scipy.sparse.csr_array
+        The Laplacian the basis diagonalises.
+    """
+
+    eigenvalues: np.ndarray
+    eigenvectors: np.ndarray
+    nodelist: list
+    eigenspaces: list = field(repr=False)
+    n_components: int = 1
+    laplacian_type: str = "combinatorial"
+    laplacian: sp.csr_array | None = field(default=None, repr=False)
+
+    @property
+    def connected(self) -> bool:
+        """Whether the graph is connected."""
+        return self.n_components == 1
+
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return self.eigenvectors.shape[0]
+
+    @property
+    def multiplicities(self) -> np.ndarray:
+        """Size of each eigenspace, in the order of ``eigenspaces``."""
+        return np.array([len(g) for g in self.eigenspaces])
+
+
+def fourier_basis(G, laplacian: str = "combinatorial", nodelist=None,
+                  weight: str | None = "weight", *, tol: float = 1e-8) -> FourierBasis:
+    """Eigendecomposition of a graph Laplacian with a reproducible basis.
+
+    Parameters
+    ----------
+    G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
+        An undirected graph without self-loops, non-negative weights
+        (arrays are adjacency matrices). Disconnected graphs are allowed.
+    laplacian : {"combinatorial", "normalized"}, default "combinatorial"
+        Which Laplacian.
+    nodelist : list, optional
+        Node order of the rows, as in networkx; default ``list(G)``.
+    weight : str or None, default "weight"
+        Edge attribute holding the weight (networkx graphs only).
+    tol : float, default 1e-8
+        Two eigenvalues belong to the same eigenspace when they differ by at
+        most ``tol * max(1, lambda_max)``.
+
+    Returns
+    -------
+    FourierBasis
+        Eigenvalues ascending; each eigenvector's entry of largest magnitude
+        positive; a canonical basis inside repeated eigenspaces; the
+        eigenspaces and number of connected components.
+
+    Raises
+    ------
+    ValueError
+        If the graph is directed, has self-loops, or has negative, NaN or
+        infinite weights.
+    TypeError
+        If ``G`` is not a supported graph type.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> B = fourier_basis(nx.complete_graph(4))
+    >>> B.eigenvalues.round(6)
+    array([0., 4., 4., 4.])
+    >>> [len(g) for g in B.eigenspaces], B.connected
+    ([1, 3], True)
+    >>> bool(abs(B.eigenvectors[:, 0] - 0.5).max() < 1e-12)
+    True
+    """
+    if laplacian not in _LAPLACIANS:
+        raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
+    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
+    W, nodes = adjacency_matrix(G, nodelist=nodelist, weight=weight)
+    L = _laplacian_from_adjacency(W, laplacian)
+    n = L.shape[0]
+    evals, evecs = scipy.linalg.eigh(L.toarray())
+    evals = np.where(np.abs(evals) < 1e-12 * max(1.0, float(np.abs(evals).max())), 0.0, evals)
+    groups = group_eigenvalues(evals, tol)
+    for g in groups:
+        if len(g) > 1:
+            evecs[:, g] = _canonical_basis(evecs[:, g])
+    evecs = _fix_signs(evecs)
+    n_comp = int(sp.csgraph.connected_components(W, directed=False)[0]) if n > 1 else 1
+    return FourierBasis(evals, evecs, nodes, groups, n_comp, laplacian, L)
+
+
+def group_eigenvalues(eigenvalues, tol: float = 1e-8) -> list[np.ndarray]:
+    """Group ascending eigenvalues that differ by at most ``tol * max(1, |lambda|_max)``.
+
+    Parameters
+    ----------
+    eigenvalues : array_like of shape (n,)
+        Sorted ascending.
+    tol : float, default 1e-8
+        Relative gap below which neighbours share a group.
+
+    Returns
+    -------
+    list of ndarray of int
+        Consecutive index groups covering ``0..n-1``.
+
+    Examples
+    --------
+    >>> [g.tolist() for g in group_eigenvalues([0.0, 1.0, 1.0 + 1e-12, 3.0])]
+    [[0], [1, 2], [3]]
+    """
+    e = np.asarray(eigenvalues, dtype=np.float64)
+    if e.ndim != 1 or e.size == 0:
+        raise ValueError(f"eigenvalues must be a non-empty 1-D array, got shape {e.shape}")
+    if np.any(np.diff(e) < -1e-12 * max(1.0, float(np.abs(e).max()))):
+        raise ValueError("eigenvalues must be sorted ascending")
+    scale = tol * max(1.0, float(np.abs(e).max()))
+    breaks = np.flatnonzero(np.diff(e) > scale) + 1
+    return [np.asarray(g, dtype=np.intp) for g in np.split(np.arange(e.size), breaks)]
+
+
+def _canonical_basis(B: np.ndarray) -> np.ndarray:
+    """A basis of span(B) that depends only on the subspace (up to pivoting ties)."""
+    k = B.shape[1]
+    _, _, piv = scipy.linalg.qr(B.T, pivoting=True, mode="economic")
+    rows = np.sort(piv[:k])
+    C = B @ np.linalg.solve(B[rows], np.eye(k))   # identity on the pivot rows
+    Q, R = np.linalg.qr(C)
+    return Q * np.sign(np.where(np.diag(R) == 0, 1.0, np.diag(R)))
+
+
+def _fix_signs(V: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
+    """Flip columns so that the first entry of (nearly) largest magnitude is positive."""
+    A = np.abs(V)
+    top = A.max(axis=0)
+    first = np.argmax(A >= top * (1 - rtol), axis=0)
+    s = np.sign(V[first, np.arange(V.shape[1])])
+    s[s == 0] = 1.0
+    return V * s
+
+
+# --------------------------------------------------------------- transform
+def _as_operator(V, name="V"):
+    if isinstance(V, FourierBasis):
+        return V.eigenvectors
+    if isinstance(V, HouseholderProduct):
+        return V
+    arr = np.asarray(V, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"{name} must be a square basis, got shape {arr.shape}")
+    return arr
+
+
+def gft(V, signals) -> np.ndarray:
+    """Graph Fourier transform $\\hat x = V^T x$.
+
+    Parameters
+    ----------
+    V : HouseholderProduct, FourierBasis or array_like of shape (n, n)
+        The Fourier basis; a HouseholderProduct with $m$ reflectors costs
+        $O(mn)$ per signal instead of $O(n^2)$.
+    signals : array_like of shape (n,) or (n, p)
+        Signals as columns.
+
+    Returns
+    -------
+    ndarray of the same shape as ``signals``
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder import HouseholderProduct
+    >>> V = HouseholderProduct(np.ones(4))
+    >>> x = np.array([1.0, 2.0, 3.0, 4.0])
+    >>> bool(np.allclose(igft(V, gft(V, x)), x))
+    True
+    """
+    op = _as_operator(V)
+    x = np.asarray(signals)
+    if isinstance(op, HouseholderProduct):
+        return op.T @ x
+    if x.shape[0] != op.shape[0]:
+        raise ValueError(f"signals has {x.shape[0]} rows, the basis has {op.shape[0]}")
+    return op.T @ x
+
+
+def igft(V, coefficients) -> np.ndarray:
+    """Inverse graph Fourier transform $x = V \\hat x$.
+
+    Parameters
+    ----------
+    V : HouseholderProduct, FourierBasis or array_like of shape (n, n)
+        The Fourier basis.
+    coefficients : array_like of shape (n,) or (n, p)
+        Fourier coefficients as columns.
+
+    Returns
+    -------
+    ndarray of the same shape as ``coefficients``
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> igft(np.eye(2), np.array([1.0, 2.0]))
+    array([1., 2.])
+    """
+    op = _as_operator(V)
+    c = np.asarray(coefficients)
+    if isinstance(op, HouseholderProduct):
+        return op @ c
+    if c.shape[0] != op.shape[0]:
+        raise ValueError(f"coefficients has {c.shape[0]} rows, the basis has {op.shape[0]}")
+    return op @ c

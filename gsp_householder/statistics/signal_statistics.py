@@ -1,0 +1,224 @@
+"""Sufficient statistics of a signal matrix: row sums, row sums of squares, count.
+
+The paper's Algorithms 1-3 read $Y$ only through its row sums $Y\\mathbf 1$, and
+the blind scale estimate needs the row sums of squares too. One pass over the
+data (in memory, streamed in column blocks, or in parallel over chunks) gives
+everything; every estimator then costs $O(n)$ or $O(mn)$.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from gsp_householder._validation import check_signals, raise_not_finite
+from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
+
+__all__ = ["SignalStatistics"]
+
+_CACHE_BYTES = 1 << 21  # row blocks of about 2 MB stay in cache between the two reductions
+
+
+class SignalStatistics:
+    """Row sums, row sums of squares and column count of signals ``Y`` (n, p).
+
+    Accumulates column blocks in $O(n)$ memory, always in float64.
+
+    Parameters
+    ----------
+    n_nodes : int
+        Number of rows $n$ of the signals.
+
+    Attributes
+    ----------
+    row_sums : ndarray of shape (n,)
+        $\\sum_j Y_{ij}$.
+    row_sq_sums : ndarray of shape (n,)
+        $\\sum_j Y_{ij}^2$.
+    count : int
+        Number of columns seen, $p$.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder import SignalStatistics
+    >>> Y = np.arange(12.0).reshape(3, 4)
+    >>> stats = SignalStatistics(3).update(Y[:, :2]).update(Y[:, 2:])
+    >>> stats.count, stats.mean.tolist()
+    (4, [1.5, 5.5, 9.5])
+    >>> np.allclose(stats.row_sums, SignalStatistics.from_array(Y).row_sums)
+    True
+    """
+
+    def __init__(self, n_nodes: int):
+        if isinstance(n_nodes, bool) or not isinstance(n_nodes, int | np.integer):
+            raise TypeError(f"n_nodes must be an integer, got {n_nodes!r}")
+        if n_nodes < 2:
+            raise ValueError(f"n_nodes must be at least 2, got {n_nodes}")
+        self.row_sums = np.zeros(int(n_nodes))
+        self.row_sq_sums = np.zeros(int(n_nodes))
+        self.count = 0
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of rows $n$."""
+        return self.row_sums.shape[0]
+
+    def __repr__(self) -> str:
+        return f"SignalStatistics(n_nodes={self.n_nodes}, count={self.count})"
+
+    @classmethod
+    def from_array(cls, Y, *, block_size: int | None = None) -> SignalStatistics:
+        """Statistics of an in-memory array ``Y`` of shape (n, p).
+
+        Parameters
+        ----------
+        Y : array_like of shape (n, p)
+            Signals as columns; must be finite.
+        block_size : int, optional
+            Number of columns read at a time (bounds the float64 temporary of the
+            squares); default: all at once up to 2**26 entries.
+        """
+        Y = check_signals(Y, check_finite=False)
+        stats = cls(Y.shape[0])
+        if block_size is None:
+            block_size = Y.shape[1]
+        for start in range(0, Y.shape[1], block_size):
+            stats._accumulate(Y[:, start:start + block_size], "Y")
+        return stats
+
+    def update(self, Y_block) -> SignalStatistics:
+        """Add a block of columns (n, p_block); returns ``self`` for chaining."""
+        block = check_signals(Y_block, "Y_block", check_finite=False)
+        if block.shape[0] != self.n_nodes:
+            raise ValueError(
+                f"Y_block must have {self.n_nodes} rows to match the statistics, "
+                f"got shape {block.shape}")
+        self._accumulate(block, "Y_block")
+        return self
+
+    def _accumulate(self, block: np.ndarray, name: str) -> None:
+        """One fused pass: row sums and row sums of squares over cache-sized row blocks.
+
+        Finiteness is checked on the sums (a NaN or inf entry makes its row's sums
+        non-finite), so the data are read once; the entries are inspected only
+        when a sum is not finite, to say why.
+        """
+        n, p = block.shape
+        sums = np.empty(n)
+        squares = np.empty(n)
+        ones = np.ones(p)
+        rows = max(1, _CACHE_BYTES // max(1, 8 * p))
+        with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked below
+            for start in range(0, n, rows):
+                part = block[start:start + rows]
+                if part.dtype != np.float64:
+                    part = part.astype(np.float64)
+                np.dot(part, ones, out=sums[start:start + rows])
+                np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
+        if not (np.isfinite(sums).all() and np.isfinite(squares).all()):
+            if not np.isfinite(block).all():
+                raise_not_finite(block, name)
+            raise ValueError(f"{name} has entries too large in magnitude: the sums of their "
+                             "squares overflow float64; rescale the signals")
+        with np.errstate(over="ignore"):
+            new_sums, new_squares = self.row_sums + sums, self.row_sq_sums + squares
+        if not (np.isfinite(new_sums).all() and np.isfinite(new_squares).all()):
+            raise ValueError(f"{name}: the accumulated sums overflow float64; rescale the signals")
+        self.row_sums, self.row_sq_sums = new_sums, new_squares
+        self.count += p
+
+    def merge(self, other: SignalStatistics) -> SignalStatistics:
+        """Return the statistics of the union of two column sets (a new object)."""
+        if not isinstance(other, SignalStatistics):
+            raise TypeError(f"other must be a SignalStatistics, got {type(other).__name__}")
+        if other.n_nodes != self.n_nodes:
+            raise ValueError(f"other has n_nodes={other.n_nodes}, expected {self.n_nodes}")
+        out = SignalStatistics(self.n_nodes)
+        with np.errstate(over="ignore"):
+            out.row_sums = self.row_sums + other.row_sums
+            out.row_sq_sums = self.row_sq_sums + other.row_sq_sums
+        if not (np.isfinite(out.row_sums).all() and np.isfinite(out.row_sq_sums).all()):
+            raise ValueError("other: the merged sums overflow float64; rescale the signals")
+        out.count = self.count + other.count
+        return out
+
+    @classmethod
+    def from_sums(cls, row_sums, row_sq_sums, count: int) -> SignalStatistics:
+        """Build from precomputed sums (for example reduced by dask)."""
+        row_sums = np.asarray(row_sums, dtype=np.float64)
+        row_sq_sums = np.asarray(row_sq_sums, dtype=np.float64)
+        if row_sums.ndim != 1 or row_sums.shape != row_sq_sums.shape:
+            raise ValueError("row_sums and row_sq_sums must be 1-D of equal length, got "
+                             f"{row_sums.shape} and {row_sq_sums.shape}")
+        if not (np.isfinite(row_sums).all() and np.isfinite(row_sq_sums).all()):
+            raise ValueError("row_sums and row_sq_sums must be finite")
+        stats = cls(row_sums.shape[0])
+        stats.row_sums = row_sums.copy()
+        stats.row_sq_sums = row_sq_sums.copy()
+        stats.count = int(count)
+        return stats
+
+    def _require_data(self) -> None:
+        if self.count == 0:
+            raise ValueError("the statistics are empty: update them with at least one column")
+
+    @property
+    def mean(self) -> np.ndarray:
+        """Mean column $\\bar y = Y \\mathbf 1 / p$, shape (n,)."""
+        self._require_data()
+        return self.row_sums / self.count
+
+    @property
+    def variance(self) -> np.ndarray:
+        """Unbiased sample variance of each row, shape (n,); needs ``count >= 2``."""
+        self._require_data()
+        if self.count < 2:
+            raise ValueError("the row variances need at least 2 columns, got 1")
+        mean = self.row_sums / self.count
+        var = (self.row_sq_sums - self.count * mean**2) / (self.count - 1)
+        return np.maximum(var, 0.0)
+
+    def scale_estimate(self) -> float:
+        """Blind estimate of $a = \\theta\\mu$ from $\\|V\\mathbf 1\\| = \\sqrt n$.
+
+        Since $E[\\bar y] = a V \\mathbf 1$ and $V$ is orthogonal,
+        $E\\|\\bar y\\|^2 = a^2 n + \\sum_i \\operatorname{Var}(Y_{ij}) / p$, so
+        $$\\hat a^2 = \\Big(\\|\\bar y\\|^2 - \\tfrac1p \\sum_i s_i^2\\Big) / n$$
+        is unbiased, with $s_i^2$ the sample variance of row $i$. With one column
+        the variance is unknown and the estimate is not debiased (a warning says so).
+
+        Raises
+        ------
+        DegenerateStatisticsError
+            If $\\hat a^2 \\le 0$: the mean column is indistinguishable from zero,
+            so the first moment carries no information about $V$.
+        """
+        self._require_data()
+        ybar = self.mean
+        sq = float(ybar @ ybar)
+        null_sd = None
+        if self.count >= 2:
+            var = self.variance
+            sq -= float(var.sum()) / self.count
+            # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
+            peak = float(var.max())
+            scaled = var / peak if peak > 0 else var  # avoids overflow of var**2
+            null_sd = np.sqrt(2.0) * peak * float(np.linalg.norm(scaled)) / self.count
+        else:
+            warnings.warn("with a single signal the blind scale cannot be debiased; "
+                          "pass theta and mu, or give more signals",
+                          DegenerateStatisticsWarning, stacklevel=2)
+        if not sq > 0:
+            raise DegenerateStatisticsError(
+                "the blind scale estimate theta*mu is not positive (radicand "
+                f"||mean||^2 - sum(var)/p = {sq:.3g}): the mean column is indistinguishable "
+                "from zero; pass theta and mu, or give more signals")
+        if null_sd is not None and sq < 3.0 * null_sd:
+            warnings.warn(
+                "the mean column is not significantly different from zero "
+                f"(z = {sq / null_sd:.2f} < 3): the blind scale theta*mu, and every estimate "
+                "built on it, is unreliable; pass theta and mu, or give more signals",
+                DegenerateStatisticsWarning, stacklevel=2)
+        return float(np.sqrt(sq / self.n_nodes))

@@ -25,13 +25,12 @@ follows scikit-learn: ``fit`` takes ``X_sk = Y.T`` of shape
 
 from __future__ import annotations
 
-import functools
-import inspect
 import warnings
 
 import numpy as np
 
-from gsp_householder._validation import check_rng, check_scalar, check_theta, raise_not_finite
+from gsp_householder._sklearn_protocol import ParamsMixin, available_if, validate_samples
+from gsp_householder._validation import check_rng, check_scalar, check_theta
 from gsp_householder.exceptions import (
     DegenerateStatisticsError,
     DegenerateStatisticsWarning,
@@ -51,77 +50,11 @@ _STREAMING_METHODS = ("paper",)
 _THRESHOLD_SAMPLE = 1 << 16
 
 
-class _available_if:
-    """A method that exists only when ``check(self)`` holds (as scikit-learn's ``available_if``)."""
-
-    def __init__(self, check):
-        self.check = check
-
-    def __call__(self, fn):
-        self.fn = fn
-        functools.update_wrapper(self, fn)
-        return self
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self.fn
-        if not self.check(obj):
-            raise AttributeError(f"{type(obj).__name__} has no attribute {self.fn.__name__!r} "
-                                 f"with method={obj.method!r}: it needs method in "
-                                 f"{_STREAMING_METHODS}")
-        return self.fn.__get__(obj, owner)
+def _streaming_reason(est) -> str:
+    return f"with method={est.method!r}: it needs method in {_STREAMING_METHODS}"
 
 
-class _ParamsMixin:
-    """``get_params`` / ``set_params`` / ``repr`` and scikit-learn tags, without scikit-learn."""
-
-    @classmethod
-    def _get_param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return sorted(p.name for p in sig.parameters.values()
-                      if p.name != "self" and p.kind != p.VAR_KEYWORD)
-
-    def get_params(self, deep: bool = True) -> dict:
-        """The constructor parameters as a dict (scikit-learn's protocol)."""
-        out = {}
-        for key in self._get_param_names():
-            value = getattr(self, key)
-            if deep and hasattr(value, "get_params") and not isinstance(value, type):
-                out.update((f"{key}__{k}", v) for k, v in value.get_params().items())
-            out[key] = value
-        return out
-
-    def set_params(self, **params):
-        """Set constructor parameters; unknown names raise ``ValueError``. Returns ``self``."""
-        valid = self._get_param_names()
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(f"Invalid parameter {key!r} for estimator "
-                                 f"{type(self).__name__}; valid parameters are {valid}")
-            setattr(self, key, value)
-        return self
-
-    def __repr__(self) -> str:
-        sig = inspect.signature(type(self).__init__)
-        parts = []
-        for name in self._get_param_names():
-            default = sig.parameters[name].default
-            value = getattr(self, name)
-            if not (value is default or (isinstance(value, str | int | float)
-                                         and type(value) is type(default)
-                                         and value == default)):
-                parts.append(f"{name}={value!r}")
-        return f"{type(self).__name__}({', '.join(parts)})"
-
-    def __sklearn_tags__(self):
-        from sklearn.utils import InputTags, Tags, TargetTags, TransformerTags
-
-        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
-                    transformer_tags=TransformerTags(preserves_dtype=["float64", "float32"]),
-                    input_tags=InputTags())
-
-
-class HouseholderDictionaryLearning(_ParamsMixin):
+class HouseholderDictionaryLearning(ParamsMixin):
     """Learn an orthogonal dictionary $V = H_1 \\cdots H_m$ and sparse-code signals.
 
     **Orientation:** scikit-learn's. ``fit`` takes ``X`` of shape
@@ -229,62 +162,10 @@ class HouseholderDictionaryLearning(_ParamsMixin):
 
     def _validate_X(self, X, *, reset: bool, allow_dask: bool = False, name: str = "X",
                     check_finite: bool = True):
-        """Dense real 2-D array of shape (n_samples, n_features), finite (or a dask array).
-
-        ``check_finite=False`` leaves the check to `block_sums`, which
-        detects non-finite entries from the sums without a second pass.
-        """
-        if allow_dask and _is_dask(X):
-            return self._validate_dask(X, reset=reset, name=name)
-        if hasattr(X, "toarray") and not isinstance(X, np.ndarray):
-            raise TypeError(f"{name} is a sparse {type(X).__name__}; "
-                            f"{type(self).__name__} needs dense data (call .toarray())")
-        if _is_dask(X):
-            raise TypeError(f"{name} is a dask array; only fit and partial_fit with "
-                            "method='paper' accept dask arrays")
-        arr = np.asarray(X)
-        if arr.dtype.kind == "c":
-            raise ValueError(f"Complex data not supported: {name} has dtype {arr.dtype}")
-        if arr.dtype.kind in "OUSV":
-            arr = arr.astype(np.float64)  # numbers stored as objects; others raise here
-        if arr.dtype.kind not in "fiub":
-            raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
-        if arr.dtype not in (np.float32, np.float64):
-            arr = arr.astype(np.float64)
-        if arr.ndim != 2:
-            raise ValueError(f"Expected a 2-D array for {name} (n_samples, n_features), got "
-                             f"shape {arr.shape}. Reshape your data with .reshape(1, -1) if it "
-                             "is one signal")
-        self._check_shape(arr.shape, reset=reset, name=name)
-        if check_finite and not np.isfinite(arr).all():
-            raise_not_finite(arr, name)
-        return arr
-
-    def _validate_dask(self, X, *, reset: bool, name: str):
-        dtype = np.dtype(X.dtype)
-        if dtype.kind == "c":
-            raise ValueError(f"Complex data not supported: {name} has dtype {dtype}")
-        if dtype.kind not in "fiu":
-            raise TypeError(f"{name} must hold real numbers, got dtype {dtype}")
-        if X.ndim != 2:
-            raise ValueError(f"Expected a 2-D array for {name} (n_samples, n_features), got "
-                             f"shape {X.shape}")
-        self._check_shape(X.shape, reset=reset, name=name)
-        return X
-
-    def _check_shape(self, shape, *, reset: bool, name: str) -> None:
-        n_samples, n_features = shape
-        if not reset:
-            if n_features != self.n_features_in_:
-                raise ValueError(f"{name} has {n_features} features, but {type(self).__name__} "
-                                 f"is expecting {self.n_features_in_} features as input")
-        elif n_features < 2:
-            raise ValueError(f"{name} has {n_features} feature(s) (shape={tuple(shape)}) while a "
-                             "minimum of 2 is required: features are graph nodes "
-                             f"(n_features = {n_features})")
-        if n_samples < 1:
-            raise ValueError(f"{name} has 0 sample(s) (shape={tuple(shape)}) while a minimum "
-                             "of 1 is required")
+        """The one validation of ``X`` on every public path (see `validate_samples`)."""
+        return validate_samples(X, n_features=None if reset else self.n_features_in_,
+                                owner=type(self).__name__, allow_dask=allow_dask, name=name,
+                                check_finite=check_finite)
 
     def _check_is_fitted(self) -> None:
         if not self.__sklearn_is_fitted__():
@@ -295,23 +176,8 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         return "_dictionary" in self.__dict__ or "statistics_" in self.__dict__
 
     # ------------------------------------------------------------ fitting
-    def _statistics(self, X) -> SignalStatistics:
-        if _is_dask(X):
-            from gsp_householder.statistics.dask_arrays import statistics_from_dask
-
-            return statistics_from_dask(X.T, name="X")
-        sums, sq_sums = block_sums(X, name="X")
-        return SignalStatistics.from_sums(sums, sq_sums, X.shape[0])
-
     def _estimate(self, data):
-        """Algorithm 3 on statistics or on the array Y = X.T."""
-        try:
-            return estimate_householder_product(data, self.n_reflectors, self.theta, self.mu)
-        except DegenerateStatisticsError as exc:
-            warnings.warn(f"no reflector is identifiable ({exc}); the dictionary is the identity",
-                          DegenerateStatisticsWarning, stacklevel=3)
-            n = data.n_nodes if isinstance(data, SignalStatistics) else data.shape[0]
-            return HouseholderProduct.identity(n)
+        return _paper_dictionary(data, self.n_reflectors, self.theta, self.mu)
 
     def _check_n_reflectors(self, n: int) -> None:
         if self.n_reflectors > n:
@@ -348,31 +214,19 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         X = self._validate_X(X, reset=True, allow_dask=streaming, check_finite=not streaming)
         n = X.shape[1]
         self._check_n_reflectors(n)
+        stats = _statistics_of(X)
+        V = self._estimate(stats)
         if self.method == "refine":
-            V = self._fit_refine(X)
+            V = _refined_dictionary(X, V, self.n_reflectors, self.threshold,
+                                    check_rng(self.random_state))
         else:
-            stats = self._statistics(X)
-            V = self._estimate(stats)
             self.statistics_ = stats
         self._dictionary = V
         self.n_features_in_ = int(n)
-        self._threshold = self._threshold_from(self._threshold_sample_of(X))
+        self._threshold = self._threshold_from(_threshold_sample(X, self.threshold))
         return self
 
-    def _fit_refine(self, X) -> HouseholderProduct:
-        from gsp_householder.learning.refinement import refine_householder_product
-
-        Y = X.T
-        init = self._estimate(Y)
-        rng = check_rng(self.random_state)
-        result = refine_householder_product(Y, self.n_reflectors, init=init,
-                                            threshold=self.threshold, rng=rng)
-        V = result.dictionary
-        if not isinstance(V, HouseholderProduct):
-            V = HouseholderProduct.from_orthogonal(np.asarray(V))
-        return V
-
-    @_available_if(lambda self: self.method in _STREAMING_METHODS)
+    @available_if(lambda self: self.method in _STREAMING_METHODS, _streaming_reason)
     def partial_fit(self, X, y=None):
         """Add signals ``X`` (n_samples, n_features) to the statistics.
 
@@ -400,13 +254,13 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         n = X.shape[1]
         if first:
             self._check_n_reflectors(n)
-        part = self._statistics(X)
+        part = _statistics_of(X)
         stats = part if first else self.statistics_.merge(part)
         self.statistics_ = stats
         self.n_features_in_ = int(n)
         # the dictionary and threshold are re-estimated on first use ($O(mn)$ once,
         # not once per block)
-        self._threshold_sample = self._threshold_sample_of(X)
+        self._threshold_sample = _threshold_sample(X, self.threshold)
         self.__dict__.pop("_dictionary", None)
         self.__dict__.pop("_threshold", None)
         return self
@@ -430,25 +284,10 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         self._refresh()
         return self._threshold
 
-    def _threshold_sample_of(self, X):
-        """Evenly spaced signals of ``X`` (at most $2^{16}$ entries, at least one signal)."""
-        if self.threshold is not None:
-            return None
-        p, n = X.shape
-        k = int(min(p, max(1, _THRESHOLD_SAMPLE // n)))
-        idx = np.unique(np.linspace(0, p - 1, k).round().astype(int))
-        sample = X[idx]
-        if _is_dask(sample):
-            sample = sample.compute()
-        return np.array(sample)
-
     def _threshold_from(self, sample) -> float:
         if self.threshold is not None:
             return float(self.threshold)
-        codes = (self._dictionary.T @ sample.T).ravel()
-        if codes.size > _THRESHOLD_SAMPLE:
-            codes = codes[np.linspace(0, codes.size - 1, _THRESHOLD_SAMPLE).round().astype(int)]
-        return float(two_means_threshold(codes))
+        return _two_means_threshold_of(self._dictionary, sample)
 
     # ------------------------------------------------------------ transforms
     def transform(self, X):
@@ -520,3 +359,60 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         """$V^T$ as a dense ``(n_features, n_features)`` array, atoms as rows."""
         self._check_is_fitted()
         return self.dictionary_.T.to_dense()
+
+
+# ---------------------------------------------------------------- the steps of fit
+def _statistics_of(X) -> SignalStatistics:
+    """Statistics of validated samples ``X`` (p, n) in one pass: the paper's ``Y`` is ``X.T``."""
+    if _is_dask(X):
+        from gsp_householder.statistics.dask_arrays import statistics_from_dask
+
+        return statistics_from_dask(X.T, name="X")
+    sums, sq_sums = block_sums(X, name="X")
+    return SignalStatistics.from_sums(sums, sq_sums, X.shape[0])
+
+
+def _paper_dictionary(stats: SignalStatistics, m: int, theta, mu) -> HouseholderProduct:
+    """Algorithm 3 on the statistics; the identity, with a warning, if nothing is identifiable."""
+    try:
+        return estimate_householder_product(stats, m, theta, mu)
+    except DegenerateStatisticsError as exc:
+        warnings.warn(f"no reflector is identifiable ({exc}); the dictionary is the identity",
+                      DegenerateStatisticsWarning, stacklevel=4)
+        return HouseholderProduct.identity(stats.n_nodes)
+
+
+def _refined_dictionary(X: np.ndarray, start: HouseholderProduct, m: int, threshold,
+                        rng: np.random.Generator) -> HouseholderProduct:
+    """The structured refinement of ``start`` on validated samples ``X`` (p, n)."""
+    from gsp_householder.learning.refinement import refine_validated
+
+    Y = X.T.astype(np.float64, copy=False)
+    result = refine_validated(Y, m, start, low=None, high=None, threshold=threshold,
+                              n_iter=100, tol=1e-10, n_restarts=2, fit_iter=0, rng=rng)
+    V = result.dictionary
+    return V if isinstance(V, HouseholderProduct) else HouseholderProduct.from_orthogonal(V)
+
+
+def _threshold_sample(X, threshold):
+    """Evenly spaced signals of ``X`` (at most $2^{16}$ entries, at least one signal).
+
+    None when a fixed ``threshold`` makes a sample unnecessary.
+    """
+    if threshold is not None:
+        return None
+    p, n = X.shape
+    k = int(min(p, max(1, _THRESHOLD_SAMPLE // n)))
+    idx = np.unique(np.linspace(0, p - 1, k).round().astype(int))
+    sample = X[idx]
+    if _is_dask(sample):
+        sample = sample.compute()
+    return np.array(sample)
+
+
+def _two_means_threshold_of(V: HouseholderProduct, sample: np.ndarray) -> float:
+    """The two-means threshold of the codes $V^T y$ of the sampled signals."""
+    codes = (V.T @ sample.T).ravel()
+    if codes.size > _THRESHOLD_SAMPLE:
+        codes = codes[np.linspace(0, codes.size - 1, _THRESHOLD_SAMPLE).round().astype(int)]
+    return float(two_means_threshold(codes))

@@ -251,3 +251,41 @@ def test_works_without_scikit_learn():
                          timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+_VALIDATORS = {"check_signals", "check_real_array", "validate_samples", "_validate_dask"}
+
+
+def _validations_of(array, call) -> list[str]:
+    """Names of the validators that ``call()`` runs on ``array`` (or on a view of it)."""
+    seen = []
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name in _VALIDATORS:
+            first = frame.f_locals.get(frame.f_code.co_varnames[0])
+            if isinstance(first, np.ndarray) and np.shares_memory(first, array):
+                seen.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return seen
+
+
+@pytest.mark.parametrize("method", ["paper", "refine"])
+def test_fit_validates_the_data_once(data, method):
+    """Validation happens at the public boundary only: the trace of fit(X) checks X once."""
+    Y = data[1]
+    X = np.ascontiguousarray(Y.T)
+    est = HouseholderDictionaryLearning(n_reflectors=2, method=method, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _validations_of(X, lambda: est.fit(X)) == ["validate_samples"]
+    # the probe sees a validation that runs on the array: the function does validate
+    from gsp_householder.learning.refinement import refine_householder_product
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert "check_signals" in _validations_of(Y, lambda: refine_householder_product(Y, 2))

@@ -640,10 +640,28 @@ def refine_householder_product(Y, n_reflectors: int, init=None, *, theta: float 
     (True, 3, True)
     """
     Y = check_signals(Y, "Y").astype(np.float64, copy=False)
-    n, p = Y.shape
-    m = _check_m(n_reflectors, n)
+    m = _check_m(n_reflectors, Y.shape[0])
+    low, high, threshold = _check_values(theta, low, high, threshold)
+    n_iter = check_scalar(n_iter, "n_iter", low=1, low_inclusive=True, integer=True)
+    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
+    n_restarts = check_scalar(n_restarts, "n_restarts", low=0, low_inclusive=True,
+                              integer=True)
+    fit_iter = check_scalar(fit_iter, "fit_iter", low=0, low_inclusive=True, integer=True)
+    if init is None:
+        init = _default_start(Y, m, None if theta is None else check_theta(theta), low, high)
+    elif not isinstance(init, HouseholderProduct):
+        raise TypeError(f"init must be None or a HouseholderProduct, got {type(init).__name__}")
+    elif init.n != Y.shape[0]:
+        raise ValueError(f"init must have n = {Y.shape[0]} to match Y, got n = {init.n}")
+    return refine_validated(Y, m, init, low=low, high=high, threshold=threshold, n_iter=n_iter,
+                            tol=tol, n_restarts=n_restarts, fit_iter=fit_iter,
+                            rng=check_rng(rng))
+
+
+def _check_values(theta, low, high, threshold):
+    """Validated ``low``, ``high`` and ``threshold`` (each may be None); checks ``theta``."""
     if theta is not None:
-        theta = check_theta(theta)
+        check_theta(theta)
     if low is not None:
         low = check_scalar(low, "low", low=0.0)
     if high is not None:
@@ -652,75 +670,85 @@ def refine_householder_product(Y, n_reflectors: int, init=None, *, theta: float 
         raise ValueError(f"high must be >= low = {low}, got {high}")
     if threshold is not None:
         threshold = check_scalar(threshold, "threshold", low=0.0)
-    n_iter = check_scalar(n_iter, "n_iter", low=1, low_inclusive=True, integer=True)
-    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
-    n_restarts = check_scalar(n_restarts, "n_restarts", low=0, low_inclusive=True,
-                              integer=True)
-    fit_iter = check_scalar(fit_iter, "fit_iter", low=0, low_inclusive=True, integer=True)
-    rng = check_rng(rng)
-    if init is None:
-        V0 = _default_start(Y, m, theta, low, high)
-    elif isinstance(init, HouseholderProduct):
-        if init.n != n:
-            raise ValueError(f"init must have n = {n} to match Y, got n = {init.n}")
-        V0 = init
-    else:
-        raise TypeError(f"init must be None or a HouseholderProduct, got {type(init).__name__}")
+    return low, high, threshold
 
+
+def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high, threshold,
+                     n_iter: int, tol: float, n_restarts: int, fit_iter: int,
+                     rng: np.random.Generator) -> DictionaryResult:
+    """`refine_householder_product` on arguments that are already validated.
+
+    ``Y`` is a finite float64 array (n, p), ``1 <= m <= n``, ``V0`` a
+    HouseholderProduct of size n and ``rng`` a Generator; nothing is checked
+    again here (the public function and the estimator validate once).
+    """
     history: dict[str, list[float]] = {"completion_residual": [], "misfit": [],
                                        "start_misfit": []}
-    fallback = _underdetermined(Y, min(m, p), V0, _ValueSet(low, high, threshold))
+    fallback = _underdetermined(Y, min(m, Y.shape[1]), V0, _ValueSet(low, high, threshold))
     if fallback is not None:
-        warnings.warn(fallback, DegenerateStatisticsWarning, stacklevel=2)
-        values = _ValueSet(low, high, threshold)
-        Z = V0.T @ Y
-        values.learn(Z)
-        X = values.project(Z)
-        history["start_misfit"].append(_misfit(Z, X, float(np.linalg.norm(Y)) or 1.0))
-        return DictionaryResult(V0, X, history, 0, False)
+        warnings.warn(fallback, DegenerateStatisticsWarning, stacklevel=3)
+        X0, misfit0, _ = _start_fit(Y, V0, low, high, threshold)
+        history["start_misfit"].append(misfit0)
+        return DictionaryResult(V0, X0, history, 0, False)
+    (misfit, B, R, X, conv, values), total_it = _best_of_starts(
+        Y, min(m, Y.shape[1]), V0, low, high, threshold, n_iter, tol, n_restarts, fit_iter,
+        rng, history)
+    # Never return a fit to the model set worse than the start's own.
+    X0, misfit0, start_values = _start_fit(Y, V0, low, high, threshold)
+    history["initial_misfit"] = [misfit0]
+    if misfit > tol and misfit0 < misfit:
+        warnings.warn(f"the refinement fits the value set worse than its start (relative "
+                      f"misfit {misfit:.3g} against {misfit0:.3g}, e.g. at low SNR): the "
+                      "start is returned", ConvergenceWarning, stacklevel=3)
+        _record_values(history, start_values)
+        return DictionaryResult(V0, X0, history, total_it, False)
+    if not conv:
+        warnings.warn(f"the support of the codes did not settle in {n_iter} sweeps "
+                      f"(relative misfit {misfit:.3g}); increase n_iter",
+                      ConvergenceWarning, stacklevel=3)
+    _record_values(history, values)
+    return DictionaryResult(_factor(B, R), X, history, total_it, conv)
+
+
+def _best_of_starts(Y, m, V0, low, high, threshold, n_iter, tol, n_restarts, fit_iter, rng,
+                    history):
+    """Run the starts until one is exact or settles; the best one and the total sweeps.
+
+    Starts 0 and 1: the spectral start with a cautious and with the nearest-point
+    first threshold; further starts: random bases and random factors.
+    """
     best = None
     total_it = 0
     for start in range(n_restarts + 1):
-        # Start 0 and 1: the spectral start with a cautious and with the nearest-point
-        # first threshold; further starts: random bases and random factors.
         if start < 2:
             B_start, factor = None, _FIRST_FACTORS[start]
         else:
-            B_start = _orth(rng.standard_normal((n, min(m, p))))
+            B_start = _orth(rng.standard_normal((Y.shape[0], m)))
             factor = float(rng.uniform(_FIRST_FACTORS[2], _FIRST_FACTORS[1]))
         values = _ValueSet(low, high, threshold)
         B, R, X, misfit, it, exact, stable = _refine_once(
-            Y, min(m, p), V0, B_start, factor, values, n_iter, tol, fit_iter, history)
+            Y, m, V0, B_start, factor, values, n_iter, tol, fit_iter, history)
         total_it += it
         history["start_misfit"].append(misfit)
         if best is None or misfit < best[0]:
             best = (misfit, B, R, X, exact or stable, values)
         if exact or stable:
             break  # restarts only help where the support never settled
-    misfit, B, R, X, conv, values = best
-    # Never return a fit to the model set worse than the start's own.
-    start_values = _ValueSet(low, high, threshold)
+    return best, total_it
+
+
+def _start_fit(Y, V0, low, high, threshold):
+    """Codes of the start projected on the value set, their misfit, and the values learned."""
+    values = _ValueSet(low, high, threshold)
     Z0 = V0.T @ Y
-    start_values.learn(Z0)
-    X0 = start_values.project(Z0)
-    misfit0 = _misfit(Z0, X0, float(np.linalg.norm(Y)) or 1.0)
-    history["initial_misfit"] = [misfit0]
-    if misfit > tol and misfit0 < misfit:
-        warnings.warn(f"the refinement fits the value set worse than its start (relative "
-                      f"misfit {misfit:.3g} against {misfit0:.3g}, e.g. at low SNR): the "
-                      "start is returned", ConvergenceWarning, stacklevel=2)
-        history["low"], history["high"] = [start_values.low], [start_values.high]
-        history["threshold"], history["theta"] = [start_values.threshold], [start_values.theta]
-        return DictionaryResult(V0, X0, history, total_it, False)
-    if not conv:
-        warnings.warn(f"the support of the codes did not settle in {n_iter} sweeps "
-                      f"(relative misfit {misfit:.3g}); increase n_iter",
-                      ConvergenceWarning, stacklevel=2)
-    history["low"] = [values.low]
-    history["high"] = [values.high]
-    history["threshold"] = [values.threshold]
-    history["theta"] = [values.theta]
-    return DictionaryResult(_factor(B, R), X, history, total_it, conv)
+    values.learn(Z0)
+    X0 = values.project(Z0)
+    return X0, _misfit(Z0, X0, float(np.linalg.norm(Y)) or 1.0), values
+
+
+def _record_values(history: dict, values: _ValueSet) -> None:
+    history["low"], history["high"] = [values.low], [values.high]
+    history["threshold"], history["theta"] = [values.threshold], [values.theta]
 
 
 def _underdetermined(Y, m, V0, values: _ValueSet) -> str | None:
@@ -747,8 +775,9 @@ def _underdetermined(Y, m, V0, values: _ValueSet) -> str | None:
 
 
 def _default_start(Y, m, theta, low, high) -> HouseholderProduct:
-    """The paper's Algorithm 3 (blind scale unless the model is fully given)."""
+    """The paper's Algorithm 3 (blind scale unless the model is fully given); ``Y`` validated."""
     from gsp_householder.learning.paper import estimate_householder_product
+    from gsp_householder.statistics.signal_statistics import statistics_of_validated
 
     mu = None
     if theta is not None and low is not None and high is not None:
@@ -758,6 +787,7 @@ def _default_start(Y, m, theta, low, high) -> HouseholderProduct:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return estimate_householder_product(Y, m, theta=theta, mu=mu)
+            return estimate_householder_product(statistics_of_validated(Y), m, theta=theta,
+                                                mu=mu)
         except ValueError:
             return HouseholderProduct.identity(Y.shape[0])

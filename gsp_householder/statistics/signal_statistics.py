@@ -80,13 +80,8 @@ class SignalStatistics:
             Number of columns read at a time (bounds the float64 temporary of the
             squares); default: all at once up to 2**26 entries.
         """
-        Y = check_signals(Y, check_finite=False)
-        stats = cls(Y.shape[0])
-        if block_size is None:
-            block_size = Y.shape[1]
-        for start in range(0, Y.shape[1], block_size):
-            stats._accumulate(Y[:, start:start + block_size], "Y")
-        return stats
+        return statistics_of_validated(check_signals(Y, check_finite=False),
+                                       block_size=block_size)
 
     def update(self, Y_block) -> SignalStatistics:
         """Add a block of columns (n, p_block); returns ``self`` for chaining."""
@@ -222,3 +217,18 @@ class SignalStatistics:
                 "built on it, is unreliable; pass theta and mu, or give more signals",
                 DegenerateStatisticsWarning, stacklevel=2)
         return float(np.sqrt(sq / self.n_nodes))
+
+
+def statistics_of_validated(Y: np.ndarray, *, block_size: int | None = None,
+                            name: str = "Y") -> SignalStatistics:
+    """`SignalStatistics.from_array` for a real 2-D array already validated by the caller.
+
+    Finiteness is still detected (from the sums, without a second pass), so a
+    caller may validate with ``check_finite=False``.
+    """
+    stats = SignalStatistics(Y.shape[0])
+    if block_size is None:
+        block_size = Y.shape[1]
+    for start in range(0, Y.shape[1], block_size):
+        stats._accumulate(Y[:, start:start + block_size], name)
+    return stats

@@ -1,6 +1,6 @@
 """The ``gsp-householder`` command line.
 
-    gsp-householder demo [--graph NAME] [--out DIR] [--seed S]
+    gsp-householder demo [--graph NAME] [--out DIR] [--seed S] [--progress {auto,lines,none}]
     gsp-householder reproduce {fig1,fig2,fig3,fig4,fig5,refine,all} [--trials N] [--out DIR]
     gsp-householder quickstart [--n N] [--signals P] [--reflectors M] [--theta T] [--seed S]
     gsp-householder graphs
@@ -8,6 +8,13 @@
 Each subcommand is a thin driver over the library: ``demo`` runs
 `gsp_householder.experiments.demo.run_demo`, ``reproduce`` runs
 `gsp_householder.experiments.reproduce.run_reproduction`.
+
+Bad arguments (an unknown graph, an ``--out`` that is a file or cannot be
+created or written, invalid values) print one line
+``gsp-householder <command>: error: ...`` on stderr and exit with status 2, as
+argparse does; no traceback. Results go to stdout; progress goes to stderr
+(a tqdm status line when stderr is a terminal, nothing otherwise, unless
+``--progress lines``).
 """
 
 from __future__ import annotations
@@ -62,13 +69,34 @@ def _quickstart(args) -> int:
     return 0
 
 
-def _demo(args) -> int:
-    from gsp_householder.experiments.demo import run_demo
+class _UsageError(ValueError):
+    """A bad command-line argument, reported as ``error: argument --x: ...``."""
 
-    kwargs = {"out_dir": args.out, "seed": args.seed, "progress": print}
-    if args.graph is not None:
-        kwargs["graph"] = args.graph
-    report = run_demo(**kwargs)
+
+def _print_line(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _progress(choice: str):
+    return {"auto": None, "lines": _print_line, "none": False}[choice]
+
+
+def _out_dir(path: str):
+    from gsp_householder.experiments._common import prepare_out_dir
+
+    return prepare_out_dir(path, "--out")
+
+
+def _demo(args) -> int:
+    from gsp_householder.experiments.demo import DEFAULT_GRAPH, run_demo
+    from gsp_householder.graphs.datasets import list_graphs
+
+    graph = DEFAULT_GRAPH if args.graph is None else args.graph
+    if graph not in list_graphs():
+        raise _UsageError(f"argument --graph: invalid choice: {graph!r} "
+                          f"(choose from {', '.join(list_graphs())})")
+    out = _out_dir(args.out)
+    report = run_demo(graph, out, seed=args.seed, progress=_progress(args.progress))
     print(f"report written to {report}")
     return 0
 
@@ -77,7 +105,8 @@ def _reproduce(args) -> int:
     from gsp_householder.experiments.reproduce import run_reproduction
 
     figures = list(FIGURES) if "all" in args.figures else list(dict.fromkeys(args.figures))
-    written = run_reproduction(figures, args.out, trials=args.trials, seed=args.seed)
+    out = _out_dir(args.out)
+    written = run_reproduction(figures, out, trials=args.trials, seed=args.seed)
     for figure, paths in written.items():
         for path in paths:
             print(f"{figure}: {path}")
@@ -103,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--graph", default=None, help="graph name (see `gsp-householder graphs`)")
     demo.add_argument("--out", default="gsp_householder_demo", help="output directory")
     demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--progress", choices=("auto", "lines", "none"), default="auto",
+                      help="auto: a status line on stderr when it is a terminal; lines: one "
+                           "flushed line per step on stderr; none: silent")
     demo.set_defaults(func=_demo)
 
     rep = sub.add_parser("reproduce", help="reproduce the paper's figures (CSV + PNG each)")
@@ -130,11 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gsp-householder`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    prog = f"{parser.prog} {args.command}"
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
-        print(f"gsp-householder: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # e.g. the disk filled up while writing
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

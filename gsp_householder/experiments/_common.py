@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import pathlib
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
@@ -201,3 +205,53 @@ def rows_to_columns(rows: Iterable[dict]) -> list[str]:
             if k not in cols:
                 cols.append(k)
     return cols
+
+
+#: PNG metadata written by `save_figure`: no software version, so bytes depend on pixels only.
+PNG_METADATA = {"Software": None}
+
+
+def save_figure(fig, path, *, dpi: int, **kwargs) -> pathlib.Path:
+    """Save a matplotlib figure as PNG with reproducible bytes (no version metadata)."""
+    path = pathlib.Path(path)
+    fig.savefig(path, dpi=dpi, format="png", metadata=PNG_METADATA, **kwargs)
+    return path
+
+
+def prepare_out_dir(path, name: str = "out_dir") -> pathlib.Path:
+    """Create the output directory ``path`` if needed and check that it can be written.
+
+    Raises ``ValueError`` naming ``name`` (the user's argument, e.g. ``"--out"``)
+    when ``path`` is an existing file, cannot be created, or is not writable.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> prepare_out_dir(d / "new").is_dir()
+    True
+    >>> (d / "f.txt").write_text("x")
+    1
+    >>> prepare_out_dir(d / "f.txt", "--out")
+    Traceback (most recent call last):
+    ...
+    ValueError: --out must be a directory, but ... is an existing file
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got "
+                        f"{type(path).__name__}")
+    out = pathlib.Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{name} must be a directory, but {str(out)!r} is an existing file")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot create directory {str(out)!r} "
+                         f"({exc.strerror or exc})") from None
+    try:
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        why = "" if exc.errno == errno.ENOENT else f" ({exc.strerror or exc})"
+        raise ValueError(f"{name}: directory {str(out)!r} is not writable{why}") from None
+    return out

@@ -1,253 +1,427 @@
 """End-to-end demo: graph -> Householder Fourier basis -> signals -> recovery -> graph.
 
-``run_demo`` writes ``report.md`` and PNG figures into ``out_dir``. For the
-chosen graph and, as a contrast, for a graph outside the method's reach, it
-runs: the Householder Fourier basis (fewest reflectors found), signals under
-the paper's model, the paper's estimator (Algorithm 3) and the structured
-refinement, Laplacian inference from each recovered basis and from the exact
-one, and the comparison with the true graph.
+``run_demo`` writes ``report.md``, PNG figures and ``timings.csv`` into
+``out_dir``. For the chosen graph and, as a contrast, for karate (a graph
+outside the method's reach), it runs: the Householder Fourier basis, signals
+under the paper's model, one basis per *row* of the demo (by default the
+paper's estimator, the structured refinement and the identity as a trivial
+estimate), Laplacian inference from each basis and from the exact one, and the
+comparison with the true graph.
+
+Reproducible outputs
+--------------------
+``report.md`` and the PNG figures depend only on the graph, the seed and
+``n_signals``: two runs with the same arguments write byte-identical files
+(the figures are saved without software-version metadata). Wall-clock times of
+every step go to ``timings.csv`` only, which is the one file that changes from
+run to run.
+
+Work bounded by graph size
+--------------------------
+Each step whose cost grows fast with the number of nodes $n$ runs only up to a
+fixed size (:data:`LIMITS`); above it the step is skipped and ``report.md`` says
+so with the reason. The limits are sizes, not time budgets, so that the content
+of the report does not depend on the speed of the machine. With these limits
+every graph of ``gsp_householder.graphs.datasets.list_graphs()`` finishes in
+about two minutes or less on two cores.
+
+Rows
+----
+A row (`DemoRow`) is a name and a callable that takes the `DemoContext` of a
+graph (graph, exact basis, signals, seed) and returns an estimate: an
+orthogonal basis (a ``HouseholderProduct`` or an ``(n, n)`` array, columns are
+atoms) or a learned graph (any object with a ``laplacian`` attribute, whose
+eigenvectors are then the basis). ``run_demo(rows=...)`` replaces
+:data:`DEFAULT_ROWS`.
 """
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 import pathlib
+import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["run_demo"]
+from gsp_householder.experiments._common import prepare_out_dir, save_figure
+
+__all__ = ["CONTRAST_GRAPH", "DEFAULT_GRAPH", "DEFAULT_ROWS", "LIMITS", "DemoContext",
+           "DemoRow", "run_demo"]
 
 DEFAULT_GRAPH = "complete"
 CONTRAST_GRAPH = "karate"
 
+#: Largest number of nodes at which each size-bounded step runs, with the reason.
+LIMITS: dict[str, tuple[int, str]] = {
+    "householder_search": (
+        500, "the search for the fewest reflectors runs in Python loops over about n "
+             "candidate reflectors; above this size the basis is the n - 1 reflectors of a "
+             "Householder QR of the eigenvector matrix (LAPACK, O(n^3) once)"),
+    "refinement": (
+        250, "the structured refinement with m ~ n reflectors fits each reflector against "
+             "all the others, O(m^2 n) per sweep on top of the O(n p) data passes"),
+    "inference_order_free": (
+        100, "inference without eigenvalue order searches over orders: its linear programs "
+             "take minutes from n ~ 200 on"),
+    "inference_ordered": (
+        1000, "each constraint-generation round of the inference multiplies n x n matrices "
+              "and the linear programs have up to n(n - 1)/2 inequalities"),
+}
 
-def _dense(V):
-    return V.to_dense() if hasattr(V, "to_dense") else np.asarray(V, dtype=np.float64)
+#: Largest number of entries of the signal matrix $Y$ (its float64 size is 8 bytes each).
+MAX_SIGNAL_ENTRIES = 4_000_000
 
 
-def _pipeline(name, *, seed, n_signals, theta, progress):
-    from gsp_householder.graphs.comparison import compare_graphs
-    from gsp_householder.graphs.datasets import load_graph
-    from gsp_householder.graphs.fourier import fourier_basis, group_eigenvalues
-    from gsp_householder.graphs.householder_basis import householder_fourier_basis
-    from gsp_householder.graphs.laplacian_inference import infer_laplacian
+@dataclasses.dataclass
+class DemoContext:
+    """What a row sees of one graph.
+
+    Attributes
+    ----------
+    name : str
+        Graph name.
+    graph : networkx.Graph
+    basis : FourierBasis
+        The exact Laplacian eigenbasis (ascending eigenvalues).
+    V : HouseholderProduct
+        The true dictionary, a Householder product whose columns are eigenvectors.
+    eigenvalues : ndarray of shape (n,)
+        The eigenvalue of each column of ``V``.
+    Y : ndarray of shape (n, p)
+        The signals ``V X`` (signals as columns, the paper's orientation).
+    theta : float
+        Sparsity of the codes.
+    seed : int
+        Seed of the run; a row draws its own generator from it.
+    """
+
+    name: str
+    graph: Any
+    basis: Any
+    V: Any
+    eigenvalues: np.ndarray
+    Y: np.ndarray
+    theta: float
+    seed: int
+
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return int(self.V.n)
+
+    @property
+    def m(self) -> int:
+        """Number of reflectors of the true dictionary."""
+        return int(self.V.m)
+
+    def rng(self, offset: int = 0) -> np.random.Generator:
+        """A generator seeded by ``seed + offset`` (the same for every run)."""
+        return np.random.default_rng(self.seed + offset)
+
+
+@dataclasses.dataclass(frozen=True)
+class DemoRow:
+    """One method of the demo.
+
+    Attributes
+    ----------
+    name : str
+        Label in the report.
+    estimate : callable
+        ``estimate(context) -> basis or learned graph`` (see the module docstring).
+    max_nodes : int, optional
+        Skip the row on graphs with more nodes, giving ``reason``.
+    reason : str
+        Why the row is skipped above ``max_nodes``.
+    learned : bool, default True
+        Whether the estimate comes from the signals (then the report also runs
+        the inference with the oracle eigenvalue order on it); False for
+        trivial estimates such as the identity.
+    """
+
+    name: str
+    estimate: Callable[[DemoContext], Any]
+    max_nodes: int | None = None
+    reason: str = ""
+    learned: bool = True
+
+
+def _paper(ctx: DemoContext):
     from gsp_householder.learning.paper import estimate_householder_product
-    from gsp_householder.metrics import match_columns, matched_basis_error
-    from gsp_householder.model import BernoulliUniform, make_signals
 
-    def say(msg):
-        if progress is not None:
-            progress(f"[{name}] {msg}")
+    return estimate_householder_product(ctx.Y, ctx.m)
 
-    G = load_graph(name)
-    nodes = list(G)
-    B = fourier_basis(G)
-    L_true = B.laplacian
-    V, lam_cols = householder_fourier_basis(G, return_eigenvalues=True)
-    n, m = V.n, V.m
-    p = 10 * n if n_signals is None else int(n_signals)
-    say(f"n={n}, Householder Fourier basis with m={m} reflectors; drawing {p} signals")
-    Y, _ = make_signals(V, p, BernoulliUniform(theta), rng=np.random.default_rng(seed))
-    Vd = V.to_dense()
-    rows = []
-    estimates = {"exact basis (reference)": V}
-    notes = []
 
-    def recorded(label, func, *args, **kwargs):
+def _refinement(ctx: DemoContext):
+    from gsp_householder.learning.refinement import refine_householder_product
+
+    return refine_householder_product(ctx.Y, ctx.m, rng=ctx.rng(1)).dictionary
+
+
+def _identity(ctx: DemoContext):
+    return np.eye(ctx.n)
+
+
+#: The rows run by default, in report order.
+DEFAULT_ROWS: tuple[DemoRow, ...] = (
+    DemoRow("paper, Algorithm 3", _paper),
+    DemoRow("structured refinement", _refinement, max_nodes=LIMITS["refinement"][0],
+            reason=LIMITS["refinement"][1]),
+    DemoRow("identity (trivial estimate)", _identity, learned=False),
+)
+
+
+# ------------------------------------------------------------------ progress and timing
+class _Steps:
+    """Progress messages (tqdm line on a terminal, a callback, or nothing) and timings."""
+
+    def __init__(self, progress):
+        self.callback = None
+        self.bar = None
+        self.timings: list[dict] = []
+        if callable(progress) and not isinstance(progress, bool):
+            self.callback = progress
+        elif progress is None or progress is True:
+            if progress is True or sys.stderr.isatty():
+                from tqdm.auto import tqdm
+
+                self.bar = tqdm(total=None, bar_format="{desc} | step {n} | {elapsed}",
+                                file=sys.stderr, leave=False)
+
+    def run(self, graph: str, step: str, func: Callable, *args, **kwargs):
+        msg = f"[{graph}] {step}"
+        if self.callback is not None:
+            self.callback(msg)
+        if self.bar is not None:
+            self.bar.set_description_str(msg)
+            self.bar.update()
+        t = time.perf_counter()
+        out = func(*args, **kwargs)
+        self.timings.append({"graph": graph, "step": step,
+                             "seconds": round(time.perf_counter() - t, 3)})
+        return out
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+class _Notes(list):
+    """Notes of one graph; warnings are recorded once each, in order of appearance."""
+
+    def call(self, label: str, func: Callable, *args, **kwargs):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             value = func(*args, **kwargs)
-        notes.extend(f"{label}: warning: {w.message}" for w in caught)
+        for w in caught:
+            note = f"{label}: {w.category.__name__}: {w.message}"
+            if note not in self:
+                self.append(note)
         return value
 
-    t = time.perf_counter()
-    estimates["paper, Algorithm 3"] = recorded("paper, Algorithm 3",
-                                               estimate_householder_product, Y, m)
-    times = {"exact basis (reference)": 0.0, "paper, Algorithm 3": time.perf_counter() - t}
-    try:
-        from gsp_householder.learning.refinement import refine_householder_product
-    except ImportError:  # pragma: no cover - depends on the installed version
-        notes.append("The structured refinement is not available in this installation; "
-                     "it was skipped.")
+
+def _limit(key: str, n: int) -> str | None:
+    """The skip note when ``n`` exceeds the limit of step ``key``, else None."""
+    max_n, reason = LIMITS[key]
+    return None if n <= max_n else f"skipped (n = {n} > {max_n}): {reason}"
+
+
+def _dense(V) -> np.ndarray:
+    return V.to_dense() if hasattr(V, "to_dense") else np.asarray(V, dtype=np.float64)
+
+
+def _as_basis(estimate) -> tuple[np.ndarray, Any]:
+    """``(dense basis, learned Laplacian or None)`` of a row's output."""
+    if hasattr(estimate, "laplacian"):
+        L = estimate.laplacian
+        L = L.toarray() if hasattr(L, "toarray") else np.asarray(L, dtype=np.float64)
+        return np.linalg.eigh(L)[1], L
+    return _dense(estimate), None
+
+
+# ------------------------------------------------------------------ one graph
+def _true_dictionary(ctx_name, G, B, steps, notes):
+    from gsp_householder.graphs.householder_basis import householder_fourier_basis
+    from gsp_householder.householder import HouseholderProduct
+
+    skip = _limit("householder_search", B.n)
+    if skip is None:
+        return steps.run(ctx_name, "Householder Fourier basis (fewest reflectors)",
+                         notes.call, "Householder Fourier basis", householder_fourier_basis,
+                         G, return_eigenvalues=True)
+    notes.append(f"Fewest-reflector search {skip}.")
+    V = steps.run(ctx_name, "Householder Fourier basis (QR of the eigenvectors)",
+                  HouseholderProduct.from_orthogonal, B.eigenvectors)
+    return V, np.asarray(B.eigenvalues, dtype=np.float64)
+
+
+def _pipeline(name, *, seed, n_signals, theta, rows, steps):
+    from gsp_householder.graphs.comparison import compare_graphs
+    from gsp_householder.graphs.datasets import load_graph
+    from gsp_householder.graphs.fourier import fourier_basis, group_eigenvalues
+    from gsp_householder.graphs.laplacian_inference import infer_laplacian
+    from gsp_householder.metrics import match_columns, matched_basis_error
+    from gsp_householder.model import BernoulliUniform, make_signals
+
+    notes = _Notes()
+    G = steps.run(name, "load graph", load_graph, name)
+    B = steps.run(name, "Laplacian eigenbasis", fourier_basis, G)
+    n = B.n
+    V, lam_cols = _true_dictionary(name, G, B, steps, notes)
+    if n_signals is None:
+        p = int(min(10 * n, max(n, MAX_SIGNAL_ENTRIES // n)))
+        if p < 10 * n:
+            notes.append(f"Signals: p = {p} instead of 10 n = {10 * n}, so that Y has at most "
+                         f"{MAX_SIGNAL_ENTRIES:,} entries.")
     else:
-        t = time.perf_counter()
-        res = recorded("structured refinement", refine_householder_product, Y, m,
-                       rng=np.random.default_rng(seed + 1))
-        estimates["structured refinement"] = res.dictionary
-        times["structured refinement"] = time.perf_counter() - t
-    estimates["identity (trivial estimate)"] = np.eye(n)
-    times["identity (trivial estimate)"] = 0.0
-    inferred = {}
-    for label, Vh in estimates.items():
-        say(f"{label}: Laplacian inference")
-        Vhd = _dense(Vh)
-        err = matched_basis_error(Vd, Vhd)
-        t = time.perf_counter()
-        # A learned basis comes without eigenvalue order, so no order is assumed.
-        out = recorded(f"{label}, inference", infer_laplacian, Vhd, ordered=False, tol=1e-3,
-                       rng=np.random.default_rng(seed))
-        t_inf = time.perf_counter() - t
-        cmp = compare_graphs(L_true, out.laplacian)
-        inferred[label] = out
-        rows.append({"method": label, "basis_error": err, "relative_basis_error": err / np.sqrt(n),
-                     "time_recovery": times[label], "time_inference": t_inf, **cmp})
-        if label.startswith("identity"):
+        p = int(n_signals)
+    Y, _ = steps.run(name, f"draw {p} signals", make_signals, V, p, BernoulliUniform(theta),
+                     rng=np.random.default_rng(seed))
+    ctx = DemoContext(name=name, graph=G, basis=B, V=V, eigenvalues=lam_cols, Y=Y, theta=theta,
+                      seed=seed)
+    L_true = B.laplacian
+    Vd = V.to_dense()
+    skip_free = _limit("inference_order_free", n)
+    skip_ordered = _limit("inference_ordered", n)
+    if skip_free:
+        notes.append(f"Inference without eigenvalue order {skip_free}.")
+    if skip_ordered:
+        notes.append(f"Inference with the eigenvalue order {skip_ordered}.")
+    bases, graphs = [], []
+
+    def infer(label, kind, Vh, **kw):
+        out = steps.run(name, f"{label}: inference, {kind}", notes.call,
+                        f"{label}, inference {kind}", infer_laplacian, Vh, tol=1e-3,
+                        rng=np.random.default_rng(seed), **kw)
+        graphs.append({"basis": label, "inference": kind, "inferred": out,
+                       **compare_graphs(L_true, out.laplacian)})
+
+    for row in rows:
+        if row.max_nodes is not None and n > row.max_nodes:
+            notes.append(f"{row.name}: skipped (n = {n} > {row.max_nodes}): {row.reason}.")
             continue
-        # Oracle: each learned column takes the eigenvalue of the true column it matches,
-        # which gives the order and the eigenspaces (not available from signals alone).
-        perm, _ = match_columns(Vd, Vhd)
-        lam_hat = np.empty(n)
-        lam_hat[perm] = lam_cols
-        order = np.argsort(lam_hat, kind="stable")
-        groups = group_eigenvalues(lam_hat[order], 1e-8)
-        t = time.perf_counter()
-        try:
-            out = recorded(f"{label}, inference with oracle order", infer_laplacian,
-                           Vhd[:, order], eigenspaces=groups, ordered=True, tol=1e-3,
-                           rng=np.random.default_rng(seed))
-        except ValueError as exc:
-            notes.append(f"{label} + oracle eigenvalue order: no Laplacian ({exc})")
+        est = steps.run(name, row.name, notes.call, row.name, row.estimate, ctx)
+        Vhd, L_learned = _as_basis(est)
+        err = steps.run(name, f"{row.name}: basis error", matched_basis_error, Vd, Vhd)
+        bases.append({"method": row.name, "basis_error": err,
+                      "relative_basis_error": err / np.sqrt(n)})
+        if L_learned is not None:
+            graphs.append({"basis": row.name, "inference": "learned graph",
+                           "inferred": est, **compare_graphs(L_true, L_learned)})
             continue
-        t_inf = time.perf_counter() - t
-        inferred[label + " + oracle order"] = out
-        rows.append({"method": label + " + oracle eigenvalue order", "basis_error": err,
-                     "relative_basis_error": err / np.sqrt(n), "time_recovery": times[label],
-                     "time_inference": t_inf, **compare_graphs(L_true, out.laplacian)})
-    # Reference: the exact eigenbasis with its eigenvalue order and eigenspaces.
-    t = time.perf_counter()
-    out = infer_laplacian(B, rng=np.random.default_rng(seed))
-    t_inf = time.perf_counter() - t
-    rows.append({"method": "exact basis, eigenvalue order known", "basis_error": 0.0,
-                 "relative_basis_error": 0.0, "time_recovery": 0.0, "time_inference": t_inf,
-                 **compare_graphs(L_true, out.laplacian)})
-    inferred["exact basis, eigenvalue order known"] = out
-    return {"name": name, "graph": G, "nodes": nodes, "n": n, "m": m, "p": p, "theta": theta,
-            "rows": rows, "inferred": inferred, "L_true": L_true, "notes": notes}
+        if not skip_free:
+            # A learned basis comes without eigenvalue order, so no order is assumed.
+            infer(row.name, "no eigenvalue order", Vhd, ordered=False)
+        if row.learned and not skip_ordered:
+            # Oracle: each learned column takes the eigenvalue of the true column it
+            # matches, which gives the order and the eigenspaces (not available from
+            # signals alone).
+            perm, _ = match_columns(Vd, Vhd)
+            lam_hat = np.empty(n)
+            lam_hat[perm] = lam_cols
+            order = np.argsort(lam_hat, kind="stable")
+            groups = group_eigenvalues(lam_hat[order], 1e-8)
+            try:
+                infer(row.name, "oracle eigenvalue order", Vhd[:, order], eigenspaces=groups,
+                      ordered=True)
+            except ValueError as exc:
+                notes.append(f"{row.name} + oracle eigenvalue order: no Laplacian ({exc})")
+    if not skip_ordered:
+        # Reference: the exact eigenbasis with its eigenvalue order and eigenspaces.
+        infer("exact basis", "eigenvalue order known", B)
+    return {"name": name, "graph": G, "n": n, "m": V.m, "p": p, "theta": theta, "bases": bases,
+            "graphs": graphs, "L_true": L_true, "notes": notes}
 
 
-def _table(rows):
-    head = ("| method | basis error $\\|V-\\hat VP\\|_F$ | relative | edges found / true | "
-            "precision | recall | F1 | rel. Laplacian error | recovery s | inference s |\n"
-            "|---|---|---|---|---|---|---|---|---|---|\n")
-    body = "".join(
-        f"| {r['method']} | {r['basis_error']:.3g} | {r['relative_basis_error']:.3g} | "
-        f"{r['n_edges_hat']} / {r['n_edges_true']} | {r['precision']:.3f} | {r['recall']:.3f} | "
-        f"{r['f1']:.3f} | {r['relative_error']:.3g} | {r['time_recovery']:.2f} | "
-        f"{r['time_inference']:.2f} |\n" for r in rows)
-    return head + body
+# ------------------------------------------------------------------ report
+def _basis_table(rows) -> str:
+    head = ("| method | basis error $\\|V-\\hat VP\\|_F$ | relative |\n|---|---|---|\n")
+    return head + "".join(f"| {r['method']} | {r['basis_error']:.3g} | "
+                          f"{r['relative_basis_error']:.3g} |\n" for r in rows)
 
 
-def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed: int = 0,
-             n_signals: int | None = None, progress=None) -> pathlib.Path:
-    """Run the whole pipeline on a graph and write ``report.md`` with figures.
+def _graph_table(rows) -> str:
+    head = ("| basis | inference | edges found / true | precision | recall | F1 | "
+            "rel. Laplacian error |\n|---|---|---|---|---|---|---|\n")
+    return head + "".join(
+        f"| {r['basis']} | {r['inference']} | {r['n_edges_hat']} / {r['n_edges_true']} | "
+        f"{r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} | "
+        f"{r['relative_error']:.3g} |\n" for r in rows)
 
-    Parameters
-    ----------
-    graph : str, default "complete"
-        A name from ``gsp_householder.graphs.datasets.list_graphs()``. The default is a
-        graph whose Fourier basis is a product of few reflectors, the case where
-        recovery from signals can work; the report adds karate, where it cannot.
-    out_dir : str or path-like, default "gsp_householder_demo"
-        Created if needed.
-    seed : int, default 0
-        Seed of the signals and of the randomised steps.
-    n_signals : int, optional
-        Number of signals; default ten times the number of nodes.
-    progress : callable, optional
-        Called with one-line status messages (for example ``print``).
 
-    Returns
-    -------
-    pathlib.Path
-        Path of ``report.md``.
-
-    Raises
-    ------
-    ValueError
-        For an unknown graph name.
-
-    Examples
-    --------
-    >>> import tempfile, matplotlib
-    >>> matplotlib.use("Agg")
-    >>> d = tempfile.mkdtemp()
-    >>> path = run_demo("complete", d, n_signals=100)  # doctest: +SKIP
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
+def _figures(res, out: pathlib.Path, learned_names) -> list[str]:
     import matplotlib.pyplot as plt
 
     from gsp_householder.graphs.comparison import compare_spectra
-    from gsp_householder.graphs.datasets import list_graphs
     from gsp_householder.graphs.inferred import to_networkx
     from gsp_householder.graphs.plotting import plot_graph_comparison, plot_spectra
 
-    if graph not in list_graphs():
-        raise ValueError(f"graph must be one of {sorted(list_graphs())}, got {graph!r}")
-    out = pathlib.Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    names = [graph] + ([CONTRAST_GRAPH] if graph != CONTRAST_GRAPH else [])
-    results = [_pipeline(g, seed=seed, n_signals=n_signals if g == graph else None, theta=0.5,
-                         progress=progress) for g in names]
-    lines = ["# gsp_householder demo", "",
-             "Pipeline: graph -> Householder Fourier basis (fewest reflectors found) -> signals "
-             "$Y = VX$ with $X$ Bernoulli($\\theta$) x Uniform[1, 2] -> recovery of $V$ -> "
-             "sparsest valid Laplacian with the recovered eigenvectors -> comparison with the "
-             "true graph. Basis errors are after the best signed column permutation; edge "
-             "scores compare supports; the Laplacian error compares $L/\\operatorname{tr} L$.",
-             ""]
-    for res in results:
-        name, n, m = res["name"], res["n"], res["m"]
-        lines += [f"## {name}: n = {n} nodes, {m} reflectors, p = {res['p']} signals, "
-                  f"theta = {res['theta']}", "", _table(res["rows"])]
-        rows = {r["method"]: r for r in res["rows"]}
-        learned = [k for k in rows if k.startswith(("paper, Algorithm 3", "structured refinement"))]
-        ok = [k for k in learned if rows[k]["f1"] >= 0.99]
-        if ok:
-            lines.append(f"Graph recovered (edge F1 >= 0.99) by: {'; '.join(ok)}.")
-        else:
-            lines.append("No method recovers this graph from the signals: the learned bases are "
-                         "as far from the truth as the identity, and the inferred graphs are "
-                         "wrong.")
-        lines += ["", *[f"- {note}" for note in res["notes"]], ""]
-        G = res["graph"]
-        best = max(learned, key=lambda k: rows[k]["f1"]) if learned else None
-        if best is not None:
-            key = best.replace(" eigenvalue order", " order")
-            G_hat = to_networkx(res["inferred"][key].laplacian, res["nodes"])
-            fig = plot_graph_comparison(G, G_hat, title_hat=best)
-            fig.savefig(out / f"{name}_graphs.png", dpi=110, bbox_inches="tight")
-            plt.close(fig)
-            spec = compare_spectra(res["L_true"], res["inferred"][key].laplacian)
-            fig = plot_spectra(spec["eigenvalues_true"], spec["eigenvalues_hat"],
-                               labels=("true", best))
-            fig.savefig(out / f"{name}_spectra.png", dpi=110, bbox_inches="tight")
-            plt.close(fig)
-            lines += [f"![true and inferred graph]({name}_graphs.png)", "",
-                      f"![spectra]({name}_spectra.png)", "",
-                      f"Largest eigenvalue error (trace-normalised, {best}): "
-                      f"{spec['max_eigenvalue_error']:.3g}.", ""]
-        fig, ax = plt.subplots(figsize=(6, 3.2))
-        labels = [r["method"] for r in res["rows"]]
-        ax.barh(labels, [r["f1"] for r in res["rows"]], color="tab:blue")
-        ax.set_xlim(0, 1)
-        ax.set_xlabel("edge F1")
-        ax.set_title(name)
-        fig.savefig(out / f"{name}_errors.png", dpi=110, bbox_inches="tight")
+    name, lines = res["name"], []
+    learned = [g for g in res["graphs"] if g["basis"] in learned_names]
+    if learned:
+        best = max(learned, key=lambda g: g["f1"])   # first of the best on ties
+        title = f"{best['basis']}, {best['inference']}"
+        L_hat = best["inferred"].laplacian
+        G_hat = to_networkx(L_hat, list(res["graph"]))
+        fig = plot_graph_comparison(res["graph"], G_hat, title_hat=title)
+        save_figure(fig, out / f"{name}_graphs.png", dpi=110)
         plt.close(fig)
-        lines += [f"![edge F1 per method]({name}_errors.png)", ""]
+        spec = compare_spectra(res["L_true"], L_hat)
+        fig = plot_spectra(spec["eigenvalues_true"], spec["eigenvalues_hat"],
+                           labels=("true", title))
+        save_figure(fig, out / f"{name}_spectra.png", dpi=110)
+        plt.close(fig)
+        lines += [f"![true and inferred graph]({name}_graphs.png)", "",
+                  f"![spectra]({name}_spectra.png)", "",
+                  f"Largest eigenvalue error (trace-normalised, {title}): "
+                  f"{spec['max_eigenvalue_error']:.3g}.", ""]
+    fig, ax = plt.subplots(figsize=(6, 0.6 + 0.45 * max(len(res["bases"]), 1)))
+    ax.barh([b["method"] for b in res["bases"]],
+            [b["relative_basis_error"] for b in res["bases"]], color="tab:blue")
+    ax.set_xlabel("relative basis error $\\|V-\\hat VP\\|_F / \\sqrt{n}$")
+    ax.set_title(name)
+    save_figure(fig, out / f"{name}_errors.png", dpi=110)
+    plt.close(fig)
+    return lines + [f"![basis error per method]({name}_errors.png)", ""]
+
+
+def _report(results, out: pathlib.Path, rows) -> list[str]:
+    learned_names = {r.name for r in rows if r.learned}
+    lines = ["# gsp_householder demo", "",
+             "Pipeline: graph -> Householder Fourier basis -> signals $Y = VX$ with $X$ "
+             "Bernoulli($\\theta$) x Uniform[1, 2] -> one basis per method -> sparsest valid "
+             "Laplacian with that basis's eigenvectors -> comparison with the true graph. "
+             "Basis errors are after the best signed column permutation; edge scores compare "
+             "supports; the Laplacian error compares $L/\\operatorname{tr} L$. Steps too "
+             "costly for a graph's size are skipped and listed under the graph. Wall-clock "
+             "times are in `timings.csv`.", ""]
+    for res in results:
+        lines += [f"## {res['name']}: n = {res['n']} nodes, {res["m"]} reflector(s), "
+                  f"p = {res['p']} signals, theta = {res['theta']}", "",
+                  "### Bases", "", _basis_table(res["bases"])]
+        if res["graphs"]:
+            lines += ["### Inferred graphs", "", _graph_table(res["graphs"])]
+            ok = [f"{g['basis']} ({g['inference']})" for g in res["graphs"]
+                  if g["basis"] in learned_names and g["f1"] >= 0.99]
+            lines.append(f"Graph recovered (edge F1 >= 0.99) from a learned basis by: "
+                         f"{'; '.join(ok)}." if ok else
+                         "No learned basis gives this graph back (edge F1 < 0.99 throughout).")
+            lines.append("")
+        else:
+            lines += ["No graph was inferred on this graph (see the skipped steps below).", ""]
+        if res["notes"]:
+            lines += ["### Skipped steps and warnings", "",
+                      *[f"- {note}" for note in res["notes"]], ""]
+        lines += _figures(res, out, learned_names)
     lines += ["## What this shows", ""]
     for res in results:
-        rows = {r["method"]: r for r in res["rows"]}
-        paper = rows["paper, Algorithm 3"]["basis_error"]
-        triv = rows["identity (trivial estimate)"]["basis_error"]
-        ref = rows.get("structured refinement", {}).get("basis_error", float("nan"))
-        lines.append(f"- {res['name']} ({res['m']} reflectors): basis error of the paper's "
-                     f"estimator {paper:.3g}, of the structured refinement {ref:.3g}, of the "
-                     f"identity {triv:.3g}.")
+        errs = ", ".join(f"{b['method']} {b['basis_error']:.3g}" for b in res["bases"])
+        lines.append(f"- {res['name']} ({res["m"]} reflector(s)): basis errors {errs}.")
     lines += ["- The paper's first-order estimator reads only the row sums of $Y$: it identifies "
               "$V\\mathbf 1$ and nothing else, so it can only be right when $V$ is one "
               "reflector (the complete graph).",
@@ -262,8 +436,87 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
               "- On a complete graph almost every pair is an edge, so edge F1 says little there; "
               "and with the eigenspaces given, any basis with a near-constant column yields "
               "the complete graph (the projector onto the complement of the constant vector does "
-              "not depend on the basis). The basis error is the informative column there.",
-              "", f"Total run time: {time.perf_counter() - t0:.1f} s.", ""]
+              "not depend on the basis). The basis error is the informative column there.", ""]
+    return lines
+
+
+def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed: int = 0,
+             n_signals: int | None = None, progress=None,
+             rows: Sequence[DemoRow] | None = None) -> pathlib.Path:
+    """Run the whole pipeline on a graph and write ``report.md``, figures and ``timings.csv``.
+
+    Parameters
+    ----------
+    graph : str, default "complete"
+        A name from ``gsp_householder.graphs.datasets.list_graphs()``. The default is a
+        graph whose Fourier basis is a product of few reflectors, the case where
+        recovery from signals can work; the report adds karate, where it cannot.
+    out_dir : str or path-like, default "gsp_householder_demo"
+        A directory, created if needed; an existing file or a place where no
+        directory can be created raises ``ValueError``.
+    seed : int, default 0
+        Seed of the signals and of the randomised steps.
+    n_signals : int, optional
+        Number of signals of ``graph``; default ten times the number of nodes,
+        capped so that the signal matrix has at most :data:`MAX_SIGNAL_ENTRIES`
+        entries (karate always gets the default).
+    progress : None, bool or callable
+        ``None``: a one-line tqdm status on stderr when stderr is a terminal,
+        else silent; ``True``: the status line always; ``False``: silent; a
+        callable is called with a one-line message before each step.
+    rows : sequence of DemoRow, optional
+        The methods to run; default :data:`DEFAULT_ROWS`.
+
+    Returns
+    -------
+    pathlib.Path
+        Path of ``report.md``. Same arguments, same bytes in ``report.md`` and
+        the PNG files; ``timings.csv`` (graph, step, seconds) holds the
+        wall-clock times.
+
+    Raises
+    ------
+    ValueError
+        For an unknown graph name, a bad ``seed`` or ``n_signals``, or an
+        ``out_dir`` that is a file or cannot be created or written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = run_demo("complete", tempfile.mkdtemp(), n_signals=100)  # doctest: +SKIP
+    >>> sorted(p.name for p in path.parent.iterdir())  # doctest: +SKIP
+    ['complete_errors.png', 'complete_graphs.png', ..., 'report.md', 'timings.csv']
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+    from gsp_householder._validation import check_scalar
+    from gsp_householder.experiments._common import check_seed
+    from gsp_householder.graphs.datasets import list_graphs
+
+    if not isinstance(graph, str) or graph not in list_graphs():
+        raise ValueError(f"graph must be one of {sorted(list_graphs())}, got {graph!r}")
+    seed = check_seed(seed)
+    if n_signals is not None:
+        n_signals = check_scalar(n_signals, "n_signals", low=1, low_inclusive=True,
+                                 integer=True)
+    rows = DEFAULT_ROWS if rows is None else tuple(rows)
+    if not all(isinstance(r, DemoRow) for r in rows):
+        raise TypeError(f"rows must be DemoRow instances, got {rows!r}")
+    out = prepare_out_dir(out_dir, "out_dir")
+    steps = _Steps(progress)
+    try:
+        names = [graph] + ([CONTRAST_GRAPH] if graph != CONTRAST_GRAPH else [])
+        results = [_pipeline(g, seed=seed, n_signals=n_signals if g == graph else None,
+                             theta=0.5, rows=rows, steps=steps) for g in names]
+        lines = steps.run("all", "report and figures", _report, results, out, rows)
+    finally:
+        steps.close()
     path = out / "report.md"
     path.write_text("\n".join(lines))
+    with (out / "timings.csv").open("w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["graph", "step", "seconds"])
+        writer.writeheader()
+        writer.writerows(steps.timings)
     return path

@@ -1,8 +1,11 @@
 """Regenerate the paper's figures (and the refinement's phase transition) as CSV and PNG.
 
 ``run_reproduction(["fig1", ...], out_dir)`` runs each study with its default
-grid, writes ``<figure>.csv`` (the tidy table) and ``<figure>.png`` and returns
-the paths. The $O(n^3)$ baselines run on fewer trials than the others (the
+grid, writes ``<figure>.csv`` (the tidy table), ``<figure>.png`` and
+``<figure>_timings.csv`` and returns the paths. The table and the figure depend
+only on the arguments (same seed, same bytes); the wall-clock and CPU times of
+each run are in ``<figure>_timings.csv`` alone, keyed by the row number of the
+table. The $O(n^3)$ baselines run on fewer trials than the others (the
 figure's subtitle and :data:`NOTES` say which); everything else uses ``trials``
 seeded trials per cell.
 """
@@ -14,9 +17,22 @@ import os
 import pathlib
 from collections.abc import Iterable
 
-from gsp_householder.experiments._common import check_seed, check_trials, rows_to_columns
+from gsp_householder.experiments._common import (
+    check_seed,
+    check_trials,
+    prepare_out_dir,
+    rows_to_columns,
+    save_figure,
+)
 
-__all__ = ["FIGURES", "NOTES", "run_reproduction", "write_csv"]
+__all__ = ["FIGURES", "NOTES", "TIMING_COLUMNS", "run_reproduction", "split_timings",
+           "write_csv"]
+
+#: Columns of the study tables that hold measured times (not reproducible).
+TIMING_COLUMNS = ("seconds", "cpu_seconds")
+#: Columns copied into the timings table to say which run a time belongs to.
+_KEY_COLUMNS = ("figure", "method", "scale", "distribution", "n", "m", "p", "theta", "snr_db",
+                "trial")
 
 FIGURES = ("fig1", "fig2", "fig3", "fig4", "fig5", "refine")
 
@@ -50,6 +66,26 @@ def write_csv(rows: Iterable[dict], path) -> pathlib.Path:
         writer.writeheader()
         writer.writerows(rows)
     return path
+
+
+def split_timings(rows: Iterable[dict]) -> tuple[list[dict], list[dict]]:
+    """``(rows without the timing columns, timing rows)`` of a study table.
+
+    A timing row holds ``row`` (the index of its row in the first table), the
+    columns that identify the run (figure, method, scale, ...) and the times.
+
+    Examples
+    --------
+    >>> results, times = split_timings([{"method": "alg3", "error": 0.5, "seconds": 0.01}])
+    >>> results, times
+    ([{'method': 'alg3', 'error': 0.5}], [{'row': 0, 'method': 'alg3', 'seconds': 0.01}])
+    """
+    results, times = [], []
+    for i, r in enumerate(rows):
+        results.append({k: v for k, v in r.items() if k not in TIMING_COLUMNS})
+        times.append({"row": i, **{k: r[k] for k in _KEY_COLUMNS if k in r},
+                      **{k: r[k] for k in TIMING_COLUMNS if k in r}})
+    return results, times
 
 
 def _figure(nrows, ncols):
@@ -122,7 +158,8 @@ def run_reproduction(figures, out_dir, *, trials: int = 20, seed: int = 0,
     figures : str or iterable of str
         From ``("fig1", "fig2", "fig3", "fig4", "fig5", "refine")``, or ``"all"``.
     out_dir : str or path
-        Created if missing.
+        A directory, created if missing; an existing file or a place where no
+        directory can be created raises ``ValueError``.
     trials : int, default 20
         Seeded trials per cell (the capped baselines keep their caps, see :data:`NOTES`).
     seed : int, default 0
@@ -138,12 +175,15 @@ def run_reproduction(figures, out_dir, *, trials: int = 20, seed: int = 0,
     Returns
     -------
     dict of str to list of pathlib.Path
-        ``{figure: [csv_path, png_path]}``.
+        ``{figure: [csv_path, png_path, timings_path]}``. With the same
+        arguments the CSV and PNG files are byte-identical from run to run;
+        ``<figure>_timings.csv`` holds the measured times.
 
     Raises
     ------
     ValueError
-        On an unknown figure name or bad ``trials``/``seed``.
+        On an unknown figure name, bad ``trials``/``seed``, or an ``out_dir`` that
+        is a file or cannot be created or written.
 
     Examples
     --------
@@ -167,16 +207,15 @@ def run_reproduction(figures, out_dir, *, trials: int = 20, seed: int = 0,
     seed = check_seed(seed)
     if n_jobs is None:
         n_jobs = min(2, os.cpu_count() or 1)
-    out = pathlib.Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = prepare_out_dir(out_dir, "out_dir")
     written: dict[str, list[pathlib.Path]] = {}
     for name in figures:
         rows = _run(name, trials, seed, progress, dict((study_kwargs or {}).get(name, {})),
                     n_jobs)
-        csv_path = write_csv(rows, out / f"{name}.csv")
-        fig = _plot(name, rows)
-        png_path = out / f"{name}.png"
-        fig.savefig(png_path, dpi=72)
-        written[name] = [csv_path, png_path]
+        results, times = split_timings(rows)
+        csv_path = write_csv(results, out / f"{name}.csv")
+        timings_path = write_csv(times, out / f"{name}_timings.csv")
+        png_path = save_figure(_plot(name, results), out / f"{name}.png", dpi=72)
+        written[name] = [csv_path, png_path, timings_path]
     return written
 

@@ -401,7 +401,7 @@ def _report(results, out: pathlib.Path, rows) -> list[str]:
              "costly for a graph's size are skipped and listed under the graph. Wall-clock "
              "times are in `timings.csv`.", ""]
     for res in results:
-        lines += [f"## {res['name']}: n = {res['n']} nodes, {res["m"]} reflector(s), "
+        lines += [f"## {res['name']}: n = {res['n']} nodes, {res['m']} reflector(s), "
                   f"p = {res['p']} signals, theta = {res['theta']}", "",
                   "### Bases", "", _basis_table(res["bases"])]
         if res["graphs"]:
@@ -421,7 +421,7 @@ def _report(results, out: pathlib.Path, rows) -> list[str]:
     lines += ["## What this shows", ""]
     for res in results:
         errs = ", ".join(f"{b['method']} {b['basis_error']:.3g}" for b in res["bases"])
-        lines.append(f"- {res['name']} ({res["m"]} reflector(s)): basis errors {errs}.")
+        lines.append(f"- {res['name']} ({res['m']} reflector(s)): basis errors {errs}.")
     lines += ["- The paper's first-order estimator reads only the row sums of $Y$: it identifies "
               "$V\\mathbf 1$ and nothing else, so it can only be right when $V$ is one "
               "reflector (the complete graph).",

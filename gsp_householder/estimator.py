@@ -29,7 +29,12 @@ import warnings
 
 import numpy as np
 
-from gsp_householder._sklearn_protocol import ParamsMixin, available_if, validate_samples
+from gsp_householder._sklearn_protocol import (
+    FeatureNamesMixin,
+    ParamsMixin,
+    available_if,
+    validate_samples,
+)
 from gsp_householder._validation import check_rng, check_scalar, check_theta
 from gsp_householder.exceptions import (
     DegenerateStatisticsError,
@@ -54,7 +59,7 @@ def _streaming_reason(est) -> str:
     return f"with method={est.method!r}: it needs method in {_STREAMING_METHODS}"
 
 
-class HouseholderDictionaryLearning(ParamsMixin):
+class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
     """Learn an orthogonal dictionary $V = H_1 \\cdots H_m$ and sparse-code signals.
 
     **Orientation:** scikit-learn's. ``fit`` takes ``X`` of shape
@@ -104,6 +109,14 @@ class HouseholderDictionaryLearning(ParamsMixin):
         and ``partial_fit`` (method ``"paper"``).
     n_features_in_ : int
         Number of features (graph nodes) seen by ``fit``.
+    feature_names_in_ : ndarray of str objects, shape (n_features_in_,)
+        Column names of ``X`` (node names), defined only when ``fit`` got a
+        dataframe (pandas, polars) whose column names are all strings; later
+        calls warn or raise when the names differ, as in scikit-learn.
+        ``get_feature_names_out()`` names the codes
+        ``householderdictionarylearning0``, ``...1``, ... (one per atom), and
+        ``set_output(transform="pandas")`` (or ``"polars"``) makes ``transform``
+        return a dataframe with those columns; neither needs scikit-learn.
 
     Notes
     -----
@@ -161,8 +174,14 @@ class HouseholderDictionaryLearning(ParamsMixin):
         check_rng(self.random_state)
 
     def _validate_X(self, X, *, reset: bool, allow_dask: bool = False, name: str = "X",
-                    check_finite: bool = True):
-        """The one validation of ``X`` on every public path (see `validate_samples`)."""
+                    check_finite: bool = True, check_names: bool = True):
+        """The one validation of ``X`` on every public path (see `validate_samples`).
+
+        Also sets (``reset``) or checks ``feature_names_in_`` unless ``check_names``
+        is False (codes given to ``inverse_transform`` have no node names).
+        """
+        if check_names:
+            self._check_feature_names(X, reset=reset)
         return validate_samples(X, n_features=None if reset else self.n_features_in_,
                                 owner=type(self).__name__, allow_dask=allow_dask, name=name,
                                 check_finite=check_finite)
@@ -301,7 +320,8 @@ class HouseholderDictionaryLearning(ParamsMixin):
         -------
         ndarray of shape (n_samples, n_features)
             The codes, one row per signal (the paper's $\\hat X^T$); float32 in
-            gives float32 out.
+            gives float32 out. A pandas or polars dataframe after
+            ``set_output(transform="pandas")`` (or ``"polars"``).
 
         Raises
         ------
@@ -309,8 +329,10 @@ class HouseholderDictionaryLearning(ParamsMixin):
             Before ``fit``.
         """
         self._check_is_fitted()
+        X_in = X
         X = self._validate_X(X, reset=False)
-        return hard_threshold(self.dictionary_.rmatvec(X), self.threshold_)
+        return self._wrap_output(hard_threshold(self.dictionary_.rmatvec(X), self.threshold_),
+                                 X_in)
 
     def fit_transform(self, X, y=None):
         """``fit(X)`` then ``transform(X)``."""
@@ -329,7 +351,7 @@ class HouseholderDictionaryLearning(ParamsMixin):
         ndarray of shape (n_samples, n_features)
         """
         self._check_is_fitted()
-        X = self._validate_X(X, reset=False)
+        X = self._validate_X(X, reset=False, check_names=False)
         return self.dictionary_.matvec(X.T).T
 
     def score(self, X, y=None) -> float:

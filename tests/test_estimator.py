@@ -244,6 +244,9 @@ def test_works_without_scikit_learn():
         clone = type(est)(**est.get_params()).fit(Y)
         assert np.array_equal(clone.transform(Y), codes)
         assert np.array_equal(pickle.loads(pickle.dumps(est)).transform(Y), codes)
+        names = est.get_feature_names_out()
+        assert list(names) == [f"householderdictionarylearning{i}" for i in range(8)]
+        assert est.set_output(transform="default").transform(Y) is not None
         assert "sklearn" not in [m.split(".")[0] for m in sys.modules if sys.modules[m]]
         print("ok")
     """)
@@ -289,3 +292,128 @@ def test_fit_validates_the_data_once(data, method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert "check_signals" in _validations_of(Y, lambda: refine_householder_product(Y, 2))
+
+
+# ----------------------------------------------------------------- feature names and output
+class _Frame:
+    """A minimal dataframe: 2-D data with column names (what pandas and polars expose)."""
+
+    def __init__(self, values, columns):
+        self.values = np.asarray(values)
+        self.columns = list(columns)
+        self.shape = self.values.shape
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+
+def _nodes(n):
+    return [f"node{i}" for i in range(n)]
+
+
+def test_get_feature_names_out(data):
+    X = data[1].T
+    est = HouseholderDictionaryLearning().fit(X)
+    names = est.get_feature_names_out()
+    assert names.dtype == object and names.shape == (X.shape[1],)
+    assert names[0] == "householderdictionarylearning0" and names[-1].endswith("39")
+    assert not hasattr(est, "feature_names_in_")
+    assert list(est.get_feature_names_out(_nodes(40))) == list(names)
+    with pytest.raises(ValueError, match="input_features should have length equal to number "
+                                         "of features \\(40\\), got 3"):
+        est.get_feature_names_out(["a", "b", "c"])
+    with pytest.raises(NotFittedError):
+        HouseholderDictionaryLearning().get_feature_names_out()
+
+
+def test_feature_names_in_from_a_dataframe(data):
+    X = data[1].T
+    frame = _Frame(X, _nodes(40))
+    est = HouseholderDictionaryLearning().fit(frame)
+    assert est.feature_names_in_.dtype == object
+    assert list(est.feature_names_in_) == _nodes(40)
+    # the same codes as from the array
+    np.testing.assert_array_equal(est.transform(frame), HouseholderDictionaryLearning()
+                                  .fit(X).transform(X))
+    np.testing.assert_array_equal(est.get_feature_names_out(_nodes(40)),
+                                  est.get_feature_names_out())
+    with pytest.raises(ValueError, match="input_features is not equal to feature_names_in_"):
+        est.get_feature_names_out(_nodes(40)[::-1])
+    with pytest.raises(ValueError, match="feature names should match.*order"):
+        est.transform(_Frame(X, _nodes(40)[::-1]))
+    with pytest.raises(ValueError, match="unseen at fit time: \\['x'\\]"):
+        est.transform(_Frame(X, ["x", *_nodes(40)[1:]]))
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        est.transform(X)
+    # refitting on an array forgets the names
+    est.fit(X)
+    assert not hasattr(est, "feature_names_in_")
+    with pytest.warns(UserWarning, match="X has feature names, but HouseholderDictionaryLearning "
+                                         "was fitted without feature names"):
+        est.transform(frame)
+    # non-string names are not feature names; a mix is refused
+    assert not hasattr(HouseholderDictionaryLearning().fit(_Frame(X, range(40))),
+                       "feature_names_in_")
+    with pytest.raises(TypeError, match="Feature names are only supported if all input "
+                                        "features have string names"):
+        HouseholderDictionaryLearning().fit(_Frame(X, [0, *_nodes(40)[1:]]))
+    # partial_fit sets the names on the first block and checks them afterwards
+    est = HouseholderDictionaryLearning().partial_fit(frame)
+    assert list(est.feature_names_in_) == _nodes(40)
+    with pytest.raises(ValueError, match="feature names should match"):
+        est.partial_fit(_Frame(X, _nodes(40)[::-1]))
+    # codes given to inverse_transform carry no node names and do not warn
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est.inverse_transform(est.transform(frame))
+
+
+def test_set_output(data):
+    import importlib.util
+
+    X = data[1].T
+    est = HouseholderDictionaryLearning()
+    assert est.set_output() is est and est.set_output(transform="default") is est
+    assert isinstance(est.fit_transform(X), np.ndarray)
+    with pytest.raises(ValueError, match="transform must be one of"):
+        est.set_output(transform="arrow")
+    for lib in ("pandas", "polars"):
+        if importlib.util.find_spec(lib) is None:
+            with pytest.raises(ImportError, match=f"requires {lib} to be installed"):
+                HouseholderDictionaryLearning().set_output(transform=lib)
+
+
+def test_set_output_pandas(data):
+    pd = pytest.importorskip("pandas")
+    X = data[1].T
+    frame = pd.DataFrame(X, columns=_nodes(40), index=[f"s{i}" for i in range(len(X))])
+    est = HouseholderDictionaryLearning().set_output(transform="pandas")
+    out = est.fit_transform(frame)
+    assert isinstance(out, pd.DataFrame)
+    assert list(out.columns) == list(est.get_feature_names_out())
+    assert list(out.index) == list(frame.index)
+    np.testing.assert_array_equal(out.to_numpy(), HouseholderDictionaryLearning().fit(X)
+                                  .transform(X))
+    assert list(est.feature_names_in_) == _nodes(40)
+
+
+def test_set_output_polars(data):
+    pl = pytest.importorskip("polars")
+    X = data[1].T
+    est = HouseholderDictionaryLearning().set_output(transform="polars")
+    out = est.fit_transform(pl.DataFrame(X, schema=_nodes(40), orient="row"))
+    assert isinstance(out, pl.DataFrame) and out.columns == list(est.get_feature_names_out())
+    assert list(est.feature_names_in_) == _nodes(40)
+
+
+def test_sklearn_global_transform_output(data):
+    sklearn = pytest.importorskip("sklearn")
+    X = data[1].T
+    est = HouseholderDictionaryLearning().fit(X)
+    with sklearn.config_context(transform_output="default"):
+        assert isinstance(est.transform(X), np.ndarray)
+    # a per-estimator setting wins over the global one
+    est.set_output(transform="default")
+    with sklearn.config_context(transform_output="pandas"):
+        assert isinstance(est.transform(X), np.ndarray)
+    assert sklearn.base.clone(est)._sklearn_output_config == {"transform": "default"}

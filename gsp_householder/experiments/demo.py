@@ -50,8 +50,8 @@ import numpy as np
 
 from gsp_householder.experiments._common import prepare_out_dir, save_figure
 
-__all__ = ["CONTRAST_GRAPH", "DEFAULT_GRAPH", "DEFAULT_ROWS", "LIMITS", "DemoContext",
-           "DemoRow", "run_demo"]
+__all__ = ["CONTRAST_GRAPH", "DEFAULT_GRAPH", "DEFAULT_ROWS", "INFERENCE_MAX_ROUNDS", "LIMITS",
+           "MAX_SIGNAL_ENTRIES", "DemoContext", "DemoRow", "run_demo"]
 
 DEFAULT_GRAPH = "complete"
 CONTRAST_GRAPH = "karate"
@@ -63,8 +63,9 @@ LIMITS: dict[str, tuple[int, str]] = {
              "candidate reflectors; above this size the basis is the n - 1 reflectors of a "
              "Householder QR of the eigenvector matrix (LAPACK, O(n^3) once)"),
     "refinement": (
-        250, "the structured refinement with m ~ n reflectors fits each reflector against "
-             "all the others, O(m^2 n) per sweep on top of the O(n p) data passes"),
+        150, "the structured refinement with m ~ n reflectors fits each reflector against "
+             "all the others, O(m^2 n) per sweep on top of the O(n p) data passes (about a "
+             "minute at n = 200 on two cores)"),
     "inference_order_free": (
         100, "inference without eigenvalue order searches over orders: its linear programs "
              "take minutes from n ~ 200 on"),
@@ -72,6 +73,10 @@ LIMITS: dict[str, tuple[int, str]] = {
         1000, "each constraint-generation round of the inference multiplies n x n matrices "
               "and the linear programs have up to n(n - 1)/2 inequalities"),
 }
+
+#: Constraint-generation rounds per linear program of the inference (``max_rounds``); a
+#: program that needs more stops there with a ConvergenceWarning, listed in the report.
+INFERENCE_MAX_ROUNDS = 10
 
 #: Largest number of entries of the signal matrix $Y$ (its float64 size is 8 bytes each).
 MAX_SIGNAL_ENTRIES = 4_000_000
@@ -211,6 +216,9 @@ class _Steps:
             self.bar.close()
 
 
+_MAX_NOTE = 300  # characters of a warning shown in the report
+
+
 class _Notes(list):
     """Notes of one graph; warnings are recorded once each, in order of appearance."""
 
@@ -220,6 +228,8 @@ class _Notes(list):
             value = func(*args, **kwargs)
         for w in caught:
             note = f"{label}: {w.category.__name__}: {w.message}"
+            if len(note) > _MAX_NOTE:
+                note = note[:_MAX_NOTE - 5].rstrip() + " ..."
             if note not in self:
                 self.append(note)
         return value
@@ -294,10 +304,10 @@ def _pipeline(name, *, seed, n_signals, theta, rows, steps):
         notes.append(f"Inference with the eigenvalue order {skip_ordered}.")
     bases, graphs = [], []
 
-    def infer(label, kind, Vh, **kw):
+    def infer(label, kind, Vh, tol=1e-3, **kw):
         out = steps.run(name, f"{label}: inference, {kind}", notes.call,
-                        f"{label}, inference {kind}", infer_laplacian, Vh, tol=1e-3,
-                        rng=np.random.default_rng(seed), **kw)
+                        f"{label}, inference {kind}", infer_laplacian, Vh, tol=tol,
+                        max_rounds=INFERENCE_MAX_ROUNDS, rng=np.random.default_rng(seed), **kw)
         graphs.append({"basis": label, "inference": kind, "inferred": out,
                        **compare_graphs(L_true, out.laplacian)})
 
@@ -333,7 +343,7 @@ def _pipeline(name, *, seed, n_signals, theta, rows, steps):
                 notes.append(f"{row.name} + oracle eigenvalue order: no Laplacian ({exc})")
     if not skip_ordered:
         # Reference: the exact eigenbasis with its eigenvalue order and eigenspaces.
-        infer("exact basis", "eigenvalue order known", B)
+        infer("exact basis", "eigenvalue order known", B, tol=0.0)
     return {"name": name, "graph": G, "n": n, "m": V.m, "p": p, "theta": theta, "bases": bases,
             "graphs": graphs, "L_true": L_true, "notes": notes}
 

@@ -105,7 +105,7 @@ def test_networkx_labels_and_nodelist():
     # a signal given per node, as a dict, to a vector in row order and back
     degree = dict(H.degree(weight="weight"))
     x = np.array([degree[v] for v in B2.nodelist])
-    x_back = dict(zip(B2.nodelist, igft(B2, gft(B2, x))))
+    x_back = dict(zip(B2.nodelist, igft(B2, gft(B2, x)), strict=True))
     # --- checks
     assert first == "Napoleon" and B.nodelist == list(H) and B2.nodelist == order
     assert np.allclose(L.toarray(), nx.laplacian_matrix(H, nodelist=order).toarray())

@@ -339,9 +339,9 @@ def test_feature_names_in_from_a_dataframe(data):
                                   est.get_feature_names_out())
     with pytest.raises(ValueError, match="input_features is not equal to feature_names_in_"):
         est.get_feature_names_out(_nodes(40)[::-1])
-    with pytest.raises(ValueError, match="feature names should match.*order"):
+    with pytest.raises(ValueError, match=r"feature names should match.*order"):
         est.transform(_Frame(X, _nodes(40)[::-1]))
-    with pytest.raises(ValueError, match="unseen at fit time: \\['x'\\]"):
+    with pytest.raises(ValueError, match=r"unseen at fit time: \['x'\]"):
         est.transform(_Frame(X, ["x", *_nodes(40)[1:]]))
     with pytest.warns(UserWarning, match="X does not have valid feature names"):
         est.transform(X)

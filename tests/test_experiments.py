@@ -144,8 +144,9 @@ def test_reproduce_writes_csv_and_png(tmp_path):
     paths = run_reproduction("fig1", tmp_path / "out", trials=2, progress=False,
                              study_kwargs=kw)
     assert set(paths) == {"fig1"}
-    for csv_path, png_path in paths.values():
+    for csv_path, png_path, timings_path in paths.values():
         assert png_path.stat().st_size > 1000
+        assert timings_path.name == "fig1_timings.csv"
         with csv_path.open() as fh:
             rows = list(csv.DictReader(fh))
         assert rows and ("error" in rows[0] or "linf" in rows[0])
@@ -170,5 +171,32 @@ def test_plotting_returns_figures():
 def test_reproduce_refine_phase_transition(tmp_path):
     paths = run_reproduction("refine", tmp_path, trials=1, progress=False,
                              study_kwargs={"refine": {"p_values": [10, 20], "n": 40, "m": 2}})
-    csv_path, png_path = paths["refine"]
+    csv_path, png_path, _ = paths["refine"]
     assert csv_path.exists() and png_path.stat().st_size > 1000
+
+
+def test_reproduce_outputs_are_byte_identical(tmp_path):
+    """Same seed, same bytes in the CSV and the PNG; the times are in <figure>_timings.csv."""
+    kw = {"fig3": {"p_values": [3, 6], "thetas": [0.5], "n": 30,
+                   "methods": ["alg1", "zero"], "distributions": ["uniform"]}}
+    runs = [run_reproduction("fig3", tmp_path / d, trials=2, progress=False, study_kwargs=kw,
+                             n_jobs=1)["fig3"] for d in ("a", "b")]
+    (csv_a, png_a, times_a), (csv_b, png_b, times_b) = runs
+    assert csv_a.read_bytes() == csv_b.read_bytes()
+    assert png_a.read_bytes() == png_b.read_bytes()
+    assert b"Software" not in png_a.read_bytes()       # no matplotlib version in the PNG
+    with csv_a.open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert rows and not {"seconds", "cpu_seconds"} & set(rows[0])
+    with times_a.open() as fh:
+        times = list(csv.DictReader(fh))
+    assert [int(t["row"]) for t in times] == list(range(len(rows)))
+    for r, t in zip(rows, times, strict=True):
+        assert (t["method"], t["trial"], t["p"]) == (r["method"], r["trial"], r["p"])
+        assert float(t["seconds"]) >= 0 and float(t["cpu_seconds"]) >= 0
+
+
+def test_reproduce_out_must_be_a_directory(tmp_path):
+    (tmp_path / "f.csv").write_text("x")
+    with pytest.raises(ValueError, match="out_dir must be a directory"):
+        run_reproduction("fig1", tmp_path / "f.csv")

@@ -43,6 +43,85 @@ def _with(value, i=0, j=0):
     return out
 
 
+class _Frame:
+    """A minimal dataframe: 2-D values with column names, as pandas and polars expose them."""
+
+    def __init__(self, values, columns):
+        self.values = np.asarray(values)
+        self.columns = list(columns)
+        self.shape = self.values.shape
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+
+_NODES = [f"node{i}" for i in range(6)]
+_EXISTING_FILE = pathlib.Path(__file__)      # an ``--out`` / ``out_dir`` that is a file
+
+
+def _cli(*argv):
+    """Run the command line; a non-zero exit raises SystemExit with what it printed."""
+    import contextlib
+    import io
+
+    from gsp_householder.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:   # argparse's own errors
+            code = exc.code
+    if code:
+        lines = err.getvalue().splitlines()
+        assert len(lines) == 1 and "Traceback" not in err.getvalue(), err.getvalue()
+        raise SystemExit(f"exit {code}: {lines[0]}")
+
+
+def _experiment_entries():
+    """The demo, the reproduction and the command line (their ``--out`` and ``--graph``)."""
+    from gsp_householder.experiments.demo import run_demo
+    from gsp_householder.experiments.reproduce import run_reproduction
+
+    return [
+        ("demo-graph", "run_demo('petersen')", lambda: run_demo("petersen", "unused"),
+         ValueError, r"graph must be one of \[.*'karate'"),
+        ("demo-out-file", "run_demo('complete', out_dir=<an existing file>)",
+         lambda: run_demo("complete", _EXISTING_FILE), ValueError,
+         r"out_dir must be a directory, but .* is an existing file"),
+        ("demo-out-uncreatable", "run_demo('complete', out_dir=<a file>/'sub')",
+         lambda: run_demo("complete", _EXISTING_FILE / "sub"), ValueError,
+         r"out_dir: cannot create directory .*Not a directory"),
+        ("demo-rows", "run_demo('complete', rows=[a function])",
+         lambda: run_demo("complete", "unused", rows=[np.eye]), TypeError,
+         r"rows must be DemoRow instances"),
+        ("demo-n-signals", "run_demo('complete', n_signals=0)",
+         lambda: run_demo("complete", "unused", n_signals=0), ValueError,
+         r"n_signals must be >= 1"),
+        ("reproduce-out-file", "run_reproduction('fig1', <an existing file>)",
+         lambda: run_reproduction("fig1", _EXISTING_FILE), ValueError,
+         r"out_dir must be a directory, but .* is an existing file"),
+        ("cli-demo-out-file", "gsp-householder demo --out <an existing file>",
+         lambda: _cli("demo", "--out", str(_EXISTING_FILE)), SystemExit,
+         r"exit 2: gsp-householder demo: error: --out must be a directory, but .* is an "
+         r"existing file"),
+        ("cli-demo-out-readonly", "gsp-householder demo --out /proc/results",
+         lambda: _cli("demo", "--out", "/proc/results"), SystemExit,
+         r"exit 2: gsp-householder demo: error: --out: cannot create directory "
+         r"'/proc/results'"),
+        ("cli-demo-out-not-writable", "gsp-householder demo --out /proc",
+         lambda: _cli("demo", "--out", "/proc"), SystemExit,
+         r"exit 2: gsp-householder demo: error: --out: directory '/proc' is not writable"),
+        ("cli-reproduce-out-file", "gsp-householder reproduce fig1 --out <an existing file>",
+         lambda: _cli("reproduce", "fig1", "--out", str(_EXISTING_FILE)), SystemExit,
+         r"exit 2: gsp-householder reproduce: error: --out must be a directory"),
+        ("cli-demo-graph", "gsp-householder demo --graph petersen",
+         lambda: _cli("demo", "--graph", "petersen"), SystemExit,
+         r"exit 2: gsp-householder demo: error: argument --graph: invalid choice: "
+         r"'petersen' \(choose from karate, les_miserables, .*sensor\)"),
+    ]
+
+
 def _graph_entries():
     """Graph inputs, when gsp_householder.graphs.fourier provides fourier_basis."""
     try:
@@ -262,7 +341,24 @@ CATALOGUE = [
     ("est-method", "HouseholderDictionaryLearning(method='fast').fit(Y.T)",
      lambda: HouseholderDictionaryLearning(method="fast").fit(Y.T), ValueError,
      r"method must be one of"),
+    ("est-feature-names-mixed", "est.fit(DataFrame with columns [0, 'node1', ...])",
+     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, [0, *_NODES[1:]])), TypeError,
+     r"Feature names are only supported if all input features have string names"),
+    ("est-feature-names-differ", "est.transform(df[reversed columns])  (fitted on df)",
+     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, _NODES)).transform(
+         _Frame(Y.T, _NODES[::-1])), ValueError,
+     r"The feature names should match those that were passed during fit"),
+    ("est-input-features-length", "est.get_feature_names_out(['a', 'b'])  (6 features)",
+     lambda: HouseholderDictionaryLearning().fit(Y.T).get_feature_names_out(["a", "b"]),
+     ValueError, r"input_features should have length equal to number of features \(6\)"),
+    ("est-input-features-names", "est.get_feature_names_out(other names)  (fitted on df)",
+     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, _NODES)).get_feature_names_out(
+         _NODES[::-1]), ValueError, r"input_features is not equal to feature_names_in_"),
+    ("est-set-output", "est.set_output(transform='arrow')",
+     lambda: HouseholderDictionaryLearning().set_output(transform="arrow"), ValueError,
+     r"transform must be one of \('default', 'pandas', 'polars'\) or None"),
     *_graph_entries(),
+    *_experiment_entries(),
 ]
 
 IDS = [entry[0] for entry in CATALOGUE]

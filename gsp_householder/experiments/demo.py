@@ -521,8 +521,10 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
         n_signals = check_scalar(n_signals, "n_signals", low=1, low_inclusive=True,
                                  integer=True)
     rows = DEFAULT_ROWS if rows is None else tuple(rows)
-    if not all(isinstance(r, DemoRow) for r in rows):
-        raise TypeError(f"rows must be DemoRow instances, got {rows!r}")
+    bad = [(i, type(r).__name__) for i, r in enumerate(rows) if not isinstance(r, DemoRow)]
+    if bad:
+        raise TypeError(f"rows must be DemoRow instances, got {bad[0][1]} at position "
+                        f"{bad[0][0]}")
     out = prepare_out_dir(out_dir, "out_dir")
     steps = _Steps(progress)
     try:

@@ -116,8 +116,8 @@ def test_demo_bad_arguments(tmp_path):
     with pytest.raises(ValueError, match="n_signals"):
         run_demo("complete", tmp_path, n_signals=0)
     (tmp_path / "f").write_text("x")
-    with pytest.raises(ValueError, match="out_dir must be a directory, but .* is an existing "
-                                         "file"):
+    with pytest.raises(ValueError, match=r"out_dir must be a directory, but .* is an "
+                                         r"existing file"):
         run_demo("complete", tmp_path / "f")
 
 

@@ -182,6 +182,7 @@ def test_reproduce_outputs_are_byte_identical(tmp_path):
     runs = [run_reproduction("fig3", tmp_path / d, trials=2, progress=False, study_kwargs=kw,
                              n_jobs=1)["fig3"] for d in ("a", "b")]
     (csv_a, png_a, times_a), (csv_b, png_b, times_b) = runs
+    assert times_b.exists()
     assert csv_a.read_bytes() == csv_b.read_bytes()
     assert png_a.read_bytes() == png_b.read_bytes()
     assert b"Software" not in png_a.read_bytes()       # no matplotlib version in the PNG

@@ -70,12 +70,24 @@ def test_demo_rows_are_pluggable(tmp_path):
 
     rows = [DemoRow("true graph (learned-graph row)", true_graph),
             DemoRow("exact basis row", exact_basis),
+            DemoRow("Fourier basis row", lambda ctx: ctx.basis),
             DemoRow("too big", exact_basis, max_nodes=3, reason="a test limit")]
     text = run_demo("ring", tmp_path, n_signals=40, rows=rows, contrast=None).read_text()
     assert calls == [("ring", 50, (50, 40))]
     line = _table_line(text, "| true graph (learned-graph row) | learned graph |")
     assert "| 50 / 50 | 1.000 | 1.000 | 1.000 |" in line
     assert float(_table_line(text, "| exact basis row |").split("|")[2]) < 1e-10
+    # a FourierBasis is used as a basis (ring's repeated eigenvalues: another basis inside
+    # each eigenspace than the Householder one, so the error is not zero)
+    from gsp_householder import fourier_basis, householder_fourier_basis, load_graph
+    from gsp_householder.metrics import matched_basis_error
+
+    ring = load_graph("ring")
+    expected = matched_basis_error(householder_fourier_basis(ring).to_dense(),
+                                   fourier_basis(ring).eigenvectors)
+    assert _table_line(text, "| Fourier basis row |").startswith(
+        f"| Fourier basis row | {expected:.3g} |")
+    assert "| Fourier basis row | learned graph |" not in text
     assert "- too big: skipped (n = 50 > 3): a test limit." in text
     assert "| too big |" not in text and "paper, Algorithm 3" not in text
     with pytest.raises(TypeError, match="rows must be DemoRow instances"):

@@ -29,8 +29,8 @@ Rows
 ----
 A row (`DemoRow`) is a name and a callable that takes the `DemoContext` of a
 graph (graph, exact basis, signals, seed) and returns an estimate: an
-orthogonal basis (a ``HouseholderProduct`` or an ``(n, n)`` array, columns are
-atoms) or a learned graph (any object with a ``laplacian`` attribute, whose
+orthogonal basis (a ``HouseholderProduct``, a ``FourierBasis`` or an ``(n, n)``
+array, columns are atoms) or a learned graph (any object with a ``laplacian`` attribute, whose
 eigenvectors are then the basis). ``run_demo(rows=...)`` replaces
 :data:`DEFAULT_ROWS`.
 """
@@ -248,6 +248,8 @@ def _dense(V) -> np.ndarray:
 
 def _as_basis(estimate) -> tuple[np.ndarray, Any]:
     """``(dense basis, learned Laplacian or None)`` of a row's output."""
+    if hasattr(estimate, "eigenvectors"):        # a FourierBasis is a basis, not a graph
+        return np.asarray(estimate.eigenvectors, dtype=np.float64), None
     if hasattr(estimate, "laplacian"):
         L = estimate.laplacian
         L = L.toarray() if hasattr(L, "toarray") else np.asarray(L, dtype=np.float64)

@@ -23,7 +23,8 @@ fixed size (:data:`LIMITS`); above it the step is skipped and ``report.md`` says
 so with the reason. The limits are sizes, not time budgets, so that the content
 of the report does not depend on the speed of the machine. With these limits
 every graph of ``gsp_householder.graphs.datasets.list_graphs()`` finishes in
-under two minutes on two cores (at most 65 s measured, on a loaded machine).
+under two minutes on two cores (at most 93 s measured, on a machine loaded
+with other jobs; the table is in the graphs page).
 
 Rows
 ----
@@ -287,7 +288,7 @@ def _pipeline(name, *, seed, n_signals, theta, rows, steps):
     n = B.n
     V, lam_cols = _true_dictionary(name, G, B, steps, notes)
     if n_signals is None:
-        p = int(min(10 * n, max(n, MAX_SIGNAL_ENTRIES // n)))
+        p = int(min(10 * n, max(1, MAX_SIGNAL_ENTRIES // n)))
         if p < 10 * n:
             notes.append(f"Signals: p = {p} instead of 10 n = {10 * n}, so that Y has at most "
                          f"{MAX_SIGNAL_ENTRIES:,} entries.")

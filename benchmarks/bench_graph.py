@@ -1,7 +1,14 @@
 """Graph benchmarks: reflectors per graph family, fast GFT, approximation, inference.
 
 Run ``python benchmarks/bench_graph.py`` (add ``--large`` for the n = 1000 inference
-case). Every ratio is measured in the same run on the same machine.
+case; ``--speed`` for table (0) only). Every ratio is measured in the same run on the
+same machine.
+
+(0) speed against LAPACK: ``householder_fourier_basis(G)`` (including its WY factor)
+    and ``make_graph_signals(G, n, ...)`` (p = n signals), each as a ratio to
+    ``numpy.linalg.eigh`` of the same dense Laplacian; medians of ``--repeat`` rounds
+    (default 3), each round timing the three in turn. The load average is printed
+    beside the table: the machine may be shared.
 
 (a) reflectors needed by ``householder_fourier_basis`` per family and the speed-up of
     ``V.T @ Y`` through the product over a dense matrix product;
@@ -14,18 +21,22 @@ case). Every ratio is measured in the same run on the same machine.
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import time
 
 import numpy as np
 
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.datasets import load_graph
-from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
 from gsp_householder.graphs.householder_basis import (
     approximate_householder,
     householder_fourier_basis,
 )
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
+from gsp_householder.graphs.signals import make_graph_signals
+from gsp_householder.model import BernoulliUniform
 
 FAMILIES = [
     ("complete K_200", "complete", {"n": 200}),
@@ -48,6 +59,54 @@ def best_time(f, repeat=7):
         f()
         ts.append(time.perf_counter() - t)
     return min(ts)
+
+
+SPEED_CASES = [
+    ("grid 15 x 15", "grid", {}),
+    ("sensor n = 500", "sensor", {"n": 500}),
+    ("sensor n = 1000", "sensor", {"n": 1000}),
+    ("Minnesota", "minnesota", {}),
+    ("cliques 8 x 25", "cliques", {"n_cliques": 8, "size": 25}),
+    ("complete 4-partite 4 x 50", "complete_multipartite", {"sizes": (50, 50, 50, 50)}),
+]
+
+
+def _uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):  # pragma: no cover - no uptime binary
+        return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def speed_table(repeat=3):
+    print(f"(0) speed against numpy.linalg.eigh (medians of {repeat} rounds)")
+    print(f"before: {_uptime()}")
+    print("| graph | n | m | eigh s | basis s | basis / eigh | signals s (p = n) | "
+          "signals / eigh |")
+    print("|---|---|---|---|---|---|---|---|")
+    model = BernoulliUniform(0.5)
+    for label, name, kw in SPEED_CASES:
+        G = load_graph(name, **kw)
+        L = laplacian_matrix(G).toarray()
+        n = L.shape[0]
+        rounds = {"eigh": [], "basis": [], "signals": []}
+        m = None
+        for r in range(repeat):
+            t = time.perf_counter()
+            np.linalg.eigh(L)
+            rounds["eigh"].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            V = householder_fourier_basis(G)
+            _ = V.wy_factor  # the form that applies V
+            rounds["basis"].append(time.perf_counter() - t)
+            m = V.m
+            t = time.perf_counter()
+            make_graph_signals(G, n, model, rng=r)
+            rounds["signals"].append(time.perf_counter() - t)
+        te, tb, ts = (float(np.median(rounds[k])) for k in ("eigh", "basis", "signals"))
+        print(f"| {label} | {n} | {m} | {te:.3f} | {tb:.3f} | {tb / te:.2f} | {ts:.3f} | "
+              f"{ts / te:.2f} |", flush=True)
+    print(f"after: {_uptime()}")
 
 
 def reflector_table(p=256):
@@ -108,7 +167,13 @@ def inference_table(large=False):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="add the n = 1000 case")
+    parser.add_argument("--speed", action="store_true", help="only table (0)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of table (0)")
     args = parser.parse_args()
+    speed_table(args.repeat)
+    if args.speed:
+        raise SystemExit(0)
+    print()
     reflector_table()
     approximation_table()
     inference_table(large=args.large)

@@ -360,9 +360,7 @@ def fourier_basis(G, laplacian: str | None = None, nodelist=None,
                                      check_finite=False)
     evals = np.where(np.abs(evals) < 1e-12 * max(1.0, float(np.abs(evals).max())), 0.0, evals)
     groups = group_eigenvalues(evals, tol)
-    for g in groups:
-        if len(g) > 1:
-            evecs[:, g] = _canonical_basis(evecs[:, g])
+    _canonicalise_eigenspaces(evecs, groups)
     evecs = _fix_signs(evecs)
     n_comp = int(sp.csgraph.connected_components(W, directed=False)[0]) if n > 1 else 1
     return FourierBasis(evals, evecs, nodes, groups, n_comp, laplacian, L)
@@ -396,6 +394,51 @@ def group_eigenvalues(eigenvalues, tol: float = 1e-8) -> list[np.ndarray]:
     scale = tol * max(1.0, float(np.abs(e).max()))
     breaks = np.flatnonzero(np.diff(e) > scale) + 1
     return [np.asarray(g, dtype=np.intp) for g in np.split(np.arange(e.size), breaks)]
+
+
+def _canonicalise_eigenspaces(evecs: np.ndarray, groups: list) -> None:
+    """Replace, in place, the basis of every repeated eigenspace by its canonical one.
+
+    Eigenspaces of equal dimension are processed together (one batched call per
+    dimension), so that many small eigenspaces (grids, rings) cost no Python
+    loop over the eigenspaces.
+    """
+    by_size: dict[int, list] = {}
+    for g in groups:
+        if len(g) > 1:
+            by_size.setdefault(len(g), []).append(g)
+    for gs in by_size.values():
+        if len(gs) == 1:
+            evecs[:, gs[0]] = _canonical_basis(evecs[:, gs[0]])
+            continue
+        cols = np.stack(gs)                                  # (c, k)
+        B = np.transpose(evecs[:, cols], (1, 0, 2))          # (c, n, k)
+        evecs[:, cols] = np.transpose(_canonical_bases(B), (1, 0, 2))
+
+
+def _canonical_bases(B: np.ndarray) -> np.ndarray:
+    """``_canonical_basis`` of each ``B[i]`` (shape ``(c, n, k)``), batched.
+
+    The pivot rows are chosen as column-pivoted QR of ``B[i].T`` chooses them
+    (largest remaining row norm, then projection), vectorised over ``i``.
+    """
+    c, _, k = B.shape
+    R = B.copy()
+    rows = np.empty((c, k), dtype=np.intp)
+    idx = np.arange(c)
+    for t in range(k):
+        p = np.argmax(np.einsum("cnk,cnk->cn", R, R), axis=1)
+        rows[:, t] = p
+        q = R[idx, p, :]
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        R -= np.einsum("cnk,ck->cn", R, q)[:, :, None] * q[:, None, :]
+    rows.sort(axis=1)
+    pivots = B[idx[:, None], rows, :]                         # (c, k, k)
+    C = np.matmul(B, np.linalg.inv(pivots))                   # identity on the pivot rows
+    Q, Rr = np.linalg.qr(C)
+    d = np.sign(np.diagonal(Rr, axis1=1, axis2=2))
+    d = np.where(d == 0, 1.0, d)
+    return Q * d[:, None, :]
 
 
 def _canonical_basis(B: np.ndarray) -> np.ndarray:

@@ -211,7 +211,7 @@ def _householder_qr(Q: np.ndarray) -> HouseholderProduct:
 
 
 def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
-                          sine_tol: float = 1e-9, work: float = 4e6
+                          sine_tol: float = 1e-9, work: float = 1e6
                           ) -> HouseholderProduct | None:
     """Fewer than ``best`` reflectors for an eigenbasis, or ``None``.
 
@@ -280,15 +280,29 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
 
 
 def _size_buckets(V, groups, positions):
-    """Eigenspaces of equal dimension stacked: ``(k, B of shape (c, n, k), J of shape (c, k))``."""
+    """Eigenspaces stacked by dimension: ``(B of shape (c, n, K), J of shape (c, K), dims)``.
+
+    Dimension 1 is one bucket; larger dimensions share a bucket per power of two
+    ($K = 2, 4, 8, \\dots$), zero-padded to ``K`` columns (a padded column of
+    ``B`` and of ``A_J`` is zero, so it adds no principal angle). A step then
+    costs a few batched calls, not one per eigenspace.
+    """
     by_size: dict[int, list] = {}
     for g, J in zip(groups, positions, strict=True):
-        by_size.setdefault(len(g), []).append((np.asarray(g), np.asarray(J)))
+        K = 1 if len(g) == 1 else 1 << (len(g) - 1).bit_length()
+        by_size.setdefault(K, []).append((np.asarray(g), np.asarray(J)))
+    n = V.shape[0]
     out = []
-    for k, items in sorted(by_size.items()):
-        cols = np.stack([g for g, _ in items])          # (c, k)
-        pos = np.stack([J for _, J in items])           # (c, k)
-        out.append((k, np.transpose(V[:, cols], (1, 0, 2)), pos))
+    for K, items in sorted(by_size.items()):
+        c = len(items)
+        B = np.zeros((c, n + 1, K))
+        pos = np.full((c, K), n, dtype=np.intp)       # padding points at a zero column
+        dims = np.empty(c, dtype=np.intp)
+        for i, (g, J) in enumerate(items):
+            B[i, :n, : len(g)] = V[:, g]
+            pos[i, : len(g)] = J
+            dims[i] = len(g)
+        out.append((B[:, :n, :], pos, dims))
     return out
 
 
@@ -307,11 +321,12 @@ def _largest_angle(A, buckets, sine_tol):
     worst = None
     worst_sine = sine_tol
     deficit = 0
-    for k, B, J in buckets:
-        AJ = np.transpose(A[:, J], (1, 0, 2))                   # (c, n, k)
-        M = np.matmul(np.swapaxes(B, 1, 2), AJ)                  # (c, k, k) = B^T A_J
+    Az = np.hstack([A, np.zeros((A.shape[0], 1))])              # column n: the padding
+    for B, J, dims in buckets:
+        AJ = np.transpose(Az[:, J], (1, 0, 2))                  # (c, n, K)
+        M = np.matmul(np.swapaxes(B, 1, 2), AJ)                  # (c, K, K) = B^T A_J
         P = AJ - np.matmul(B, M)
-        if k == 1:
+        if B.shape[2] == 1:
             sines = np.linalg.norm(P[:, :, 0], axis=1)[:, None]
         else:
             gram = np.matmul(np.swapaxes(P, 1, 2), P)
@@ -321,8 +336,9 @@ def _largest_angle(A, buckets, sine_tol):
         i = int(np.argmax(top))
         if top[i] > worst_sine:
             worst_sine = top[i]
-            Ul, _, Wt = np.linalg.svd(M[i])
-            worst = (AJ[i] @ Wt[-1], B[i] @ Ul[:, -1])
+            k = dims[i]
+            Ul, _, Wt = np.linalg.svd(M[i, :k, :k])
+            worst = (AJ[i, :, :k] @ Wt[-1], B[i, :, :k] @ Ul[:, -1])
     return worst, deficit
 
 

@@ -169,21 +169,33 @@ def householder_fourier_basis(G, laplacian: str | None = None, nodelist=None,
         basis = G
     else:
         basis = fourier_basis(G, laplacian=laplacian, nodelist=nodelist, weight=weight, tol=tol)
-    V = _householder_qr(basis.eigenvectors)
-    lam = basis.eigenvalues.copy()
-    repeated = any(len(g) > 1 for g in basis.eigenspaces)
-    if search and repeated:
-        found = _few_reflector_search(basis, basis.eigenspaces, best=V.m)
-        if found is not None:
-            V = found
-        if order == "fewest":
-            positions = _aligned_positions(basis)
-            found = _few_reflector_search(basis, positions, best=V.m)
-            if found is not None:
-                V = found
-                for g, J in zip(basis.eigenspaces, positions, strict=True):
-                    lam[J] = basis.eigenvalues[g]
+    V, _, lam = _householder_basis(basis, search=bool(search), order=order)
     return (V, lam) if return_eigenvalues else V
+
+
+def _householder_basis(basis: FourierBasis, *, search: bool = True, order: str = "frequency"):
+    """``(V, Q, eigenvalues)``: the product, the same matrix dense, each column's eigenvalue.
+
+    Internal: ``basis`` is a validated ``FourierBasis``. Both constructions hold
+    the dense matrix anyway (``fourier_basis``'s eigenvectors, or the search's
+    product), which callers that apply it once use instead of the WY form.
+    """
+    Q = basis.eigenvectors
+    V = _householder_qr(Q)
+    lam = basis.eigenvalues.copy()
+    if not (search and any(len(g) > 1 for g in basis.eigenspaces)):
+        return V, Q, lam
+    found = _few_reflector_search(basis, basis.eigenspaces, best=V.m)
+    if found is not None:
+        V, Q = found
+    if order == "fewest":
+        positions = _aligned_positions(basis)
+        found = _few_reflector_search(basis, positions, best=V.m)
+        if found is not None:
+            V, Q = found
+            for g, J in zip(basis.eigenspaces, positions, strict=True):
+                lam[J] = basis.eigenvalues[g]
+    return V, Q, lam
 
 
 def _householder_qr(Q: np.ndarray) -> HouseholderProduct:
@@ -211,9 +223,9 @@ def _householder_qr(Q: np.ndarray) -> HouseholderProduct:
 
 
 def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
-                          sine_tol: float = 1e-9, work: float = 1e6
-                          ) -> HouseholderProduct | None:
-    """Fewer than ``best`` reflectors for an eigenbasis, or ``None``.
+                          sine_tol: float = 1e-9, work: float = 5e5
+                          ) -> tuple[HouseholderProduct, np.ndarray] | None:
+    """Fewer than ``best`` reflectors for an eigenbasis (and its dense matrix), or ``None``.
 
     Internal: ``basis`` is a validated ``FourierBasis``; ``positions[k]`` are
     the columns that are to span eigenspace ``k`` (``basis.eigenspaces`` itself
@@ -274,9 +286,9 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
             return None
     signs = _sign_of_columns(A)
     if not vectors:
-        return HouseholderProduct(np.zeros((n, 0)), signs)
+        return HouseholderProduct(np.zeros((n, 0)), signs), A * signs
     # A = H_k ... H_1: the product of the reflectors in reverse order of construction.
-    return HouseholderProduct(np.column_stack(vectors[::-1]), signs)
+    return HouseholderProduct(np.column_stack(vectors[::-1]), signs), A * signs
 
 
 def _size_buckets(V, groups, positions):

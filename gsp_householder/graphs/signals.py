@@ -13,8 +13,9 @@ from gsp_householder.graphs.fourier import (
     _laplacian_from_adjacency,
     _resolve_laplacian,
     adjacency_matrix,
+    fourier_basis,
 )
-from gsp_householder.graphs.householder_basis import householder_fourier_basis
+from gsp_householder.graphs.householder_basis import _householder_basis
 from gsp_householder.householder import HouseholderProduct
 from gsp_householder.model import make_signals
 
@@ -90,7 +91,9 @@ def make_graph_signals(G, n_signals: int, model, snr_db: float | None = None, rn
     basis : FourierBasis, HouseholderProduct or array_like of shape (n, n), optional
         A precomputed basis of ``G``. Default
         ``householder_fourier_basis(G, weight=weight, laplacian=laplacian)``:
-        columns in ascending order of frequency. A ``FourierBasis`` is
+        columns in ascending order of frequency. The signals are computed
+        with the dense matrix that the construction holds anyway, equal to
+        ``V @ X`` up to rounding. A ``FourierBasis`` is
         factored into reflectors (its columns, order and signs kept exactly)
         and must have the nodes of ``G``; its node order is used. A product or
         an array must be ``n x n`` and orthogonal; its columns are used in the
@@ -140,17 +143,18 @@ def make_graph_signals(G, n_signals: int, model, snr_db: float | None = None, rn
             extra = next(v for v in basis.nodelist if v not in set(nodes))
             raise ValueError(f"basis has node {extra!r}, which is not a node of G")
         nodes = list(basis.nodelist)
-        V = householder_fourier_basis(basis, search=False)
-        eigenvalues = basis.eigenvalues.copy()
+        V, dense, eigenvalues = _householder_basis(basis, search=False)
     elif basis is None:
         W, nodes = adjacency_matrix(G, weight=weight)
-        V, eigenvalues = householder_fourier_basis(W, laplacian=laplacian,
-                                                   return_eigenvalues=True)
+        fb = fourier_basis(W, laplacian=laplacian)
+        V, dense, eigenvalues = _householder_basis(fb)
     else:
         W, nodes = adjacency_matrix(G, weight=weight)
-        V = _check_basis(basis, W.shape[0])
+        V = dense = _check_basis(basis, W.shape[0])
         eigenvalues = _rayleigh_quotients(_laplacian_from_adjacency(W, laplacian), V)
-    Y, X = make_signals(V, n_signals, model, snr_db=snr_db, rng=rng)
+    # One product with the dense matrix the construction already holds; equal to V @ X
+    # up to rounding.
+    Y, X = make_signals(dense, n_signals, model, snr_db=snr_db, rng=rng)
     return GraphSignals(Y, X, V, eigenvalues, nodes)
 
 

@@ -9,6 +9,10 @@ same machine.
     ``numpy.linalg.eigh`` of the same dense Laplacian; medians of ``--repeat`` rounds
     (default 3), each round timing the three in turn. The load average is printed
     beside the table: the machine may be shared.
+(0b) ``--sweep``: every bundled graph and graphs not used to develop the method
+    (random weighted, disconnected, repeated eigenvalues): reflectors in frequency and
+    in free order, eigen-residual, distance to ``fourier_basis`` (0 where the QR is
+    kept; inside a repeated eigenspace the search picks another basis), one timing.
 
 (a) reflectors needed by ``householder_fourier_basis`` per family and the speed-up of
     ``V.T @ Y`` through the product over a dense matrix product;
@@ -109,6 +113,55 @@ def speed_table(repeat=3):
     print(f"after: {_uptime()}")
 
 
+def _random_weighted(n, prob, seed):
+    import networkx as nx
+
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n, prob, seed=seed)
+    for u, v in G.edges():
+        G[u][v]["weight"] = float(rng.uniform(0.1, 3.0))
+    return G
+
+
+def sweep_table():
+    """Every bundled graph and a few others: counts, exactness, time against eigh."""
+    import networkx as nx
+
+    from gsp_householder.graphs.datasets import list_graphs
+
+    cases = [(name, load_graph(name)) for name in list_graphs()]
+    cases += [
+        ("random weighted G(300, 0.05)", _random_weighted(300, 0.05, 7)),
+        ("disconnected: G(150, 0.05) + path 50",
+         nx.disjoint_union(_random_weighted(150, 0.05, 8), nx.path_graph(50))),
+        ("K_{3,5,7,9}", nx.complete_multipartite_graph(3, 5, 7, 9)),
+        ("cliques 3, 5, 8, 13", nx.disjoint_union_all([nx.complete_graph(k)
+                                                      for k in (3, 5, 8, 13)])),
+        ("Petersen", nx.petersen_graph()),
+        ("6-cube", nx.hypercube_graph(6)),
+        ("barbell (10, 3)", nx.barbell_graph(10, 3)),
+    ]
+    print("\n(0b) every bundled graph and others not used to develop the method")
+    print("| graph | n | components | m (frequency) | m (fewest) | max |LV - V diag(lam)| | "
+          "max |V - fourier_basis| | basis / eigh |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, G in cases:
+        B = fourier_basis(G)
+        L = B.laplacian.toarray()
+        t = time.perf_counter()
+        np.linalg.eigh(L)
+        te = time.perf_counter() - t
+        t = time.perf_counter()
+        V, lam = householder_fourier_basis(G, return_eigenvalues=True)
+        tb = time.perf_counter() - t
+        m_few = householder_fourier_basis(B, order="fewest").m
+        D = V.to_dense()
+        res = float(np.abs(L @ D - D * lam).max())
+        diff = float(np.abs(D - B.eigenvectors).max())
+        print(f"| {label} | {B.n} | {B.n_components} | {V.m} | {m_few} | {res:.1e} | "
+              f"{diff:.1e} | {tb / te:.1f} |", flush=True)
+
+
 def reflector_table(p=256):
     print(f"(a) reflectors and fast GFT (V.T @ Y, p = {p} signals)")
     print("| graph | n | reflectors m | product s | dense s | speed-up |")
@@ -169,10 +222,15 @@ if __name__ == "__main__":
     parser.add_argument("--large", action="store_true", help="add the n = 1000 case")
     parser.add_argument("--speed", action="store_true", help="only table (0)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds of table (0)")
+    parser.add_argument("--sweep", action="store_true", help="only table (0b)")
     args = parser.parse_args()
+    if args.sweep:
+        sweep_table()
+        raise SystemExit(0)
     speed_table(args.repeat)
     if args.speed:
         raise SystemExit(0)
+    sweep_table()
     print()
     reflector_table()
     approximation_table()

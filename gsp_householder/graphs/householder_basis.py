@@ -240,8 +240,9 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
     Bounded in time: the search stops with ``None`` when it has used
     ``best - 1`` reflectors, and, once it has spent its free budget of steps
     (``work`` divided by the cost of a step, $n^2 + n \\sum_E \\dim(E)^2$;
-    at least 4), as soon as the steps so far plus the smallest deficiency seen,
-    divided by its average decrease per step, reach ``best``. The projection is
+    at least 2), as soon as the steps so far plus the smallest deficiency seen,
+    divided by its average decrease per step (counting one decrease more than
+    seen), reach ``best``. The projection is
     a heuristic: it bounds the time, not the optimality. A result is checked
     against the Laplacian before it is returned.
     """
@@ -255,12 +256,14 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
         lam[J] = basis.eigenvalues[g]
     buckets = _size_buckets(V, groups, positions)
     step_cost = n * n + n * sum(len(g) ** 2 for g in groups if len(g) > 1)
-    free_steps = max(4, int(work // step_cost))
-    A = np.eye(n)
+    free_steps = max(2, int(work // step_cost))
+    Az = np.zeros((n, n + 1))          # column n stays zero: the padding of the buckets
+    A = Az[:, :n]
+    A[np.diag_indices(n)] = 1.0
     vectors = []
     deficit0 = lowest = None
     while True:
-        worst, deficit = _largest_angle(A, buckets, sine_tol)
+        worst, deficit = _largest_angle(Az, buckets, sine_tol)
         steps = len(vectors)
         if deficit0 is None:
             deficit0 = lowest = deficit
@@ -270,8 +273,8 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
         if steps + 1 >= best:
             return None
         if steps >= free_steps:
-            rate = (deficit0 - lowest) / steps
-            if rate <= 0 or steps + lowest / rate >= best:
+            rate = (deficit0 - lowest + 1) / steps     # one closure of benefit of doubt
+            if steps + lowest / rate >= best:
                 return None
         a, b = worst
         u = a - b
@@ -302,19 +305,18 @@ def _size_buckets(V, groups, positions):
     by_size: dict[int, list] = {}
     for g, J in zip(groups, positions, strict=True):
         K = 1 if len(g) == 1 else 1 << (len(g) - 1).bit_length()
-        by_size.setdefault(K, []).append((np.asarray(g), np.asarray(J)))
+        by_size.setdefault(K, []).append((g, J))
     n = V.shape[0]
+    Vz = np.hstack([V, np.zeros((n, 1))])             # column n: zero, for the padding
     out = []
     for K, items in sorted(by_size.items()):
-        c = len(items)
-        B = np.zeros((c, n + 1, K))
-        pos = np.full((c, K), n, dtype=np.intp)       # padding points at a zero column
-        dims = np.empty(c, dtype=np.intp)
+        cols = np.full((len(items), K), n, dtype=np.intp)
+        pos = np.full((len(items), K), n, dtype=np.intp)
+        dims = np.array([len(g) for g, _ in items], dtype=np.intp)
         for i, (g, J) in enumerate(items):
-            B[i, :n, : len(g)] = V[:, g]
-            pos[i, : len(g)] = J
-            dims[i] = len(g)
-        out.append((B[:, :n, :], pos, dims))
+            cols[i, : dims[i]] = g
+            pos[i, : dims[i]] = J
+        out.append((np.ascontiguousarray(np.transpose(Vz[:, cols], (1, 0, 2))), pos, dims))
     return out
 
 
@@ -328,12 +330,14 @@ def _sign_of_columns(A: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
     return s
 
 
-def _largest_angle(A, buckets, sine_tol):
-    """Principal pair ``(a, b)`` of the largest angle (or None) and the deficiency."""
+def _largest_angle(Az, buckets, sine_tol):
+    """Principal pair ``(a, b)`` of the largest angle (or None) and the deficiency.
+
+    ``Az`` is the current product with one more, zero, column (the padding).
+    """
     worst = None
     worst_sine = sine_tol
     deficit = 0
-    Az = np.hstack([A, np.zeros((A.shape[0], 1))])              # column n: the padding
     for B, J, dims in buckets:
         AJ = np.transpose(Az[:, J], (1, 0, 2))                  # (c, n, K)
         M = np.matmul(np.swapaxes(B, 1, 2), AJ)                  # (c, K, K) = B^T A_J

@@ -240,7 +240,7 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
     Bounded in time: the search stops with ``None`` when it has used
     ``best - 1`` reflectors, and, once it has spent its free budget of steps
     (``work`` divided by the cost of a step, $n^2 + n \\sum_E \\dim(E)^2$;
-    at least 2), as soon as the steps so far plus the smallest deficiency seen,
+    at least 1), as soon as the steps so far plus the smallest deficiency seen,
     divided by its average decrease per step (counting one decrease more than
     seen), reach ``best``. The projection is
     a heuristic: it bounds the time, not the optimality. A result is checked
@@ -256,7 +256,7 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
         lam[J] = basis.eigenvalues[g]
     buckets = _size_buckets(V, groups, positions)
     step_cost = n * n + n * sum(len(g) ** 2 for g in groups if len(g) > 1)
-    free_steps = max(2, int(work // step_cost))
+    free_steps = max(1, int(work // step_cost))
     Az = np.zeros((n, n + 1))          # column n stays zero: the padding of the buckets
     A = Az[:, :n]
     A[np.diag_indices(n)] = 1.0

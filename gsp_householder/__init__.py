@@ -13,6 +13,7 @@ from gsp_householder.exceptions import (
 )
 from gsp_householder.graphs import (
     FourierBasis,
+    GraphSignals,
     InferredLaplacian,
     adjacency_matrix,
     aligned_eigenbasis,
@@ -99,6 +100,7 @@ __all__ = [
     "gft",
     "igft",
     "make_graph_signals",
+    "GraphSignals",
     "householder_fourier_basis",
     "aligned_eigenbasis",
     "approximate_householder",

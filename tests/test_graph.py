@@ -19,7 +19,7 @@ from gsp_householder.graphs.householder_basis import (
     approximate_householder,
     householder_fourier_basis,
 )
-from gsp_householder.graphs.signals import make_graph_signals
+from gsp_householder.graphs.signals import GraphSignals, make_graph_signals
 from gsp_householder.model import BernoulliUniform
 
 
@@ -129,18 +129,101 @@ def test_gft_roundtrip_product_and_dense():
         gft(Vd, X[:4])
 
 
-@pytest.mark.parametrize("G, expected", [
-    (nx.complete_graph(12), 1),
-    (nx.disjoint_union_all([nx.complete_graph(5)] * 4), 4),
-    (nx.disjoint_union_all([nx.complete_graph(3), nx.complete_graph(6)]), 2),
+def _random_weighted(n, p, seed):
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n, p, seed=seed)
+    for u, v in G.edges():
+        G[u][v]["weight"] = float(rng.uniform(0.1, 3.0))
+    return G
+
+
+def _check_sign_convention(D):
+    A = np.abs(D)
+    first = np.argmax(A >= A.max(axis=0) * (1 - 1e-8), axis=0)
+    assert np.all(D[first, np.arange(D.shape[1])] > 0)
+
+
+@pytest.mark.parametrize("G, expected, order", [
+    (nx.complete_graph(12), 1, "frequency"),
+    (nx.disjoint_union_all([nx.complete_graph(5)] * 4), 4, "frequency"),
+    (nx.disjoint_union_all([nx.complete_graph(3), nx.complete_graph(6)]), 3, "frequency"),
+    (nx.disjoint_union_all([nx.complete_graph(3), nx.complete_graph(6)]), 2, "fewest"),
+    (nx.complete_multipartite_graph(3, 5, 7, 9), 6, "fewest"),
 ])
-def test_householder_basis_minimal_counts(G, expected):
-    V, lam = householder_fourier_basis(G, return_eigenvalues=True)
+def test_householder_basis_minimal_counts(G, expected, order):
+    V, lam = householder_fourier_basis(G, return_eigenvalues=True, order=order)
     assert V.m == expected
     L = laplacian_matrix(G).toarray()
     D = V.to_dense()
     np.testing.assert_allclose(L @ D, D * lam, atol=1e-10)
     np.testing.assert_allclose(D.T @ D, np.eye(V.n), atol=1e-10)
+    _check_sign_convention(D)
+    if order == "frequency":
+        np.testing.assert_allclose(lam, fourier_basis(G).eigenvalues)
+
+
+@pytest.mark.parametrize("G", [
+    load_graph("karate"),
+    nx.path_graph(9),
+    _random_weighted(40, 0.2, 1),
+    _random_weighted(25, 0.5, 2),
+    nx.disjoint_union(nx.path_graph(4), _random_weighted(12, 0.6, 3)),   # disconnected
+    load_graph("sensor", n=60, seed=3),
+], ids=["karate", "path", "weighted-40", "weighted-25", "disconnected", "sensor-60"])
+def test_householder_basis_is_the_fourier_basis(G):
+    """A graph without a profitable search: the QR product is fourier_basis's matrix,
+    columns in ascending order with its signs (through the sign diagonal)."""
+    B = fourier_basis(G)
+    V, lam = householder_fourier_basis(G, return_eigenvalues=True)
+    assert isinstance(V, HouseholderProduct)
+    np.testing.assert_allclose(V.to_dense(), B.eigenvectors, atol=1e-10)
+    np.testing.assert_array_equal(lam, B.eigenvalues)
+    assert V.m <= V.n - 1
+    # the same as eigh's eigenvectors up to the sign of each column
+    evals, evecs = np.linalg.eigh(B.laplacian.toarray())
+    if np.all(np.diff(evals) > 1e-6):
+        signs = np.sign(np.sum(evecs * B.eigenvectors, axis=0))
+        np.testing.assert_allclose(evecs * signs, V.to_dense(), atol=1e-8)
+
+
+@pytest.mark.parametrize("name", ["grid", "ring", "complete_multipartite", "cliques",
+                                  "les_miserables", "davis_southern_women"])
+def test_householder_basis_without_search_equals_fourier_basis(name):
+    G = load_graph(name)
+    B = fourier_basis(G)
+    V = householder_fourier_basis(B, search=False)
+    np.testing.assert_allclose(V.to_dense(), B.eigenvectors, atol=1e-10)
+    # with the search: still an ascending eigenbasis with fourier_basis's signs
+    W, lam = householder_fourier_basis(G, return_eigenvalues=True)
+    D = W.to_dense()
+    L = B.laplacian.toarray()
+    assert W.m <= V.m
+    np.testing.assert_allclose(L @ D, D * lam, atol=1e-9)
+    np.testing.assert_allclose(D.T @ D, np.eye(B.n), atol=1e-10)
+    _check_sign_convention(D)
+    for g in B.eigenspaces:          # same eigenspaces, in the same (ascending) columns
+        P = B.eigenvectors[:, g]
+        np.testing.assert_allclose(P @ (P.T @ D[:, g]), D[:, g], atol=1e-8)
+
+
+def test_householder_qr_of_any_orthogonal_matrix():
+    from gsp_householder.graphs.householder_basis import _householder_qr
+
+    rng = np.random.default_rng(4)
+    Q, _ = np.linalg.qr(rng.standard_normal((30, 30)))
+    V = _householder_qr(Q)
+    np.testing.assert_allclose(V.to_dense(), Q, atol=1e-12)
+    assert V.m == 29
+    P = np.eye(6)[:, [2, 0, 1, 3, 5, 4]] * np.array([1, -1, 1, 1, -1, 1])
+    np.testing.assert_allclose(_householder_qr(P).to_dense(), P, atol=1e-14)
+    assert _householder_qr(np.diag([1.0, -1.0, 1.0])).m == 0
+
+
+def test_householder_basis_arguments():
+    with pytest.raises(ValueError, match="order must be"):
+        householder_fourier_basis(nx.path_graph(3), order="random")
+    with pytest.raises(TypeError, match="search must be"):
+        householder_fourier_basis(nx.path_graph(3), search="yes")
 
 
 def test_householder_basis_generic_graph_is_exact():
@@ -180,6 +263,165 @@ def test_make_graph_signals_uses_basis():
     Y, X, V = make_graph_signals(G, 50, BernoulliUniform(0.5), rng=3)
     np.testing.assert_allclose(Y, V @ X, atol=1e-12)
     Y2, _X2, _ = make_graph_signals(G, 50, BernoulliUniform(0.5), rng=3, basis=V)
-    np.testing.assert_array_equal(Y, Y2)
+    np.testing.assert_allclose(Y, Y2, atol=1e-12)
     with pytest.raises(ValueError, match="basis"):
         make_graph_signals(G, 5, BernoulliUniform(0.5), basis=np.eye(4))
+
+
+@pytest.mark.parametrize("G", [load_graph("karate"), load_graph("cliques"),
+                               _random_weighted(30, 0.3, 5)], ids=["karate", "cliques", "rw"])
+def test_make_graph_signals_rows_are_frequencies(G):
+    out = make_graph_signals(G, 20, BernoulliUniform(0.5), rng=0)
+    Y, X, V = out
+    assert isinstance(out, GraphSignals) and len(out) == 3 and out[0] is Y
+    B = fourier_basis(G)
+    np.testing.assert_allclose(out.eigenvalues, B.eigenvalues)
+    assert np.all(np.diff(out.eigenvalues) >= 0)
+    assert out.nodelist == list(G)
+    L = B.laplacian.toarray()
+    D = V.to_dense()
+    np.testing.assert_allclose(L @ D, D * out.eigenvalues, atol=1e-9)   # row k of X: frequency k
+    np.testing.assert_allclose(Y, D @ X, atol=1e-12)
+
+
+def test_make_graph_signals_accepts_every_basis_kind():
+    G = load_graph("les_miserables")
+    B = fourier_basis(G)
+    model = BernoulliUniform(0.5)
+    out = make_graph_signals(G, 10, model, rng=1, basis=B)
+    np.testing.assert_allclose(out.V.to_dense(), B.eigenvectors, atol=1e-10)
+    np.testing.assert_array_equal(out.eigenvalues, B.eigenvalues)
+    assert out.nodelist == B.nodelist and "Valjean" in out.nodelist
+    dense = make_graph_signals(G, 10, model, rng=1, basis=B.eigenvectors)
+    np.testing.assert_allclose(dense.Y, out.Y, atol=1e-12)
+    np.testing.assert_allclose(dense.eigenvalues, B.eigenvalues, atol=1e-9)   # Rayleigh
+    product = make_graph_signals(G, 10, model, rng=1, basis=out.V)
+    np.testing.assert_allclose(product.Y, out.Y, atol=1e-12)
+    # a FourierBasis in another node order: its order is used
+    order = sorted(G)
+    B2 = fourier_basis(G, nodelist=order)
+    assert make_graph_signals(G, 3, model, rng=1, basis=B2).nodelist == order
+
+
+def test_make_graph_signals_basis_errors():
+    G = nx.cycle_graph(5)
+    model = BernoulliUniform(0.5)
+    with pytest.raises(ValueError, match="basis must be orthogonal"):
+        make_graph_signals(G, 3, model, basis=2 * np.eye(5))
+    with pytest.raises(ValueError, match="basis has 6 nodes, G has 5"):
+        make_graph_signals(G, 3, model, basis=fourier_basis(nx.cycle_graph(6)))
+    with pytest.raises(ValueError, match="not a node of G"):
+        make_graph_signals(G, 3, model, basis=fourier_basis(nx.path_graph("abcde")))
+    with pytest.raises(TypeError, match="basis must be"):
+        make_graph_signals(G, 3, model, basis="fourier")
+    with pytest.raises(ValueError, match="basis must have shape"):
+        make_graph_signals(G, 3, model, basis=HouseholderProduct.identity(4))
+    with pytest.raises(ValueError, match="basis must be finite"):
+        make_graph_signals(G, 3, model, basis=np.full((5, 5), np.nan))
+
+
+def test_pygsp_lap_type_is_respected():
+    import pygsp
+
+    W = nx.to_numpy_array(nx.karate_club_graph())
+    P = pygsp.graphs.Graph(W, lap_type="normalized")
+    B = fourier_basis(P)
+    assert B.laplacian_type == "normalized"
+    ref = fourier_basis(W, laplacian="normalized")
+    np.testing.assert_allclose(B.eigenvectors, ref.eigenvectors, atol=1e-10)
+    P.compute_fourier_basis()
+    np.testing.assert_allclose(B.eigenvalues, P.e, atol=1e-10)
+    for g in B.eigenspaces:   # the same eigenspaces as PyGSP's G.U
+        ours, theirs = B.eigenvectors[:, g], P.U[:, g]
+        np.testing.assert_allclose(ours @ ours.T, theirs @ theirs.T, atol=1e-8)
+    # an explicit argument wins over lap_type
+    assert fourier_basis(P, laplacian="combinatorial").laplacian_type == "combinatorial"
+    np.testing.assert_allclose(laplacian_matrix(P).toarray(), P.L.toarray(), atol=1e-12)
+    _, lam = householder_fourier_basis(P, return_eigenvalues=True)
+    assert lam.max() <= 2 + 1e-10
+
+
+def test_labels_flow_through_the_basis():
+    from gsp_householder.graphs.inferred import to_networkx
+
+    for name in ("grid", "les_miserables", "florentine_families", "davis_southern_women"):
+        G = load_graph(name)
+        B = fourier_basis(G)
+        assert B.nodelist == list(G)
+        H = to_networkx(B.laplacian, B.nodelist)
+        assert set(H) == set(G)
+        assert {frozenset(e) for e in H.edges()} == {frozenset(e) for e in G.edges()}
+        for u, v, w in G.edges(data="weight", default=1.0):
+            assert H[u][v]["weight"] == pytest.approx(w)
+    assert fourier_basis(load_graph("grid")).nodelist[:2] == [(0, 0), (0, 1)]
+
+
+def test_gft_validates_signals():
+    G = nx.path_graph(["a", "b", "c"])
+    B = fourier_basis(G)
+    V = householder_fourier_basis(G)
+    x = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(gft(B, {"b": 2.0, "c": 3.0, "a": 1.0}), gft(B, x))
+    two = gft(B, {"a": [1.0, 0.0], "b": [2.0, 0.0], "c": [3.0, 1.0]})
+    assert two.shape == (3, 2)
+    np.testing.assert_allclose(gft(V, x), gft(B, x), atol=1e-12)
+    with pytest.raises(ValueError, match="signals must be finite, found NaN"):
+        gft(B, np.array([1.0, np.nan, 3.0]))
+    with pytest.raises(ValueError, match="signals must be finite"):
+        gft(V, np.array([1.0, np.inf, 3.0]))
+    with pytest.raises(ValueError, match="signals must be an array of shape"):
+        gft(B, 3.0)
+    with pytest.raises(ValueError, match="no value for node 'c'"):
+        gft(B, {"a": 1.0, "b": 2.0})
+    with pytest.raises(ValueError, match="'z', which is not a node"):
+        gft(B, {"a": 1.0, "b": 2.0, "c": 3.0, "z": 0.0})
+    with pytest.raises(TypeError, match="needs a FourierBasis"):
+        gft(V, {"a": 1.0, "b": 2.0, "c": 3.0})
+    with pytest.raises(TypeError, match="signals must hold real numbers"):
+        gft(B, np.array(["a", "b", "c"]))
+    with pytest.raises(ValueError, match="coefficients must be finite"):
+        igft(B, np.array([1.0, np.nan, 3.0]))
+    with pytest.raises(ValueError, match="coefficients has 2 rows"):
+        igft(V, np.ones(2))
+
+
+def test_string_weight_names_the_edge():
+    G = nx.path_graph(4)
+    G[1][2]["weight"] = "heavy"
+    with pytest.raises(TypeError, match=r"edge \(1, 2\) has 'weight' = 'heavy'"):
+        fourier_basis(G)
+    G[1][2]["cost"] = 2.0
+    assert fourier_basis(G, weight=None).n == 4
+
+
+def test_approximate_householder_caps_reflectors():
+    Q = fourier_basis(nx.cycle_graph(6)).eigenvectors
+    with pytest.raises(ValueError, match="n_reflectors must be at most n = 6"):
+        approximate_householder(Q, 10**7)
+    _, err, _, _ = approximate_householder(Q, 6)
+    assert err[-1] < 1e-8
+
+
+def test_compare_accepts_graphs_and_refuses_adjacency():
+    import pygsp
+
+    from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+
+    G = load_graph("karate")
+    L = laplacian_matrix(G)
+    assert compare_graphs(G, L)["f1"] == 1.0
+    assert compare_graphs(pygsp.graphs.Graph(nx.to_numpy_array(G)), G)["f1"] == 1.0
+    assert compare_spectra(G, L)["max_eigenvalue_error"] < 1e-12
+    W = nx.to_numpy_array(G)
+    with pytest.raises(ValueError, match="L_true looks like an adjacency matrix"):
+        compare_graphs(W, L)
+    with pytest.raises(ValueError, match="L_hat looks like an adjacency matrix"):
+        compare_spectra(L, sp.csr_array(W))
+    with pytest.raises(ValueError, match=r"L_hat must be a Laplacian \(off-diagonal"):
+        compare_graphs(L, L.toarray() + 0.5)
+    with pytest.raises(TypeError, match="L_true must be a Laplacian matrix"):
+        compare_graphs("karate", L)
+    with pytest.raises(ValueError, match=r"eigenspaces\[0\] has column index 99"):
+        compare_spectra(L, L, eigenspaces=[[0, 99]])
+    with pytest.raises(ValueError, match=r"eigenspaces\[1\] must be a non-empty"):
+        compare_spectra(L, L, eigenspaces=[[0], []])

@@ -152,6 +152,66 @@ def _graph_entries():
     ]
 
 
+def _graph_signal_entries():
+    """Transforms, signals on graphs, graph comparison: bad inputs named by argument."""
+    import networkx as nx
+
+    from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+    from gsp_householder.graphs.fourier import fourier_basis, gft, laplacian_matrix
+    from gsp_householder.graphs.householder_basis import (
+        approximate_householder,
+        householder_fourier_basis,
+    )
+    from gsp_householder.graphs.signals import make_graph_signals
+
+    G = nx.path_graph(6)
+    B = fourier_basis(G)
+    L = laplacian_matrix(G)
+    W = nx.to_numpy_array(G)
+    x_nan = np.arange(6.0)
+    x_nan[2] = np.nan
+    str_w = nx.path_graph(4)
+    str_w[1][2]["weight"] = "heavy"
+    return [
+        ("graph-string-weight", "fourier_basis(G with weight 'heavy' on edge (1, 2))",
+         lambda: fourier_basis(str_w), TypeError, r"G's edge \(1, 2\) has 'weight' = 'heavy'"),
+        ("gft-nan", "gft(fourier_basis(G), x with a NaN)", lambda: gft(B, x_nan), ValueError,
+         r"signals must be finite, found NaN"),
+        ("gft-scalar", "gft(fourier_basis(G), 3.0)", lambda: gft(B, 3.0), ValueError,
+         r"signals must be an array of shape \(6,\) or \(6, p\)"),
+        ("gft-dict-missing-node", "gft(fourier_basis(G), {0: 1.0})", lambda: gft(B, {0: 1.0}),
+         ValueError, r"signals has no value for node 1"),
+        ("gft-dict-product", "gft(householder_fourier_basis(G), {node: value})",
+         lambda: gft(householder_fourier_basis(G), dict.fromkeys(G, 1.0)), TypeError,
+         r"signals is a dict keyed by node, which needs a FourierBasis"),
+        ("graph-signals-basis-not-orthogonal", "make_graph_signals(G, 5, model, basis=2 * I)",
+         lambda: make_graph_signals(G, 5, MODEL, basis=2 * np.eye(6)), ValueError,
+         r"basis must be orthogonal"),
+        ("graph-signals-basis-shape", "make_graph_signals(G, 5, model, basis=np.eye(4))",
+         lambda: make_graph_signals(G, 5, MODEL, basis=np.eye(4)), ValueError,
+         r"basis must have shape \(6, 6\) to match G"),
+        ("graph-signals-basis-type", "make_graph_signals(G, 5, model, basis='fourier')",
+         lambda: make_graph_signals(G, 5, MODEL, basis="fourier"), TypeError,
+         r"basis must be a FourierBasis, a HouseholderProduct or an orthogonal array"),
+        ("graph-basis-order", "householder_fourier_basis(G, order='random')",
+         lambda: householder_fourier_basis(G, order="random"), ValueError,
+         r"order must be 'frequency' or 'fewest'"),
+        ("approximate-too-many-reflectors", "approximate_householder(Q, 10**7)",
+         lambda: approximate_householder(B.eigenvectors, 10**7), ValueError,
+         r"n_reflectors must be at most n = 6"),
+        ("compare-adjacency", "compare_graphs(W, L) with W an adjacency matrix",
+         lambda: compare_graphs(W, L), ValueError, r"L_true looks like an adjacency matrix"),
+        ("compare-not-laplacian", "compare_graphs(L, L + 0.5)",
+         lambda: compare_graphs(L, L.toarray() + 0.5), ValueError,
+         r"L_hat must be a Laplacian \(off-diagonal entries <= 0\)"),
+        ("compare-type", "compare_graphs('karate', L)", lambda: compare_graphs("karate", L),
+         TypeError, r"L_true must be a Laplacian matrix, a networkx or PyGSP graph"),
+        ("compare-eigenspaces-range", "compare_spectra(L, L, eigenspaces=[[0, 99]])",
+         lambda: compare_spectra(L, L, eigenspaces=[[0, 99]]), ValueError,
+         r"eigenspaces\[0\] has column index 99, outside 0..5"),
+    ]
+
+
 # (id, call shown in the docs, call, exception type(s), regex the message must match)
 CATALOGUE = [
     # -- signals Y
@@ -359,6 +419,7 @@ CATALOGUE = [
      r"transform must be one of \('default', 'pandas', 'polars'\) or None"),
     *_graph_entries(),
     *_experiment_entries(),
+    *_graph_signal_entries(),
 ]
 
 IDS = [entry[0] for entry in CATALOGUE]

@@ -22,8 +22,9 @@
 #
 # The count is exact: an orthogonal $Q$ is a product of $\operatorname{rank}(Q - I)$
 # reflectors and of no fewer. An eigenbasis is not unique (column order, signs and the
-# basis inside each repeated eigenspace are free), and `householder_fourier_basis` uses that
-# freedom to bring $Q$ close to $I$.
+# basis inside each repeated eigenspace are free), and `householder_fourier_basis` uses the
+# freedom inside repeated eigenspaces to bring $Q$ close to $I$, keeping the columns in
+# ascending order of eigenvalue (`order="fewest"` also frees the column order).
 
 # %%
 import time
@@ -61,16 +62,17 @@ print("distinct eigenvalues:", np.round(values, 6), " multiplicities:", sizes)
 # ## 2. The same basis as a few reflectors
 #
 # `householder_fourier_basis` returns a `HouseholderProduct` whose columns are Laplacian
-# eigenvectors. The canonical basis above needs $\operatorname{rank}(V - I)$ reflectors
-# (computed exactly by `HouseholderProduct.from_orthogonal(..., method="minimal")`); the
-# aligned one needs far fewer:
+# eigenvectors, column $k$ for the $k$-th smallest eigenvalue. The canonical basis above
+# needs $\operatorname{rank}(V - I)$ reflectors (computed exactly by
+# `HouseholderProduct.from_orthogonal(..., method="minimal")`); the one found inside the
+# repeated eigenspaces needs far fewer:
 
 # %%
 V, eigenvalues = householder_fourier_basis(G, return_eigenvalues=True)
 L = laplacian_matrix(G)
 V_dense = V.to_dense()
 canonical = gh.HouseholderProduct.from_orthogonal(B.eigenvectors, method="minimal")
-print(f"reflectors: canonical eigenbasis {canonical.m}, aligned eigenbasis {V.m}")
+print(f"reflectors: canonical eigenbasis {canonical.m}, searched eigenbasis {V.m}")
 print(f"eigenvector residual ||L V - V Lambda||_F = "
       f"{np.linalg.norm(L @ V_dense - V_dense * eigenvalues):.1e}")
 

@@ -83,8 +83,9 @@ fig.tight_layout()
 #
 # A learned dictionary is a set of columns and nothing more: no eigenvalue order, no
 # grouping into eigenspaces. The same exact eigenvectors, given as the graph's Householder
-# Fourier basis (a `HouseholderProduct`, columns in the order that minimises the number
-# of reflectors), lose that side information:
+# Fourier basis (a `HouseholderProduct` whose columns come in ascending order of
+# eigenvalue, but which carries neither the eigenvalues nor the eigenspaces), lose that
+# side information:
 
 # %%
 V_true, eigenvalues = householder_fourier_basis(G, return_eigenvalues=True)

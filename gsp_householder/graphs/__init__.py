@@ -24,10 +24,11 @@ from gsp_householder.graphs.householder_basis import (
 )
 from gsp_householder.graphs.inferred import InferredLaplacian, to_networkx
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
-from gsp_householder.graphs.signals import make_graph_signals
+from gsp_householder.graphs.signals import GraphSignals, make_graph_signals
 
 __all__ = [
     "FourierBasis",
+    "GraphSignals",
     "InferredLaplacian",
     "adjacency_matrix",
     "aligned_eigenbasis",

@@ -6,19 +6,41 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from gsp_householder._validation import check_scalar
+from gsp_householder._validation import check_real_array, check_scalar
 
 __all__ = ["compare_graphs", "compare_spectra"]
 
 
 def _dense_laplacian(L, name):
-    if hasattr(L, "laplacian") and not isinstance(L, np.ndarray):
+    """A dense Laplacian from a graph, an InferredLaplacian/FourierBasis or a matrix."""
+    from gsp_householder.graphs.fourier import _is_pygsp, _networkx, laplacian_matrix
+
+    if isinstance(L, _networkx().Graph) or _is_pygsp(L):
+        return laplacian_matrix(L).toarray()   # a PyGSP graph's lap_type is respected
+    if hasattr(L, "laplacian") and not isinstance(L, np.ndarray) and not sp.issparse(L):
         L = L.laplacian
-    A = L.toarray() if sp.issparse(L) else np.asarray(L, dtype=np.float64)
+    if sp.issparse(L):
+        A = L.toarray()
+    elif isinstance(L, np.ndarray | list | tuple):
+        A = check_real_array(L, name, ndim=2, allow_float32=False, check_finite=False)
+    else:
+        raise TypeError(f"{name} must be a Laplacian matrix, a networkx or PyGSP graph, an "
+                        f"InferredLaplacian or a FourierBasis, got {type(L).__name__}")
+    A = np.asarray(A, dtype=np.float64)
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"{name} must be a square matrix, got shape {A.shape}")
     if not np.isfinite(A).all():
         raise ValueError(f"{name} must be finite")
+    off = A - np.diag(np.diagonal(A))
+    top = float(np.abs(A).max(initial=0.0))
+    if top > 0 and not np.diagonal(A).any() and (off >= 0).all():
+        raise ValueError(f"{name} looks like an adjacency matrix (zero diagonal, non-negative "
+                         f"off-diagonal entries), not a Laplacian; pass the graph itself or "
+                         f"laplacian_matrix(W)")
+    if top > 0 and off.max() > 1e-8 * top:
+        i, j = np.unravel_index(int(np.argmax(off)), off.shape)
+        raise ValueError(f"{name} must be a Laplacian (off-diagonal entries <= 0), found "
+                         f"{name}[{i}, {j}] = {off[i, j]:.3g}")
     return A
 
 
@@ -28,8 +50,11 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
 
     Parameters
     ----------
-    L_true, L_hat : array_like or scipy sparse array of shape (n, n), or InferredLaplacian
-        Combinatorial Laplacians on the same node order.
+    L_true, L_hat : Laplacian, graph or InferredLaplacian
+        Laplacians on the same node order: arrays or scipy sparse arrays of
+        shape (n, n), networkx or PyGSP graphs (their Laplacian in the order
+        ``list(G)``; a PyGSP graph's ``lap_type``), ``InferredLaplacian`` or
+        ``FourierBasis`` objects. An adjacency matrix is refused.
     weight_tol : float, default 1e-6
         An entry is an edge when $-L_{ij}$ exceeds ``weight_tol`` times the
         largest $|L_{ij}|$ of its matrix.
@@ -47,11 +72,18 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     Raises
     ------
     ValueError
-        If the shapes differ.
+        If the shapes differ, or a matrix is not a Laplacian (an adjacency
+        matrix: zero diagonal, non-negative off-diagonal; or a positive
+        off-diagonal entry).
+    TypeError
+        For an input of another type.
 
     Examples
     --------
     >>> import numpy as np
+    >>> import networkx as nx
+    >>> compare_graphs(nx.path_graph(3), nx.path_graph(3))["f1"]
+    1.0
     >>> L = np.array([[1.0, -1.0, 0.0], [-1.0, 2.0, -1.0], [0.0, -1.0, 1.0]])
     >>> r = compare_graphs(L, 2 * L)
     >>> r["f1"], round(r["relative_error"], 12)
@@ -92,14 +124,15 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
 
     Parameters
     ----------
-    L_true, L_hat : array_like or sparse of shape (n, n)
-        Laplacians; their eigenvalues are compared sorted (after scaling both
-        to trace $n$ when ``normalize``).
+    L_true, L_hat : Laplacian, graph or InferredLaplacian
+        As in ``compare_graphs``; their eigenvalues are compared sorted (after
+        scaling both to trace $n$ when ``normalize``).
     V_true, V_hat : array_like of shape (n, n) or HouseholderProduct, optional
         Bases to compare; default the eigenvectors of ``L_true`` and ``L_hat``.
     eigenspaces : list of sequences of int, optional
-        Column groups of ``V_true`` sharing an eigenvalue; default computed from
-        the eigenvalues of ``L_true`` (relative tolerance $10^{-8}$).
+        Column groups of ``V_true`` sharing an eigenvalue, each a non-empty
+        sequence of column indices in ``0..n-1``; default computed from the
+        eigenvalues of ``L_true`` (relative tolerance $10^{-8}$).
     normalize : bool, default True
         Scale both Laplacians to trace $n$ first.
 
@@ -142,9 +175,9 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
     berr = float(np.linalg.norm(V - Wm))
     if eigenspaces is None:
         eigenspaces = group_eigenvalues(ea) if V_true is None else [[k] for k in range(n)]
+    eigenspaces = _check_eigenspaces(eigenspaces, n)
     angles = []
     for g in eigenspaces:
-        g = np.asarray(g)
         s = np.linalg.svd(V[:, g].T @ Wm[:, g], compute_uv=False)
         angles.append(float(np.arccos(np.clip(s.min(), -1.0, 1.0))))
     return {
@@ -156,6 +189,25 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
         "eigenvalues_true": ea,
         "eigenvalues_hat": eb,
     }
+
+
+def _check_eigenspaces(eigenspaces, n: int) -> list[np.ndarray]:
+    """Validate column groups: non-empty integer sequences with entries in ``0..n-1``."""
+    if isinstance(eigenspaces, str | bytes) or not hasattr(eigenspaces, "__iter__"):
+        raise TypeError(f"eigenspaces must be a list of sequences of column indices, got "
+                        f"{type(eigenspaces).__name__}")
+    out = []
+    for k, g in enumerate(eigenspaces):
+        arr = np.asarray(g)
+        if arr.ndim != 1 or arr.size == 0 or arr.dtype.kind not in "iu":
+            raise ValueError(f"eigenspaces[{k}] must be a non-empty sequence of integer column "
+                             f"indices, got {g!r}")
+        bad = arr[(arr < 0) | (arr >= n)]
+        if bad.size:
+            raise ValueError(f"eigenspaces[{k}] has column index {int(bad[0])}, outside "
+                             f"0..{n - 1}")
+        out.append(arr.astype(np.intp))
+    return out
 
 
 def _dense_basis(V):

@@ -1,9 +1,13 @@
 """Graphs to experiment with: small real networks and seeded synthetic families.
 
-Every loader returns an undirected ``networkx.Graph`` without self-loops, with
-integer nodes ``0..n-1`` where the source has other labels (the original label
-is kept in the node attribute ``"label"``). Provenance and licences of the real
-graphs are in ``datasets/README.md`` at the root of the repository.
+Every loader returns an undirected ``networkx.Graph`` without self-loops whose
+nodes keep the labels of the graph's source: the character names of *Les
+Misérables*, the family names of Florence, the women and events of Davis, the
+``(i, j)`` tuples of a grid (with ``"pos"`` attributes for drawing), the
+integers of karate, Minnesota, the sensor graph and the other synthetic
+families. These labels flow through ``fourier_basis(G).nodelist``. Provenance
+and licences of the real graphs are in ``datasets/README.md`` at the root of
+the repository.
 
 Real graphs (no download: they ship with networkx and PyGSP):
 
@@ -34,14 +38,6 @@ from gsp_householder._validation import check_scalar
 __all__ = ["list_graphs", "load_graph"]
 
 
-def _relabel(G: nx.Graph) -> nx.Graph:
-    mapping = {v: i for i, v in enumerate(G)}
-    H = nx.relabel_nodes(G, mapping, copy=True)
-    for v, i in mapping.items():
-        H.nodes[i]["label"] = v
-    return H
-
-
 def _karate(weighted: bool = True):
     G = nx.karate_club_graph()
     if not weighted:
@@ -50,15 +46,15 @@ def _karate(weighted: bool = True):
 
 
 def _les_miserables():
-    return _relabel(nx.les_miserables_graph())
+    return nx.les_miserables_graph()
 
 
 def _florentine():
-    return _relabel(nx.florentine_families_graph())
+    return nx.florentine_families_graph()
 
 
 def _davis():
-    return _relabel(nx.davis_southern_women_graph())
+    return nx.davis_southern_women_graph()
 
 
 def _minnesota():
@@ -101,8 +97,13 @@ def _ring(n: int = 50):
 
 
 def _grid(rows: int = 15, cols: int | None = None):
-    cols = rows if cols is None else cols
-    return _relabel(nx.grid_2d_graph(int(rows), int(cols)))
+    rows = check_scalar(rows, "rows", low=1, low_inclusive=True, integer=True)
+    cols = rows if cols is None else check_scalar(cols, "cols", low=1, low_inclusive=True,
+                                                  integer=True)
+    G = nx.grid_2d_graph(rows, cols)
+    for i, j in G:
+        G.nodes[i, j]["pos"] = (float(j), float(-i))
+    return G
 
 
 def _sensor(n: int = 200, seed: int = 0):
@@ -177,6 +178,10 @@ def load_graph(name: str, **kwargs) -> nx.Graph:
     (34, 78)
     >>> load_graph("cliques", n_cliques=2, size=3).number_of_edges()
     6
+    >>> list(load_graph("grid", rows=2))
+    [(0, 0), (0, 1), (1, 0), (1, 1)]
+    >>> "Valjean" in load_graph("les_miserables")
+    True
     """
     if not isinstance(name, str) or name not in _LOADERS:
         raise ValueError(f"name must be one of {sorted(_LOADERS)}, got {name!r}")

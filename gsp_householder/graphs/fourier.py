@@ -15,13 +15,14 @@ subspace always yields the same columns. The eigenspaces are reported.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from gsp_householder._validation import check_scalar
+from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 from gsp_householder.householder import HouseholderProduct
 
 __all__ = [
@@ -98,8 +99,11 @@ def adjacency_matrix(G, nodelist=None, weight: str | None = "weight") -> tuple[s
                 raise ValueError(f"nodelist contains nodes not in G, e.g. {missing[0]!r}")
             if len(set(nodelist)) != len(nodelist):
                 raise ValueError("nodelist must not contain duplicates")
-        W = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, dtype=np.float64,
-                                     format="csr")
+        try:
+            W = nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, dtype=np.float64,
+                                         format="csr")
+        except (TypeError, ValueError) as exc:
+            _raise_bad_weight(G, weight, exc)
         _check_weights(W, "G")
         return sp.csr_array(W), nodelist
     if _is_pygsp(G):
@@ -141,6 +145,17 @@ def adjacency_matrix(G, nodelist=None, weight: str | None = "weight") -> tuple[s
     return sp.csr_array(W), nodelist
 
 
+def _raise_bad_weight(G, weight, exc):
+    """Name the first edge whose ``weight`` attribute is not a real number."""
+    for u, v, w in G.edges(data=weight, default=1.0):
+        if isinstance(w, bool) or not isinstance(w, numbers.Real | np.integer | np.floating):
+            raise TypeError(f"G's edge ({u!r}, {v!r}) has {weight!r} = {w!r}, which is not a "
+                            f"real number; edge weights (attribute {weight!r}) must be real "
+                            "numbers") from exc
+    raise TypeError(f"G's edge weights (attribute {weight!r}) could not be read as real "
+                    f"numbers: {exc}") from exc
+
+
 def _check_weights(W, name):
     data = W.data
     if data.size and not np.isfinite(data).all():
@@ -159,7 +174,33 @@ def _is_pygsp(G) -> bool:
     return type(G).__module__.startswith("pygsp") and hasattr(G, "W")
 
 
-def laplacian_matrix(G, laplacian: str = "combinatorial", nodelist=None,
+def _resolve_laplacian(G, laplacian: str | None) -> str:
+    """The Laplacian type to use for ``G``: ``laplacian`` if given, else the graph's own.
+
+    A PyGSP graph carries its Laplacian type (``G.lap_type``); it is the default
+    for such a graph. An explicit ``laplacian`` argument always wins. Every other
+    input defaults to ``"combinatorial"``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> _resolve_laplacian(nx.path_graph(3), None)
+    'combinatorial'
+    >>> _resolve_laplacian(nx.path_graph(3), "normalized")
+    'normalized'
+    """
+    if laplacian is None:
+        laplacian = getattr(G, "lap_type", "combinatorial") if _is_pygsp(G) else "combinatorial"
+        if laplacian not in _LAPLACIANS:
+            raise ValueError(f"G has lap_type {laplacian!r}, which is not supported; pass "
+                             f"laplacian= one of {_LAPLACIANS}")
+        return laplacian
+    if not isinstance(laplacian, str) or laplacian not in _LAPLACIANS:
+        raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
+    return laplacian
+
+
+def laplacian_matrix(G, laplacian: str | None = None, nodelist=None,
                      weight: str | None = "weight") -> sp.csr_array:
     """The graph Laplacian as a scipy sparse array.
 
@@ -167,8 +208,10 @@ def laplacian_matrix(G, laplacian: str = "combinatorial", nodelist=None,
     ----------
     G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
         The graph (arrays are adjacency matrices).
-    laplacian : {"combinatorial", "normalized"}, default "combinatorial"
+    laplacian : {"combinatorial", "normalized"}, optional
         $L = D - W$ or $I - D^{-1/2} W D^{-1/2}$ (isolated nodes get a zero row).
+        Default: the ``lap_type`` of a PyGSP graph, else ``"combinatorial"``; an
+        explicit value always wins.
     nodelist : list, optional
         Node order, as in networkx.
     weight : str or None, default "weight"
@@ -192,8 +235,7 @@ def laplacian_matrix(G, laplacian: str = "combinatorial", nodelist=None,
            [-1.,  2., -1.],
            [ 0., -1.,  1.]])
     """
-    if laplacian not in _LAPLACIANS:
-        raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
+    laplacian = _resolve_laplacian(G, laplacian)
     W, _ = adjacency_matrix(G, nodelist=nodelist, weight=weight)
     return _laplacian_from_adjacency(W, laplacian)
 
@@ -259,7 +301,7 @@ class FourierBasis:
         return np.array([len(g) for g in self.eigenspaces])
 
 
-def fourier_basis(G, laplacian: str = "combinatorial", nodelist=None,
+def fourier_basis(G, laplacian: str | None = None, nodelist=None,
                   weight: str | None = "weight", *, tol: float = 1e-8) -> FourierBasis:
     """Eigendecomposition of a graph Laplacian with a reproducible basis.
 
@@ -268,10 +310,15 @@ def fourier_basis(G, laplacian: str = "combinatorial", nodelist=None,
     G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
         An undirected graph without self-loops, non-negative weights
         (arrays are adjacency matrices). Disconnected graphs are allowed.
-    laplacian : {"combinatorial", "normalized"}, default "combinatorial"
-        Which Laplacian.
+    laplacian : {"combinatorial", "normalized"}, optional
+        Which Laplacian. Default: a PyGSP graph's own ``lap_type`` (so a graph
+        built with ``lap_type="normalized"`` gets the normalized basis, as
+        ``G.U`` in PyGSP), else ``"combinatorial"``. An explicit value wins over
+        ``lap_type``.
     nodelist : list, optional
-        Node order of the rows, as in networkx; default ``list(G)``.
+        Node order of the rows, as in networkx; default ``list(G)``. The labels
+        are kept in ``FourierBasis.nodelist`` (a grid's ``(i, j)`` tuples, a
+        character's name, ...).
     weight : str or None, default "weight"
         Edge attribute holding the weight (networkx graphs only).
     tol : float, default 1e-8
@@ -304,18 +351,15 @@ def fourier_basis(G, laplacian: str = "combinatorial", nodelist=None,
     >>> bool(abs(B.eigenvectors[:, 0] - 0.5).max() < 1e-12)
     True
     """
-    if laplacian not in _LAPLACIANS:
-        raise ValueError(f"laplacian must be one of {_LAPLACIANS}, got {laplacian!r}")
+    laplacian = _resolve_laplacian(G, laplacian)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     W, nodes = adjacency_matrix(G, nodelist=nodelist, weight=weight)
     L = _laplacian_from_adjacency(W, laplacian)
     n = L.shape[0]
-    evals, evecs = scipy.linalg.eigh(L.toarray())
+    evals, evecs = np.linalg.eigh(L.toarray())   # LAPACK syevd (divide and conquer)
     evals = np.where(np.abs(evals) < 1e-12 * max(1.0, float(np.abs(evals).max())), 0.0, evals)
     groups = group_eigenvalues(evals, tol)
-    for g in groups:
-        if len(g) > 1:
-            evecs[:, g] = _canonical_basis(evecs[:, g])
+    _canonicalise_eigenspaces(evecs, groups)
     evecs = _fix_signs(evecs)
     n_comp = int(sp.csgraph.connected_components(W, directed=False)[0]) if n > 1 else 1
     return FourierBasis(evals, evecs, nodes, groups, n_comp, laplacian, L)
@@ -351,6 +395,51 @@ def group_eigenvalues(eigenvalues, tol: float = 1e-8) -> list[np.ndarray]:
     return [np.asarray(g, dtype=np.intp) for g in np.split(np.arange(e.size), breaks)]
 
 
+def _canonicalise_eigenspaces(evecs: np.ndarray, groups: list) -> None:
+    """Replace, in place, the basis of every repeated eigenspace by its canonical one.
+
+    Eigenspaces of equal dimension are processed together (one batched call per
+    dimension), so that many small eigenspaces (grids, rings) cost no Python
+    loop over the eigenspaces.
+    """
+    by_size: dict[int, list] = {}
+    for g in groups:
+        if len(g) > 1:
+            by_size.setdefault(len(g), []).append(g)
+    for gs in by_size.values():
+        if len(gs) == 1:
+            evecs[:, gs[0]] = _canonical_basis(evecs[:, gs[0]])
+            continue
+        cols = np.stack(gs)                                  # (c, k)
+        B = np.transpose(evecs[:, cols], (1, 0, 2))          # (c, n, k)
+        evecs[:, cols] = np.transpose(_canonical_bases(B), (1, 0, 2))
+
+
+def _canonical_bases(B: np.ndarray) -> np.ndarray:
+    """``_canonical_basis`` of each ``B[i]`` (shape ``(c, n, k)``), batched.
+
+    The pivot rows are chosen as column-pivoted QR of ``B[i].T`` chooses them
+    (largest remaining row norm, then projection), vectorised over ``i``.
+    """
+    c, _, k = B.shape
+    R = B.copy()
+    rows = np.empty((c, k), dtype=np.intp)
+    idx = np.arange(c)
+    for t in range(k):
+        p = np.argmax(np.einsum("cnk,cnk->cn", R, R), axis=1)
+        rows[:, t] = p
+        q = R[idx, p, :]
+        q /= np.linalg.norm(q, axis=1, keepdims=True)
+        R -= np.einsum("cnk,ck->cn", R, q)[:, :, None] * q[:, None, :]
+    rows.sort(axis=1)
+    pivots = B[idx[:, None], rows, :]                         # (c, k, k)
+    C = np.matmul(B, np.linalg.inv(pivots))                   # identity on the pivot rows
+    Q, Rr = np.linalg.qr(C)
+    d = np.sign(np.diagonal(Rr, axis1=1, axis2=2))
+    d = np.where(d == 0, 1.0, d)
+    return Q * d[:, None, :]
+
+
 def _canonical_basis(B: np.ndarray) -> np.ndarray:
     """A basis of span(B) that depends only on the subspace (up to pivoting ties)."""
     k = B.shape[1]
@@ -373,13 +462,50 @@ def _fix_signs(V: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
 
 # --------------------------------------------------------------- transform
 def _as_operator(V, name="V"):
+    """The basis as a HouseholderProduct or a square float64 array, and its node list."""
     if isinstance(V, FourierBasis):
-        return V.eigenvectors
+        return V.eigenvectors, V.nodelist
     if isinstance(V, HouseholderProduct):
-        return V
-    arr = np.asarray(V, dtype=np.float64)
-    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        return V, None
+    if sp.issparse(V):
+        raise TypeError(f"{name} must be a dense basis, got a sparse {type(V).__name__}")
+    arr = check_real_array(V, name, ndim=2, allow_float32=False)
+    if arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square basis, got shape {arr.shape}")
+    return arr, None
+
+
+def _as_node_signals(x, n: int, nodelist, name: str) -> np.ndarray:
+    """Validate signals for a basis of size ``n``; a dict is read through ``nodelist``."""
+    if isinstance(x, dict):
+        if nodelist is None:
+            raise TypeError(f"{name} is a dict keyed by node, which needs a FourierBasis "
+                            "(it knows the node order); with this basis pass an array whose "
+                            "rows follow the basis rows")
+        missing = [v for v in nodelist if v not in x]
+        if missing:
+            raise ValueError(f"{name} has no value for node {missing[0]!r} "
+                             f"({len(missing)} of {n} nodes missing)")
+        if len(x) != n:
+            extra = next(k for k in x if k not in set(nodelist))
+            raise ValueError(f"{name} has a value for {extra!r}, which is not a node of the "
+                             "basis")
+        try:
+            x = np.array([x[v] for v in nodelist])
+        except ValueError as exc:
+            raise ValueError(f"{name}'s values must all have the same shape: {exc}") from exc
+    if np.ndim(x) == 0 and not isinstance(x, np.ndarray | list | tuple):
+        if isinstance(x, numbers.Number):
+            raise ValueError(f"{name} must be an array of shape ({n},) or ({n}, p), got the "
+                             f"scalar {x!r}")
+        raise TypeError(f"{name} must be an array of shape ({n},) or ({n}, p), got "
+                        f"{type(x).__name__}")
+    arr = check_real_array(x, name, ndim=(1, 2), check_finite=False)
+    if arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} rows (shape {arr.shape}), the basis has "
+                         f"{n}")
+    if not np.isfinite(arr).all():
+        raise_not_finite(arr, name)
     return arr
 
 
@@ -391,17 +517,24 @@ def gft(V, signals) -> np.ndarray:
     V : HouseholderProduct, FourierBasis or array_like of shape (n, n)
         The Fourier basis; a HouseholderProduct with $m$ reflectors costs
         $O(mn)$ per signal instead of $O(n^2)$.
-    signals : array_like of shape (n,) or (n, p)
-        Signals as columns.
+    signals : array_like of shape (n,) or (n, p), or dict
+        Signals as columns, rows in the basis's node order. With a
+        ``FourierBasis``, a dict ``{node: value}`` (values scalars, or 1-D
+        arrays of one length for several signals) is accepted and read in the
+        order of ``V.nodelist``; it must give every node, and only nodes.
 
     Returns
     -------
-    ndarray of the same shape as ``signals``
+    ndarray of the same shape as ``signals`` (shape ``(n,)`` or ``(n, p)`` for a dict)
 
     Raises
     ------
     ValueError
-        If the shapes do not match.
+        If the shapes do not match, ``signals`` has a NaN or infinite entry, is
+        a scalar, or is a dict missing a node or naming a non-node.
+    TypeError
+        If ``signals`` is not numeric, or is a dict while ``V`` is not a
+        ``FourierBasis``.
 
     Examples
     --------
@@ -411,13 +544,13 @@ def gft(V, signals) -> np.ndarray:
     >>> x = np.array([1.0, 2.0, 3.0, 4.0])
     >>> bool(np.allclose(igft(V, gft(V, x)), x))
     True
+    >>> import networkx as nx
+    >>> B = fourier_basis(nx.path_graph(["a", "b", "c"]))
+    >>> bool(np.allclose(gft(B, {"c": 3.0, "a": 1.0, "b": 2.0}), gft(B, [1.0, 2.0, 3.0])))
+    True
     """
-    op = _as_operator(V)
-    x = np.asarray(signals)
-    if isinstance(op, HouseholderProduct):
-        return op.T @ x
-    if x.shape[0] != op.shape[0]:
-        raise ValueError(f"signals has {x.shape[0]} rows, the basis has {op.shape[0]}")
+    op, nodes = _as_operator(V)
+    x = _as_node_signals(signals, op.shape[0], nodes, "signals")
     return op.T @ x
 
 
@@ -429,16 +562,20 @@ def igft(V, coefficients) -> np.ndarray:
     V : HouseholderProduct, FourierBasis or array_like of shape (n, n)
         The Fourier basis.
     coefficients : array_like of shape (n,) or (n, p)
-        Fourier coefficients as columns.
+        Fourier coefficients as columns, row ``k`` for column ``k`` of the basis
+        (frequency ``k`` for a ``FourierBasis``).
 
     Returns
     -------
-    ndarray of the same shape as ``coefficients``
+    ndarray of the same shape as ``coefficients``; rows in the basis's node order
 
     Raises
     ------
     ValueError
-        If the shapes do not match.
+        If the shapes do not match or ``coefficients`` is a scalar or has a NaN
+        or infinite entry.
+    TypeError
+        If ``coefficients`` is not numeric.
 
     Examples
     --------
@@ -446,10 +583,6 @@ def igft(V, coefficients) -> np.ndarray:
     >>> igft(np.eye(2), np.array([1.0, 2.0]))
     array([1., 2.])
     """
-    op = _as_operator(V)
-    c = np.asarray(coefficients)
-    if isinstance(op, HouseholderProduct):
-        return op @ c
-    if c.shape[0] != op.shape[0]:
-        raise ValueError(f"coefficients has {c.shape[0]} rows, the basis has {op.shape[0]}")
+    op, _ = _as_operator(V)
+    c = _as_node_signals(coefficients, op.shape[0], None, "coefficients")
     return op @ c

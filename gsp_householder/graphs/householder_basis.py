@@ -1,33 +1,33 @@
-"""Graph Fourier bases with few Householder reflectors, and their approximation.
+"""Graph Fourier bases as products of Householder reflectors, and their approximation.
 
 An orthogonal $Q$ is an exact product of $r = \\operatorname{rank}(Q - I)$
-reflectors and of no fewer (Cartan–Dieudonné). A Laplacian eigenbasis is not
-unique: column order, column signs and the basis inside each repeated
-eigenspace are free. ``householder_fourier_basis`` uses that freedom to make
-many columns of $Q$ close to (ideally equal to) the coordinate vectors they
-replace:
+reflectors and of no fewer (Cartan–Dieudonné). ``householder_fourier_basis``
+returns the Laplacian eigenbasis with its columns in ascending order of
+frequency (column $k$ for the $k$-th smallest eigenvalue) as a
+``HouseholderProduct`` $V = H_1 \\cdots H_m D$:
 
-1. Positions: each coordinate $e_j$ is assigned to one eigenspace slot by a
-   linear assignment problem maximising $\\sum_j \\|P_{E(j)} e_j\\|^2$ (the
-   energy of $e_j$ in its eigenspace).
-2. Inside an eigenspace $E$ with orthonormal basis $B$ and assigned positions
-   $J$, the basis is the orthogonal Procrustes solution $B R$ closest to
-   $I_{:,J}$, $R = \\operatorname{polar}(B_{J,:}^T)$; for a simple eigenvalue this
-   is the sign choice.
+1. Always available: the Householder QR of the eigenvector matrix of
+   ``fourier_basis`` (LAPACK ``geqrf``), $Q = H_1 \\cdots H_{n-1} D$ with
+   $D$ the signs of $R$. It represents exactly the columns and signs of
+   ``fourier_basis``; about $n - 1$ reflectors, $O(n^3)$ flops in BLAS-3.
+2. Only where eigenvalues repeat: inside a repeated eigenspace the basis is
+   free, and a search (``_few_reflector_search``) reflects the coordinate
+   subspaces onto the eigenspaces one principal angle at a time, keeping the
+   ascending column order. For the complete graph $K_n$ it gives
+   $Q = I - 2uu^T$ with $u \\propto e_1 - \\mathbf 1/\\sqrt n$: one
+   reflector; $r$ disjoint cliques need $r$. The search is abandoned as soon
+   as its projected count (steps so far plus the remaining deficiency at the
+   rate observed so far) cannot beat the QR, so that graphs where it does not
+   pay off (grids, rings, hypercubes, road networks) cost a few steps only.
 
-3. A second construction reflects the coordinate subspaces onto the eigenspaces
-   one principal angle at a time (``_subspace_greedy``); the product with fewer
-   reflectors is returned. For the complete graph $K_n$ it gives
-   $Q = I - 2uu^T$ with $u \\propto e_1 - \\mathbf 1/\\sqrt n$: one reflector
-   (Procrustes alone gives 2); $r$ disjoint cliques need $r$.
-
-Ordinary graphs (simple spectra) keep $\\operatorname{rank}(Q - I) \\approx n$.
-Neither construction is proven minimal over all eigenbases.
+The product with fewer reflectors is returned. Neither construction is proven
+minimal over all eigenbases.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 from scipy.optimize import linear_sum_assignment
 
 from gsp_householder._validation import check_real_array, check_scalar
@@ -65,17 +65,11 @@ def aligned_eigenbasis(basis: FourierBasis) -> tuple[np.ndarray, np.ndarray]:
     V = basis.eigenvectors
     n = V.shape[0]
     groups = basis.eigenspaces
-    # energy[j, g] = ||P_g e_j||^2
-    energy = np.stack([np.sum(V[:, g] ** 2, axis=1) for g in groups], axis=1)
-    slot_group = np.concatenate([np.full(len(g), k) for k, g in enumerate(groups)])
-    cost = -energy[:, slot_group]                    # positions x slots
-    rows, cols = linear_sum_assignment(cost)
-    position_group = np.empty(n, dtype=np.intp)
-    position_group[rows] = slot_group[cols]
+    positions = _aligned_positions(basis)
     Q = np.empty((n, n))
     lam = np.empty(n)
     for k, g in enumerate(groups):
-        J = np.flatnonzero(position_group == k)
+        J = positions[k]
         B = V[:, g]
         U, _, Wt = np.linalg.svd(B[J, :].T)          # polar factor of B_J^T
         Q[:, J] = B @ (U @ Wt)
@@ -83,17 +77,39 @@ def aligned_eigenbasis(basis: FourierBasis) -> tuple[np.ndarray, np.ndarray]:
     return Q, lam
 
 
-def householder_fourier_basis(G, laplacian: str = "combinatorial", nodelist=None,
+def _aligned_positions(basis: FourierBasis) -> list[np.ndarray]:
+    """Column positions of each eigenspace maximising the energy of the coordinates in them.
+
+    Each coordinate $e_j$ is assigned to one eigenspace slot by a linear
+    assignment maximising $\\sum_j \\|P_{E(j)} e_j\\|^2$. Internal: ``basis``
+    is a validated ``FourierBasis``.
+    """
+    V = basis.eigenvectors
+    n = V.shape[0]
+    groups = basis.eigenspaces
+    energy = np.stack([np.sum(V[:, g] ** 2, axis=1) for g in groups], axis=1)
+    slot_group = np.concatenate([np.full(len(g), k) for k, g in enumerate(groups)])
+    rows, cols = linear_sum_assignment(-energy[:, slot_group])   # positions x slots
+    position_group = np.empty(n, dtype=np.intp)
+    position_group[rows] = slot_group[cols]
+    order = np.argsort(position_group, kind="stable")
+    return np.split(order, np.cumsum([len(g) for g in groups])[:-1])
+
+
+def householder_fourier_basis(G, laplacian: str | None = None, nodelist=None,
                               weight: str | None = "weight", *, tol: float = 1e-8,
-                              return_eigenvalues: bool = False):
-    """A Laplacian eigenbasis as a product of as few reflectors as this method finds.
+                              return_eigenvalues: bool = False, search: bool = True,
+                              order: str = "frequency"):
+    """A Laplacian eigenbasis as a product of Householder reflectors.
 
     Parameters
     ----------
-    G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array or array_like
-        The graph (see ``fourier_basis``).
-    laplacian : {"combinatorial", "normalized"}, default "combinatorial"
-        Which Laplacian.
+    G : networkx.Graph, pygsp.graphs.Graph, scipy sparse array, array_like or FourierBasis
+        The graph (see ``fourier_basis``), or its ``FourierBasis`` (then
+        ``laplacian``, ``nodelist``, ``weight`` and ``tol`` are not used).
+    laplacian : {"combinatorial", "normalized"}, optional
+        Which Laplacian; default as in ``fourier_basis`` (a PyGSP graph's
+        ``lap_type``, else combinatorial).
     nodelist : list, optional
         Node order.
     weight : str or None, default "weight"
@@ -102,15 +118,29 @@ def householder_fourier_basis(G, laplacian: str = "combinatorial", nodelist=None
         Relative tolerance grouping equal eigenvalues.
     return_eigenvalues : bool, default False
         Also return the eigenvalue of each column.
+    search : bool, default True
+        Look for fewer reflectors inside repeated eigenspaces; ``False`` gives
+        the QR factorisation of ``fourier_basis(G).eigenvectors`` always.
+    order : {"frequency", "fewest"}, default "frequency"
+        ``"frequency"``: column ``k`` is an eigenvector of the ``k``-th smallest
+        eigenvalue. ``"fewest"``: the columns may come in any order (the
+        eigenvalue of each column is returned with ``return_eigenvalues``); the
+        search also tries the order that puts each coordinate vector in the
+        eigenspace holding most of its energy, which needs fewer reflectors
+        for unequal cliques or parts (e.g. $K_{3,5,7,9}$: 6 instead of 18).
 
     Returns
     -------
     V : HouseholderProduct
-        $V = H_1 \\cdots H_r$ with $r = \\operatorname{rank}(Q - I)$, where $Q$
-        is the aligned eigenbasis (``aligned_eigenbasis``); the columns of
-        ``V`` are eigenvectors of the Laplacian.
+        Columns are Laplacian eigenvectors with the sign convention of
+        ``fourier_basis`` (entry of largest magnitude positive, through the
+        sign diagonal of ``V``). With a simple spectrum, or when the search does
+        not pay off, ``V`` equals ``fourier_basis(G).eigenvectors`` up to
+        rounding, with about $n - 1$ reflectors. Inside a repeated eigenspace
+        the search may return another orthonormal basis of the same eigenspace.
     eigenvalues : ndarray of shape (n,)
-        Only if ``return_eigenvalues``.
+        Only if ``return_eigenvalues``: the eigenvalue of each column
+        (``fourier_basis(G).eigenvalues`` for ``order="frequency"``).
 
     Raises
     ------
@@ -125,58 +155,207 @@ def householder_fourier_basis(G, laplacian: str = "combinatorial", nodelist=None
     >>> G = nx.disjoint_union_all([nx.complete_graph(4)] * 3)
     >>> householder_fourier_basis(G).m
     3
+    >>> V, lam = householder_fourier_basis(nx.path_graph(5), return_eigenvalues=True)
+    >>> V.m, bool(np.allclose(V.to_dense(), fourier_basis(nx.path_graph(5)).eigenvectors))
+    (4, True)
+    >>> bool(np.all(np.diff(lam) >= 0))
+    True
     """
-    basis = fourier_basis(G, laplacian=laplacian, nodelist=nodelist, weight=weight, tol=tol)
-    Q, lam = aligned_eigenbasis(basis)
-    V = HouseholderProduct.from_orthogonal(Q, method="minimal", atol=1e-7 * np.sqrt(Q.shape[0]))
-    position_group = np.empty(basis.n, dtype=np.intp)
-    for k, g in enumerate(basis.eigenspaces):
-        position_group[np.flatnonzero(np.isin(lam, basis.eigenvalues[g].mean()))] = k
-    greedy = _subspace_greedy(basis, position_group, max_reflectors=V.m)
-    if greedy is not None and greedy.m < V.m:
-        V = greedy
+    if not isinstance(search, bool | np.bool_):
+        raise TypeError(f"search must be True or False, got {search!r}")
+    if order not in ("frequency", "fewest"):
+        raise ValueError(f"order must be 'frequency' or 'fewest', got {order!r}")
+    if isinstance(G, FourierBasis):
+        basis = G
+    else:
+        basis = fourier_basis(G, laplacian=laplacian, nodelist=nodelist, weight=weight, tol=tol)
+    V, _, lam = _householder_basis(basis, search=bool(search), order=order)
     return (V, lam) if return_eigenvalues else V
 
 
-def _subspace_greedy(basis: FourierBasis, position_group, max_reflectors):
-    """Reflect the coordinate subspaces onto the eigenspaces, largest angle first.
+def _householder_basis(basis: FourierBasis, *, search: bool = True, order: str = "frequency"):
+    """``(V, Q, eigenvalues)``: the product, the same matrix dense, each column's eigenvalue.
 
-    With $A$ the current product (start $I$) and, for each eigenspace $E$ with
-    positions $J$, the principal vectors $a \\in \\operatorname{span}(A_{:,J})$,
-    $b \\in E$ of the largest principal angle, the reflector through $a - b$
-    maps $a$ to $b$ and fixes everything orthogonal to $a - b$. When every
-    $\\operatorname{span}(A_{:,J})$ equals its $E$, $A$ is an eigenbasis. For
-    $K_n$ one step suffices (it maps $e_j$ to $\\mathbf 1/\\sqrt n$).
-    Returns ``None`` if more than ``max_reflectors`` steps would be needed.
+    Internal: ``basis`` is a validated ``FourierBasis``. Both constructions hold
+    the dense matrix anyway (``fourier_basis``'s eigenvectors, or the search's
+    product), which callers that apply it once use instead of the WY form.
     """
+    Q = basis.eigenvectors
+    V = _householder_qr(Q)
+    lam = basis.eigenvalues.copy()
+    if not (search and any(len(g) > 1 for g in basis.eigenspaces)):
+        return V, Q, lam
+    found = _few_reflector_search(basis, basis.eigenspaces, best=V.m)
+    if found is not None:
+        V, Q = found
+    if order == "fewest":
+        positions = _aligned_positions(basis)
+        found = _few_reflector_search(basis, positions, best=V.m)
+        if found is not None:
+            V, Q = found
+            for g, J in zip(basis.eigenspaces, positions, strict=True):
+                lam[J] = basis.eigenvalues[g]
+    return V, Q, lam
+
+
+def _householder_qr(Q: np.ndarray) -> HouseholderProduct:
+    """$Q = H_1 \\cdots H_k D$ from LAPACK ``geqrf``, for a validated orthogonal ``Q``.
+
+    ``geqrf`` returns $Q = H_1 \\cdots H_n R$ with $H_j = I - \\tau_j v_j v_j^T$,
+    $v_j = (0, \\dots, 0, 1, \\text{qr}_{j+1:n, j})$ and, $Q$ being orthogonal,
+    $R$ the diagonal of signs. Since $\\tau_j = 2 / \\|v_j\\|^2$ (or $0$: no
+    reflector), $u_j = v_j / \\|v_j\\|$. No Python loop over $n$.
+    """
+    n = Q.shape[0]
+    (qr, tau), _ = scipy.linalg.qr(Q, mode="raw", check_finite=False)
+    signs = np.sign(np.diagonal(qr)).copy()
+    signs[signs == 0] = 1.0
+    keep = np.flatnonzero(tau[:n] != 0.0)
+    if keep.size:
+        U = qr[:, keep]
+        rows = np.arange(n)[:, None]
+        U = np.where(rows > keep[None, :], U, 0.0)
+        U[keep, np.arange(keep.size)] = 1.0
+        U /= np.linalg.norm(U, axis=0)
+    else:
+        U = np.zeros((n, 0))
+    return HouseholderProduct(U, signs)
+
+
+def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
+                          sine_tol: float = 1e-9, work: float = 5e5
+                          ) -> tuple[HouseholderProduct, np.ndarray] | None:
+    """Fewer than ``best`` reflectors for an eigenbasis (and its dense matrix), or ``None``.
+
+    Internal: ``basis`` is a validated ``FourierBasis``; ``positions[k]`` are
+    the columns that are to span eigenspace ``k`` (``basis.eigenspaces`` itself
+    for the ascending order). With $A$ the current product (start $I$), each
+    eigenspace $E$ (basis columns $g$, positions $J$) is to be spanned by the
+    columns $A_{:,J}$. Each step takes the pair of principal vectors
+    $a \\in \\operatorname{span}(A_{:,J})$, $b \\in E$ of the largest principal
+    angle over all eigenspaces, and the reflector through $a - b$, which maps
+    $a$ to $b$ and fixes everything orthogonal to $a - b$. The deficiency is the
+    number of principal angles whose sine exceeds ``sine_tol``.
+
+    Bounded in time: the search stops with ``None`` when it has used
+    ``best - 1`` reflectors, and, once it has spent its free budget of steps
+    (``work`` divided by the cost of a step, $n^2 + n \\sum_E \\dim(E)^2$;
+    at least 1), as soon as the steps so far plus the smallest deficiency seen,
+    divided by its average decrease per step (counting one decrease more than
+    seen), reach ``best``. The projection is
+    a heuristic: it bounds the time, not the optimality. A result is checked
+    against the Laplacian before it is returned.
+    """
+    groups = basis.eigenspaces
+    if all(len(g) == 1 for g in groups) or best <= 1:
+        return None
     V = basis.eigenvectors
     n = V.shape[0]
-    A = np.eye(n)
+    lam = np.empty(n)
+    for g, J in zip(groups, positions, strict=True):
+        lam[J] = basis.eigenvalues[g]
+    buckets = _size_buckets(V, groups, positions)
+    step_cost = n * n + n * sum(len(g) ** 2 for g in groups if len(g) > 1)
+    free_steps = max(1, int(work // step_cost))
+    Az = np.zeros((n, n + 1))          # column n stays zero: the padding of the buckets
+    A = Az[:, :n]
+    A[np.diag_indices(n)] = 1.0
     vectors = []
-    groups = basis.eigenspaces
-    positions = [np.flatnonzero(position_group == k) for k in range(len(groups))]
-    for _ in range(max_reflectors):
-        worst = None
-        for k, g in enumerate(groups):
-            B = V[:, g]
-            AJ = A[:, positions[k]]
-            Ul, sig, Wt = np.linalg.svd(B.T @ AJ)
-            i = int(np.argmin(sig))
-            if sig[i] < 1 - 1e-10 and (worst is None or sig[i] < worst[0]):
-                worst = (sig[i], AJ @ Wt[i], B @ Ul[:, i])
+    deficit0 = lowest = None
+    while True:
+        worst, deficit = _largest_angle(Az, buckets, sine_tol)
+        steps = len(vectors)
+        if deficit0 is None:
+            deficit0 = lowest = deficit
+        lowest = min(lowest, deficit)
         if worst is None:
             break
-        _, a, b = worst
+        if steps + 1 >= best:
+            return None
+        if steps >= free_steps:
+            rate = (deficit0 - lowest + 1) / steps     # one closure of benefit of doubt
+            if steps + lowest / rate >= best:
+                return None
+        a, b = worst
         u = a - b
         u /= np.linalg.norm(u)
-        A = A - 2.0 * np.outer(u, u @ A)
+        A -= 2.0 * np.outer(u, u @ A)
         vectors.append(u)
-    else:
-        return None
+    L = basis.laplacian
+    if L is not None:
+        lam_max = max(1.0, float(np.abs(basis.eigenvalues).max()))
+        residual = np.linalg.norm(L @ A - A * lam)
+        if not residual <= 1e-8 * lam_max * np.sqrt(n):  # pragma: no cover - safeguard
+            return None
+    signs = _sign_of_columns(A)
     if not vectors:
-        return HouseholderProduct.identity(n)
-    # A = H_k ... H_1, so A = H_1 ... H_k read in reverse order.
-    return HouseholderProduct(np.column_stack(vectors[::-1]))
+        return HouseholderProduct(np.zeros((n, 0)), signs), A * signs
+    # A = H_k ... H_1: the product of the reflectors in reverse order of construction.
+    return HouseholderProduct(np.column_stack(vectors[::-1]), signs), A * signs
+
+
+def _size_buckets(V, groups, positions):
+    """Eigenspaces stacked by dimension: ``(B of shape (c, n, K), J of shape (c, K), dims)``.
+
+    Dimension 1 is one bucket; larger dimensions share a bucket per power of two
+    ($K = 2, 4, 8, \\dots$), zero-padded to ``K`` columns (a padded column of
+    ``B`` and of ``A_J`` is zero, so it adds no principal angle). A step then
+    costs a few batched calls, not one per eigenspace.
+    """
+    by_size: dict[int, list] = {}
+    for g, J in zip(groups, positions, strict=True):
+        K = 1 if len(g) == 1 else 1 << (len(g) - 1).bit_length()
+        by_size.setdefault(K, []).append((g, J))
+    n = V.shape[0]
+    Vz = np.hstack([V, np.zeros((n, 1))])             # column n: zero, for the padding
+    out = []
+    for K, items in sorted(by_size.items()):
+        cols = np.full((len(items), K), n, dtype=np.intp)
+        pos = np.full((len(items), K), n, dtype=np.intp)
+        dims = np.array([len(g) for g, _ in items], dtype=np.intp)
+        for i, (g, J) in enumerate(items):
+            cols[i, : dims[i]] = g
+            pos[i, : dims[i]] = J
+        out.append((np.ascontiguousarray(np.transpose(Vz[:, cols], (1, 0, 2))), pos, dims))
+    return out
+
+
+def _sign_of_columns(A: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
+    """Signs making each column's first entry of (nearly) largest magnitude positive."""
+    M = np.abs(A)
+    top = M.max(axis=0)
+    first = np.argmax(M >= top * (1 - rtol), axis=0)
+    s = np.sign(A[first, np.arange(A.shape[1])])
+    s[s == 0] = 1.0
+    return s
+
+
+def _largest_angle(Az, buckets, sine_tol):
+    """Principal pair ``(a, b)`` of the largest angle (or None) and the deficiency.
+
+    ``Az`` is the current product with one more, zero, column (the padding).
+    """
+    worst = None
+    worst_sine = sine_tol
+    deficit = 0
+    for B, J, dims in buckets:
+        AJ = np.transpose(Az[:, J], (1, 0, 2))                  # (c, n, K)
+        M = np.matmul(np.swapaxes(B, 1, 2), AJ)                  # (c, K, K) = B^T A_J
+        P = AJ - np.matmul(B, M)
+        if B.shape[2] == 1:
+            sines = np.linalg.norm(P[:, :, 0], axis=1)[:, None]
+        else:
+            gram = np.matmul(np.swapaxes(P, 1, 2), P)
+            sines = np.sqrt(np.clip(np.linalg.eigvalsh(gram), 0.0, None))
+        deficit += int(np.count_nonzero(sines > sine_tol))
+        top = sines.max(axis=1)
+        i = int(np.argmax(top))
+        if top[i] > worst_sine:
+            worst_sine = top[i]
+            k = dims[i]
+            Ul, _, Wt = np.linalg.svd(M[i, :k, :k])
+            worst = (AJ[i, :, :k] @ Wt[-1], B[i, :, :k] @ Ul[:, -1])
+    return worst, deficit
 
 
 def approximate_householder(Q, n_reflectors: int, *, align: bool = True):
@@ -193,7 +372,7 @@ def approximate_householder(Q, n_reflectors: int, *, align: bool = True):
     Q : array_like of shape (n, n)
         Orthogonal.
     n_reflectors : int
-        Number $m \\ge 0$ of reflectors.
+        Number $0 \\le m \\le n$ of reflectors ($m = n$ is always exact).
     align : bool, default True
         First choose column signs and order (a signed permutation $P$ by linear
         assignment on $|Q|$) to bring $Q P$ close to $I$, and approximate $Q P$.
@@ -211,7 +390,7 @@ def approximate_householder(Q, n_reflectors: int, *, align: bool = True):
     Raises
     ------
     ValueError
-        If ``Q`` is not square or not orthogonal.
+        If ``Q`` is not square or not orthogonal, or ``n_reflectors > n``.
 
     Examples
     --------
@@ -230,6 +409,9 @@ def approximate_householder(Q, n_reflectors: int, *, align: bool = True):
     if defect > 1e-6 * np.sqrt(n):
         raise ValueError(f"Q must be orthogonal, ||Q^T Q - I||_F = {defect:.3g}")
     m = check_scalar(n_reflectors, "n_reflectors", low=0, low_inclusive=True, integer=True)
+    if m > n:
+        raise ValueError(f"n_reflectors must be at most n = {n} (n reflectors already give "
+                         f"any orthogonal Q exactly), got {m}")
     perm = np.arange(n)
     signs = np.ones(n)
     if align:

@@ -95,16 +95,18 @@ class PrefixSearch:
         return Fit(lam, Lam[:, :d], mu, c, tol, floor, hint) if ok else None
 
     def _residual_noise(self, c, lam0):
-        """Per-node residual scale and the noise level, or ``(scale, None)`` if not clean."""
+        """Per-node residual scale and the noise level, or ``(scale, None)`` if not clean.
+
+        Residuals are standardised by $s_i + s_j$, $s_i^2 = (L^2)_{ii}$, the size of the
+        error a perturbed basis puts on $L_{ij}$. Clean: every standardised residual is
+        within ``CLEAN_FACTOR`` times the noise level (rounding when it is 0).
+        """
         B = self.B
         scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
         i, j = self.i[c:], self.j[c:]
-        r = np.abs(B.matrix(lam0)[i, j])
-        if r.size == 0 or r.max() <= 1e-7 * B.n:
-            return scale, 0.0
-        z = r / (scale[i] + scale[j] + 1e-300)
-        noise = self.noise if self.noise is not None else float(np.sqrt(np.mean(z * z)))
-        return scale, (noise if z.max() <= CLEAN_FACTOR * noise else None)
+        z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
+        noise = max(float(self.noise or 0.0), 1e-9)
+        return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
     def run(self):
         """Double ``c`` from ``n - 1`` until valid, then bisect; the best ``Fit`` or None."""
@@ -133,18 +135,26 @@ class PrefixSearch:
         return best
 
 
-def seed_fit(B: PairBasis, trimmed, tol=0.0):
-    """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``).
+def robust_noise(B: PairBasis, trimmed):
+    """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
+    gram, i, j = trimmed
+    _, Lam = gram.null_directions(8)
+    lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
+    scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+    mask = np.ones((B.n, B.n), dtype=bool)
+    mask[i, j] = False
+    ki, kj = np.nonzero(np.triu(mask, 1))
+    z = np.abs(B.matrix(lam0)[ki, kj]) / (scale[ki] + scale[kj] + 1e-300)
+    z = z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+    return 1.4826 * float(np.median(z)) if z.size else 0.0
 
-    Returns ``(fit or None, noise)``; the noise level of the kept pairs serves the
-    later searches.
-    """
+
+def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0):
+    """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
+    or None."""
     gram, i, j = trimmed
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
-    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol)
-    _, Lam = gram.null_directions(8)
-    lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
-    _, noise = search._residual_noise(len(i), lam0)
-    return search.evaluate(len(i), gram), noise
+    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise)
+    return search.evaluate(len(i), gram)

@@ -36,6 +36,7 @@ from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._support_search import (
     PrefixSearch,
     leverage_ranking,
+    robust_noise,
     seed_fit,
     top_pairs,
 )
@@ -232,11 +233,24 @@ def _candidates(B, fit, rng):
     return rank_candidates(B, cands, fit)
 
 
-def _sparsest_graphs(B: PairBasis, tol, rng, max_searches: int = 4):
-    """Candidate graphs (sparsest first), the family dimension and a history."""
+def _sparsest_graphs(B: PairBasis, tol, rng):
+    """Candidate graphs (sparsest first), the family dimension and a history.
+
+    Exact eigenvectors are tried first (residuals at rounding level); if no valid graph
+    fits, the noise level of the least edge-like pairs is estimated and used.
+    """
     scores, trimmed = leverage_ranking(B)
-    seed, noise = seed_fit(B, trimmed, tol)
-    history = {"seed": seed is not None, "complement_sizes": [], "n_evaluations": 0}
+    history = {"noise": 0.0}
+    ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+    if not ranked:
+        history["noise"] = robust_noise(B, trimmed)
+        ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol,
+                                                    history["noise"], rng, history)
+    return ranked, family_dimension, history
+
+
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, max_searches=4):
+    seed = seed_fit(B, trimmed, tol, noise)
     family, family_dimension = [], 1
     if seed is not None:
         family = _candidates(B, seed, rng)
@@ -245,10 +259,11 @@ def _sparsest_graphs(B: PairBasis, tol, rng, max_searches: int = 4):
             scores = B.matrix(family[0][2]) ** 2
     best = None
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
+    history.setdefault("complement_sizes", [])
     for _ in range(max_searches):
         search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
         fit = search.run()
-        history["n_evaluations"] += search.n_evaluations
+        history["n_evaluations"] = history.get("n_evaluations", 0) + search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
             break
@@ -256,7 +271,7 @@ def _sparsest_graphs(B: PairBasis, tol, rng, max_searches: int = 4):
         history["complement_sizes"].append(fit.c)
         family_dimension = max(family_dimension, fit.Lam.shape[1])
         scores = B.matrix(best[0][2]) ** 2
-    return _merge(best, family), family_dimension, history
+    return _merge(best, family), family_dimension
 
 
 def _merge(best, family):

@@ -88,8 +88,6 @@ def test_householder_product_input():
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="documented in docs/graphs.md: the noise-level search "
-                   "does not yet find a clean support from eigenvectors perturbed by 1e-3")
 def test_perturbed_eigenvectors():
     B = fourier_basis(load_graph("karate"))
     res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 1))

@@ -22,6 +22,10 @@ from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
 #: Largest standardised residual of a clean set of non-edges, in noise units.
 CLEAN_FACTOR = 30.0
+#: Fitting error of a near-null direction, in units of the noise's expected error.
+NULL_FACTOR = 16.0
+#: Largest dimension of a family of valid graphs that is searched.
+MAX_FAMILY = 48
 
 
 def top_pairs(B: PairBasis, scores, c):
@@ -76,23 +80,59 @@ class PrefixSearch:
         self.n_evaluations = 0
 
     def evaluate(self, c, gram: PairGram):
-        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None."""
+        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
+
+        The span searched is first the directions that fit to rounding; with noise, if
+        it holds no valid Laplacian, the directions that fit to the noise level.
+        """
         B = self.B
         self.n_evaluations += 1
-        mu, Lam = gram.null_directions(8)
-        d = int(np.count_nonzero(mu <= B.cluster(mu[0])))
-        if d == len(mu) and d < B.g:
-            mu, Lam = gram.null_directions(16, cluster=B.cluster(mu[0]))
-            d = int(np.count_nonzero(mu <= B.cluster(mu[0])))
+        mu, Lam, exact = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         if noise is None:
             return None
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
-        floor = max(1e-5, 2.0 * float(np.median(tol)))
+        floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
-        ok, lam, _ = valid_in_span(B, Lam[:, :d], tol, floor, hint)
-        return Fit(lam, Lam[:, :d], mu, c, tol, floor, hint) if ok else None
+        for span in (exact, np.ones(mu.size, dtype=bool)):
+            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
+            if ok:
+                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
+            if span.all():
+                break
+        return None
+
+    def _near_null(self, c, gram: PairGram, r=8):
+        """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
+        and the mask of those that fit to rounding.
+
+        A direction is near-null when its fitting error ``mu`` is within 10x the best
+        one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
+        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``.
+        """
+        B = self.B
+        while True:
+            mu, Lam = gram.null_directions(r)
+            limit = np.full(mu.size, B.cluster(mu[0]))
+            if self.noise:
+                limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
+            near = mu <= limit
+            if not near[-1] or mu.size >= min(B.g, MAX_FAMILY):
+                break
+            r *= 2
+        near[0] = True
+        exact = mu[near] <= B.cluster(mu[0])
+        return mu[near], Lam[:, near], exact
+
+    def _energy(self, c, Lam):
+        """$\\sum (s_i + s_j)^2$ over the pairs after the first ``c``, per column of ``Lam``."""
+        B = self.B
+        Z = B.V * B.V
+        S = np.sqrt(np.abs(Z @ (Lam ** 2 if B.G is None else B.G @ Lam ** 2)))
+        total = (B.n - 2) * (S * S).sum(axis=0) + S.sum(axis=0) ** 2
+        out = S[self.i[:c]] + S[self.j[:c]]
+        return total - (out * out).sum(axis=0)
 
     def _residual_noise(self, c, lam0):
         """Per-node residual scale and the noise level, or ``(scale, None)`` if not clean.

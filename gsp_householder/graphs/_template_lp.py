@@ -18,6 +18,9 @@ from scipy.optimize import linprog
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 
+#: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
+#: pairs ranked most edge-like include the non-edges with the largest errors).
+POSITIVE_SLACK = 2.0
 
 @dataclass
 class Fit:
@@ -58,7 +61,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None):
         t_bounds = (floor, floor)
     blocks = [np.hstack([-Lam, np.ones((g, 1))]),                        # t - lam <= 0
               np.hstack([B.rows(I, J) @ Lam, np.zeros((len(I), 1))])]    # L_ij <= tol
-    bounds_ub = [np.zeros(g), tol[I] + tol[J]]
+    bounds_ub = [np.zeros(g), POSITIVE_SLACK * (tol[I] + tol[J])]
     if B.ordered and g > 1:
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))
@@ -78,7 +81,7 @@ def _check_single(B, lam, tol, floor, hint):
     lam = lam * (B.n / tr)
     I, J = hint
     t = float(lam.min())
-    ok = t >= floor and bool(np.all(B.matrix(lam)[I, J] <= tol[I] + tol[J]))
+    ok = t >= floor and bool(np.all(B.matrix(lam)[I, J] <= POSITIVE_SLACK * (tol[I] + tol[J])))
     if ok and B.ordered:
         ok = bool(np.all(np.diff(lam) >= -np.median(tol)))
     return ok, lam, t

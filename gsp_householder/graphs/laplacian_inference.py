@@ -54,7 +54,7 @@ __all__ = ["infer_laplacian"]
 
 _KINDS = ("combinatorial", "normalized")
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
-MIN_COS = 0.999
+MIN_COS = 0.98
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -112,13 +112,14 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     >>> import numpy as np
     >>> import networkx as nx
     >>> from gsp_householder.graphs.fourier import fourier_basis
-    >>> B = fourier_basis(nx.barbell_graph(4, 1))
+    >>> B = fourier_basis(nx.karate_club_graph())
     >>> shuffled = B.eigenvectors[:, np.random.default_rng(0).permutation(B.n)]
     >>> res = infer_laplacian(shuffled)
     >>> res.n_edges, res.family_dimension
-    (14, 1)
-    >>> sorted(infer_laplacian(B).to_networkx().edges())[:3]
-    [(0, 1), (0, 2), (0, 3)]
+    (78, 1)
+    >>> G = nx.relabel_nodes(nx.path_graph(4), dict(enumerate("abcd")))
+    >>> sorted(infer_laplacian(fourier_basis(G)).to_networkx().edges())
+    [('a', 'b'), ('b', 'c'), ('c', 'd')]
     """
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)

@@ -180,7 +180,10 @@ K = load_graph("complete")
 L_K = laplacian_matrix(K)
 Y_K, _, V_K = make_graph_signals(K, 50, gh.BernoulliUniform(0.5), rng=0)
 H_K = gh.estimate_householder(Y_K)
-res_K = compare_graphs(L_K, infer_laplacian(H_K, rng=0).laplacian)
+with warnings.catch_warnings():
+    # only the complete graph fits a one-reflector basis, which is the truth here
+    warnings.simplefilter("ignore", gh.ConvergenceWarning)
+    res_K = compare_graphs(L_K, infer_laplacian(H_K, rng=0).laplacian)
 print(f"K_20: {V_K.m} reflector, ||V - V_hat||_F = {gh.basis_error(V_K, H_K):.3f}; "
       f"inferred graph: {summary(res_K)}")
 

@@ -50,6 +50,9 @@ def leverage_scores(B: PairBasis, mu, Lam):
 def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
     """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
 
+    At most ``max(6000, 16 n)`` pairs are trimmed, which bounds the cost at
+    $O(n g^2)$ per round for large graphs.
+
     Returns the scores and ``(gram, i, j)``: the Gram of the kept pairs and the trimmed
     pairs.
     """
@@ -59,7 +62,7 @@ def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
     S = leverage_scores(B, mu, Lam)
     gram, i, j = full, np.zeros(0, np.intp), np.zeros(0, np.intp)
     for t in range(rounds):
-        c = int(min(N - 1, max(4 * B.n, N * (1.0 - keep ** (t + 1)))))
+        c = int(min(N - 1, max(4 * B.n, N * (1.0 - keep ** (t + 1))), max(6000, 16 * B.n)))
         i, j = top_pairs(B, S, c)
         gram = full.without(i, j)
         mu, Lam = gram.null_directions(r)

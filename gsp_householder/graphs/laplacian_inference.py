@@ -55,6 +55,9 @@ __all__ = ["infer_laplacian"]
 _KINDS = ("combinatorial", "normalized")
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
 MIN_COS = 0.98
+#: Largest noise level (standardised residual of the least edge-like pairs) searched at:
+#: above it those pairs are not non-edges, and no graph is claimed.
+MAX_NOISE = 0.05
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -238,15 +241,17 @@ def _sparsest_graphs(B: PairBasis, tol, rng):
     """Candidate graphs (sparsest first), the family dimension and a history.
 
     Exact eigenvectors are tried first (residuals at rounding level); if no valid graph
-    fits, the noise level of the least edge-like pairs is estimated and used.
+    fits, the noise level of the least edge-like pairs is estimated and used (up to
+    ``MAX_NOISE``).
     """
     scores, trimmed = leverage_ranking(B)
     history = {"noise": 0.0}
     ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
     if not ranked:
         history["noise"] = robust_noise(B, trimmed)
-        ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol,
-                                                    history["noise"], rng, history)
+        if history["noise"] <= MAX_NOISE:
+            ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol,
+                                                        history["noise"], rng, history)
     return ranked, family_dimension, history
 
 

@@ -240,12 +240,20 @@ def _candidates(B, fit, rng):
 def _sparsest_graphs(B: PairBasis, tol, rng):
     """Candidate graphs (sparsest first), the family dimension and a history.
 
-    Exact eigenvectors are tried first (residuals at rounding level); if no valid graph
-    fits, the noise level of the least edge-like pairs is estimated and used (up to
+    With the eigenvalue order, the pairs are first ranked by the proxy
+    $\\sum_k k P_k$ (eigenvalue replaced by its rank), which usually puts the edges
+    first and skips the trimming. Otherwise, or if that finds nothing, exact
+    eigenvectors are tried (residuals at rounding level); if no valid graph fits, the
+    noise level of the least edge-like pairs is estimated and used (up to
     ``MAX_NOISE``).
     """
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0}
+    if B.ordered:
+        proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
+        ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
+        if ranked:
+            return ranked, family_dimension, history
     scores, trimmed = leverage_ranking(B)
-    history = {"noise": 0.0}
     ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
     if not ranked:
         history["noise"] = robust_noise(B, trimmed)
@@ -255,7 +263,8 @@ def _sparsest_graphs(B: PairBasis, tol, rng):
     return ranked, family_dimension, history
 
 
-def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, max_searches=4):
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
+    """Seed from the trimmed pairs, then the searches; candidates of both."""
     seed = seed_fit(B, trimmed, tol, noise)
     family, family_dimension = [], 1
     if seed is not None:
@@ -263,13 +272,18 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, max_searches=
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2
-    best = None
+    best, dim = _search_loop(B, scores, tol, noise, rng, history)
+    return _merge(best, family), max(family_dimension, dim)
+
+
+def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
+    """Search, re-rank by the graph found, search again while it gets sparser."""
+    best, family_dimension = [], 1
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
-    history.setdefault("complement_sizes", [])
     for _ in range(max_searches):
         search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
         fit = search.run()
-        history["n_evaluations"] = history.get("n_evaluations", 0) + search.n_evaluations
+        history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
             break
@@ -277,7 +291,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, max_searches=
         history["complement_sizes"].append(fit.c)
         family_dimension = max(family_dimension, fit.Lam.shape[1])
         scores = B.matrix(best[0][2]) ** 2
-    return _merge(best, family), family_dimension
+    return best, family_dimension
 
 
 def _merge(best, family):

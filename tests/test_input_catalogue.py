@@ -212,6 +212,48 @@ def _graph_signal_entries():
     ]
 
 
+def _inference_entries():
+    """Laplacian inference and to_networkx inputs."""
+    try:
+        from gsp_householder.graphs.fourier import fourier_basis
+        from gsp_householder.graphs.inferred import to_networkx
+        from gsp_householder.graphs.laplacian_inference import infer_laplacian
+    except ImportError:
+        return []
+    import networkx as nx
+    import scipy.sparse as sp
+
+    karate = nx.karate_club_graph()
+    B_norm = fourier_basis(karate, laplacian="normalized")
+    L = sp.csr_array(nx.laplacian_matrix(nx.path_graph(4)).astype(float))
+    L_nan = L.copy()
+    L_nan.data[0] = np.nan
+    A = nx.to_scipy_sparse_array(nx.path_graph(4), dtype=float)
+    return [
+        ("infer-no-constant-column", "infer_laplacian(np.eye(6))",
+         lambda: infer_laplacian(np.eye(6)), ValueError, r"V_hat has no column close to the "
+         r"constant vector"),
+        ("infer-normalized-basis", "infer_laplacian(fourier_basis(G, 'normalized').eigenvectors)",
+         lambda: infer_laplacian(B_norm.eigenvectors), ValueError,
+         r"V_hat .*laplacian='normalized'"),
+        ("infer-laplacian-kind", "infer_laplacian(B, laplacian='random-walk')",
+         lambda: infer_laplacian(B_norm, laplacian="random-walk"), ValueError,
+         r"laplacian must be one of"),
+        ("infer-tol-negative", "infer_laplacian(B, tol=-1)",
+         lambda: infer_laplacian(B_norm, tol=-1.0), ValueError, r"tol"),
+        ("infer-type", "infer_laplacian('basis')", lambda: infer_laplacian("basis"), TypeError,
+         r"V_hat must be"),
+        ("to-networkx-duplicate-labels", "to_networkx(L, ['a', 'a', 'b', 'c'])",
+         lambda: to_networkx(L, ["a", "a", "b", "c"]), ValueError, r"nodelist must not repeat"),
+        ("to-networkx-sparse-nan", "to_networkx(sparse L with a NaN)",
+         lambda: to_networkx(L_nan), ValueError, r"L_hat must be finite"),
+        ("to-networkx-tol-negative", "to_networkx(L, tol=-0.5)",
+         lambda: to_networkx(L, tol=-0.5), ValueError, r"tol"),
+        ("to-networkx-adjacency", "to_networkx(adjacency matrix)",
+         lambda: to_networkx(A), ValueError, r"L_hat looks like an adjacency matrix"),
+    ]
+
+
 # (id, call shown in the docs, call, exception type(s), regex the message must match)
 CATALOGUE = [
     # -- signals Y
@@ -420,6 +462,7 @@ CATALOGUE = [
     *_graph_entries(),
     *_experiment_entries(),
     *_graph_signal_entries(),
+    *_inference_entries(),
 ]
 
 IDS = [entry[0] for entry in CATALOGUE]

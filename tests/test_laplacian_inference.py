@@ -1,9 +1,14 @@
-"""Laplacian inference from eigenvectors, and comparison with the true graph."""
+"""Laplacian inference from eigenvectors (with and without eigenvalue order)."""
+
+import warnings
 
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
+from gsp_householder import HouseholderProduct
+from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
 from gsp_householder.graphs.datasets import load_graph
 from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
@@ -18,74 +23,150 @@ def _is_valid_laplacian(L):
             and np.allclose(A.sum(axis=1), 0.0, atol=1e-9))
 
 
-def _perturb(V, rel, rng):
-    E = rng.standard_normal(V.shape)
-    return V + rel * np.linalg.norm(V) * E / np.linalg.norm(E)
+def _shuffled(V, seed):
+    rng = np.random.default_rng(seed)
+    n = V.shape[1]
+    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
-@pytest.mark.parametrize("name, kwargs, weight_tol", [
-    ("karate", {}, 1e-8),
-    # Repeated eigenvalues: the Laplacians with karate's (unweighted) eigenspaces and
-    # edge set form a 2-D cone (measured: two zero singular values of the non-edge
-    # constraint matrix), so the support is identifiable but the weights are not.
-    ("karate", {"weighted": False}, 1e-2),
-    ("grid", {"rows": 8}, 1e-8),                 # DCT twins: the eigenvalue order is needed
-    ("sbm", {"sizes": (15, 15, 15, 15), "p_in": 0.4, "p_out": 0.05, "seed": 1}, 1e-8),
-    ("sensor", {"n": 60, "seed": 2}, 1e-8),
-])
-def test_exact_eigenbasis_recovers_graph(name, kwargs, weight_tol):
-    G = load_graph(name, **kwargs)
+def _perturbed(V, rel, seed):
+    E = np.random.default_rng(seed).standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + rel * np.linalg.norm(V) * E / np.linalg.norm(E))
+    return U @ Wt
+
+
+def _weighted_gnm(n, m, seed):
+    G = nx.gnm_random_graph(n, m, seed=seed)
+    while not nx.is_connected(G):
+        seed += 1
+        G = nx.gnm_random_graph(n, m, seed=seed)
+    rng = np.random.default_rng(seed)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.uniform(0.2, 2.0)
+    return G
+
+
+SIMPLE_SPECTRUM = [
+    ("karate", lambda: load_graph("karate")),
+    ("weighted G(40, 120)", lambda: _weighted_gnm(40, 120, 1)),
+    ("sensor n=100", lambda: load_graph("sensor", n=100, seed=1)),
+    ("barabasi-albert", lambda: nx.barabasi_albert_graph(60, 2, seed=1)),
+    ("watts-strogatz", lambda: nx.connected_watts_strogatz_graph(50, 4, 0.2, seed=3)),
+]
+
+
+@pytest.mark.parametrize("name, make", SIMPLE_SPECTRUM, ids=[s[0] for s in SIMPLE_SPECTRUM])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_exact_shuffled_eigenvectors_recover_the_graph(name, make, seed):
+    G = make()
     B = fourier_basis(G)
-    res = infer_laplacian(B, rng=0)
+    assert all(len(g) == 1 for g in B.eigenspaces)
+    res = infer_laplacian(_shuffled(B.eigenvectors, seed))
     assert _is_valid_laplacian(res.laplacian)
     cmp = compare_graphs(B.laplacian, res.laplacian)
     assert cmp["f1"] == 1.0
-    assert cmp["relative_error"] < weight_tol
+    assert cmp["relative_error"] < 1e-8
     assert res.residual < 1e-8
 
 
-@pytest.mark.parametrize("name, kwargs", [
-    ("karate", {}),
-    ("sbm", {"sizes": (15, 15, 15, 15), "p_in": 0.4, "p_out": 0.05, "seed": 1}),
-    ("grid", {"rows": 8}),
-])
-def test_noisy_eigenbasis(name, kwargs):
-    G = load_graph(name, **kwargs)
-    B = fourier_basis(G)
-    V = _perturb(B.eigenvectors, 1e-3, np.random.default_rng(0))
-    res = infer_laplacian(V, ordered=True, tol=1e-3, rng=0)
+def test_eigenvalues_are_returned_per_column_for_compare_spectra():
+    B = fourier_basis(load_graph("karate"))
+    V = _shuffled(B.eigenvectors, 4)
+    res = infer_laplacian(V)
+    # diag(V^T L V) in the caller's column order, trace-normalised like the Laplacian
+    assert np.allclose(res.eigenvalues, np.einsum("ik,ik->k", V, res.laplacian @ V))
+    true = np.sort(B.eigenvalues) * B.n / B.eigenvalues.sum()
+    assert np.allclose(np.sort(res.eigenvalues), true, atol=1e-8)
+    r = compare_spectra(B.laplacian, res.laplacian)
+    assert r["max_eigenvalue_error"] < 1e-10
+
+
+def test_householder_product_input():
+    B = fourier_basis(load_graph("sensor", n=40, seed=5))
+    H = HouseholderProduct.from_orthogonal(_shuffled(B.eigenvectors, 0))
+    res = infer_laplacian(H)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_perturbed_eigenvectors():
+    B = fourier_basis(load_graph("karate"))
+    res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 1))
     assert _is_valid_laplacian(res.laplacian)
     cmp = compare_graphs(B.laplacian, res.laplacian)
-    assert cmp["f1"] >= 0.9
+    assert cmp["f1"] >= 0.95
     assert cmp["relative_error"] < 0.05
 
 
-def test_constant_objective_trap_is_avoided():
-    # With the plain l1 objective every vertex is optimal; the weighted version
-    # must still return the sparsest (true) graph of a path, whose eigenbasis is
-    # shared by several graphs with different eigenvalue orders.
-    B = fourier_basis(nx.path_graph(9))
-    res = infer_laplacian(B, rng=0)
-    assert sorted(res.to_networkx().edges()) == [(i, i + 1) for i in range(8)]
+def test_repeated_eigenvalues_report_the_family():
+    # Unweighted karate: an eigenvalue of multiplicity 5. Without the order, karate
+    # minus two edges is connected, unweighted and has the same eigenvectors.
+    G = load_graph("karate", weighted=False)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0))
+    assert res.family_dimension > 1 and res.ambiguous
+    assert res.n_candidates >= 2
+    for L in res.candidates:
+        assert _is_valid_laplacian(L)
+        assert sp.csgraph.connected_components(L, directed=False)[0] == 1
+    cmp = compare_graphs(B.laplacian, res.laplacian)
+    assert cmp["f1"] >= 0.98
+    assert res.n_edges <= 78
 
 
-def test_unordered_small_graph_by_linear_programs():
-    # Cycle: eigenvalues of multiplicity 2, order unknown: solved by the LP path.
-    B = fourier_basis(nx.cycle_graph(8))
-    rng = np.random.default_rng(3)
-    perm = rng.permutation(8)
-    res = infer_laplacian(B.eigenvectors[:, perm], ordered=False, rng=0)
-    assert _is_valid_laplacian(res.laplacian)
-    assert res.n_edges >= 8
+def test_ordered_path_uses_eigenspaces():
+    G = load_graph("karate", weighted=False)
+    B = fourier_basis(G)
+    res = infer_laplacian(B)
+    cmp = compare_graphs(B.laplacian, res.laplacian)
+    # the edge set is identified; its weights form a 2-D cone (unweighted karate)
+    assert cmp["f1"] == 1.0 and cmp["relative_error"] < 1e-2
+    # FourierBasis: original scale and labels come back
+    assert np.isclose(res.laplacian.diagonal().sum(), B.laplacian.diagonal().sum())
+    assert res.nodelist == list(G)
 
 
-def test_to_networkx_roundtrip():
-    G = load_graph("florentine_families")
-    L = laplacian_matrix(G)
-    H = to_networkx(L, list(G))
-    assert {frozenset(e) for e in H.edges()} == {frozenset(e) for e in G.edges()}
-    with pytest.raises(ValueError, match="nodelist"):
-        to_networkx(L, [0, 1])
+@pytest.mark.xfail(strict=True, reason="documented in docs/graphs.md: a sensor graph with a "
+                   "simple spectrum where the leverage ranking misses edges")
+def test_known_failure_sensor_60():
+    B = fourier_basis(load_graph("sensor", n=60, seed=2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_labels_and_scale_round_trip():
+    G = nx.grid_2d_graph(5, 6)
+    B = fourier_basis(G)
+    res = infer_laplacian(B)
+    H = res.to_networkx()
+    assert set(H.nodes) == set(G.nodes)
+    assert {frozenset(e) for e in H.edges} == {frozenset(e) for e in G.edges}
+    assert all(np.isclose(w, 1.0) for *_, w in H.edges(data="weight"))
+    doubled = infer_laplacian(B.eigenvectors, ordered=True, eigenspaces=B.eigenspaces, scale=2.0)
+    assert np.isclose(doubled.laplacian.diagonal().sum(), 2.0 * B.n)
+
+
+def test_normalized_laplacian_is_inferred_as_normalized():
+    G = load_graph("karate")
+    B = fourier_basis(G, laplacian="normalized")
+    for res in (infer_laplacian(B),
+                infer_laplacian(_shuffled(B.eigenvectors, 2), laplacian="normalized")):
+        assert res.laplacian_type == "normalized"
+        assert np.allclose(res.laplacian.diagonal(), 1.0)
+        cmp = compare_graphs(B.laplacian, res.laplacian, normalize=False)
+        assert cmp["f1"] == 1.0 and cmp["relative_error"] < 1e-8
+
+
+def test_normalized_basis_as_combinatorial_is_refused():
+    B = fourier_basis(load_graph("karate"), laplacian="normalized")
+    with pytest.raises(ValueError, match="laplacian='normalized'"):
+        infer_laplacian(B.eigenvectors)
+
+
+def test_no_constant_column_is_refused():
+    with pytest.raises(ValueError, match="no column close to the constant vector"):
+        infer_laplacian(np.eye(6))
 
 
 def test_input_validation():
@@ -96,27 +177,35 @@ def test_input_validation():
     with pytest.raises(ValueError, match="partition"):
         infer_laplacian(np.eye(3), eigenspaces=[[0], [1]])
     B = fourier_basis(nx.path_graph(4))
-    with pytest.raises(ValueError, match="first eigenspace"):
+    with pytest.raises(ValueError, match="first"):
         infer_laplacian(B.eigenvectors[:, ::-1], ordered=True)
+    with pytest.raises(ValueError, match="tol"):
+        infer_laplacian(B, tol=-1.0)
+    with pytest.raises(ValueError, match="laplacian"):
+        infer_laplacian(B, laplacian="random-walk")
+    with pytest.raises(ValueError, match="scale"):
+        infer_laplacian(B, scale=0.0)
+    with pytest.raises(TypeError, match="V_hat"):
+        infer_laplacian("basis")
+    disconnected = fourier_basis(nx.disjoint_union(nx.path_graph(3), nx.path_graph(3)))
+    with pytest.raises(ValueError, match="connected"):
+        infer_laplacian(disconnected)
 
 
-def test_compare_graphs_counts():
-    L = laplacian_matrix(nx.path_graph(4)).toarray()
-    Lh = laplacian_matrix(nx.cycle_graph(4)).toarray()
-    r = compare_graphs(L, Lh)
-    assert (r["true_positives"], r["n_edges_true"], r["n_edges_hat"]) == (3, 3, 4)
-    assert r["precision"] == 0.75 and r["recall"] == 1.0
-    assert abs(r["f1"] - 2 * 0.75 / 1.75) < 1e-12
-
-
-def test_compare_spectra_sign_and_permutation_invariant():
-    G = load_graph("karate")
-    L = laplacian_matrix(G).toarray()
-    _, V = np.linalg.eigh(L)
-    rng = np.random.default_rng(0)
-    perm = rng.permutation(34)
-    W = V[:, perm] * rng.choice([-1.0, 1.0], 34)
-    r = compare_spectra(L, 3 * L, V_true=V, V_hat=W)
-    assert r["max_eigenvalue_error"] < 1e-10
-    assert r["basis_error"] < 1e-8
-    assert np.all(r["principal_angles"] < 1e-6)
+def test_to_networkx_roundtrip_and_errors():
+    G = load_graph("florentine_families")
+    L = laplacian_matrix(G)
+    H = to_networkx(L, list(G))
+    assert {frozenset(e) for e in H.edges()} == {frozenset(e) for e in G.edges()}
+    with pytest.raises(ValueError, match="nodelist"):
+        to_networkx(L, [0, 1])
+    with pytest.raises(ValueError, match="repeat"):
+        to_networkx(L, [0] * L.shape[0])
+    with pytest.raises(ValueError, match="tol"):
+        to_networkx(L, tol=-0.1)
+    bad = sp.csr_array(L, copy=True)
+    bad.data[0] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        to_networkx(bad)
+    with pytest.raises(ValueError, match="adjacency"):
+        to_networkx(nx.to_scipy_sparse_array(G))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder._validation import check_real_array
+from gsp_householder._validation import check_real_array, check_scalar
 
 __all__ = ["InferredLaplacian", "to_networkx"]
 
@@ -19,31 +19,80 @@ class InferredLaplacian:
     Attributes
     ----------
     laplacian : scipy.sparse.csr_array of shape (n, n)
-        A valid combinatorial Laplacian (symmetric, off-diagonal $\\le 0$,
-        rows summing to 0), trace normalised to $n$.
+        A valid Laplacian of type ``laplacian_type``: for a combinatorial one
+        symmetric, off-diagonal $\\le 0$, rows summing to 0, trace ``n * scale``
+        (``n`` by default); for a normalized one $I - D^{-1/2} W D^{-1/2}$.
     eigenvalues : ndarray of shape (n,)
-        The eigenvalue $\\lambda_k$ found for column $k$ of the basis.
+        The eigenvalue of every column of the basis given (in its order):
+        $\\operatorname{diag}(\\hat V^T L \\hat V)$. Sorted, they are the spectrum
+        that ``compare_spectra`` compares with the truth.
     n_edges : int
         Number of edges of the inferred graph.
     residual : float
         $\\|\\hat V^T L \\hat V - \\operatorname{diag}(\\hat V^T L \\hat V)\\|_F /
-        \\|L\\|_F$ for the returned $L$: 0 when $\\hat V$ diagonalises it exactly.
-    n_lp : int
-        Number of linear programs solved.
+        \\|L\\|_F$: 0 when $\\hat V$ diagonalises $L$ exactly.
+    laplacian_type : str
+        ``"combinatorial"`` or ``"normalized"``.
+    nodelist : list or None
+        Node labels of the rows (from a ``FourierBasis``); None for ``0..n-1``.
+    family_dimension : int
+        Dimension of the space of eigenvalue vectors whose Laplacians vanish
+        wherever the valid graphs found vanish. 1: the graph is determined by the
+        eigenvectors (up to scale); above 1: a family of valid graphs shares them
+        (repeated eigenvalues, twin nodes) and ``candidates`` lists those found.
+    candidates : list of scipy.sparse.csr_array
+        The distinct valid connected Laplacians found, sparsest first;
+        ``candidates[0]`` is ``laplacian``.
     history : dict
-        ``"n_edges"`` after each reweighting and ``"n_constraints"`` used.
+        Search details: ``"candidate_edges"`` (edges of each candidate),
+        ``"complement_sizes"``, ``"n_evaluations"``, ``"seed"``.
     """
 
     laplacian: sp.csr_array
     eigenvalues: np.ndarray
     n_edges: int
     residual: float
-    n_lp: int = 0
+    laplacian_type: str = "combinatorial"
+    nodelist: list | None = None
+    family_dimension: int = 1
+    candidates: list = field(default_factory=list, repr=False)
     history: dict = field(default_factory=dict, repr=False)
 
+    @property
+    def n_candidates(self) -> int:
+        """Number of distinct valid graphs found."""
+        return max(len(self.candidates), 1)
+
+    @property
+    def ambiguous(self) -> bool:
+        """Whether another valid graph with as few edges was found, or a family exists."""
+        edges = self.history.get("candidate_edges", [self.n_edges])
+        return self.family_dimension > 1 or edges.count(self.n_edges) > 1
+
     def to_networkx(self, nodelist=None):
-        """The inferred graph as a ``networkx.Graph`` (see ``to_networkx``)."""
-        return to_networkx(self.laplacian, nodelist)
+        """The inferred graph as a ``networkx.Graph`` with the basis's node labels.
+
+        Parameters
+        ----------
+        nodelist : list, optional
+            Node labels of the rows; default ``self.nodelist`` (the labels of a
+            ``FourierBasis`` input), else ``0..n-1``.
+
+        Returns
+        -------
+        networkx.Graph
+        """
+        nodes = self.nodelist if nodelist is None else nodelist
+        if self.laplacian_type == "normalized":
+            return to_networkx(_normalized_weights(self.laplacian), nodes)
+        return to_networkx(self.laplacian, nodes)
+
+
+def _normalized_weights(L):
+    """A combinatorial Laplacian with the edge pattern and $D^{-1/2} W D^{-1/2}$ weights."""
+    W = -sp.triu(sp.csr_array(L), 1)
+    W = W + W.T
+    return sp.csr_array(sp.diags_array(np.asarray(W.sum(axis=1)).ravel()) - W)
 
 
 def to_networkx(L_hat, nodelist=None, *, tol: float = 0.0):
@@ -52,11 +101,12 @@ def to_networkx(L_hat, nodelist=None, *, tol: float = 0.0):
     Parameters
     ----------
     L_hat : scipy sparse array, array_like of shape (n, n) or InferredLaplacian
-        A combinatorial Laplacian; edge weights are $-L_{ij}$.
+        A combinatorial Laplacian; edge weights are $-L_{ij}$. An
+        ``InferredLaplacian`` brings its node labels.
     nodelist : list, optional
-        Node labels of the rows; default ``0..n-1``.
+        Node labels of the rows, distinct; default ``0..n-1``.
     tol : float, default 0.0
-        Entries with $-L_{ij} \\le$ ``tol`` are not edges.
+        Entries with $-L_{ij} \\le$ ``tol`` are not edges; must be $\\ge 0$.
 
     Returns
     -------
@@ -66,7 +116,10 @@ def to_networkx(L_hat, nodelist=None, *, tol: float = 0.0):
     Raises
     ------
     ValueError
-        If the shapes or the node list do not match.
+        If the shapes or the node list do not match, the node list repeats a
+        label, ``L_hat`` has NaN or infinite entries, ``tol`` is negative, or
+        ``L_hat`` looks like an adjacency matrix (zero diagonal, non-negative
+        off-diagonal entries).
 
     Examples
     --------
@@ -78,29 +131,45 @@ def to_networkx(L_hat, nodelist=None, *, tol: float = 0.0):
     import networkx as nx
 
     if isinstance(L_hat, InferredLaplacian):
-        L_hat = L_hat.laplacian
-    if sp.issparse(L_hat):
-        A = sp.coo_array(sp.triu(sp.csr_array(L_hat), k=1))
-        n = L_hat.shape[0]
-        if L_hat.shape != (n, n):
-            raise ValueError(f"L_hat must be square, got shape {L_hat.shape}")
-        rows, cols, vals = A.row, A.col, -A.data
-    else:
-        Ld = check_real_array(L_hat, "L_hat", ndim=2, allow_float32=False)
-        n = Ld.shape[0]
-        if Ld.shape != (n, n):
-            raise ValueError(f"L_hat must be square, got shape {Ld.shape}")
-        rows, cols = np.triu_indices(n, 1)
-        vals = -Ld[rows, cols]
-    if nodelist is None:
-        nodelist = list(range(n))
-    nodelist = list(nodelist)
+        return L_hat.to_networkx(nodelist)
+    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
+    rows, cols, vals, diag, n = _upper_entries(L_hat)
+    _refuse_adjacency(vals, diag)
+    nodelist = list(range(n)) if nodelist is None else list(nodelist)
     if len(nodelist) != n:
         raise ValueError(f"nodelist has {len(nodelist)} nodes, L_hat has {n} rows")
+    if len(set(nodelist)) != n:
+        raise ValueError("nodelist must not repeat a node label, found "
+                         f"{n - len(set(nodelist))} duplicates")
     G = nx.Graph()
     G.add_nodes_from(nodelist)
-    keep = vals > tol
+    keep = -vals > tol
     G.add_weighted_edges_from(
-        (nodelist[i], nodelist[j], float(w)) for i, j, w in zip(rows[keep], cols[keep], vals[keep],
-                                                                strict=True))
+        (nodelist[i], nodelist[j], float(-w))
+        for i, j, w in zip(rows[keep], cols[keep], vals[keep], strict=True))
     return G
+
+
+def _upper_entries(L_hat):
+    """Strict-upper-triangle entries and the diagonal of a finite square matrix."""
+    if sp.issparse(L_hat):
+        L = sp.csr_array(L_hat)
+        if L.ndim != 2 or L.shape[0] != L.shape[1]:
+            raise ValueError(f"L_hat must be square, got shape {L.shape}")
+        if not np.isfinite(L.data).all():
+            raise ValueError("L_hat must be finite, found a NaN or infinite stored entry")
+        A = sp.coo_array(sp.triu(L, k=1))
+        return A.row, A.col, A.data, L.diagonal(), L.shape[0]
+    Ld = check_real_array(L_hat, "L_hat", ndim=2, allow_float32=False)
+    n = Ld.shape[0]
+    if Ld.shape != (n, n):
+        raise ValueError(f"L_hat must be square, got shape {Ld.shape}")
+    rows, cols = np.triu_indices(n, 1)
+    return rows, cols, Ld[rows, cols], np.diag(Ld), n
+
+
+def _refuse_adjacency(vals, diag):
+    if vals.size and not np.any(diag) and np.all(vals >= 0) and np.any(vals > 0):
+        raise ValueError("L_hat looks like an adjacency matrix (zero diagonal, non-negative "
+                         "off-diagonal entries), not a Laplacian; convert it with "
+                         "laplacian_matrix(L_hat)")

@@ -1,52 +1,26 @@
-"""Sparse combinatorial Laplacians with prescribed eigenvectors (spectral templates).
+"""Sparse Laplacians with prescribed eigenvectors, with or without the eigenvalue order.
 
-Given an orthonormal basis $\\hat V$ (for example a learned dictionary),
-find a combinatorial Laplacian $L = \\hat V \\operatorname{diag}(\\lambda) \\hat V^T$,
-symmetric with off-diagonal entries $\\le 0$ and zero row sums, with as few
-edges as possible (Segarra, Marques, Mateos & Ribeiro 2017).
+Given an orthonormal basis $\\hat V$ (for example a learned dictionary), find the
+sparsest valid Laplacian $L = \\hat V \\operatorname{diag}(\\lambda) \\hat V^T$:
+symmetric, off-diagonal entries $\\le 0$, one zero eigenvalue (connected).
 
-Formulation
------------
-Write $L(\\lambda) = \\sum_k \\lambda_k P_k$ with $P_k$ the projector onto the
-$k$-th eigenspace (one column, or a group of columns known to share an
-eigenvalue; projectors make the problem independent of the basis chosen inside
-an eigenspace). The column closest to the constant vector is first rotated
-onto $\\mathbf 1/\\sqrt n$ by one Householder reflection and its eigenvalue is
-fixed at 0, so rows sum to zero by construction. Every off-diagonal entry
-$L_{ij}(\\lambda) = \\sum_k \\lambda_k (P_k)_{ij}$ is linear in $\\lambda$: the
-valid Laplacians form a polyhedral cone in only $g - 1$ unknowns ($g$
-eigenspaces), cut out by $n(n-1)/2$ inequalities $L_{ij}(\\lambda) \\le 0$.
-A sparse graph is a vertex of this cone where many inequalities are tight.
+The method needs no eigenvalue order. One column is the zero-eigenvalue vector (the
+constant vector for a combinatorial Laplacian; $D^{1/2}\\mathbf 1$, up to scale, for a
+normalized one); it is rotated exactly onto that vector. For the other columns every
+off-diagonal entry is linear in the eigenvalues, $L_{ij} \\propto a_{ij}^T\\lambda$ with
+$a_{ij} = V_i \\circ V_j$ (module ``_pair_geometry``), so the non-edges are the pairs
+whose rows lie on the hyperplane orthogonal to $\\lambda$. The pairs are ranked by their
+leverage in the smallest directions of the Gram matrix of the kept pairs (trimming the
+most edge-like ones), and the largest set of least edge-like pairs whose near-null
+space holds a valid Laplacian is searched (modules ``_support_search`` and
+``_template_lp``: max-margin linear programs with HiGHS). When that space has dimension
+above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
+its sparse vertices are the candidates, the sparsest (then the one with the most equal
+weights) is returned and the others are reported.
 
-Why the plain $\\ell_1$ objective fails: with $L_{ij} \\le 0$ and $L\\mathbf 1 = 0$,
-$\\sum_{i \\ne j} |L_{ij}| = \\operatorname{tr} L$, so "minimise the $\\ell_1$ norm
-subject to $\\operatorname{tr} L = n$" is a constant objective and any vertex is
-optimal. Here the trace is fixed at $n$ and the objective is a *weighted*
-$\\ell_1$ norm $\\sum_{i<j} w_{ij} |L_{ij}|$, which is linear on the cone:
-
-1. Start from i.i.d. exponential weights. Since the $\\ell_1$ mass is fixed,
-   the objective is a $|L_{ij}|$-weighted average of the weights over the
-   support; averages over few entries fluctuate most, so sparse vertices are
-   favoured over dense ones.
-2. Reweight, $w_{ij} = 1 / (|L_{ij}| + \\varepsilon)$ (Candès, Wakin & Boyd
-   2008), a majorise-minimise step on $\\sum \\log(|L_{ij}| + \\varepsilon)$,
-   which moves from vertex to sparser vertex.
-
-Eigenvalue order is information: the DCT basis of a path (hence of a grid) is
-shared by several path graphs with permuted eigenvalues, so from the columns
-alone a grid is not identifiable. When the columns are sorted by ascending
-eigenvalue (as ``fourier_basis`` returns them), ``ordered=True`` adds
-$\\lambda_k \\le \\lambda_{k+1}$ and removes those twins.
-
-Each linear program has $g - 1$ variables; it is solved with HiGHS
-(``scipy.optimize.linprog``) by constraint generation: only the inequalities
-violated by the current solution are added, computing all $L_{ij}$ with two
-$n \\times n$ matrix products per round.
-
-Noisy eigenvectors: the inequalities are relaxed to $L_{ij} \\le \\tau$ and
-entries above $-\\tau_\\text{edge}$ are dropped from the returned graph; the
-returned Laplacian is rebuilt from the kept edge weights, so it is always a
-valid combinatorial Laplacian.
+A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
+eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
+The same search runs with fewer unknowns, so it is never slower than without the order.
 """
 
 from __future__ import annotations
@@ -55,185 +29,158 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._support_search import (
+    PrefixSearch,
+    leverage_ranking,
+    robust_noise,
+    seed_fit,
+    top_pairs,
+)
+from gsp_householder.graphs._template_lp import (
+    candidate_order,
+    polish,
+    rank_candidates,
+    sparse_vertices,
+)
+from gsp_householder.graphs.fourier import FourierBasis
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.householder import HouseholderProduct
 
 __all__ = ["infer_laplacian"]
 
+_KINDS = ("combinatorial", "normalized")
+#: Smallest |cos| between the zero-eigenvalue column and its target vector.
+MIN_COS = 0.98
+#: Largest noise level (standardised residual of the least edge-like pairs) searched at:
+#: above it those pairs are not non-edges, and no graph is claimed.
+MAX_NOISE = 0.05
+
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
-                    n_reweights: int = 4, n_starts: int = 1, tol: float = 0.0,
-                    edge_tol: float | None = None, epsilon: float = 1e-3,
-                    rng=None, max_rounds: int = 100) -> InferredLaplacian:
-    """Sparsest valid combinatorial Laplacian with the given eigenvectors.
+                    laplacian: str | None = None, tol: float = 0.0,
+                    scale: float | None = None, rng=None) -> InferredLaplacian:
+    """Sparsest valid Laplacian with the given eigenvectors, in any column order.
 
     Parameters
     ----------
     V_hat : array_like of shape (n, n), HouseholderProduct or FourierBasis
-        An orthonormal basis (it is projected on the orthogonal matrices first).
-        One column must be close to the constant vector. A ``FourierBasis``
-        supplies its eigenspaces and ``ordered=True`` by default.
+        An orthonormal basis (projected on the orthogonal matrices first), columns in
+        any order and with any signs. A ``FourierBasis`` also supplies its eigenspaces,
+        the eigenvalue order, its Laplacian type, node labels and scale.
     eigenspaces : sequence of sequences of int, optional
-        Groups of columns known to share one eigenvalue; each group gets one
-        $\\lambda$ (its projector), which makes the result independent of the
-        basis inside the group. Default: every column is its own group.
+        Groups of columns known to share one eigenvalue. Default: a ``FourierBasis``'s
+        eigenspaces, else every column on its own.
     ordered : bool, optional
-        The columns (groups) are sorted by ascending eigenvalue: impose
-        $\\lambda_k \\le \\lambda_{k+1}$. Default: True for a ``FourierBasis``,
-        else False.
-    n_reweights : int, default 4
-        Reweighted-$\\ell_1$ steps after the first linear program.
-    n_starts : int, default 1
-        Independent random starts; the sparsest result is kept.
+        The groups are sorted by ascending eigenvalue: impose
+        $\\lambda_k \\le \\lambda_{k+1}$. Default: True for a ``FourierBasis``, else False.
+    laplacian : {"combinatorial", "normalized"}, optional
+        The kind of Laplacian ``V_hat`` diagonalises. Default: a ``FourierBasis``'s
+        type, else ``"combinatorial"``.
     tol : float, default 0.0
-        Slack $\\tau$ of the inequalities $L_{ij} \\le \\tau$, relative to the
-        mean degree (the trace is normalised to $n$). Use about the relative
-        error of ``V_hat`` for noisy eigenvectors.
-    edge_tol : float, optional
-        Entries with $-L_{ij} \\le$ ``edge_tol`` (relative to the mean degree)
-        are not edges. Default: ``max(1e-7, 2 * tol)``.
-    epsilon : float, default 1e-3
-        Reweighting offset, relative to the largest $|L_{ij}|$.
+        Smallest slack of the inequalities $L_{ij} \\le$ ``tol``, relative to the mean
+        degree; the noise level of ``V_hat`` is estimated and used when larger.
+    scale : float, optional
+        Mean degree (trace / n) of the returned combinatorial Laplacian. Default: that
+        of a ``FourierBasis``'s Laplacian, else 1 (trace n). Eigenvectors fix a
+        Laplacian only up to this factor.
     rng : None, int or numpy.random.Generator
-        Randomness of the starting weights.
-    max_rounds : int, default 100
-        Constraint-generation rounds per linear program.
+        Randomness of the candidate search inside a family of valid graphs.
 
     Returns
     -------
     InferredLaplacian
+        With ``family_dimension`` and ``candidates`` reporting the other valid graphs.
 
     Raises
     ------
     ValueError
-        If ``V_hat`` is not square, not close to orthogonal, or if
-        ``eigenspaces`` is not a partition of the columns.
+        If ``V_hat`` is not square and near-orthogonal, has no column close to the
+        zero-eigenvalue vector of the requested Laplacian (for a combinatorial one, to
+        the constant vector), or if ``eigenspaces``, ``laplacian``, ``tol`` or ``scale``
+        is invalid.
+    TypeError
+        If ``V_hat`` is not an array, a HouseholderProduct or a FourierBasis.
 
     Warns
     -----
     ConvergenceWarning
-        If a linear program fails or constraint generation does not finish.
+        If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
 
     Examples
     --------
+    >>> import numpy as np
     >>> import networkx as nx
     >>> from gsp_householder.graphs.fourier import fourier_basis
-    >>> B = fourier_basis(nx.cycle_graph(6))
-    >>> res = infer_laplacian(B, rng=0)
-    >>> res.n_edges
-    6
-    >>> sorted(res.to_networkx().edges())
-    [(0, 1), (0, 5), (1, 2), (2, 3), (3, 4), (4, 5)]
+    >>> B = fourier_basis(nx.karate_club_graph())
+    >>> shuffled = B.eigenvectors[:, np.random.default_rng(0).permutation(B.n)]
+    >>> res = infer_laplacian(shuffled)
+    >>> res.n_edges, res.family_dimension
+    (78, 1)
+    >>> G = nx.relabel_nodes(nx.path_graph(4), dict(enumerate("abcd")))
+    >>> sorted(infer_laplacian(fourier_basis(G)).to_networkx().edges())
+    [('a', 'b'), ('b', 'c'), ('c', 'd')]
     """
-    from gsp_householder.graphs.fourier import FourierBasis
+    basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
+    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
+    B = _anchored_pair_basis(basis)
+    ranked, family_dimension, history = _sparsest_graphs(B, tol, check_rng(rng))
+    return _result(basis, B, ranked, family_dimension, history)
 
+
+def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:
+    """Validated dense basis and options (the defaults a ``FourierBasis`` supplies)."""
+    info = {"nodelist": None, "scale": None, "kind": laplacian}
     if isinstance(V_hat, FourierBasis):
-        if eigenspaces is None:
-            eigenspaces = V_hat.eigenspaces
-        if ordered is None:
-            ordered = True
-        V = V_hat.eigenvectors
+        if not V_hat.connected:
+            raise ValueError(f"V_hat must be the basis of a connected graph, got one with "
+                             f"{V_hat.n_components} connected components")
+        eigenspaces = V_hat.eigenspaces if eigenspaces is None else eigenspaces
+        ordered = True if ordered is None else ordered
+        info["kind"] = V_hat.laplacian_type if laplacian is None else laplacian
+        info["nodelist"] = list(V_hat.nodelist)
+        if V_hat.laplacian is not None:
+            info["scale"] = float(V_hat.laplacian.diagonal().sum()) / V_hat.n
+        V = np.asarray(V_hat.eigenvectors, dtype=np.float64)
     elif isinstance(V_hat, HouseholderProduct):
         V = V_hat.to_dense()
-    else:
+    elif isinstance(V_hat, np.ndarray | list | tuple) or hasattr(V_hat, "__array__"):
         V = check_real_array(V_hat, "V_hat", ndim=2, allow_float32=False)
-    ordered = bool(ordered)
-    n = V.shape[0]
-    if V.shape != (n, n) or n < 2:
-        raise ValueError(f"V_hat must be square with n >= 2, got shape {V.shape}")
-    n_reweights = check_scalar(n_reweights, "n_reweights", low=0, low_inclusive=True,
-                               integer=True)
-    n_starts = check_scalar(n_starts, "n_starts", low=1, low_inclusive=True, integer=True)
-    max_rounds = check_scalar(max_rounds, "max_rounds", low=1, low_inclusive=True, integer=True)
-    tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
-    epsilon = check_scalar(epsilon, "epsilon", low=0.0)
-    edge_tol = max(1e-7, 2.0 * tol) if edge_tol is None else \
-        check_scalar(edge_tol, "edge_tol", low=0.0, low_inclusive=True)
-    rng = check_rng(rng)
+    else:
+        raise TypeError("V_hat must be an array, a HouseholderProduct or a FourierBasis, "
+                        f"got {type(V_hat).__name__}")
+    info["kind"] = "combinatorial" if info["kind"] is None else info["kind"]
+    if info["kind"] not in _KINDS:
+        raise ValueError(f"laplacian must be one of {_KINDS}, got {info['kind']!r}")
+    if scale is not None:
+        if info["kind"] == "normalized":
+            raise ValueError("scale applies to combinatorial Laplacians only; a normalized "
+                             "Laplacian has unit diagonal")
+        info["scale"] = check_scalar(scale, "scale", low=0.0)
+    info["V"] = _orthonormal(V)
+    info["groups"] = _check_groups(eigenspaces, V.shape[0])
+    info["ordered"] = bool(ordered)
+    return info
 
+
+def _orthonormal(V):
+    n = V.shape[0]
+    if V.shape != (n, n) or n < 3:
+        raise ValueError(f"V_hat must be square with n >= 3, got shape {V.shape}")
     defect = np.linalg.norm(V.T @ V - np.eye(n)) / np.sqrt(n)
     if defect > 0.5:
-        raise ValueError(f"V_hat must be close to orthogonal, got ||V^T V - I||_F / sqrt(n) = "
+        raise ValueError("V_hat must be close to orthogonal, got ||V^T V - I||_F / sqrt(n) = "
                          f"{defect:.3g}")
     U, _, Wt = np.linalg.svd(V)
-    V = U @ Wt
-    groups = _check_groups(eigenspaces, n)
-    V, null_group = _anchor_constant(V, groups)
-    if ordered and null_group != 0:
-        raise ValueError("ordered=True needs the column closest to the constant vector in the "
-                         f"first eigenspace, found it in eigenspace {null_group}")
-    problem = _Problem(V, groups, null_group, ordered, tol)
-
-    rho_tol = max(1e-10, 10.0 * tol * tol)
-    n_lp = 0
-    hist: dict = {"method": []}
-    lam, rho = None, np.inf
-    if ordered:
-        # Proxy with the right eigenvalue order: L0 = sum_k k P_k ranks the edges first.
-        scores = -problem.offdiag(np.arange(1, len(problem.free) + 1, dtype=np.float64))
-        lam, hist["support_size"], rho = problem.support_search(scores, rho_tol)
-        hist["method"].append("least-squares support search (eigenvalue-order proxy)")
-    if rho > rho_tol:
-        # Weighted-l1 linear programs (random weights, or the proxy's when ordered), then
-        # the support search in the order of the LP solution.
-        best = None
-        for start in range(n_starts):
-            if ordered and start == 0:
-                W = problem.rank_weights(epsilon)
-            else:
-                W = rng.exponential(size=(n, n))
-                W = np.triu(W, 1)
-                W = W + W.T
-            lam_lp, _, h, k = problem.reweighted(W, n_reweights, epsilon, max_rounds, edge_tol)
-            n_lp += k
-            off = problem.offdiag(lam_lp)
-            nnz = int(np.count_nonzero(-off > edge_tol))
-            if best is None or nnz < best[0]:
-                best = (nnz, lam_lp, h)
-        _, lam_lp, h = best
-        hist.update(h)
-        hist["method"].append("reweighted weighted-l1 linear programs")
-        if not ordered:
-            # Estimated eigenvalue order from the LP solution, then the order proxy.
-            lam_o, k_o, rho_o = problem.order_search(lam_lp, rho_tol)
-            if rho_o <= rho_tol:
-                lam, rho, hist["support_size"] = lam_o, rho_o, k_o
-                hist["method"].append("least-squares support search (order estimated by LP)")
-        lam2, k2, rho2 = problem.support_search(-problem.offdiag(lam_lp), rho_tol)
-        if rho > rho_tol and rho2 <= rho_tol:
-            lam, rho, hist["support_size"] = lam2, rho2, k2
-            hist["method"].append("least-squares support search (LP order)")
-        else:
-            lam, rho = lam_lp, np.nan
-    if 1e-12 < rho <= rho_tol:
-        # Noisy data: one re-ranking with the solution found (its own off-diagonal
-        # pattern). Exact data (rho ~ 0) needs none.
-        lam2, k2, rho2 = problem.support_search(-problem.offdiag(lam), rho_tol)
-        if rho2 <= rho:
-            lam, rho, hist["support_size"] = lam2, rho2, k2
-    # Polish: least squares on the support found (removes LP tolerances).
-    off = problem.offdiag(lam)
-    support = -off > edge_tol * max(1.0, float(np.abs(off).max()))
-    if support.any():
-        order = np.argsort(~support, kind="stable")
-        lam_p, rho_p = problem._ls(order, int(support.sum()))
-        if rho_p <= rho_tol:
-            lam, rho = lam_p, rho_p
-    hist["rho"] = rho
-    L = _valid_laplacian(problem.full(lam), edge_tol)
-    lam_cols = problem.G @ lam
-    residual = _residual(L, V)
-    return InferredLaplacian(L, lam_cols, int((L.nnz - np.count_nonzero(L.diagonal())) // 2),
-                             residual, n_lp, hist)
+    return U @ Wt
 
 
 def _check_groups(eigenspaces, n):
     if eigenspaces is None:
-        return [np.array([k]) for k in range(n)]
+        return None
     groups = [np.asarray(g, dtype=np.intp).ravel() for g in eigenspaces]
     flat = np.concatenate(groups) if groups else np.array([], dtype=np.intp)
     if flat.size != n or not np.array_equal(np.sort(flat), np.arange(n)):
@@ -241,276 +188,158 @@ def _check_groups(eigenspaces, n):
     return groups
 
 
-def _anchor_constant(V, groups):
-    """Rotate the column nearest to $\\mathbf 1/\\sqrt n$ exactly onto it.
-
-    The rotation is the product of two reflectors acting in the plane of $v$ and
-    $\\mathbf 1$, $H_b H_v$ with $b \\propto v + \\mathbf 1/\\sqrt n$: it maps $v$ to
-    $\\mathbf 1/\\sqrt n$, is the identity outside that plane, and moves every other
-    column only by the angle between $v$ and $\\mathbf 1$ (a single reflector would
-    flip the in-plane component of the other columns).
-    """
+def _zero_column(V, kind):
+    """Index of the zero-eigenvalue column and the vector it is rotated onto."""
     n = V.shape[0]
-    one = np.full(n, 1.0 / np.sqrt(n))
-    dots = V.T @ one
-    c = int(np.argmax(np.abs(dots)))
-    sign = 1.0 if dots[c] >= 0 else -1.0
-    v = V[:, c] * sign
-    V = V - 2.0 * np.outer(v, v @ V)          # H_v: v -> -v
-    b = v + one
-    b /= np.linalg.norm(b)
-    V = V - 2.0 * np.outer(b, b @ V)          # H_b: -v -> 1/sqrt(n)
-    V[:, c] = one * sign
-    null_group = next(k for k, g in enumerate(groups) if c in set(g.tolist()))
-    return V, null_group
+    cos = np.abs(V.sum(axis=0)) / np.sqrt(n)
+    one_sign = np.abs(V.sum(axis=0)) / np.abs(V).sum(axis=0)
+    one_sign[np.abs(V).min(axis=0) <= 1e-12 * np.abs(V).max(axis=0)] = 0.0   # zero entries
+    if kind == "combinatorial":
+        c = int(np.argmax(cos))
+        if cos[c] >= MIN_COS:
+            return c, np.full(n, 1.0 / np.sqrt(n))
+        k = int(np.argmax(one_sign))
+        hint = (f"; its column {k} has entries of one sign, as the basis of a normalized "
+                "Laplacian has: pass laplacian='normalized'" if one_sign[k] >= MIN_COS else "")
+        raise ValueError("V_hat has no column close to the constant vector, the "
+                         "zero-eigenvalue eigenvector of a combinatorial Laplacian (largest "
+                         f"|cos| {cos[c]:.3g} < {MIN_COS}){hint}")
+    c = int(np.argmax(one_sign))
+    u = np.abs(V[:, c])
+    if one_sign[c] < MIN_COS:
+        raise ValueError("V_hat has no column with entries of one sign, the zero-eigenvalue "
+                         "eigenvector D^(1/2) 1 of a normalized Laplacian (best "
+                         f"|sum| / sum |.| {one_sign[c]:.3g} < {MIN_COS})")
+    return c, u / np.linalg.norm(u)
 
 
-def _valid_laplacian(Lfull, edge_tol):
-    n = Lfull.shape[0]
-    scale = np.trace(Lfull) / n if np.trace(Lfull) > 0 else 1.0
-    A = -Lfull.copy()
-    np.fill_diagonal(A, 0.0)
-    A = 0.5 * (A + A.T)
-    A[A <= edge_tol * scale] = 0.0
-    W = sp.csr_array(A)
-    d = np.asarray(W.sum(axis=1)).ravel()
-    L = sp.csr_array(sp.diags_array(d) - W)
-    tr = d.sum()
-    if tr > 0:
-        L = L * (n / tr)
-    return sp.csr_array(L)
+def _anchored_pair_basis(basis) -> PairBasis:
+    """Rotate the zero-eigenvalue column exactly onto its vector, build the pair rows."""
+    V = basis["V"]
+    c, u = _zero_column(V, basis["kind"])
+    groups, ordered = basis["groups"], basis["ordered"]
+    if ordered:
+        first = 0 if groups is None else next(k for k, g in enumerate(groups) if c in g)
+        if first != 0 or (groups is None and c != 0):
+            raise ValueError("ordered=True needs the zero-eigenvalue column first, found it "
+                             f"at column {c}")
+    v = V[:, c] * np.sign(V[:, c] @ u)
+    V = V - 2.0 * np.outer(v, v @ V)                 # v -> -v
+    b = (v + u) / np.linalg.norm(v + u)
+    V = V - 2.0 * np.outer(b, b @ V)                 # -v -> u
+    V[:, c] = u
+    basis["V_anchored"], basis["zero_column"] = V, c
+    return pair_basis(V, c, u, groups, ordered)
 
 
-def _residual(L, V):
+def _candidates(B, fit, rng):
+    cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
+    return rank_candidates(B, cands, fit)
+
+
+def _sparsest_graphs(B: PairBasis, tol, rng):
+    """Candidate graphs (sparsest first), the family dimension and a history.
+
+    With the eigenvalue order, the pairs are first ranked by the proxy
+    $\\sum_k k P_k$ (eigenvalue replaced by its rank), which usually puts the edges
+    first and skips the trimming. Otherwise, or if that finds nothing, exact
+    eigenvectors are tried (residuals at rounding level); if no valid graph fits, the
+    noise level of the least edge-like pairs is estimated and used (up to
+    ``MAX_NOISE``).
+    """
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0}
+    if B.ordered:
+        proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
+        ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
+        if ranked:
+            return ranked, family_dimension, history
+    scores, trimmed = leverage_ranking(B)
+    ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+    if not ranked:
+        history["noise"] = robust_noise(B, trimmed)
+        if history["noise"] <= MAX_NOISE:
+            ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol,
+                                                        history["noise"], rng, history)
+    return ranked, family_dimension, history
+
+
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
+    """Seed from the trimmed pairs, then the searches; candidates of both."""
+    seed = seed_fit(B, trimmed, tol, noise)
+    family, family_dimension = [], 1
+    if seed is not None:
+        family = _candidates(B, seed, rng)
+        family_dimension = seed.Lam.shape[1]
+        if family:
+            scores = B.matrix(family[0][2]) ** 2
+    best, dim = _search_loop(B, scores, tol, noise, rng, history)
+    return _merge(best, family), max(family_dimension, dim)
+
+
+def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
+    """Search, re-rank by the graph found, search again while it gets sparser."""
+    best, family_dimension = [], 1
+    c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
+    for _ in range(max_searches):
+        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
+        fit = search.run()
+        history["n_evaluations"] += search.n_evaluations
+        ranked = _candidates(B, fit, rng) if fit is not None else []
+        if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
+            break
+        best = ranked
+        history["complement_sizes"].append(fit.c)
+        family_dimension = max(family_dimension, fit.Lam.shape[1])
+        scores = B.matrix(best[0][2]) ** 2
+    return best, family_dimension
+
+
+def _merge(best, family):
+    """The search's candidates then the seed family's, distinct edge sets only."""
+    out, seen = [], set()
+    for item in (best or []) + family:
+        key = _edge_key(item[3])
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    out.sort(key=candidate_order)
+    return out
+
+
+def _edge_key(W):
+    upper = sp.triu(W, 1).tocoo()
+    return frozenset(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
+
+
+def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
+    n = B.n
+    if not ranked:
+        warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
+                      "complete graph, which every basis with this zero-eigenvalue vector "
+                      "diagonalises", ConvergenceWarning, stacklevel=3)
+        W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
+        ranked = [(n * (n - 1) // 2, 0.0, None, W)]
+    laps = [_laplacian(W, basis) for *_, W in ranked]
+    L = laps[0]
+    V = basis["V"]
     M = V.T @ (L @ V)
     off = M - np.diag(np.diag(M))
     nl = sp.linalg.norm(L)
-    return float(np.linalg.norm(off) / nl) if nl > 0 else 0.0
+    history["candidate_edges"] = [int(x[0]) for x in ranked]
+    return InferredLaplacian(
+        laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
+        residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
+        laplacian_type=basis["kind"], nodelist=basis["nodelist"],
+        family_dimension=int(family_dimension), candidates=laps, history=history)
 
 
-class _Problem:
-    """The cone $\\{\\lambda : L_{ij}(\\lambda) \\le \\tau\\}$ with trace fixed to $n$."""
-
-    def __init__(self, V, groups, null_group, ordered, tol):
-        n = V.shape[0]
-        self.n = n
-        self.V = V
-        self.groups = groups
-        g = len(groups)
-        self.g = g
-        self.free = np.array([k for k in range(g) if k != null_group])
-        col_group = np.empty(n, dtype=np.intp)
-        for k, grp in enumerate(groups):
-            col_group[grp] = k
-        self.col_group = col_group
-        self.mult = np.array([len(grp) for grp in groups], dtype=np.float64)
-        self.tol = tol
-        self.ordered = ordered
-        # Connected graphs only: every free eigenvalue at least 1e-3 of the mean.
-        self.floor = 1e-3 * n / self.mult[self.free].sum()
-        # Group-sum matrix: columns of V -> free groups.
-        G = np.zeros((n, len(self.free)))
-        pos = {k: i for i, k in enumerate(self.free)}
-        for col in range(n):
-            k = col_group[col]
-            if k in pos:
-                G[col, pos[k]] = 1.0
-        self.G = G
-        self.free_cols = None
-        if all(len(grp) == 1 for grp in groups):
-            self.free_cols = np.array([groups[k][0] for k in self.free])
-        nf = len(self.free)
-        self.A_eq = self.mult[self.free][None, :]
-        self.b_eq = np.array([float(n)])
-        if ordered and nf > 1:
-            D = np.zeros((nf - 1, nf))
-            idx = np.arange(nf - 1)
-            D[idx, idx] = 1.0
-            D[idx, idx + 1] = -1.0
-            self.A_ord = D
-        else:
-            self.A_ord = np.zeros((0, nf))
-        self.iu = np.triu_indices(n, 1)
-
-    # -- evaluation
-    def full(self, lam_free):
-        """$L(\\lambda)$ as a dense matrix."""
-        lam_cols = self.G @ lam_free
-        return (self.V * lam_cols) @ self.V.T
-
-    def rank_weights(self, epsilon):
-        """Weights from $L_0 = \\sum_k k P_k$, a proxy with the right eigenvalue order."""
-        lam0 = np.arange(1, len(self.free) + 1, dtype=np.float64)
-        off = -self.full(lam0)
-        np.fill_diagonal(off, 0.0)
-        off = np.maximum(off, 0.0)
-        W = 1.0 / (off + epsilon * max(off.max(), 1e-300))
-        np.fill_diagonal(W, 0.0)
-        return W
-
-    def offdiag(self, lam_free):
-        return self.full(lam_free)[self.iu]
-
-    def rows(self, i, j):
-        """Rows $a_{ij}$ of the constraint matrix, $L_{ij}(\\lambda) = a_{ij}^T\\lambda$."""
-        if self.free_cols is not None:       # one column per group: a selection
-            Vf = self.V[:, self.free_cols]
-            return Vf[i] * Vf[j]
-        return (self.V[i] * self.V[j]) @ self.G
-
-    def objective(self, W):
-        """$c$ with $c^T\\lambda = -\\sum_{i<j} w_{ij} L_{ij}(\\lambda)$ (W symmetric)."""
-        per_col = np.einsum("ik,ik->k", self.V, W @ self.V)
-        return -0.5 * (per_col @ self.G)
-
-    # -- solvers
-    def solve(self, c, S, max_rounds):
-        """LP by constraint generation; S is a set of pair indices (into iu), updated."""
-        n = self.n
-        rows_i, rows_j = self.iu
-        lam = None
-        k = 0
-        for _ in range(max_rounds):
-            idx = np.fromiter(S, dtype=np.intp) if S else np.zeros(0, dtype=np.intp)
-            A_cut = self.rows(rows_i[idx], rows_j[idx]) if idx.size else np.zeros((0, len(c)))
-            A_ub = np.vstack([A_cut, self.A_ord])
-            b_ub = np.concatenate([np.full(len(A_cut), self.tol), np.zeros(len(self.A_ord))])
-            res = linprog(c, A_ub=A_ub if len(A_ub) else None,
-                          b_ub=b_ub if len(A_ub) else None, A_eq=self.A_eq, b_eq=self.b_eq,
-                          bounds=(self.floor, None), method="highs")
-            k += 1
-            if res.status != 0 or res.x is None:
-                warnings.warn(f"linear program failed: {res.message}", ConvergenceWarning,
-                              stacklevel=3)
-                return lam, k, False
-            lam = res.x
-            off = self.offdiag(lam)
-            viol = np.flatnonzero(off > self.tol + 1e-9)
-            if viol.size == 0:
-                return lam, k, True
-            order = viol[np.argsort(-off[viol])][: 2 * n]
-            S.update(order.tolist())
-        warnings.warn(f"constraint generation did not finish in {max_rounds} rounds",
-                      ConvergenceWarning, stacklevel=3)
-        return lam, k, False
-
-    def _ls(self, order, k):
-        """Least-squares $\\lambda$ vanishing off the first ``k`` pairs of ``order``."""
-        i, j = self.iu
-        N = len(i)
-        if k <= N - k:
-            AE = self.rows(i[order[:k]], j[order[:k]])
-            M = self.M_all - AE.T @ AE
-        else:
-            AN = self.rows(i[order[k:]], j[order[k:]])
-            M = AN.T @ AN
-        w, U = np.linalg.eigh(0.5 * (M + M.T))
-        lam = U[:, 0]
-        total = lam @ self.M_all @ lam
-        rho = float(max(w[0], 0.0) / total) if total > 0 else np.inf
-        tr = self.mult[self.free] @ lam
-        lam = lam * (self.n / tr) if tr != 0 else lam
-        # A valid connected solution: every free eigenvalue positive, and in
-        # ascending order when the columns are ordered.
-        floor = 1e-6 * self.n / self.mult[self.free].sum()
-        valid = bool(tr != 0 and lam.min() > floor)
-        if valid and self.ordered and lam.size > 1:
-            valid = bool(np.all(np.diff(lam) >= -1e-3 * lam.max()))
-        return lam, (rho if valid else np.inf)
-
-    def order_search(self, lam_est, rho_tol):
-        """Support search with the proxy $\\sum_k \\operatorname{rank}(\\hat\\lambda_k) P_k$."""
-        ranks = np.empty(len(lam_est))
-        ranks[np.argsort(lam_est, kind="stable")] = np.arange(1, len(lam_est) + 1)
-        return self.support_search(-self.offdiag(ranks), rho_tol)
-
-    def support_search(self, scores, rho_tol):
-        """Smallest support (in the order of ``scores``) admitting an exact solution.
-
-        $\\rho(k)$, the fraction of off-diagonal energy left outside the ``k`` best
-        pairs, is non-increasing in ``k``. Each evaluation costs
-        $O(\\min(k, N - k)\\, g^2)$, so ``k`` is searched over the cheap candidates
-        $k = n, 2n, 4n, \\dots$ and $N - k = 3g, 6g, 12g, \\dots$ (binary search, by
-        monotonicity), then refined by bisection while evaluations stay cheap.
-        Returns $\\lambda$, ``k`` and $\\rho$.
-        """
-        if not hasattr(self, "M_all"):
-            Z = (self.V * self.V) @ self.G
-            self.M_all = 0.5 * (np.diag(self.mult[self.free]) - Z.T @ Z)
-        order = np.argsort(-scores, kind="stable")
-        N = len(order)
-        g = len(self.free)
-        k_max = max(N - 3 * g, 1)
-        cands = set()
-        k = max(self.n - 1, 1)
-        while k < k_max:
-            cands.add(k)
-            k *= 2
-        c = 3 * g
-        while N - c > 0:
-            cands.add(N - c)
-            c *= 2
-        cands.add(k_max)
-        cap = 64 * self.n                     # rows per evaluation in the scan
-        cands = sorted(x for x in cands if 1 <= x <= k_max and min(x, N - x) <= cap)
-        cache = {}
-
-        def evaluate(kk):
-            if kk not in cache:
-                cache[kk] = self._ls(order, kk)
-            return cache[kk]
-
-        # Ascending scan: validity (connected, ordered) is not monotone near k_max,
-        # where few constraints leave the solution undetermined.
-        hi = None
-        for idx, kk in enumerate(cands):
-            lam, rho = evaluate(kk)
-            if rho <= rho_tol:
-                hi = idx
-                break
-        if hi is None:
-            return lam, cands[-1], rho
-        lo = hi - 1
-        k_hi = cands[hi]
-        k_lo = cands[lo] if lo >= 0 else 0
-        budget = 8 * self.n                   # rows per evaluation in the refinement
-        while k_hi - k_lo > max(1, k_hi // 100):
-            mid = (k_lo + k_hi) // 2
-            if min(mid, N - mid) > budget:
-                break
-            if evaluate(mid)[1] <= rho_tol:
-                k_hi = mid
-            else:
-                k_lo = mid
-        lam, rho = evaluate(k_hi)
-        return lam, k_hi, rho
-
-    def reweighted(self, W, n_reweights, epsilon, max_rounds, edge_tol):
-        n = self.n
-        S: set[int] = set()
-        hist = {"n_edges": [], "n_constraints": []}
-        n_lp = 0
-        lam = None
-        prev = None
-        for it in range(n_reweights + 1):
-            lam_new, k, _ok = self.solve(self.objective(W), S, max_rounds)
-            n_lp += k
-            if lam_new is None:
-                break
-            lam = lam_new
-            Lfull = self.full(lam)
-            off = -Lfull
-            np.fill_diagonal(off, 0.0)
-            mag = np.abs(off)
-            hist["n_edges"].append(int(np.count_nonzero(off[self.iu] > edge_tol)))
-            hist["n_constraints"].append(len(S))
-            support = off[self.iu] > edge_tol
-            if prev is not None and np.array_equal(support, prev):
-                break
-            prev = support
-            if it < n_reweights:
-                W = 1.0 / (mag + epsilon * max(mag.max(), 1e-300))
-                np.fill_diagonal(W, 0.0)
-        if lam is None:
-            lam = np.full(len(self.free), n / self.mult[self.free].sum())
-        return lam, S, hist, n_lp
+def _laplacian(W, basis) -> sp.csr_array:
+    """The Laplacian of the requested kind and scale from symmetric weights ``W``."""
+    n = W.shape[0]
+    d = np.asarray(W.sum(axis=1)).ravel()
+    if basis["kind"] == "normalized":
+        s = 1.0 / np.sqrt(d)
+        S = sp.diags_array(s)
+        return sp.csr_array(sp.eye_array(n) - S @ W @ S)
+    mean_degree = 1.0 if basis["scale"] is None else basis["scale"]
+    return sp.csr_array((sp.diags_array(d) - W) * (n * mean_degree / d.sum()))

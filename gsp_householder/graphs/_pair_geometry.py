@@ -1,0 +1,165 @@
+"""Pair rows of an eigenbasis: every off-diagonal Laplacian entry is linear in the eigenvalues.
+
+For an orthonormal basis whose column $u$ has eigenvalue 0 (the constant vector for a
+combinatorial Laplacian, $D^{1/2}\\mathbf 1$ normalised for a normalized one) and whose
+other columns $V$ carry unknown eigenvalues $\\lambda$, the scaled entry
+$\\tilde L_{ij} = L_{ij} / (u_i u_j)$ is $a_{ij}^T \\lambda$ with the pair row
+$a_{ij} = \\tilde V_i \\circ \\tilde V_j$, $\\tilde V = \\operatorname{diag}(1/u) V$.
+Non-edges put their rows on the hyperplane orthogonal to $\\lambda$. The scaling makes
+$a_{ij}^T \\mathbf 1 = -1$ for every pair, so the direction $\\mathbf 1$ (the complete
+graph) can be removed by centring: the non-edge rows of a set $S$ satisfy
+$(a_{ij} - \\bar a_S)^T \\delta = 0$ for the centred part $\\delta$ of $\\lambda$.
+
+The Gram matrix of all pairs has the closed form
+$M = \\tfrac12\\big((\\tilde V^T \\tilde V)^{\\circ 2} - \\tilde Z^T \\tilde Z\\big)$,
+$\\tilde Z = \\tilde V \\circ \\tilde V$, so the Gram of "all pairs except a set $C$"
+costs $O(|C| g^2)$. Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.linalg
+
+
+@dataclass
+class PairBasis:
+    """The scaled free columns of a basis, grouped into eigenvalue unknowns.
+
+    Attributes
+    ----------
+    V : ndarray of shape (n, q)
+        $\\tilde V$: the columns other than the zero-eigenvalue one, rows scaled by $1/u_i$.
+    G : ndarray of shape (q, g) or None
+        Column-to-unknown indicator (columns sharing an eigenvalue); None for one
+        unknown per column.
+    mult : ndarray of shape (g,)
+        Columns per unknown.
+    ordered : bool
+        Unknowns are in ascending order of eigenvalue.
+    u : ndarray of shape (n,)
+        The zero-eigenvalue vector (positive entries).
+    M : ndarray of shape (g, g)
+        Gram matrix of all pair rows.
+    total : ndarray of shape (g,)
+        Sum of all pair rows.
+    """
+
+    V: np.ndarray
+    G: np.ndarray | None
+    mult: np.ndarray
+    ordered: bool
+    u: np.ndarray
+    M: np.ndarray
+    total: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return self.V.shape[0]
+
+    @property
+    def g(self) -> int:
+        return self.mult.size
+
+    @property
+    def n_pairs(self) -> int:
+        return self.n * (self.n - 1) // 2
+
+    @property
+    def null_floor(self) -> float:
+        """Rounding level of the Gram's eigenvalues: below it a direction fits exactly."""
+        return 1e-11 * float(np.trace(self.M)) / self.g
+
+    def cluster(self, mu0) -> float:
+        """Directions fitting within 10x the best one (or to rounding) are near-null."""
+        return 10.0 * float(mu0) + self.null_floor
+
+    def columns(self, lam):
+        """Eigenvalue of every free column from the unknowns."""
+        return lam if self.G is None else self.G @ lam
+
+    def matrix(self, lam):
+        """$\\tilde L(\\lambda) = \\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ (dense)."""
+        return (self.V * self.columns(lam)) @ self.V.T
+
+    def rows(self, i, j):
+        """Pair rows $a_{ij}$ for index arrays ``i``, ``j``."""
+        R = self.V[i] * self.V[j]
+        return R if self.G is None else R @ self.G
+
+    def upper(self):
+        """Row and column indices of all pairs $i < j$."""
+        return np.triu_indices(self.n, 1)
+
+
+def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:
+    """Build the pair geometry of the orthonormal ``V`` whose column ``c`` is ``u``.
+
+    ``groups`` is a partition of the columns into eigenspaces (None: one per column).
+    """
+    n = V.shape[0]
+    free = np.delete(np.arange(n), c)
+    Vs = np.ascontiguousarray(V[:, free] / u[:, None])
+    G = None if groups is None else _group_matrix(groups, free, c, n)
+    T = Vs.T @ Vs
+    Z = Vs * Vs
+    M = 0.5 * (T * T - Z.T @ Z)
+    total = 0.5 * (Vs.sum(axis=0) ** 2 - Z.sum(axis=0))
+    if G is not None:
+        M = G.T @ M @ G
+        total = total @ G
+        mult = G.sum(axis=0)
+    else:
+        mult = np.ones(n - 1)
+    return PairBasis(Vs, G, mult, bool(ordered), u, 0.5 * (M + M.T), total)
+
+
+def _group_matrix(groups, free, c, n):
+    gid = np.empty(n, dtype=np.intp)
+    for k, grp in enumerate(groups):
+        gid[np.asarray(grp, dtype=np.intp)] = k
+    keep = [k for k in range(len(groups)) if k != gid[c]]
+    pos = {k: i for i, k in enumerate(keep)}
+    G = np.zeros((n - 1, len(keep)))
+    G[np.arange(n - 1), [pos[int(k)] for k in gid[free]]] = 1.0
+    return G
+
+
+class PairGram:
+    """Gram matrix and sum of the pair rows of "all pairs except a complement set"."""
+
+    def __init__(self, B: PairBasis, M=None, total=None, k=None):
+        self.B = B
+        self.M = B.M if M is None else M
+        self.total = B.total if total is None else total
+        self.k = B.n_pairs if k is None else k
+
+    def without(self, i, j) -> PairGram:
+        """The Gram of the current pairs minus the pairs ``(i, j)``."""
+        A = self.B.rows(i, j)
+        return PairGram(self.B, self.M - A.T @ A, self.total - A.sum(axis=0), self.k - len(i))
+
+    def null_directions(self, r=8, cluster=None):
+        """Smallest eigenpairs of the centred Gram, mapped back to eigenvalue vectors.
+
+        Returns ``mu`` (ascending, the fitting error of each direction: the
+        squared centred residual of a unit centred vector) and ``Lam`` whose
+        columns are $\\lambda = \\delta + (\\bar a^T \\delta)\\mathbf 1$, i.e. vectors
+        with $a_{ij}^T\\lambda = (a_{ij} - \\bar a)^T \\delta$. When ``cluster`` is
+        given, more pairs are computed until one exceeds ``cluster``.
+        """
+        g = self.B.g
+        mean = self.total / self.k
+        C = self.M - self.k * np.outer(mean, mean)
+        C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))   # lift the direction 1
+        C = 0.5 * (C + C.T)
+        while True:
+            rr = min(r, g)
+            w, D = scipy.linalg.eigh(C, subset_by_index=[0, rr - 1], driver="evr")
+            if cluster is None or w[-1] > cluster or rr == g:
+                break
+            r *= 2
+        Lam = D + np.outer(np.ones(g), mean @ D)
+        return np.maximum(w, 0.0), Lam

@@ -1,0 +1,203 @@
+"""Which pairs are edges: rank the pairs, then find the largest clean set of non-edges.
+
+1. Rank (``leverage_ranking``): pairs with large leverage in the smallest directions of
+   the centred Gram of the kept pairs are edge-like; the most edge-like pairs are
+   trimmed and the Gram recomputed, three times.
+2. Seed (``seed_fit``): if the pairs kept by the trimming hold a valid Laplacian, its
+   sparsest candidate re-ranks the pairs by $|L_{ij}|$.
+3. Search (``PrefixSearch``): the complement size $c$ (edge-like pairs excluded) is
+   doubled from $n - 1$ until the remaining pairs are *clean* (one direction fits them
+   to within the noise) and their near-null space holds a valid Laplacian; then
+   bisected. A smaller valid $c$ is a sparser graph.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._template_lp import Fit, valid_in_span
+
+#: Largest standardised residual of a clean set of non-edges, in noise units.
+CLEAN_FACTOR = 30.0
+#: Fitting error of a near-null direction, in units of the noise's expected error.
+NULL_FACTOR = 16.0
+#: Largest dimension of a family of valid graphs that is searched.
+MAX_FAMILY = 48
+
+
+def top_pairs(B: PairBasis, scores, c):
+    """The ``c`` pairs of largest score (an ``(n, n)`` array), in descending order."""
+    i, j = B.upper()
+    s = scores[i, j]
+    c = min(int(c), s.size)
+    idx = np.argpartition(-s, c - 1)[:c] if c < s.size else np.arange(s.size)
+    idx = idx[np.argsort(-s[idx], kind="stable")]
+    return i[idx], j[idx]
+
+
+def leverage_scores(B: PairBasis, mu, Lam):
+    """$\\sum_k \\tilde L(\\lambda_k)_{ij}^2 / \\mu_k$ over the given directions."""
+    S = np.zeros((B.n, B.n))
+    for k in range(Lam.shape[1]):
+        P = B.matrix(Lam[:, k])
+        S += P * P / max(float(mu[k]), 1e-12)
+    return S
+
+
+def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
+    """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
+
+    At most ``max(6000, 16 n)`` pairs are trimmed, which bounds the cost at
+    $O(n g^2)$ per round for large graphs.
+
+    Returns the scores and ``(gram, i, j)``: the Gram of the kept pairs and the trimmed
+    pairs.
+    """
+    N = B.n_pairs
+    full = PairGram(B)
+    mu, Lam = full.null_directions(r)
+    S = leverage_scores(B, mu, Lam)
+    gram, i, j = full, np.zeros(0, np.intp), np.zeros(0, np.intp)
+    for t in range(rounds):
+        c = int(min(N - 1, max(4 * B.n, N * (1.0 - keep ** (t + 1))), max(6000, 16 * B.n)))
+        i, j = top_pairs(B, S, c)
+        gram = full.without(i, j)
+        mu, Lam = gram.null_directions(r)
+        S = leverage_scores(B, mu, Lam)
+    return S, (gram, i, j)
+
+
+class PrefixSearch:
+    """Smallest complement size whose remaining pairs hold a valid Laplacian.
+
+    ``order`` holds the pairs from most to least edge-like; ``noise`` is the
+    standardised residual scale of clean pairs (None: estimated at each size).
+    """
+
+    def __init__(self, B: PairBasis, order, tol=0.0, noise=None):
+        self.B, self.tol, self.noise = B, float(tol), noise
+        self.i, self.j = order
+        self.n_evaluations = 0
+
+    def evaluate(self, c, gram: PairGram):
+        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
+
+        The span searched is first the directions that fit to rounding; with noise, if
+        it holds no valid Laplacian, the directions that fit to the noise level.
+        """
+        B = self.B
+        self.n_evaluations += 1
+        mu, Lam, exact = self._near_null(c, gram)
+        lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
+        scale, noise = self._residual_noise(c, lam0)
+        if noise is None:
+            return None
+        tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
+        floor = max(1e-5, noise)
+        hint = (self.i[:c], self.j[:c])
+        for span in (exact, np.ones(mu.size, dtype=bool)):
+            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
+            if ok:
+                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
+            if span.all():
+                break
+        return None
+
+    def _near_null(self, c, gram: PairGram, r=8):
+        """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
+        and the mask of those that fit to rounding.
+
+        A direction is near-null when its fitting error ``mu`` is within 10x the best
+        one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
+        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``.
+        """
+        B = self.B
+        while True:
+            mu, Lam = gram.null_directions(r)
+            limit = np.full(mu.size, B.cluster(mu[0]))
+            if self.noise:
+                limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
+            near = mu <= limit
+            if not near[-1] or mu.size >= min(B.g, MAX_FAMILY):
+                break
+            r *= 2
+        near[0] = True
+        exact = mu[near] <= B.cluster(mu[0])
+        return mu[near], Lam[:, near], exact
+
+    def _energy(self, c, Lam):
+        """$\\sum (s_i + s_j)^2$ over the pairs after the first ``c``, per column of ``Lam``."""
+        B = self.B
+        Z = B.V * B.V
+        S = np.sqrt(np.abs(Z @ (Lam ** 2 if B.G is None else B.G @ Lam ** 2)))
+        total = (B.n - 2) * (S * S).sum(axis=0) + S.sum(axis=0) ** 2
+        out = S[self.i[:c]] + S[self.j[:c]]
+        return total - (out * out).sum(axis=0)
+
+    def _residual_noise(self, c, lam0):
+        """Per-node residual scale and the noise level, or ``(scale, None)`` if not clean.
+
+        Residuals are standardised by $s_i + s_j$, $s_i^2 = (L^2)_{ii}$, the size of the
+        error a perturbed basis puts on $L_{ij}$. Clean: every standardised residual is
+        within ``CLEAN_FACTOR`` times the noise level (rounding when it is 0).
+        """
+        B = self.B
+        scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+        i, j = self.i[c:], self.j[c:]
+        z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
+        noise = max(float(self.noise or 0.0), 1e-9)
+        return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
+
+    def run(self):
+        """Double ``c`` from ``n - 1`` until valid, then bisect; the best ``Fit`` or None."""
+        B = self.B
+        c_max = len(self.i)
+        c, base_c, base = B.n - 1, 0, PairGram(B)
+        lo = lo_gram = None
+        while True:
+            c = min(c, c_max)
+            gram = base.without(self.i[base_c:c], self.j[base_c:c])
+            best = self.evaluate(c, gram)
+            if best is not None:
+                break
+            if c >= c_max:
+                return None
+            lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
+        hi = c
+        while lo is not None and hi - lo > max(1, hi // 200):
+            mid = (lo + hi) // 2
+            gram = lo_gram.without(self.i[lo:mid], self.j[lo:mid])
+            fit = self.evaluate(mid, gram)
+            if fit is not None:
+                hi, best = mid, fit
+            else:
+                lo, lo_gram = mid, gram
+        return best
+
+
+def robust_noise(B: PairBasis, trimmed):
+    """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
+    gram, i, j = trimmed
+    _, Lam = gram.null_directions(8)
+    lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
+    scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+    mask = np.ones((B.n, B.n), dtype=bool)
+    mask[i, j] = False
+    ki, kj = np.nonzero(np.triu(mask, 1))
+    z = np.abs(B.matrix(lam0)[ki, kj]) / (scale[ki] + scale[kj] + 1e-300)
+    z = z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+    return 1.4826 * float(np.median(z)) if z.size else 0.0
+
+
+def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0):
+    """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
+    or None."""
+    gram, i, j = trimmed
+    mask = np.ones((B.n, B.n), dtype=bool)
+    mask[i, j] = False
+    ki, kj = np.nonzero(np.triu(mask, 1))
+    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise)
+    return search.evaluate(len(i), gram)

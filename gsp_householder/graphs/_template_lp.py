@@ -1,0 +1,176 @@
+"""Valid Laplacians inside a span of eigenvalue vectors: linear programs and candidates.
+
+Given a few eigenvalue vectors ``Lam`` (columns: the near-null directions of the pairs
+believed to be non-edges), a valid Laplacian is $\\lambda = \\Lambda y$ with every
+off-diagonal entry $\\le$ a tolerance and every eigenvalue $\\ge t > 0$ (connected), at a
+fixed trace. The max-margin linear program maximises $t$; when the span has dimension
+$> 1$ (a family of graphs shares the eigenvectors), its sparse vertices are the candidate
+graphs. Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+
+#: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
+#: pairs ranked most edge-like include the non-edges with the largest errors).
+POSITIVE_SLACK = 2.0
+
+@dataclass
+class Fit:
+    """A valid Laplacian found in the span ``Lam`` at complement size ``c``.
+
+    ``tol`` is the per-node off-diagonal tolerance (pair $(i, j)$ may reach
+    ``tol[i] + tol[j]``), ``floor`` the smallest accepted eigenvalue and ``hint`` the
+    complement pairs, the only ones whose entries can differ from zero in the span.
+    """
+
+    lam: np.ndarray
+    Lam: np.ndarray
+    mu: np.ndarray
+    c: int
+    tol: np.ndarray
+    floor: float
+    hint: tuple
+
+
+def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None):
+    """Max-margin (or ``objective``-minimising, margin fixed at ``floor``) valid Laplacian.
+
+    Returns ``(ok, lam, t)``: whether a valid Laplacian with margin ``t >= floor``
+    exists in ``span(Lam)``, normalised to ``mult @ lam = n``.
+    """
+    n, g = B.n, B.g
+    I, J = hint
+    if Lam.shape[1] == 1 and objective is None:
+        return _check_single(B, Lam[:, 0], tol, floor, hint)
+    Lam = np.linalg.qr(Lam)[0]
+    d = Lam.shape[1]
+    trace_row = B.mult @ Lam
+    if objective is None:
+        cost = np.append(np.zeros(d), -1.0)
+        t_bounds = (None, 2.0 * n / B.mult.sum())
+    else:
+        cost = np.append(objective, 0.0)
+        t_bounds = (floor, floor)
+    blocks = [np.hstack([-Lam, np.ones((g, 1))]),                        # t - lam <= 0
+              np.hstack([B.rows(I, J) @ Lam, np.zeros((len(I), 1))])]    # L_ij <= tol
+    bounds_ub = [np.zeros(g), POSITIVE_SLACK * (tol[I] + tol[J])]
+    if B.ordered and g > 1:
+        blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
+        bounds_ub.append(np.zeros(g - 1))
+    res = linprog(cost, A_ub=np.vstack(blocks), b_ub=np.concatenate(bounds_ub),
+                  A_eq=np.append(trace_row, 0.0)[None, :], b_eq=[float(n)],
+                  bounds=[(None, None)] * d + [t_bounds], method="highs")
+    if res.status != 0:
+        return False, None, -np.inf
+    y, t = res.x[:-1], float(res.x[-1])
+    return t >= floor, Lam @ y, t
+
+
+def _check_single(B, lam, tol, floor, hint):
+    tr = B.mult @ lam
+    if abs(tr) < 1e-300:
+        return False, None, -np.inf
+    lam = lam * (B.n / tr)
+    I, J = hint
+    t = float(lam.min())
+    ok = t >= floor and bool(np.all(B.matrix(lam)[I, J] <= POSITIVE_SLACK * (tol[I] + tol[J])))
+    if ok and B.ordered:
+        ok = bool(np.all(np.diff(lam) >= -np.median(tol)))
+    return ok, lam, t
+
+
+def edge_pairs(B: PairBasis, lam, tol):
+    """Pairs whose entry is below ``-2 (tol_i + tol_j)``: the edges of ``lam``."""
+    i, j = B.upper()
+    off = -B.matrix(lam)[i, j]
+    keep = off > 2.0 * (tol[i] + tol[j])
+    return i[keep], j[keep]
+
+
+def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
+    """Candidate graphs of the family ``span(fit.Lam)``: the max-margin point, reweighted
+    $\\ell_1$ descents from it (weights $1/(|L_{ij}| + \\epsilon)$), and vertices
+    for random objectives."""
+    cands = [fit.lam]
+    d = fit.Lam.shape[1]
+    if d == 1:
+        return cands
+    lam = fit.lam
+    for _ in range(n_reweight):
+        I, J = edge_pairs(B, lam, fit.tol)
+        if len(I) == 0:
+            break
+        R = B.rows(I, J)
+        w = 1.0 / (np.maximum(-(R @ lam), 0.0) + 1e-3 * max(float(np.abs(R @ lam).max()), 1e-300))
+        obj = -(w @ R) @ np.linalg.qr(fit.Lam)[0]
+        ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint, objective=obj)
+        if not ok:
+            break
+        lam = lam2
+        cands.append(lam)
+    for _ in range(n_random):
+        ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
+                                    objective=rng.standard_normal(d))
+        if ok:
+            cands.append(lam2)
+    return cands
+
+
+def polish(B: PairBasis, lam, fit: Fit):
+    """Project ``lam`` on the null space of the pairs it leaves at zero."""
+    I, J = edge_pairs(B, lam, fit.tol)
+    if len(I) >= B.n_pairs - B.g:
+        return lam
+    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=B.cluster(fit.mu[0]))
+    d = max(1, int(np.count_nonzero(mu <= B.cluster(fit.mu[0]))))
+    Lam = Lam[:, :d]
+    lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
+    tr = B.mult @ lam2
+    return lam2 * (B.n / tr) if tr > 0 else lam
+
+
+def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:
+    """Edge weights $w_{ij} = -\\tilde L_{ij} u_i^2 u_j^2$ above the edge threshold."""
+    L = B.matrix(lam)
+    W = -0.5 * (L + L.T)
+    np.fill_diagonal(W, 0.0)
+    W[W <= 2.0 * (tol[:, None] + tol[None, :])] = 0.0
+    u2 = B.u * B.u
+    W *= np.outer(u2, u2)
+    W[W <= 1e-6 * W.max(initial=0.0)] = 0.0
+    return sp.csr_array(W)
+
+
+def rank_candidates(B: PairBasis, cands, fit: Fit):
+    """Distinct connected candidate graphs: equal-weight ones first, then sparsest first.
+
+    Returns a list of ``(n_edges, weight_cv, lam, W)``.
+    """
+    out, seen = [], set()
+    for lam in cands:
+        W = adjacency(B, lam, fit.tol)
+        upper = sp.triu(W, 1).tocoo()
+        key = frozenset(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
+        if key in seen or upper.nnz == 0:
+            continue
+        seen.add(key)
+        if sp.csgraph.connected_components(W, directed=False)[0] > 1:
+            continue
+        cv = float(np.std(upper.data) / np.mean(upper.data))
+        out.append((int(upper.nnz), cv, lam, W))
+    out.sort(key=candidate_order)
+    return out
+
+
+def candidate_order(item):
+    """Sort key: graphs with equal weights first, then fewer edges, then more equal weights."""
+    n_edges, cv = item[0], item[1]
+    return (cv > 1e-6, n_edges, cv)

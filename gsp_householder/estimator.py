@@ -45,7 +45,7 @@ from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["HouseholderDictionaryLearning"]
 
-_METHODS = ("paper", "refine")
+_METHODS = ("paper", "refine", "ica")
 _STREAMING_METHODS = ("paper",)
 # entries of V^T Y used to choose the default threshold
 _THRESHOLD_SAMPLE = 1 << 16
@@ -136,7 +136,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
     theta, mu : float, optional
         Sparsity and mean of the non-zero codes; give both (oracle scale
         $\\theta\\mu$) or neither (blind: estimated from the data).
-    method : {"paper", "refine"}, default "paper"
+    method : {"paper", "refine", "ica"}, default "paper"
         ``"paper"``: Algorithm 3 from the sufficient statistics
         (`gsp_householder.learning.paper.estimate_householder_product`); one pass
         over the data, $O(n)$ memory; supports ``partial_fit`` and dask arrays.
@@ -144,6 +144,11 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         `gsp_householder.learning.refinement.refine_householder_product` (needs the
         data in memory; no ``partial_fit``, which is then absent, as
         ``hasattr(est, "partial_fit")`` reports).
+        ``"ica"``: a whole orthogonal basis (for example a graph Fourier basis,
+        $n - 1$ reflectors) by
+        `gsp_householder.learning.whole_basis.learn_orthogonal_basis`;
+        ``n_reflectors`` and ``mu`` are then not used, ``theta`` is passed on; needs
+        the data in memory and at least ``n_features`` samples; no ``partial_fit``.
     threshold : float, optional
         $\\zeta \\ge 0$ of the hard threshold $HT_\\zeta(V^T y)$ used by
         ``transform``. Default: chosen at fit time by
@@ -152,7 +157,7 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         signals; with ``partial_fit``, over the latest block), then fixed, so
         that ``transform`` codes each signal on its own.
     random_state : None, int or numpy.random.Generator
-        Seed of the randomised methods (``"refine"``); the paper's methods are
+        Seed of the randomised methods (``"refine"``, ``"ica"``); the paper's methods are
         deterministic.
 
     Attributes
@@ -350,6 +355,8 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         self._check_n_reflectors(n)
         if self.method == "refine":
             V = self._fit_refine(X)
+        elif self.method == "ica":
+            V = self._fit_ica(X)
         else:
             stats = self._statistics(X)
             V = self._estimate(stats)
@@ -371,6 +378,16 @@ class HouseholderDictionaryLearning(_ParamsMixin):
         if not isinstance(V, HouseholderProduct):
             V = HouseholderProduct.from_orthogonal(np.asarray(V))
         return V
+
+    def _fit_ica(self, X) -> HouseholderProduct:
+        from gsp_householder.learning.whole_basis import learn_orthogonal_basis
+
+        p, n = X.shape
+        if p < n:
+            raise ValueError(f"X has {p} sample(s) for {n} features; method='ica' needs at "
+                             "least as many samples (signals) as features (nodes)")
+        return learn_orthogonal_basis(X.T, theta=self.theta,
+                                      rng=check_rng(self.random_state)).dictionary
 
     @_available_if(lambda self: self.method in _STREAMING_METHODS)
     def partial_fit(self, X, y=None):

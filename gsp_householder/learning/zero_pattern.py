@@ -40,6 +40,13 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     clipped to ``[low, high]`` when both are known. Internal helper: ``C`` is a
     validated float array.
 
+    Parameters
+    ----------
+    C : ndarray
+        Coefficients $V^T Y$.
+    low, high : float, optional
+        Value range of the non-zero codes, ``0 <= low < high``.
+
     Returns
     -------
     codes : ndarray, same shape as ``C``

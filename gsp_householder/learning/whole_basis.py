@@ -17,11 +17,14 @@ that the codes are non-negative with an atom at zero.
    stops changing, which lands on the truth to machine precision without
    noise.
 
-A start that does not settle (stage 1 still moving after ``max_iter`` steps,
-or the support still changing) is followed by fresh random starts, up to
-``n_restarts``; the returned one has the smallest data residual
-$\\|Y - V \\hat X\\|_F$. When none settles, a
-`gsp_householder.exceptions.ConvergenceWarning` is issued.
+A start settles when the support stops changing and the codes' zero cluster
+is balanced about zero
+(`gsp_householder.learning.zero_pattern.zero_cluster_balance` at least 1/3:
+about 1 at the truth, 0.1-0.2 at the wrong stationary points met in
+practice). A start that does not settle is followed by fresh random starts,
+up to ``n_restarts``; the returned one is the first that settles, else the one
+with the smallest data residual $\\|Y - V \\hat X\\|_F$, with a
+`gsp_householder.exceptions.ConvergenceWarning`.
 
 **Order and signs.** The model cannot identify the columns' order or signs.
 The returned columns are signed so that each code row is non-negative (its sum
@@ -50,7 +53,11 @@ from gsp_householder.householder import HouseholderProduct
 from gsp_householder.learning._orthogonal import random_orthogonal
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes
 from gsp_householder.learning.result import DictionaryResult
-from gsp_householder.learning.zero_pattern import support_codes, zero_pattern_refinement
+from gsp_householder.learning.zero_pattern import (
+    support_codes,
+    zero_cluster_balance,
+    zero_pattern_refinement,
+)
 
 __all__ = ["learn_orthogonal_basis"]
 
@@ -58,6 +65,8 @@ __all__ = ["learn_orthogonal_basis"]
 _LONG_RUN = 5e9
 # stage 1 hands over to the zero-pattern stage when its rotation step is this small
 _SWITCH_TOL = 1e-4
+# a start is accepted when its zero cluster is balanced about 0 (zero_cluster_balance)
+_BALANCE = 1.0 / 3.0
 
 
 def _check_range(low, high) -> tuple[float | None, float | None]:
@@ -145,7 +154,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
         support); ``history``: ``"cost"`` (stage 1, rectification cost
         relative to $\\|Y\\|_F^2$), ``"residual"`` and ``"change"`` (stage 2)
         and ``"start"`` (index of the start of each stage-2 step), over all
-        starts; ``n_iter``: steps of both stages over all starts;
+        starts; ``"balance"``, the zero-cluster balance of each start;
+        ``n_iter``: steps of both stages over all starts;
         ``converged``: whether the returned start settled.
 
     Raises
@@ -210,7 +220,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
             bar.update(1)
             bar.set_postfix(cost=f"{value:.2e}", step=f"{step:.1e}", refresh=False)
 
-    history: dict[str, list[float]] = {"cost": [], "residual": [], "change": [], "start": []}
+    history: dict[str, list[float]] = {"cost": [], "residual": [], "change": [], "start": [],
+                                        "balance": []}
     best = None
     n_iter = 0
     try:
@@ -229,9 +240,12 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                 history["change"].extend(h2["change"])
                 history["start"].extend([float(start)] * len(h2["residual"]))
                 n_iter += len(h2["residual"])
-            codes, _ = support_codes(V.T @ Y, low, high)
-            residual = float(np.linalg.norm(Y - V @ codes))
-            settled = ok1 and ok2
+            C = V.T @ Y
+            codes, support = support_codes(C, low, high)
+            residual = float(np.linalg.norm(C - codes))
+            balance = zero_cluster_balance(C, support) if theta is None or theta < 1 else 1.0
+            history["balance"].append(balance)
+            settled = ok2 and balance >= _BALANCE if theta is None or theta < 1 else ok1
             if best is None or (settled, -residual) > (best[2], -best[1]):
                 best = (V, residual, settled)
             if settled:

@@ -73,7 +73,7 @@ def _dense(V) -> np.ndarray:
     return V.to_dense() if hasattr(V, "to_dense") else np.asarray(V)
 
 
-def _run_cell(U, theta, ratio, trials, seed, baselines, snr):
+def _run_cell(U, theta, ratio, trials, seed, baselines, snr, restarts):
     from gsp_householder import (
         BernoulliUniform,
         learn_orthogonal_basis,
@@ -90,7 +90,8 @@ def _run_cell(U, theta, ratio, trials, seed, baselines, snr):
         w0, c0 = time.perf_counter(), time.process_time()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = learn_orthogonal_basis(Y, rng=seed + 1000 * t + 1)
+            kwargs = {} if restarts is None else {"n_restarts": restarts}
+            result = learn_orthogonal_basis(Y, rng=seed + 1000 * t + 1, **kwargs)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
         errs.append(matched_basis_error(U, result.dictionary.to_dense()))
@@ -117,10 +118,12 @@ def main(argv=None) -> int:
                         help="n >= 500: only (0.1, 5n) and (0.5, 20n), or every cell")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-baselines", action="store_true")
-    parser.add_argument("--baselines-max-n", type=int, default=250,
+    parser.add_argument("--baselines-max-n", type=int, default=100,
                         help="skip the baselines on larger graphs (their cost)")
     parser.add_argument("--snr", type=float, default=None,
                         help="also the noisy table at this SNR in dB (e.g. 20)")
+    parser.add_argument("--restarts", type=int, default=None,
+                        help="n_restarts of the learner (default: its default)")
     parser.add_argument("--quick", action="store_true",
                         help="karate and sensor200, 3 trials, the two target cells, 20 dB")
     parser.add_argument("--threads", type=int, default=None,
@@ -159,7 +162,7 @@ def main(argv=None) -> int:
                 trials = args.large_trials if large else args.trials
                 base = not args.no_baselines and n <= args.baselines_max_n
                 errs, walls, cpus, others, _ = _run_cell(U, theta, ratio, trials, args.seed,
-                                                         base, None)
+                                                         base, None, args.restarts)
                 ok = sum(e <= SUCCESS for e in errs)
                 cols = [f"{np.median(others[k]):.3g}" if k in others else "-"
                         for k in ("MSP", "H-DLA", "altmin")]
@@ -175,7 +178,7 @@ def main(argv=None) -> int:
         print("|---|---|---|---|---|---|---|")
         for gname, n, theta, ratio, U, trials in noisy:
             errs, _, _, _, oracle = _run_cell(U, theta, ratio, trials, args.seed + 7, False,
-                                              args.snr)
+                                              args.snr, args.restarts)
             print(f"| {gname} | {n} | {theta:g} | {ratio} | {np.median(errs):.3g} | "
                   f"{np.median(oracle):.3g} | {np.median(errs) / np.median(oracle):.2f} |",
                   flush=True)

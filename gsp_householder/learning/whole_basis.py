@@ -21,7 +21,8 @@ The truth is a fixed point of both stages; a fixed point of the second alone
 can be a near miss (a few columns mixed, measured error about 0.5 on karate),
 which the first stage then leaves. So the two stages alternate (the first with
 a tight tolerance from the second round on) until a round ends on the support
-it started from, at most 4 rounds.
+it started from, at most 4 rounds (a start whose second stage does not
+settle is abandoned at once).
 
 A start settles when the support stops changing, carries most of the
 energy ($\\|V^T Y - \\hat X\\|_F \\le \\|\\hat X\\|_F$: true at the truth above
@@ -254,7 +255,7 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                 ok2 = True
                 if theta is not None and theta == 1:
                     break
-                V, h2, ok2 = zero_pattern_refinement(Y, V, low=low, high=high,
+                V, h2, ok2 = zero_pattern_refinement(Y, V, low=low, high=None,
                                                      max_iter=max(1, max_iter // 4), tol=tol,
                                                      callback=tick)
                 history["residual"].extend(h2["residual"])
@@ -262,8 +263,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                 history["start"].extend([float(start)] * len(h2["residual"]))
                 n_iter += len(h2["residual"])
                 support = support_codes(V.T @ Y, low, high)[1]
-                if previous is not None and np.array_equal(support, previous):
-                    break
+                if not ok2 or (previous is not None and np.array_equal(support, previous)):
+                    break                          # a failing start, or a settled round
                 previous = support
             C = V.T @ Y
             codes, support = support_codes(C, low, high)

@@ -176,8 +176,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     Raises
     ------
     ValueError
-        ``Y`` not 2-D, non-finite, with fewer than 2 rows or fewer signals than
-        rows; ``theta`` outside (0, 1]; ``low``/``high`` given alone, not
+        ``Y`` not 2-D, non-finite, zero, with fewer than 2 rows or fewer signals
+        than rows; ``theta`` outside (0, 1]; ``low``/``high`` given alone, not
         increasing or of both signs; a bad ``max_iter``, ``tol``,
         ``n_restarts`` or ``momentum``.
     TypeError
@@ -224,6 +224,18 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                             high_inclusive=False)
     rng = check_rng(rng)
 
+    scale = float(np.max(np.abs(Y)))
+    if scale == 0.0:
+        raise ValueError("Y is zero: no basis is identifiable from it")
+    if not scale * np.sqrt(n) < np.finfo(np.float64).max:
+        raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
+    Y = Y / scale                              # scale-free: no overflow in the products
+    if low is not None:
+        bound = max(abs(low), abs(high))
+        if bound >= scale * np.finfo(np.float64).max:
+            raise ValueError(f"low and high are out of all proportion to Y (max |Y| = "
+                             f"{scale:.3g}): their ratio to it overflows")
+        low, high = low / scale, high / scale
     flip = high is not None and high <= 0
     if flip:                                   # X <= 0: learn from -Y = V (-X)
         Y, low, high = -Y, -high, -low
@@ -291,7 +303,6 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                       ConvergenceWarning, stacklevel=2)
     V = _canonical_columns(V, Y)
     codes, _ = support_codes(V.T @ Y, low, high)
-    if flip:
-        codes = -codes
+    codes = -scale * codes if flip else scale * codes
     return DictionaryResult(dictionary=HouseholderProduct.from_orthogonal(V, method="qr"),
                             codes=codes, history=history, n_iter=n_iter, converged=settled)

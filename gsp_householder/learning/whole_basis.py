@@ -77,6 +77,7 @@ _LONG_RUN = 5e9
 _SWITCH_TOL = 1e-3
 # stage-1 tolerance of the rounds after the first; at most this many rounds per start
 _POLISH_TOL = 1e-6
+_FLOAT_MAX = float(np.finfo(np.float64).max)
 _ROUNDS = 4
 # a start is accepted when its zero cluster is balanced about 0 (zero_cluster_balance)
 _BALANCE = (0.5, 2.0)
@@ -227,12 +228,12 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     scale = float(np.max(np.abs(Y)))
     if scale == 0.0:
         raise ValueError("Y is zero: no basis is identifiable from it")
-    if not scale * np.sqrt(n) < np.finfo(np.float64).max:
+    if not scale * np.sqrt(n) < _FLOAT_MAX:
         raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
     Y = Y / scale                              # scale-free: no overflow in the products
     if low is not None:
         bound = max(abs(low), abs(high))
-        if bound >= scale * np.finfo(np.float64).max:
+        if bound >= scale * _FLOAT_MAX:
             raise ValueError(f"low and high are out of all proportion to Y (max |Y| = "
                              f"{scale:.3g}): their ratio to it overflows")
         low, high = low / scale, high / scale

@@ -52,6 +52,7 @@ exactly from $p = 5n$ signals.
 
 from __future__ import annotations
 
+import math
 import sys
 import warnings
 
@@ -228,7 +229,7 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     scale = float(np.max(np.abs(Y)))
     if scale == 0.0:
         raise ValueError("Y is zero: no basis is identifiable from it")
-    if not scale * np.sqrt(n) < _FLOAT_MAX:
+    if not scale * math.sqrt(n) < _FLOAT_MAX:
         raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
     Y = Y / scale                              # scale-free: no overflow in the products
     if low is not None:

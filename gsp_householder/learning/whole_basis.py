@@ -30,7 +30,11 @@ about 0 dB SNR) and leaves a zero cluster balanced about zero
 (`gsp_householder.learning.zero_pattern.zero_cluster_balance` between 1/2
 and 2: about 1 at the truth down to about 15 dB SNR; 0.1-0.4 or 1.7 at the
 wrong stationary points met in practice; at 10 dB the truth itself scores
-about 0.46 and is then reported as not settled). A start that does not
+about 0.46 and is then reported as not settled) and alike in every row (the
+largest over the median of the rows' mean squares,
+`gsp_householder.learning.zero_pattern.zero_cluster_spread`, within a
+sampling bound $1 + 4\\sqrt{2 \\log n / k}$, $k$ the smallest count of
+off-support entries in a row: 1.0-1.4 at the truth, 5-10 at near misses). A start that does not
 settle is followed by fresh random starts, up to ``n_restarts``; the
 returned one is the first that settles, else the one with the smallest data
 residual $\\|Y - V \\hat X\\|_F$, with a
@@ -71,6 +75,7 @@ from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.learning.zero_pattern import (
     support_codes,
     zero_cluster_balance,
+    zero_cluster_spread,
     zero_pattern_refinement,
 )
 
@@ -175,7 +180,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
         support); ``history``: ``"cost"`` (stage 1, rectification cost
         relative to $\\|Y\\|_F^2$), ``"residual"`` and ``"change"`` (stage 2)
         and ``"start"`` (index of the start of each stage-2 step), over all
-        starts; ``"balance"``, the zero-cluster balance of each start;
+        starts; ``"balance"`` and ``"spread"``, the zero-cluster statistics of
+        each start;
         ``n_iter``: steps of both stages over all starts;
         ``converged``: whether the returned start settled.
 
@@ -254,7 +260,7 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
             bar.set_postfix(cost=f"{value:.2e}", step=f"{step:.1e}", refresh=False)
 
     history: dict[str, list[float]] = {"cost": [], "residual": [], "change": [], "start": [],
-                                        "balance": []}
+                                        "balance": [], "spread": []}
     best = None
     n_iter = 0
     try:
@@ -288,10 +294,14 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
             codes, support = support_codes(C, low, high)
             residual = float(np.linalg.norm(C - codes))
             balance = zero_cluster_balance(C, support) if theta is None or theta < 1 else 1.0
+            spread, count = zero_cluster_spread(C, support)
             history["balance"].append(balance)
+            history["spread"].append(spread)
             # the support must carry most of the energy and the zero cluster be balanced
+            # about 0 and alike in every row (a sampling bound on the rows' mean squares)
             fits = (residual <= float(np.linalg.norm(codes))
-                    and _BALANCE[0] <= balance <= _BALANCE[1])
+                    and _BALANCE[0] <= balance <= _BALANCE[1]
+                    and spread <= 1.0 + 4.0 * math.sqrt(2.0 * math.log(n) / count))
             settled = ok2 and fits if theta is None or theta < 1 else ok1
             if best is None or (settled, -residual) > (best[2], -best[1]):
                 best = (V, residual, settled)

@@ -24,7 +24,7 @@ sensor graphs, seed 0), and graphs the defaults were not tuned on:
 
 Usage::
 
-    python benchmarks/bench_whole_basis.py --quick          # about a minute
+    python benchmarks/bench_whole_basis.py --quick          # about a minute of CPU
     python benchmarks/bench_whole_basis.py                  # the full tables (< 30 min)
     python benchmarks/bench_whole_basis.py --graphs sensor1000 --thetas 0.1 --ratios 5 \\
         --trials 3 --no-baselines --threads 1
@@ -124,14 +124,17 @@ def main(argv=None) -> int:
                         help="also the noisy table at this SNR in dB (e.g. 20)")
     parser.add_argument("--restarts", type=int, default=None,
                         help="n_restarts of the learner (default: its default)")
+    parser.add_argument("--target-cells", action="store_true",
+                        help="only (theta, p/n) = (0.1, 5) and (0.5, 20) on every graph")
     parser.add_argument("--quick", action="store_true",
-                        help="karate and sensor200, 3 trials, the two target cells, 20 dB")
+                        help="karate and sensor200, the two target cells, 2 trials, one start, "
+                             "20 dB table")
     parser.add_argument("--threads", type=int, default=None,
                         help="BLAS threads (threadpoolctl), default: library default")
     args = parser.parse_args(argv)
     if args.quick:
-        args.graphs, args.trials, args.snr = ["karate", "sensor200"], 3, 20.0
-        args.thetas, args.ratios = [0.1, 0.5], [5, 20]
+        args.graphs, args.trials, args.snr = ["karate", "sensor200"], 2, 20.0
+        args.thetas, args.ratios, args.target_cells, args.restarts = [0.1, 0.5], [5, 20], True, 0
     if args.threads is not None:
         try:
             from threadpoolctl import threadpool_limits
@@ -156,8 +159,8 @@ def main(argv=None) -> int:
         ident = matched_basis_error(U, np.eye(n))
         for theta in args.thetas:
             for ratio in args.ratios:
-                if large and args.large_cells == "targets" and (theta, ratio) not in (
-                        (0.1, 5), (0.5, 20)):
+                target = (theta, ratio) in ((0.1, 5), (0.5, 20))
+                if not target and (args.target_cells or (large and args.large_cells == "targets")):
                     continue
                 trials = args.large_trials if large else args.trials
                 base = not args.no_baselines and n <= args.baselines_max_n

@@ -135,8 +135,9 @@ def zero_cluster_spread(C: np.ndarray, support: np.ndarray) -> tuple[float, int]
     Examples
     --------
     >>> import numpy as np
-    >>> C = np.array([[2.0, 0.1, -0.1, 0.1], [1.5, 0.5, -0.5, 0.5]])
-    >>> zero_cluster_spread(C, C > 0.75)
+    >>> C = np.array([[2.0, 0.1, -0.1, 0.1], [1.5, 0.1, -0.1, 0.1], [1.8, 0.5, -0.5, 0.5]])
+    >>> spread, count = zero_cluster_spread(C, C > 0.75)
+    >>> round(spread, 6), count
     (25.0, 3)
     """
     off = np.where(support, 0.0, C)

@@ -40,6 +40,7 @@ from gsp_householder.learning import (
     estimate_householder_vector,
     estimate_scale,
     h_dla,
+    learn_orthogonal_basis,
     msp,
     procrustes_altmin,
     procrustes_oracle,
@@ -87,6 +88,7 @@ __all__ = [
     # beyond the paper
     "refine_householder_product",
     "structured_procrustes",
+    "learn_orthogonal_basis",
     # the methods the paper compares with
     "procrustes_oracle",
     "procrustes_altmin",

@@ -49,7 +49,7 @@ from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["HouseholderDictionaryLearning"]
 
-_METHODS = ("paper", "refine")
+_METHODS = ("paper", "refine", "ica")
 _STREAMING_METHODS = ("paper",)
 # entries of V^T Y used to choose the default threshold
 _THRESHOLD_SAMPLE = 1 << 16
@@ -74,7 +74,7 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
     theta, mu : float, optional
         Sparsity and mean of the non-zero codes; give both (oracle scale
         $\\theta\\mu$) or neither (blind: estimated from the data).
-    method : {"paper", "refine"}, default "paper"
+    method : {"paper", "refine", "ica"}, default "paper"
         ``"paper"``: Algorithm 3 from the sufficient statistics
         (`gsp_householder.learning.paper.estimate_householder_product`); one pass
         over the data, $O(n)$ memory; supports ``partial_fit`` and dask arrays.
@@ -82,6 +82,11 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
         `gsp_householder.learning.refinement.refine_householder_product` (needs the
         data in memory; no ``partial_fit``, which is then absent, as
         ``hasattr(est, "partial_fit")`` reports).
+        ``"ica"``: a whole orthogonal basis (for example a graph Fourier basis,
+        $n - 1$ reflectors) by
+        `gsp_householder.learning.whole_basis.learn_orthogonal_basis`;
+        ``n_reflectors`` and ``mu`` are then not used, ``theta`` is passed on; needs
+        the data in memory and at least ``n_features`` samples; no ``partial_fit``.
     threshold : float, optional
         $\\zeta \\ge 0$ of the hard threshold $HT_\\zeta(V^T y)$ used by
         ``transform``. Default: chosen at fit time by
@@ -90,7 +95,7 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
         signals; with ``partial_fit``, over the latest block), then fixed, so
         that ``transform`` codes each signal on its own.
     random_state : None, int or numpy.random.Generator
-        Seed of the randomised methods (``"refine"``); the paper's methods are
+        Seed of the randomised methods (``"refine"``, ``"ica"``); the paper's methods are
         deterministic.
 
     Attributes
@@ -233,13 +238,16 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
         X = self._validate_X(X, reset=True, allow_dask=streaming, check_finite=not streaming)
         n = X.shape[1]
         self._check_n_reflectors(n)
-        stats = _statistics_of(X)
-        V = self._estimate(stats)
-        if self.method == "refine":
-            V = _refined_dictionary(X, V, self.n_reflectors, self.threshold,
-                                    check_rng(self.random_state))
+        if self.method == "ica":
+            V = _ica_dictionary(X, self.theta, check_rng(self.random_state))
         else:
-            self.statistics_ = stats
+            stats = _statistics_of(X)
+            V = self._estimate(stats)
+            if self.method == "refine":
+                V = _refined_dictionary(X, V, self.n_reflectors, self.threshold,
+                                        check_rng(self.random_state))
+            else:
+                self.statistics_ = stats
         self._dictionary = V
         self.n_features_in_ = int(n)
         self._threshold = self._threshold_from(_threshold_sample(X, self.threshold))
@@ -438,3 +446,15 @@ def _two_means_threshold_of(V: HouseholderProduct, sample: np.ndarray) -> float:
     if codes.size > _THRESHOLD_SAMPLE:
         codes = codes[np.linspace(0, codes.size - 1, _THRESHOLD_SAMPLE).round().astype(int)]
     return float(two_means_threshold(codes))
+
+
+def _ica_dictionary(X: np.ndarray, theta, rng: np.random.Generator) -> HouseholderProduct:
+    """The whole-basis learner on validated samples ``X`` (p, n)."""
+    from gsp_householder.learning.whole_basis import learn_validated
+
+    p, n = X.shape
+    if p < n:
+        raise ValueError(f"X has {p} sample(s) for {n} features; method='ica' needs at "
+                         "least as many samples (signals) as features (nodes)")
+    return learn_validated(X.T.astype(np.float64, copy=False),
+                           theta=None if theta is None else float(theta), rng=rng).dictionary

@@ -31,6 +31,7 @@ from gsp_householder import (  # noqa: E402
     estimate_householder_product,
     estimate_householder_vector,
     estimate_scale,
+    learn_orthogonal_basis,
     make_signals,
     match_columns,
     matched_basis_error,
@@ -295,3 +296,13 @@ def test_estimator(X, m, theta, mu, threshold):
     call(est.partial_fit, X)
     if codes is not None:
         assert codes.shape == np.shape(X)
+
+
+# ------------------------------------------------------------------ whole bases
+@FUZZ
+@given(Y=signal_like(), theta=theta_like,
+       low=st.one_of(st.none(), st.floats(allow_nan=True), st.sampled_from([1.0, -2.0, 1e300])),
+       high=st.one_of(st.none(), st.floats(allow_nan=True), st.sampled_from([2.0, -1.0])))
+def test_learn_orthogonal_basis(Y, theta, low, high):
+    call(learn_orthogonal_basis, Y, theta=theta, low=low, high=high, max_iter=8, n_restarts=1,
+         rng=0)

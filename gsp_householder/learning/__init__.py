@@ -1,8 +1,8 @@
 """Learning orthogonal dictionaries from signals.
 
 The paper's Algorithms 1-3 (`paper`), the structured refinement
-(`refinement`), sparse coding, the methods the paper compares with
-(`baselines`) and the result type they share.
+(`refinement`), the whole-basis learner (`whole_basis`), sparse coding, the
+methods the paper compares with (`baselines`) and the result type they share.
 """
 
 from gsp_householder.learning.baselines import h_dla, msp, procrustes_altmin, procrustes_oracle
@@ -16,6 +16,7 @@ from gsp_householder.learning.paper import (
 from gsp_householder.learning.refinement import refine_householder_product, structured_procrustes
 from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.learning.sparse_coding import sparse_code
+from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 
 __all__ = [
     "DictionaryResult",
@@ -25,6 +26,7 @@ __all__ = [
     "estimate_householder_vector",
     "estimate_scale",
     "h_dla",
+    "learn_orthogonal_basis",
     "msp",
     "procrustes_altmin",
     "procrustes_oracle",

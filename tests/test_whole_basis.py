@@ -1,0 +1,216 @@
+"""learn_orthogonal_basis: exact recovery of whole orthogonal bases, conventions, warnings."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from gsp_householder import BernoulliUniform, HouseholderProduct, make_signals
+from gsp_householder.estimator import HouseholderDictionaryLearning
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.learning._orthogonal import cayley, random_orthogonal, skew
+from gsp_householder.learning.baselines import procrustes_oracle
+from gsp_householder.learning.rectified_procrustes import rectified_procrustes
+from gsp_householder.learning.whole_basis import learn_orthogonal_basis
+from gsp_householder.learning.zero_pattern import support_codes, zero_pattern_refinement
+from gsp_householder.metrics import match_columns, matched_basis_error
+
+
+@pytest.fixture(scope="module")
+def karate():
+    return fourier_basis(nx.karate_club_graph()).eigenvectors
+
+
+def _random_basis(n, seed):
+    return random_orthogonal(n, np.random.default_rng(seed))
+
+
+def _matched(V, V_hat, codes):
+    """Codes of V_hat reordered and signed to V's columns."""
+    perm, signs = match_columns(V, V_hat)
+    return (codes[perm] * signs[:, None])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_karate_exact_sparse_codes(karate, seed):
+    n = karate.shape[0]
+    Y, X = make_signals(karate, 5 * n, BernoulliUniform(0.1), rng=seed)
+    result = learn_orthogonal_basis(Y, rng=seed + 10)
+    assert result.converged
+    assert isinstance(result.dictionary, HouseholderProduct)
+    assert result.dictionary.m <= n - 1
+    V_hat = result.dictionary.to_dense()
+    assert matched_basis_error(karate, V_hat) <= 1e-8
+    np.testing.assert_allclose(_matched(karate, V_hat, result.codes), X, atol=1e-8)
+
+
+def test_karate_exact_dense_codes(karate):
+    n = karate.shape[0]
+    Y, _ = make_signals(karate, 20 * n, BernoulliUniform(0.5), rng=3)
+    result = learn_orthogonal_basis(Y, rng=4)
+    assert result.converged
+    assert matched_basis_error(karate, result.dictionary.to_dense()) <= 1e-8
+
+
+@pytest.mark.parametrize("theta, ratio", [(0.1, 5), (0.5, 20)])
+def test_random_orthogonal_basis_exact(theta, ratio):
+    n = 16
+    V = _random_basis(n, 7)
+    Y, _ = make_signals(V, ratio * n, BernoulliUniform(theta), rng=8)
+    result = learn_orthogonal_basis(Y, rng=9)
+    assert matched_basis_error(V, result.dictionary.to_dense()) <= 1e-8
+    # the codes reproduce the signals
+    np.testing.assert_allclose(result.dictionary @ result.codes, Y, atol=1e-8)
+
+
+def test_known_range_clips_codes_and_handles_negative_codes():
+    n = 12
+    V = _random_basis(n, 1)
+    model = BernoulliUniform(0.3, 1.0, 3.0)
+    Y, X = make_signals(V, 10 * n, model, rng=2)
+    known = learn_orthogonal_basis(Y, low=1.0, high=3.0, rng=3)
+    assert matched_basis_error(V, known.dictionary.to_dense()) <= 1e-8
+    nz = known.codes[known.codes != 0]
+    assert nz.min() >= 1.0 and nz.max() <= 3.0
+    # codes in [-3, -1]: same basis, non-positive codes
+    negative = learn_orthogonal_basis(-Y, low=-3.0, high=-1.0, rng=3)
+    V_hat = negative.dictionary.to_dense()
+    assert matched_basis_error(V, V_hat) <= 1e-8
+    np.testing.assert_allclose(_matched(V, V_hat, negative.codes), -X, atol=1e-8)
+
+
+def test_output_convention_fixes_order_and_signs():
+    """Different starts give the same matrix, not only the same columns."""
+    n = 14
+    V = _random_basis(n, 5)
+    Y, _ = make_signals(V, 8 * n, BernoulliUniform(0.2), rng=6)
+    a = learn_orthogonal_basis(Y, rng=0).dictionary.to_dense()
+    b = learn_orthogonal_basis(Y, rng=1).dictionary.to_dense()
+    np.testing.assert_allclose(a, b, atol=1e-9)
+    peak_rows = np.abs(a).argmax(axis=0)
+    assert np.all(np.diff(peak_rows) >= 0)
+    assert np.all((a.T @ Y).sum(axis=1) > 0)
+
+
+def test_same_seed_same_result(karate):
+    Y, _ = make_signals(karate, 170, BernoulliUniform(0.1), rng=0)
+    a = learn_orthogonal_basis(Y, rng=5)
+    b = learn_orthogonal_basis(Y, rng=5)
+    np.testing.assert_array_equal(a.dictionary.vectors, b.dictionary.vectors)
+    np.testing.assert_array_equal(a.codes, b.codes)
+
+
+def test_noise_within_twice_the_oracle():
+    n = 16
+    V = _random_basis(n, 2)
+    Y, X = make_signals(V, 20 * n, BernoulliUniform(0.2), snr_db=20, rng=3)
+    learned = matched_basis_error(V, learn_orthogonal_basis(Y, rng=4).dictionary.to_dense())
+    oracle = matched_basis_error(V, np.asarray(procrustes_oracle(Y, X).dictionary))
+    assert learned <= 2 * oracle
+
+
+def test_convergence_warning_when_not_settled():
+    n = 12
+    V = _random_basis(n, 0)
+    Y, _ = make_signals(V, 5 * n, BernoulliUniform(0.3), rng=1)
+    with pytest.warns(ConvergenceWarning, match="did not settle"):
+        result = learn_orthogonal_basis(Y, max_iter=1, n_restarts=1, rng=2)
+    assert not result.converged
+    # the result is still an orthogonal basis with codes of the right shape
+    V_hat = result.dictionary.to_dense()
+    np.testing.assert_allclose(V_hat.T @ V_hat, np.eye(n), atol=1e-12)
+    assert result.codes.shape == Y.shape
+
+
+def test_history_records_both_stages(karate):
+    Y, _ = make_signals(karate, 170, BernoulliUniform(0.1), rng=1)
+    result = learn_orthogonal_basis(Y, rng=2)
+    h = result.history
+    assert result.n_iter == len(h["cost"]) + len(h["residual"])
+    assert len(h["residual"]) == len(h["change"]) == len(h["start"])
+    assert h["residual"][-1] < 1e-10 < h["cost"][0]
+
+
+def test_progress_bar_runs(karate, capsys):
+    Y, _ = make_signals(karate, 170, BernoulliUniform(0.1), rng=1)
+    result = learn_orthogonal_basis(Y, rng=2, progress=True)
+    assert result.converged
+    assert "learn_orthogonal_basis" in capsys.readouterr().err
+
+
+def test_rectified_procrustes_cost_vanishes_at_truth():
+    n = 10
+    V = _random_basis(n, 3)
+    X = BernoulliUniform(0.2).sample((n, 100), np.random.default_rng(4))
+    out, history, converged = rectified_procrustes(V @ X, V, tol=1e-12)
+    assert converged and len(history["cost"]) == 1 and history["cost"][0] < 1e-28
+    np.testing.assert_array_equal(out, V)
+
+
+def test_zero_pattern_refinement_fixed_point_and_basin():
+    n = 10
+    rng = np.random.default_rng(5)
+    V = _random_basis(n, 5)
+    X = BernoulliUniform(0.4).sample((n, 200), rng)
+    Y = V @ X
+    start = V @ cayley(0.01 * skew(rng.standard_normal((n, n))))
+    out, _, converged = zero_pattern_refinement(Y, start, tol=1e-13)
+    assert converged
+    np.testing.assert_allclose(out, V, atol=1e-11)
+    _, support = support_codes(out.T @ Y)
+    np.testing.assert_array_equal(support, X != 0)
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    ({"theta": 0.0}, ValueError, r"theta must be in \(0, 1\]"),
+    ({"theta": 1.5}, ValueError, r"theta must be in \(0, 1\]"),
+    ({"low": 1.0}, ValueError, r"give both low and high"),
+    ({"low": 2.0, "high": 1.0}, ValueError, r"low must be smaller than high"),
+    ({"low": -1.0, "high": 2.0}, ValueError, r"must have one sign"),
+    ({"max_iter": 0}, ValueError, r"max_iter must be >= 1"),
+    ({"max_iter": 2.5}, TypeError, r"max_iter must be an integer"),
+    ({"tol": -1.0}, ValueError, r"tol must be > 0"),
+    ({"n_restarts": -1}, ValueError, r"n_restarts must be >= 0"),
+    ({"momentum": 1.0}, ValueError, r"momentum must be < 1"),
+    ({"rng": "seed"}, TypeError, r"rng must be"),
+])
+def test_bad_parameters(kwargs, exc, match):
+    Y = np.abs(np.random.default_rng(0).standard_normal((6, 30)))
+    with pytest.raises(exc, match=match):
+        learn_orthogonal_basis(Y, **kwargs)
+
+
+@pytest.mark.parametrize("Y, match", [
+    (np.full((6, 30), np.nan), r"Y must be finite, found NaN"),
+    (np.full((6, 30), np.inf), r"Y must be finite, found inf"),
+    (np.ones(30), r"Y must be 2-D"),
+    (np.ones((1, 30)), r"Y must have at least 2 rows"),
+    (np.ones((6, 5)), r"Y has 5 signals \(columns\) for 6 nodes"),
+])
+def test_bad_signals(Y, match):
+    with pytest.raises(ValueError, match=match):
+        learn_orthogonal_basis(Y)
+
+
+# ----------------------------------------------------------------- estimator
+def test_estimator_ica_round_trip(karate):
+    n = karate.shape[0]
+    Y, X = make_signals(karate, 5 * n, BernoulliUniform(0.1), rng=2)
+    est = HouseholderDictionaryLearning(method="ica", random_state=0).fit(Y.T)
+    V_hat = est.dictionary_.to_dense()
+    assert matched_basis_error(karate, V_hat) <= 1e-8
+    codes = est.transform(Y.T)
+    np.testing.assert_allclose(_matched(karate, V_hat, codes.T), X, atol=1e-8)
+    np.testing.assert_allclose(est.inverse_transform(codes), Y.T, atol=1e-8)
+    assert est.score(Y.T) > -1e-16
+    assert not hasattr(est, "partial_fit")
+    same = learn_orthogonal_basis(Y, rng=np.random.default_rng(0)).dictionary
+    np.testing.assert_array_equal(est.dictionary_.vectors, same.vectors)
+
+
+def test_estimator_ica_needs_enough_samples():
+    Y = np.abs(np.random.default_rng(0).standard_normal((6, 4)))
+    with pytest.raises(ValueError, match=r"X has 4 sample\(s\) for 6 features"):
+        HouseholderDictionaryLearning(method="ica").fit(Y.T)

@@ -17,6 +17,7 @@ from gsp_householder.graphs.fourier import (
     igft,
     laplacian_matrix,
 )
+from gsp_householder.graphs.from_signals import learn_graph
 from gsp_householder.graphs.householder_basis import (
     aligned_eigenbasis,
     approximate_householder,
@@ -41,6 +42,7 @@ __all__ = [
     "igft",
     "infer_laplacian",
     "laplacian_matrix",
+    "learn_graph",
     "list_graphs",
     "load_graph",
     "make_graph_signals",

@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_scalar
+from gsp_householder.learning.result import DictionaryResult
 
 __all__ = ["InferredLaplacian", "to_networkx"]
 
@@ -43,6 +44,10 @@ class InferredLaplacian:
     candidates : list of scipy.sparse.csr_array
         The distinct valid connected Laplacians found, sparsest first;
         ``candidates[0]`` is ``laplacian``.
+    learned : DictionaryResult or None
+        Set by `gsp_householder.graphs.from_signals.learn_graph`: the learned
+        basis (``learned.dictionary``, a HouseholderProduct whose columns are the
+        eigenvectors that ``eigenvalues`` refers to) and the codes of the signals.
     history : dict
         Search details: ``"candidate_edges"`` (edges of each candidate),
         ``"complement_sizes"``, ``"n_evaluations"``, ``"seed"``.
@@ -56,6 +61,7 @@ class InferredLaplacian:
     nodelist: list | None = None
     family_dimension: int = 1
     candidates: list = field(default_factory=list, repr=False)
+    learned: DictionaryResult | None = field(default=None, repr=False)
     history: dict = field(default_factory=dict, repr=False)
 
     @property

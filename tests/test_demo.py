@@ -20,18 +20,27 @@ def _table_line(text, start):
 
 
 def test_demo_writes_report(tmp_path):
-    path = run_demo("complete", tmp_path / "out", seed=0, n_signals=100)
+    """The default demo: karate learned from its signals, the complete graph as contrast."""
+    path = run_demo(out_dir=tmp_path / "out", seed=0)
     text = path.read_text()
     assert path.name == "report.md"
-    assert "## complete" in text and "## karate" in text
+    assert "## karate" in text and "## complete" in text
     assert "structured refinement" in text and "paper, Algorithm 3" in text
-    assert (tmp_path / "out" / "complete_graphs.png").stat().st_size > 0
-    assert (tmp_path / "out" / "karate_errors.png").stat().st_size > 0
+    assert (tmp_path / "out" / "karate_graphs.png").stat().st_size > 0
+    assert (tmp_path / "out" / "complete_errors.png").stat().st_size > 0
+    karate = text.split("## complete")[0]
+    # learn_graph gives karate back from p = 20 n signals at theta = 0.5 ...
+    line = _table_line(karate, "| learn_graph (whole basis, no eigenvalue order) | learned")
+    assert "| 78 / 78 | 1.000 | 1.000 | 1.000 |" in line
+    assert float(_table_line(karate, "| learn_graph").split("|")[2]) < 1e-8
+    # ... where the paper's estimator stays as far from the basis as the identity
+    assert float(_table_line(karate, "| paper, Algorithm 3 |").split("|")[2]) > 4
     # The exact basis with its eigenvalue order always gives the true graph.
-    line = _table_line(text, "| exact basis | eigenvalue order known")
+    line = _table_line(karate, "| exact basis | eigenvalue order known")
     assert "| 1.000 | 1.000 | 1.000 |" in line
     # The structured refinement recovers the complete graph's single reflector.
-    err = float(_table_line(text, "| structured refinement |").split("|")[2])
+    complete = text.split("## complete")[1]
+    err = float(_table_line(complete, "| structured refinement |").split("|")[2])
     assert err < 1e-8
     # No time in the report: every time is in timings.csv.
     assert "run time" not in text.lower() and " s |" not in text and "seconds" not in text
@@ -99,12 +108,15 @@ def test_demo_skips_steps_beyond_their_size_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setitem(demo.LIMITS, "inference_ordered", (10, "reason B"))
     monkeypatch.setitem(demo.LIMITS, "householder_search", (10, "reason C"))
     monkeypatch.setattr(demo, "MAX_SIGNAL_ENTRIES", 20 * 30)
-    rows = [r for r in demo.DEFAULT_ROWS if r.name != "structured refinement"]
+    rows = [DemoRow(r.name, r.estimate, max_nodes=10, reason="reason D")
+            if r.name.startswith("learn_graph") else r
+            for r in demo.DEFAULT_ROWS if r.name != "structured refinement"]
     text = run_demo("complete", tmp_path, rows=rows, contrast=None).read_text()
     assert "Inference without eigenvalue order skipped (n = 20 > 10): reason A." in text
     assert "Inference with the eigenvalue order skipped (n = 20 > 10): reason B." in text
     assert "Fewest-reflector search skipped (n = 20 > 10): reason C." in text
-    assert "p = 30 instead of 10 n = 200" in text and "p = 30 signals" in text
+    assert "p = 30 instead of 20 n = 400" in text and "p = 30 signals" in text
+    assert "order): skipped (n = 20 > 10): reason D." in text
     assert "No graph was inferred on this graph" in text
     assert "### Inferred graphs" not in text
     # the QR basis has n - 1 reflectors where the search finds one
@@ -117,7 +129,7 @@ def test_demo_progress_callback(tmp_path):
     run_demo("complete", tmp_path, n_signals=40, contrast=None, progress=seen.append,
              rows=demo.DEFAULT_ROWS[:1])
     assert seen[0] == "[complete] load graph" and seen[-1] == "[all] report and figures"
-    assert "[complete] paper, Algorithm 3" in seen
+    assert f"[complete] {demo.DEFAULT_ROWS[0].name}" in seen
 
 
 def test_demo_bad_arguments(tmp_path):

@@ -12,13 +12,11 @@ import warnings
 
 import numpy as np
 
-from gsp_householder._validation import check_signals, raise_not_finite
+from gsp_householder._validation import check_signals
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
+from gsp_householder.statistics._kernels import row_sums_and_squares
 
 __all__ = ["SignalStatistics"]
-
-_CACHE_BYTES = 1 << 21  # row blocks of about 2 MB stay in cache between the two reductions
-
 
 class SignalStatistics:
     """Row sums, row sums of squares and column count of signals ``Y`` (n, p).
@@ -99,29 +97,14 @@ class SignalStatistics:
         return self
 
     def _accumulate(self, block: np.ndarray, name: str) -> None:
-        """One fused pass: row sums and row sums of squares over cache-sized row blocks.
+        """One fused pass: row sums and row sums of squares (`row_sums_and_squares`).
 
         Finiteness is checked on the sums (a NaN or inf entry makes its row's sums
         non-finite), so the data are read once; the entries are inspected only
         when a sum is not finite, to say why.
         """
-        n, p = block.shape
-        sums = np.empty(n)
-        squares = np.empty(n)
-        ones = np.ones(p)
-        rows = max(1, _CACHE_BYTES // max(1, 8 * p))
-        with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked below
-            for start in range(0, n, rows):
-                part = block[start:start + rows]
-                if part.dtype != np.float64:
-                    part = part.astype(np.float64)
-                np.dot(part, ones, out=sums[start:start + rows])
-                np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
-        if not (np.isfinite(sums).all() and np.isfinite(squares).all()):
-            if not np.isfinite(block).all():
-                raise_not_finite(block, name)
-            raise ValueError(f"{name} has entries too large in magnitude: the sums of their "
-                             "squares overflow float64; rescale the signals")
+        sums, squares = row_sums_and_squares(block, name)
+        p = block.shape[1]
         with np.errstate(over="ignore"):
             new_sums, new_squares = self.row_sums + sums, self.row_sq_sums + squares
         if not (np.isfinite(new_sums).all() and np.isfinite(new_squares).all()):

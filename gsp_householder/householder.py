@@ -188,12 +188,12 @@ class HouseholderProduct:
         if "basis" in state:
             basis = check_real_array(state["basis"], "basis", ndim=2, allow_float32=False)
             coef = check_real_array(state["coef"], "coef", ndim=2, allow_float32=False)
-            if coef.shape[0] != basis.shape[1] or not np.allclose(
-                    basis.T @ basis, np.eye(basis.shape[1]), atol=1e-10):
+            if (coef.shape[0] != basis.shape[1]
+                    or not np.allclose(basis.T @ basis, np.eye(basis.shape[1]), atol=1e-10)
+                    or not np.allclose(np.linalg.norm(coef, axis=0), 1.0, atol=1e-10)):
                 raise ValueError("a factored HouseholderProduct needs an orthonormal basis "
-                                 "matching its coefficients")
-            self.__dict__.update(HouseholderProduct._trusted_factored(
-                basis, coef / np.linalg.norm(coef, axis=0)).__dict__)
+                                 "and unit coefficient columns matching it")
+            self.__dict__.update(HouseholderProduct._trusted_factored(basis, coef).__dict__)
             return
         self.__init__(state["U"], state["d"])
 

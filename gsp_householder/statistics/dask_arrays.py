@@ -15,9 +15,13 @@ import functools
 import numpy as np
 
 from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["statistics_from_dask"]
+
+# bytes of one part of a memory-mapped chunk, summed while the next part is read
+_PART_BYTES = 1 << 25
 
 
 def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
@@ -92,6 +96,26 @@ def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
 
 
 def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
-    """Row sums and row sums of squares of one chunk of ``Y``, shape (2, n_chunk, 1)."""
-    sums, sq_sums = block_sums(np.asarray(block).T, name=name, n_threads=1)  # dask is parallel
-    return np.stack([sums, sq_sums])[:, :, None]
+    """Row sums and row sums of squares of one chunk of ``Y``, shape (2, n_chunk, 1).
+
+    A chunk that is a view of a memory-mapped file (signals stored one per row)
+    is summed in parts of about `_PART_BYTES` while a background thread reads the
+    next parts (`gsp_householder.statistics._readahead`), so that the worker
+    computes while the file is read.
+    """
+    rows = np.asarray(block).T
+    out = np.empty((2, rows.shape[1], 1))
+    sums, sq_sums = out[0, :, 0], out[1, :, 0]
+    if rows.flags.c_contiguous and rows.nbytes > 2 * _PART_BYTES and is_mapped(rows):
+        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]))
+    else:
+        parts = [rows]
+    sums[:] = 0.0
+    sq_sums[:] = 0.0
+    with np.errstate(over="ignore", invalid="ignore"):  # the total is checked by the caller
+        for part in parts:
+            # dask runs chunks in parallel: one thread per chunk
+            part_sums, part_sq_sums = block_sums(part, name=name, n_threads=1)
+            sums += part_sums
+            sq_sums += part_sq_sums
+    return out

@@ -175,3 +175,19 @@ def test_use_backend_rejects_unknown_names():
     with pytest.raises(ValueError, match="'numba' or 'numpy'"), _kernels.use_backend("fortran"):
         pass
     assert _kernels.active_backend() in ("numba", "numpy")
+
+
+def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
+    """A machine without the optional package falls back to numpy, and says so on request."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
+    monkeypatch.setitem(_kernels._state, "backend", None)
+    assert not _kernels._numba_available()
+    assert _kernels.active_backend() == "numpy"
+    with pytest.raises(ImportError, match="optional 'numba' package"), \
+            _kernels.use_backend("numba"):
+        pass
+    Y = np.random.default_rng(0).random((6, 9)).astype(np.float32)
+    stats = SignalStatistics.from_array(Y)
+    np.testing.assert_allclose(stats.row_sums, Y.astype(np.float64).sum(axis=1), rtol=1e-12)

@@ -419,6 +419,11 @@ def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
     return vectors, dropped
 
 
+def _norm(x: np.ndarray) -> float:
+    """Euclidean norm of a vector in one pass on this thread (no threaded BLAS call)."""
+    return float(np.sqrt(np.einsum("i,i->", x, x)))
+
+
 def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Orthonormal basis of the span of $\\mathbf 1$ and ``y0``, and their coordinates.
 
@@ -431,16 +436,16 @@ def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     root = np.sqrt(n)
     along = float(y0.sum()) / root
     rest = y0 - along / root
-    norm_before = float(np.linalg.norm(y0))
+    norm_before = _norm(y0)
     for _ in range(3):
-        norm_rest = float(np.linalg.norm(rest))
+        norm_rest = _norm(rest)
         if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
             break
         correction = float(rest.sum()) / root
         along += correction
         rest -= correction / root
         norm_before = norm_rest
-    norm_rest = float(np.linalg.norm(rest))
+    norm_rest = _norm(rest)
     first = np.full(n, 1.0 / root)
     if not norm_rest > 0.0:
         return first[:, None], np.array([root]), np.array([along])

@@ -180,7 +180,7 @@ class SignalStatistics:
         """
         self._require_data()
         ybar = self.mean
-        sq = float(ybar @ ybar)
+        sq = float(np.einsum("i,i->", ybar, ybar))  # one pass, no threaded BLAS call
         null_sd = None
         if self.count >= 2:
             var = self.variance
@@ -188,7 +188,8 @@ class SignalStatistics:
             # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
             peak = float(var.max())
             scaled = var / peak if peak > 0 else var  # avoids overflow of var**2
-            null_sd = np.sqrt(2.0) * peak * float(np.linalg.norm(scaled)) / self.count
+            spread = float(np.sqrt(np.einsum("i,i->", scaled, scaled)))
+            null_sd = np.sqrt(2.0) * peak * spread / self.count
         else:
             warnings.warn("with a single signal the blind scale cannot be debiased; "
                           "pass theta and mu, or give more signals",

@@ -399,7 +399,7 @@ class HouseholderProduct:
         when asked for (`vectors`); applying the product costs $O(nrp)$.
         """
         obj = cls._trusted(np.zeros((basis.shape[0], 0)), np.ones(basis.shape[0]))
-        basis = np.ascontiguousarray(basis, dtype=np.float64)
+        basis = np.asarray(basis, dtype=np.float64)  # either memory order
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         basis.setflags(write=False)
         coef.setflags(write=False)

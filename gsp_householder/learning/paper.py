@@ -86,7 +86,8 @@ def _noise_level(stats: SignalStatistics, scale: float) -> float | None:
     """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$."""
     with np.errstate(over="ignore"):
         # |mean / scale| <= 1e150 keeps the squares and dot products of k finite
-        finite = 0 < scale * scale < np.inf and np.abs(stats.mean / scale).max() <= 1e150
+        peak = max(abs(float(stats.row_sums.max())), abs(float(stats.row_sums.min())))
+        finite = 0 < scale * scale < np.inf and peak / stats.count / scale <= 1e150
     if not finite:
         raise ValueError(f"theta*mu = {scale:.3g} is out of range for the magnitude of Y: "
                          "mean / (theta*mu) or (theta*mu)^2 is not representable in float64")
@@ -435,24 +436,23 @@ def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = y0.shape[0]
     root = np.sqrt(n)
     along = float(y0.sum()) / root
-    rest = y0 - along / root
+    columns = np.empty((2, n))  # the basis is columns.T: two contiguous columns
+    rest = columns[1]
+    np.subtract(y0, along / root, out=rest)
     norm_before = _norm(y0)
-    for _ in range(3):
-        norm_rest = _norm(rest)
+    norm_rest = _norm(rest)
+    for _ in range(2):
         if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
             break
         correction = float(rest.sum()) / root
         along += correction
         rest -= correction / root
-        norm_before = norm_rest
-    norm_rest = _norm(rest)
-    first = np.full(n, 1.0 / root)
+        norm_before, norm_rest = norm_rest, _norm(rest)
+    columns[0] = 1.0 / root
     if not norm_rest > 0.0:
-        return first[:, None], np.array([root]), np.array([along])
-    basis = np.empty((n, 2))
-    basis[:, 0] = first
-    np.divide(rest, norm_rest, out=basis[:, 1])
-    return basis, np.array([root, 0.0]), np.array([along, norm_rest])
+        return columns[:1].T, np.array([root]), np.array([along])
+    rest /= norm_rest
+    return columns.T, np.array([root, 0.0]), np.array([along, norm_rest])
 
 
 def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):

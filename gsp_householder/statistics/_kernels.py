@@ -15,9 +15,10 @@ additions (relative differences of order $10^{-16}$):
   reused buffer when needed), reduced twice while they sit in cache.
 
 `use_backend` selects one inside a ``with`` block; `active_backend` names the one
-in use. Large inputs are split between threads (both implementations release
-the GIL); each output entry is computed by one thread in a fixed order, so the
-result does not depend on the number of threads.
+in use. The numpy kernel splits large inputs between threads (numpy releases
+the GIL); the compiled loop reads memory about as fast as one core can and runs
+on one thread unless asked for more. Each output entry is computed by one
+thread in a fixed order, so the result does not depend on the number of threads.
 """
 
 from __future__ import annotations
@@ -102,8 +103,12 @@ def _get_pool() -> ThreadPoolExecutor:
         return _pool
 
 
-def _default_threads(size: int) -> int:
-    return min(os.cpu_count() or 1, 4) if size >= _PARALLEL_MIN else 1
+def _default_threads(size: int, compiled: bool) -> int:
+    # the compiled loop reads memory about as fast as one core can: more threads
+    # only compete for the memory bus (and for the cores of a shared machine)
+    if compiled or size < _PARALLEL_MIN:
+        return 1
+    return min(os.cpu_count() or 1, 4)
 
 
 def _run_split(work: Callable[[int, int], None], length: int, n_threads: int) -> None:
@@ -222,8 +227,9 @@ def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
     name : str, default "Y_block"
         Name of the argument in error messages.
     n_threads : int, optional
-        Threads to use; default: up to 4 (the number of CPUs) for blocks of more
-        than $2^{22}$ entries, else 1. The result does not depend on it.
+        Threads to use; default: 1 for the compiled loop, up to 4 (the number of
+        CPUs) for the numpy kernel on blocks of more than $2^{22}$ entries. The
+        result does not depend on it.
 
     Returns
     -------
@@ -288,7 +294,9 @@ def row_sums_and_squares(Y, name: str = "Y", *, n_threads: int | None = None
 
 def _check_sums(X, sums, sq_sums, name: str) -> None:
     """Raise if the sums are not finite: a NaN or inf entry, or squares that overflow."""
-    if np.isfinite(sums).all() and np.isfinite(sq_sums).all():
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
+    if np.isfinite(total) or (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
         return
     if not np.isfinite(X).all():
         raise_not_finite(X, name)
@@ -311,8 +319,9 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None
     axis : {0, 1}
         Axis summed over.
     n_threads : int, optional
-        Threads; default: up to 4 (the number of CPUs) for more than $2^{22}$
-        entries, else 1.
+        Threads; default: 1 for the compiled loop (memory-bound on one core),
+        up to 4 (the number of CPUs) for the numpy kernel on more than $2^{22}$
+        entries.
 
     Returns
     -------
@@ -326,9 +335,9 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None
     sq_sums = np.empty(length)
     if length == 0:
         return sums, sq_sums
-    if n_threads is None:
-        n_threads = _default_threads(X.size)
     compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
+    if n_threads is None:
+        n_threads = _default_threads(X.size, compiled)
     if compiled:
         kernels = _numba_kernels()
         if axis == 1:

@@ -105,11 +105,17 @@ class SignalStatistics:
         """
         sums, squares = row_sums_and_squares(block, name)
         p = block.shape[1]
-        with np.errstate(over="ignore"):
-            new_sums, new_squares = self.row_sums + sums, self.row_sq_sums + squares
-        if not (np.isfinite(new_sums).all() and np.isfinite(new_squares).all()):
+        if self.count == 0:  # nothing to add to: the block's sums are the statistics
+            self.row_sums, self.row_sq_sums = sums, squares
+            self.count = p
+            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            sums += self.row_sums
+            squares += self.row_sq_sums
+            total = np.add.reduce(sums) + np.add.reduce(squares)  # NaN and inf propagate
+        if not np.isfinite(total) and not (np.isfinite(sums).all() and np.isfinite(squares).all()):
             raise ValueError(f"{name}: the accumulated sums overflow float64; rescale the signals")
-        self.row_sums, self.row_sq_sums = new_sums, new_squares
+        self.row_sums, self.row_sq_sums = sums, squares
         self.count += p
 
     def merge(self, other: SignalStatistics) -> SignalStatistics:
@@ -159,9 +165,12 @@ class SignalStatistics:
         self._require_data()
         if self.count < 2:
             raise ValueError("the row variances need at least 2 columns, got 1")
-        mean = self.row_sums / self.count
-        var = (self.row_sq_sums - self.count * mean**2) / (self.count - 1)
-        return np.maximum(var, 0.0)
+        var = self.row_sums / self.count  # the mean, then, in place, the variance
+        np.multiply(var, var, out=var)
+        var *= self.count
+        np.subtract(self.row_sq_sums, var, out=var)
+        var /= self.count - 1
+        return np.maximum(var, 0.0, out=var)
 
     def scale_estimate(self) -> float:
         """Blind estimate of $a = \\theta\\mu$ from $\\|V\\mathbf 1\\| = \\sqrt n$.

@@ -1,7 +1,8 @@
 """Speed of the core: the statistics pass, Algorithm 3 from statistics, the WY-form apply.
 
-Prints ratio tables; every ratio compares medians of ``--repeat`` timings taken in
-the same run, so the shared machine's load cancels out to first order. The load
+Prints ratio tables; every ratio is the median over ``--repeat`` rounds of the
+ratio of two timings taken back to back, so the shared machine's load cancels
+out to first order. The load
 average (``os.getloadavg``) is printed beside each table. "before" columns run the
 implementation this package had before the fused kernels (a copy kept in this
 script, `_before_*`), "after" the current one.
@@ -49,6 +50,20 @@ def median_time(func, repeat: int) -> float:
         func()
         times.append(time.perf_counter() - start)
     return float(np.median(times))
+
+
+def median_ratio(func, base, repeat: int) -> float:
+    """Median over ``repeat`` rounds of time(func) / time(base), the two timed back to back."""
+    func()
+    base()
+    ratios = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        base()
+        middle = time.perf_counter()
+        func()
+        ratios.append((time.perf_counter() - middle) / (middle - start))
+    return float(np.median(ratios))
 
 
 def load() -> str:
@@ -134,13 +149,13 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
     rows = []
     for dtype in (np.float64, np.float32):
         Y = rng.standard_normal((n, p)).astype(dtype)
-        base = median_time(lambda Y=Y: Y.sum(axis=1), repeat)
-        before = median_time(lambda Y=Y: _before_statistics(Y), repeat)
-        cells = [np.dtype(dtype).name, f"{base * 1e3:.2f}", f"{before / base:.2f}"]
+        base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
+        before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
+        cells = [np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}", f"{before:.2f}"]
         for backend in backends:
             with _kernels.use_backend(backend):
-                t = median_time(lambda Y=Y: SignalStatistics.from_array(Y), repeat)
-            cells.append(f"{t / base:.2f}")
+                after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
+            cells.append(f"{after:.2f}")
         rows.append(cells)
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
@@ -155,15 +170,16 @@ def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateStatisticsWarning)
         for name, Y in _data(n, p, rng).items():
-            base = median_time(lambda Y=Y: Y.sum(axis=1), repeat)
+            base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
             for m in ms:
                 cells = [name, m]
                 for _, kw in settings:
-                    before = median_time(lambda Y=Y, m=m, kw=kw: _before_estimator(Y, m, **kw),
-                                         repeat)
-                    after = median_time(
-                        lambda Y=Y, m=m, kw=kw: estimate_householder_product(Y, m, **kw), repeat)
-                    cells.append(f"{before / base:.2f} -> {after / base:.2f}")
+                    before = median_ratio(
+                        lambda Y=Y, m=m, kw=kw: _before_estimator(Y, m, **kw), base, repeat)
+                    after = median_ratio(
+                        lambda Y=Y, m=m, kw=kw: estimate_householder_product(Y, m, **kw), base,
+                        repeat)
+                    cells.append(f"{before:.2f} -> {after:.2f}")
                 rows.append(cells)
     print(f"Algorithm 3 from statistics / one Y.sum(axis=1), before -> after (n={n}, p={p}; "
           f"medians of {repeat}; kernel: {_kernels.active_backend()}; target <= 1.3; {load()})")
@@ -181,13 +197,14 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     err = np.linalg.norm(V.T @ Y - ref) / np.linalg.norm(Y)
     err_before = np.linalg.norm(_before_apply_transpose(V, Y) - ref) / np.linalg.norm(Y)
     rows = []
-    for _ in range(3):  # three rounds, each timing all four in turn
-        t_gemms = median_time(lambda: (U.T @ Y, U @ W), repeat)
-        t_before = median_time(lambda: _before_apply_transpose(V, Y), repeat)
-        t_wy = median_time(lambda: V.T @ Y, repeat)
-        t_dense = median_time(lambda: dense.T @ Y, 1)
-        rows.append([f"{t_gemms * 1e3:.1f}", f"{t_before / t_gemms:.2f}",
-                     f"{t_wy / t_gemms:.2f}", f"{t_dense / t_wy:.1f}x"])
+    gemms = lambda: (U.T @ Y, U @ W)  # noqa: E731
+    wy = lambda: V.T @ Y  # noqa: E731
+    for _ in range(3):  # three rounds
+        before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
+        after = median_ratio(wy, gemms, repeat)
+        dense_ratio = median_ratio(lambda: dense.T @ Y, wy, max(1, repeat // 3))
+        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}",
+                     f"{after:.2f}", f"{dense_ratio:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; {load()})")
     table(rows, ["two GEMMs ms", "before / GEMMs", "after / GEMMs (target <= 1.3)",

@@ -25,7 +25,7 @@ __all__ = ["HouseholderProduct"]
 
 # bytes of one block of rows of the result in the WY apply (stays in cache between
 # the product that writes it, the subtraction and the finiteness check)
-_APPLY_BLOCK_BYTES = 1 << 21
+_APPLY_BLOCK_BYTES = 1 << 23
 
 
 class HouseholderProduct:

@@ -131,7 +131,7 @@ def _numba_kernels():
         import numba
 
         @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
-        def last_axis(X, sums, sq_sums, lo, hi):  # pragma: no cover - compiled
+        def last_axis(X, sums, sq_sums, lo, hi, accumulate):  # pragma: no cover - compiled
             p = X.shape[1]
             for i in range(lo, hi):
                 s = 0.0
@@ -140,11 +140,15 @@ def _numba_kernels():
                     x = np.float64(X[i, j])
                     s += x
                     q += x * x
-                sums[i] = s
-                sq_sums[i] = q
+                if accumulate:
+                    sums[i] += s
+                    sq_sums[i] += q
+                else:
+                    sums[i] = s
+                    sq_sums[i] = q
 
         @numba.njit(nogil=True, cache=True, fastmath={"contract"})
-        def first_axis(X, sums, sq_sums, lo, hi, width):  # pragma: no cover - compiled
+        def first_axis(X, sums, sq_sums, lo, hi, width, accumulate):  # pragma: no cover
             # four rows per sweep over a block of columns: the float64 accumulators
             # of the block stay in L1 and are loaded and stored once per four rows
             b = X.shape[0]
@@ -152,8 +156,12 @@ def _numba_kernels():
             q = np.empty(width)
             for j0 in range(lo, hi, width):
                 w = min(hi, j0 + width) - j0
-                s[:w] = 0.0
-                q[:w] = 0.0
+                if accumulate:
+                    s[:w] = sums[j0:j0 + w]
+                    q[:w] = sq_sums[j0:j0 + w]
+                else:
+                    s[:w] = 0.0
+                    q[:w] = 0.0
                 k = 0
                 while k + 4 <= b:
                     r0 = X[k, j0:j0 + w]
@@ -184,10 +192,11 @@ def _numba_kernels():
 
 
 # --------------------------------------------------------------------- numpy
-def _numpy_last(X, sums, sq_sums, lo, hi):
+def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
     p = X.shape[1]
     rows = max(1, _CHUNK // max(p, 1))
     buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+    part = np.empty((2, min(rows, hi - lo)))
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
         for i in range(lo, hi, rows):
             j = min(hi, i + rows)
@@ -195,21 +204,34 @@ def _numpy_last(X, sums, sq_sums, lo, hi):
             if buf is not None:
                 block = buf[:j - i]
                 np.copyto(block, X[i:j], casting="unsafe")
-            np.einsum("ij->i", block, out=sums[i:j])
-            np.einsum("ij,ij->i", block, block, out=sq_sums[i:j])
+            if accumulate:
+                np.einsum("ij->i", block, out=part[0, :j - i])
+                np.einsum("ij,ij->i", block, block, out=part[1, :j - i])
+                sums[i:j] += part[0, :j - i]
+                sq_sums[i:j] += part[1, :j - i]
+            else:
+                np.einsum("ij->i", block, out=sums[i:j])
+                np.einsum("ij,ij->i", block, block, out=sq_sums[i:j])
 
 
-def _numpy_first(X, sums, sq_sums, lo, hi):
+def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
     b = X.shape[0]
     step = max(1, _CHUNK // max(b, 1))
     buf = np.empty((b, max(0, min(step, hi - lo))))
+    part = np.empty((2, max(0, min(step, hi - lo))))
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
         for j in range(lo, hi, step):
             w = min(step, hi - j)
             c = buf[:, :w]
             np.copyto(c, X[:, j:j + w], casting="unsafe")
-            np.add.reduce(c, axis=0, out=sums[j:j + w])
-            np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+            if accumulate:
+                np.add.reduce(c, axis=0, out=part[0, :w])
+                np.einsum("ij,ij->j", c, c, out=part[1, :w])
+                sums[j:j + w] += part[0, :w]
+                sq_sums[j:j + w] += part[1, :w]
+            else:
+                np.add.reduce(c, axis=0, out=sums[j:j + w])
+                np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
 
 
 # ------------------------------------------------------------------- public
@@ -250,7 +272,7 @@ def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
     ([4.0, 6.0], [10.0, 20.0])
     """
     sums, sq_sums = sums_along_axis(rows, 0, n_threads=n_threads)
-    _check_sums(rows, sums, sq_sums, name)
+    check_sums(rows, sums, sq_sums, name)
     return sums, sq_sums
 
 
@@ -288,12 +310,15 @@ def row_sums_and_squares(Y, name: str = "Y", *, n_threads: int | None = None
     ([3.0, 7.0], [5.0, 25.0])
     """
     sums, sq_sums = sums_along_axis(Y, 1, n_threads=n_threads)
-    _check_sums(Y, sums, sq_sums, name)
+    check_sums(Y, sums, sq_sums, name)
     return sums, sq_sums
 
 
-def _check_sums(X, sums, sq_sums, name: str) -> None:
-    """Raise if the sums are not finite: a NaN or inf entry, or squares that overflow."""
+def check_sums(X, sums, sq_sums, name: str) -> None:
+    """Raise if the sums of ``X`` are not finite: a NaN or inf entry, or squares that overflow.
+
+    Internal: ``X`` is the validated array the sums were computed from.
+    """
     with np.errstate(over="ignore", invalid="ignore"):
         total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
     if np.isfinite(total) or (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
@@ -304,8 +329,9 @@ def _check_sums(X, sums, sq_sums, name: str) -> None:
                      f"(max |entry| = {np.max(np.abs(X)):.3g}); rescale the signals")
 
 
-def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None,
+                    accumulate: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Sums and sums of squares of a validated 2-D real array along ``axis``, in float64.
 
     ``X`` is already checked by the caller (2-D, real, non-empty along ``axis``);
@@ -322,17 +348,26 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None
         Threads; default: 1 for the compiled loop (memory-bound on one core),
         up to 4 (the number of CPUs) for the numpy kernel on more than $2^{22}$
         entries.
+    out : tuple of two float64 ndarrays, optional
+        Where to write the sums and the sums of squares (1-D, writeable): no
+        allocation, which matters on machines where fresh memory is slow to fault in.
+    accumulate : bool, default False
+        Add to ``out`` instead of overwriting it.
 
     Returns
     -------
     sums, sq_sums : ndarray
-        Float64 vectors of length ``X.shape[1 - axis]``.
+        Float64 vectors of length ``X.shape[1 - axis]`` (``out`` when given).
     """
     if not X.flags.c_contiguous and X.flags.f_contiguous:
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
-    sums = np.empty(length)
-    sq_sums = np.empty(length)
+    if out is None:
+        sums, sq_sums = np.zeros(length) if accumulate else np.empty(length), np.empty(length)
+        if accumulate:
+            sq_sums[:] = 0.0
+    else:
+        sums, sq_sums = out
     if length == 0:
         return sums, sq_sums
     compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
@@ -342,15 +377,15 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None
         kernels = _numba_kernels()
         if axis == 1:
             def work(lo, hi):
-                kernels["last"](X, sums, sq_sums, lo, hi)
+                kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
         else:
             def work(lo, hi):
-                kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK)
+                kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
     elif axis == 1:
         def work(lo, hi):
-            _numpy_last(X, sums, sq_sums, lo, hi)
+            _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
     else:
         def work(lo, hi):
-            _numpy_first(X, sums, sq_sums, lo, hi)
+            _numpy_first(X, sums, sq_sums, lo, hi, accumulate)
     _run_split(work, length, n_threads)
     return sums, sq_sums

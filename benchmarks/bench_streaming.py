@@ -16,7 +16,7 @@ block of signals is one contiguous range of bytes (see
 - ``partial_fit``: ``HouseholderDictionaryLearning.partial_fit`` over the blocks
   of a memory map;
 - ``dask``: `gsp_householder.statistics.dask_arrays.statistics_from_dask` on a
-  dask array whose chunks are windows of the file, on a ``distributed``
+  dask array whose chunks are windows of the file (four blocks each), on a ``distributed``
   ``LocalCluster`` of two single-threaded worker processes (started, and their
   kernels loaded, before the clock starts), checked against the ``stats`` pass.
 
@@ -220,7 +220,8 @@ def _phase(phase: str, path: str, block: int) -> dict:
             return np.memmap(path, dtype=dtype, mode="r", shape=(r1 - r0, n),
                              offset=offset + r0 * n * dtype.itemsize)
 
-        row_chunks = tuple(min(block, p - s) for s in range(0, p, block))
+        rows = 4 * block  # dask's advice: chunks of a few hundred MB; fewer results to add
+        row_chunks = tuple(min(rows, p - s) for s in range(0, p, rows))
         X = da.map_blocks(load_block, chunks=(row_chunks, (n,)), dtype=dtype)
         stats = statistics_from_dask(X.T)
         V_hat = estimate_householder_product(stats, 1)

@@ -24,8 +24,8 @@ from gsp_householder._validation import check_real_array, check_scalar, raise_no
 __all__ = ["HouseholderProduct"]
 
 # bytes of one block of rows of the result in the WY apply (stays in cache between
-# the product that writes it, the subtraction and the finiteness check)
-_APPLY_BLOCK_BYTES = 1 << 23
+# the subtraction and the finiteness check)
+_APPLY_BLOCK_BYTES = 1 << 21
 
 
 class HouseholderProduct:
@@ -258,9 +258,8 @@ class HouseholderProduct:
         """$(I - U T U^T) Y$ or its transpose applied to ``Y`` (n first).
 
         Returns the result and whether it is finite (None: not checked). For a
-        C-ordered matrix the second product, the subtraction and the finiteness
-        check run block of rows by block of rows, so that each block of the result
-        is written once and read back from cache.
+        C-ordered matrix the subtraction and the finiteness check run block of
+        rows by block of rows, so that the check reads each block from cache.
         """
         if self.m == 0:
             return np.array(Y, copy=True), None
@@ -269,12 +268,11 @@ class HouseholderProduct:
         if Y.ndim == 1 or not Y.flags.c_contiguous:
             out = U @ W  # the one n x p allocation; the subtraction reuses it
             return np.subtract(Y, out, out=out), None
-        out = np.empty_like(Y)
+        out = U @ W  # one n x p product (threaded BLAS works best on one large call)
         rows = max(1, _APPLY_BLOCK_BYTES // max(1, Y.shape[1] * Y.itemsize))
         finite = True
         for start in range(0, Y.shape[0], rows):
             block = out[start:start + rows]
-            np.matmul(U[start:start + rows], W, out=block)
             np.subtract(Y[start:start + rows], block, out=block)
             finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
         return out, finite

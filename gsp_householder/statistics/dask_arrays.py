@@ -2,7 +2,12 @@
 
 The row sums and row sums of squares of $Y$ are two reductions over the same
 chunks; dask computes them together, so every chunk is read once, on whichever
-worker holds it, and only two length-$n$ vectors per chunk travel back. Every
+worker holds it, and only two length-$n$ vectors per chunk travel back; they are
+added in place, in a tree. Chunks that are windows of a memory-mapped file are
+read ahead while they are summed (see `gsp_householder.statistics.streaming`).
+For data on disk, build the dask array with one task per window of the file
+(``dask.array.map_blocks`` of a function that returns ``numpy.memmap`` windows,
+as ``benchmarks/bench_streaming.py`` does), stored one signal per row. Every
 estimator of `gsp_householder.learning.paper` accepts a dask array through
 `gsp_householder.statistics.dispatch.as_statistics`, which calls
 `statistics_from_dask`.

@@ -315,8 +315,12 @@ def main(argv=None) -> int:
                 _run_phase("read", path, block, "warm")
             loads = [_load()]
             runs: dict = {ph: [] for ph in phases}
-            for _ in range(args.repeat):
-                for ph in phases:
+            others = [ph for ph in phases if ph != "read"]
+            for r in range(args.repeat):
+                # the read first, then the passes in an order that rotates between rounds,
+                # so that no pass always follows the same one
+                k = r % len(others) if others else 0
+                for ph in ["read", *others[k:], *others[:k]]:
                     runs[ph].append(_run_phase(ph, path, block, cache))
             loads.append(_load())
             print()

@@ -1,14 +1,22 @@
-"""Speed of the core: Algorithm 3 from statistics, and the WY-form apply.
+"""Speed of the core: the statistics pass, Algorithm 3 from statistics, the WY-form apply.
 
-Prints ratio tables; every ratio compares timings taken in the same run
-(best of ``--repeat`` runs each), so the shared machine's load cancels out.
+Prints ratio tables; every ratio is the median over ``--repeat`` rounds of the
+ratio of two timings taken back to back, so the shared machine's load cancels
+out to first order. The load
+average (``os.getloadavg``) is printed beside each table. "before" columns run the
+implementation this package had before the fused kernels (a copy kept in this
+script, `_before_*`), "after" the current one.
 
     python benchmarks/bench_core.py            # the full sizes (n = 100000; n = 8192)
     python benchmarks/bench_core.py --quick    # small sizes, a few seconds
 
-Table 1: ``estimate_householder_product(Y, m)`` (oracle and blind scale, with
-and without pruning) against one ``Y.sum(axis=1)`` pass, n = 100000, p = 100.
-Table 2: ``V.T @ Y`` through the compact WY form against the dense product
+Table 1: the statistics pass (`SignalStatistics.from_array`) against one
+``Y.sum(axis=1)``, n = 100000, p = 100, float64 and float32, with the compiled
+kernel (numba, if installed) and the numpy fallback.
+Table 2: ``estimate_householder_product(Y, m)`` against one ``Y.sum(axis=1)``,
+n = 100000, p = 100, on the paper's model signals and on arbitrary data
+(uniform, Gaussian), oracle / blind scale, with and without pruning.
+Table 3: ``V.T @ Y`` through the compact WY form against the dense product
 ``V.to_dense().T @ Y`` (the dense matrix formed outside the timing) and against
 the two GEMMs the WY form is made of, n = 8192, m = 32, p = 1024.
 """
@@ -16,6 +24,7 @@ the two GEMMs the WY form is made of, n = 8192, m = 32, p = 1024.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import warnings
 
@@ -24,82 +33,201 @@ import numpy as np
 from gsp_householder import (
     BernoulliUniform,
     DegenerateStatisticsWarning,
+    SignalStatistics,
     estimate_householder_product,
     make_signals,
     random_householder_product,
 )
+from gsp_householder.learning.paper import _noise_level, estimate_scale
+from gsp_householder.statistics import _kernels
 
 
-def best_time(func, repeat: int) -> float:
+def median_time(func, repeat: int) -> float:
+    func()  # warm-up: compilation, caches, first-touch of buffers
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         func()
         times.append(time.perf_counter() - start)
-    return min(times)
+    return float(np.median(times))
+
+
+def median_ratio(func, base, repeat: int) -> float:
+    """Median over ``repeat`` rounds of time(func) / time(base), the two timed back to back."""
+    func()
+    base()
+    ratios = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        base()
+        middle = time.perf_counter()
+        func()
+        ratios.append((time.perf_counter() - middle) / (middle - start))
+    return float(np.median(ratios))
+
+
+def load() -> str:
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
 def table(rows, header):
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    line = " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))
-    print(line)
-    print("-|-".join("-" * w for w in widths))
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in rows:
-        print(" | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)))
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) + " |")
     print()
 
 
-def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
+# ---------------------------------------------------------------- "before"
+def _before_statistics(Y):
+    """The statistics pass as it was: BLAS row sums and einsum squares on 2 MB row blocks."""
+    n, p = Y.shape
+    sums, squares, ones = np.empty(n), np.empty(n), np.ones(p)
+    rows = max(1, (1 << 21) // max(1, 8 * p))
+    for start in range(0, n, rows):
+        part = Y[start:start + rows]
+        if part.dtype != np.float64:
+            part = part.astype(np.float64)
+        np.dot(part, ones, out=sums[start:start + rows])
+        np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
+    if not (np.isfinite(sums).all() and np.isfinite(squares).all()):
+        raise ValueError("not finite")
+    stats = SignalStatistics(n)
+    stats.row_sums, stats.row_sq_sums, stats.count = sums, squares, p
+    return stats
+
+
+def _before_estimator(Y, m, theta=None, mu=None, prune=True):
+    """Algorithm 3 from the identity as it was: Gram-matrix loop, then U formed and renormalised."""
+    stats = _before_statistics(Y)
+    scale = estimate_scale(stats, theta, mu)
+    noise = _noise_level(stats, scale)
+    y0 = stats.mean / scale
+    n = y0.shape[0]
+    total = float(y0.sum())
+    gram = np.array([[float(n), total], [total, float(y0 @ y0)]])
+    one, y = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    kept = []
+    for _ in range(m):
+        k = 0.5 * (one - y)
+        norm_sq = float(k @ gram @ k)
+        significant = noise is None or norm_sq > noise
+        if norm_sq <= (1e-12 * np.sqrt(n)) ** 2 or (prune and not significant):
+            continue
+        u = k / np.sqrt(norm_sq)
+        kept.append(u)
+        y = y - 2.0 * u * float(u @ gram @ y)
+    if not kept:
+        return np.zeros((n, 0))
+    U = np.column_stack([np.ones(n), y0]) @ np.column_stack(kept)
+    return U / np.linalg.norm(U, axis=0)
+
+
+def _before_apply_transpose(V, Y):
+    """V.T @ Y as it was: U^T Y, T^T W, one n x p product, subtraction, a reduction."""
+    U, T = V.vectors, V.wy_factor
+    W = T.T @ (U.T @ Y)
+    out = U @ W
+    np.subtract(Y, out, out=out)
+    if not np.isfinite(np.add.reduce(out, axis=None)):
+        raise ValueError("not finite")
+    return out
+
+
+# ------------------------------------------------------------------ tables
+def _data(n, p, rng):
+    V = random_householder_product(n, 50, rng=rng)
+    model, _ = make_signals(V, p, BernoulliUniform(0.5), rng=rng)
+    return {"model": model, "uniform": rng.random((n, p)),
+            "Gaussian": rng.standard_normal((n, p)) + 0.1}
+
+
+def bench_statistics(n: int, p: int, repeat: int) -> None:
     rng = np.random.default_rng(0)
-    V = random_householder_product(n, max(ms), rng=rng)
-    Y, _ = make_signals(V, p, BernoulliUniform(0.5), rng=rng)  # the paper's model
-    base = best_time(lambda: Y.sum(axis=1), repeat)
+    backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
     rows = []
+    for dtype in (np.float64, np.float32):
+        Y = rng.standard_normal((n, p)).astype(dtype)
+        base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
+        before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
+        cells = [np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}", f"{before:.2f}"]
+        for backend in backends:
+            with _kernels.use_backend(backend):
+                after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
+            cells.append(f"{after:.2f}")
+        rows.append(cells)
+    print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
+          f"target <= 1.2; {load()})")
+    table(rows, ["dtype", "sum ms", "before", *[f"after, {b}" for b in backends]])
+
+
+def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
+    rng = np.random.default_rng(1)
+    rows = []
+    settings = (("oracle, pruned", {"theta": 0.5, "mu": 1.5}), ("blind, pruned", {}),
+                ("oracle, prune=False", {"theta": 0.5, "mu": 1.5, "prune": False}))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateStatisticsWarning)
-        for m in ms:
-            cells = [m]
-            for kw in ({"theta": 0.5, "mu": 1.5}, {}, {"theta": 0.5, "mu": 1.5, "prune": False}):
-                t = best_time(lambda kw=kw, m=m: estimate_householder_product(Y, m, **kw),
-                              repeat)
-                cells.append(f"{t / base:.2f}")
-            rows.append(cells)
-    print(f"Algorithm 3 from statistics / one Y.sum(axis=1) pass "
-          f"(n={n}, p={p}; the sum takes {base * 1e3:.1f} ms; target <= 1.3)")
-    table(rows, ["m", "oracle, pruned", "blind, pruned", "oracle, prune=False"])
+        for name, Y in _data(n, p, rng).items():
+            base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
+            for m in ms:
+                cells = [name, m]
+                for _, kw in settings:
+                    before = median_ratio(
+                        lambda Y=Y, m=m, kw=kw: _before_estimator(Y, m, **kw), base, repeat)
+                    after = median_ratio(
+                        lambda Y=Y, m=m, kw=kw: estimate_householder_product(Y, m, **kw), base,
+                        repeat)
+                    cells.append(f"{before:.2f} -> {after:.2f}")
+                rows.append(cells)
+    print(f"Algorithm 3 from statistics / one Y.sum(axis=1), before -> after (n={n}, p={p}; "
+          f"medians of {repeat}; kernel: {_kernels.active_backend()}; target <= 1.3; {load()})")
+    table(rows, ["data", "m", *[name for name, _ in settings]])
 
 
 def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(2)
     V = random_householder_product(n, m, rng=rng)
     Y = rng.standard_normal((n, p))
     dense = V.to_dense()
-    U, T = V.vectors, V.wy_factor
+    U = V.vectors
     W = rng.standard_normal((m, p))
-    t_wy = best_time(lambda: V.T @ Y, repeat)
-    t_dense = best_time(lambda: dense.T @ Y, max(1, repeat // 2))
-    t_gemms = best_time(lambda: (U.T @ Y, U @ W), repeat)
-    err = np.linalg.norm(V.T @ Y - dense.T @ Y) / np.linalg.norm(Y)
-    print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; relative difference to the dense "
-          f"product {err:.1e})")
-    table([[f"{t_wy * 1e3:.1f}", f"{t_dense * 1e3:.1f}", f"{t_dense / t_wy:.1f}x",
-            f"{t_gemms * 1e3:.1f}", f"{t_wy / t_gemms:.2f}"]],
-          ["WY ms", "dense ms", "dense / WY (target >= 40)", "two GEMMs ms",
-           "WY / GEMMs (target <= 1.5)"])
-    del T
+    ref = dense.T @ Y
+    err = np.linalg.norm(V.T @ Y - ref) / np.linalg.norm(Y)
+    err_before = np.linalg.norm(_before_apply_transpose(V, Y) - ref) / np.linalg.norm(Y)
+    rows = []
+    gemms = lambda: (U.T @ Y, U @ W)  # noqa: E731
+    wy = lambda: V.T @ Y  # noqa: E731
+    for _ in range(3):  # three rounds
+        before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
+        after = median_ratio(wy, gemms, repeat)
+        dense_ratio = median_ratio(lambda: dense.T @ Y, wy, max(1, repeat // 3))
+        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}",
+                     f"{after:.2f}", f"{dense_ratio:.1f}x"])
+    print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
+          f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; {load()})")
+    table(rows, ["two GEMMs ms", "before / GEMMs", "after / GEMMs (target <= 1.3)",
+                 "dense / after (target >= 40)"])
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--only", choices=("statistics", "estimator", "apply"))
     args = parser.parse_args(argv)
     if args.quick:
-        bench_estimator(20_000, 50, (1, 10), 3)
-        bench_apply(1024, 16, 128, 3)
+        sizes = {"statistics": (20_000, 50, 3), "estimator": (20_000, 50, (1, 10), 3),
+                 "apply": (1024, 16, 128, 3)}
     else:
-        bench_estimator(100_000, 100, (1, 10, 50), args.repeat)
-        bench_apply(8192, 32, 1024, args.repeat)
+        r = args.repeat
+        sizes = {"statistics": (100_000, 100, r), "estimator": (100_000, 100, (1, 10, 50), r),
+                 "apply": (8192, 32, 1024, r)}
+    for name, func in (("statistics", bench_statistics), ("estimator", bench_estimator),
+                       ("apply", bench_apply)):
+        if args.only in (None, name):
+            func(*sizes[name])
 
 
 if __name__ == "__main__":

@@ -6,20 +6,25 @@ block of signals is one contiguous range of bytes (see
 `gsp_householder.statistics.streaming`) — then, each in a fresh process:
 
 - ``read``: a plain sequential read of the file into a reused buffer (the floor);
-- ``stats``: `gsp_householder.statistics.streaming.statistics_from_npy` and Algorithm 3
-  from the statistics;
+- ``compute``: the statistics kernel (`gsp_householder.statistics._kernels.block_sums`)
+  on one in-memory block, repeated to the size of the file: the CPU bound, without
+  any reading;
+- ``stats (before)``: the streaming pass as it was before the read-ahead and the
+  fused kernel (a copy kept in this script: one map per block, numpy kernel);
+- ``stats``: `gsp_householder.statistics.streaming.statistics_from_npy` and
+  Algorithm 3 from the statistics;
 - ``partial_fit``: ``HouseholderDictionaryLearning.partial_fit`` over the blocks
   of a memory map;
-- ``compute``: the same statistics kernel
-  (`gsp_householder.statistics.streaming.block_sums`) on one in-memory block, repeated
-  to the size of the file: the CPU bound, without any reading;
-- ``dask``: `gsp_householder.statistics.dask_arrays.statistics_from_dask` on a dask
-  array whose chunks are windows of the file (threaded scheduler, one thread per
-  core), checked against the ``stats`` pass.
+- ``dask``: `gsp_householder.statistics.dask_arrays.statistics_from_dask` on a
+  dask array whose chunks are windows of the file (four blocks each), on a ``distributed``
+  ``LocalCluster`` of two single-threaded worker processes (started, and their
+  kernels loaded, before the clock starts), checked against the ``stats`` pass.
 
-It prints the wall time, throughput, peak resident memory (``ru_maxrss`` of the
-fresh process) and the throughput ratio against the plain read, and deletes the
-file unless ``--keep``. ``--cache cold`` evicts the file from the page cache
+It prints the median wall time over ``--repeat`` passes, the throughput, the
+peak resident memory (``VmHWM``; for ``dask`` the client's plus the workers')
+and the throughput ratio against the plain read of the same round, with the load
+average beside each table, and deletes the file unless ``--keep``.
+``--cache cold`` evicts the file from the page cache
 (``posix_fadvise(DONTNEED)``) before each pass; ``warm`` reads it from memory.
 
 Usage::
@@ -32,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import mmap
 import os
 import resource
 import shutil
@@ -88,17 +94,64 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _before_iter(path: str, block: int):
+    """The streaming pass as it was: every block its own memory map, released after use."""
+    Y = np.load(path, mmap_mode="r")
+    (p, n), dtype, offset = Y.shape, Y.dtype, Y.offset
+    del Y
+    for start in range(0, p, block):
+        rows = min(block, p - start)
+        win = np.memmap(path, dtype=dtype, mode="r", offset=offset + start * n * dtype.itemsize,
+                        shape=(rows, n))
+        win.base.madvise(mmap.MADV_WILLNEED)
+        yield win
+        del win
+
+
+def _before_block_sums(rows):
+    """The kernel as it was: float64 copies of 2 MiB chunks, add.reduce and einsum."""
+    b, n = rows.shape
+    sums, sq_sums = np.empty(n), np.empty(n)
+    step = max(1, (1 << 18) // b)
+    buf = np.empty((b, min(step, n)))
+    for j in range(0, n, step):
+        w = min(step, n - j)
+        c = buf[:, :w]
+        c[...] = rows[:, j:j + w]
+        np.add.reduce(c, axis=0, out=sums[j:j + w])
+        np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+    return sums, sq_sums
+
+
+def _worker_peak_rss() -> int:
+    return _peak_rss()
+
+
+def _warm_kernels() -> None:
+    from gsp_householder.statistics._kernels import block_sums
+
+    block_sums(np.ones((4, 64), dtype=np.float32))
+
+
 def _phase(phase: str, path: str, block: int) -> dict:
     """Run one pass in this (fresh) process; return its time and peak RSS."""
-    from gsp_householder import estimate_householder_product, vector_error
+    from gsp_householder import SignalStatistics, estimate_householder_product, vector_error
     from gsp_householder.estimator import HouseholderDictionaryLearning
+    from gsp_householder.statistics._kernels import block_sums
     from gsp_householder.statistics.streaming import iter_column_blocks, statistics_from_npy
 
-    if phase == "dask":  # imported before the clock starts, as the package is
-        import dask
+    _warm_kernels()  # loads the compiled kernel (numba's cache) before the clock starts
+    cluster = client = None
+    if phase == "dask":  # imported, and the cluster started, before the clock starts
         import dask.array as da
+        from distributed import Client, LocalCluster
 
         from gsp_householder.statistics.dask_arrays import statistics_from_dask
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+        client.run(_warm_kernels)
     out: dict = {"rss_after_import_bytes": _peak_rss()}
     t0 = time.perf_counter()
     if phase == "read":
@@ -115,10 +168,22 @@ def _phase(phase: str, path: str, block: int) -> dict:
                 total += got
         out["bytes"] = total
         assert total == size
-    elif phase == "stats":
-        stats = statistics_from_npy(path, block, signal_axis=0)
+    elif phase in ("stats", "stats_before"):
+        if phase == "stats":
+            stats = statistics_from_npy(path, block, signal_axis=0)
+        else:
+            sums = sq_sums = None
+            count = 0
+            for rows in _before_iter(path, block):
+                s, q = _before_block_sums(rows)
+                sums, sq_sums = (s, q) if sums is None else (sums + s, sq_sums + q)
+                count += rows.shape[0]
+                del rows
+            stats = SignalStatistics.from_sums(sums, sq_sums, count)
         V_hat = estimate_householder_product(stats, 1)
-        np.savez(path + ".stats.npz", row_sums=stats.row_sums, row_sq_sums=stats.row_sq_sums)
+        if phase == "stats":
+            np.savez(path + ".stats.npz", row_sums=stats.row_sums,
+                     row_sq_sums=stats.row_sq_sums)
         u = np.load(path + ".u.npy")
         out["count"] = stats.count
         out["l2_error_u"] = vector_error(u, V_hat.vectors[:, 0], ord=2)
@@ -135,8 +200,6 @@ def _phase(phase: str, path: str, block: int) -> dict:
         out["l2_error_u"] = vector_error(u, est.dictionary_.vectors[:, 0], ord=2)
         out["bytes"] = os.path.getsize(path)
     elif phase == "compute":
-        from gsp_householder.statistics._kernels import block_sums
-
         Y_rows = np.load(path, mmap_mode="r")
         rows = np.array(Y_rows[:block])
         del Y_rows
@@ -150,26 +213,33 @@ def _phase(phase: str, path: str, block: int) -> dict:
         Y_rows = np.load(path, mmap_mode="r")
         (p, n), dtype, offset = Y_rows.shape, Y_rows.dtype, Y_rows.offset
         del Y_rows
-        rows = max(1, block // 4)  # float64 temporaries of several chunks are alive at once
 
-        def window(start, count):
-            return np.memmap(path, dtype=dtype, mode="r", shape=(count, n),
-                             offset=offset + start * n * dtype.itemsize)
+        def load_block(block_info=None):
+            # one task per chunk: the window of the file that the chunk covers
+            (r0, r1), _ = block_info[None]["array-location"]
+            return np.memmap(path, dtype=dtype, mode="r", shape=(r1 - r0, n),
+                             offset=offset + r0 * n * dtype.itemsize)
 
-        chunks = [da.from_delayed(dask.delayed(window)(s, min(rows, p - s)),
-                                  shape=(min(rows, p - s), n), dtype=dtype)
-                  for s in range(0, p, rows)]
-        X = da.concatenate(chunks, axis=0)
+        rows = 4 * block  # dask's advice: chunks of a few hundred MB; fewer results to add
+        row_chunks = tuple(min(rows, p - s) for s in range(0, p, rows))
+        X = da.map_blocks(load_block, chunks=(row_chunks, (n,)), dtype=dtype)
         stats = statistics_from_dask(X.T)
         V_hat = estimate_householder_product(stats, 1)
+        out["seconds"] = time.perf_counter() - t0
         u = np.load(path + ".u.npy")
         out["count"] = stats.count
         out["l2_error_u"] = vector_error(u, V_hat.vectors[:, 0], ord=2)
-        ref = np.load(path + ".stats.npz")
-        out["max_rel_diff_vs_stats"] = float(max(
-            np.max(np.abs(stats.row_sums - ref["row_sums"]) / np.abs(ref["row_sums"])),
-            np.max(np.abs(stats.row_sq_sums - ref["row_sq_sums"]) / ref["row_sq_sums"])))
+        if os.path.exists(path + ".stats.npz"):
+            ref = np.load(path + ".stats.npz")
+            out["max_rel_diff_vs_stats"] = float(max(
+                np.max(np.abs(stats.row_sums - ref["row_sums"]) / np.abs(ref["row_sums"])),
+                np.max(np.abs(stats.row_sq_sums - ref["row_sq_sums"]) / ref["row_sq_sums"])))
         out["bytes"] = os.path.getsize(path)
+        workers = client.run(_worker_peak_rss)
+        out["peak_rss_bytes"] = _peak_rss() + sum(workers.values())
+        client.close()
+        cluster.close()
+        return out
     else:  # pragma: no cover
         raise ValueError(f"unknown phase {phase!r}")
     out["seconds"] = time.perf_counter() - t0
@@ -186,6 +256,13 @@ def _run_phase(phase: str, path: str, block: int, cache: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+PHASES = ("read", "compute", "stats_before", "stats", "partial_fit", "dask")
+
+
+def _load() -> str:
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=10**6, help="nodes per signal (default 10**6)")
@@ -193,8 +270,13 @@ def main(argv=None) -> int:
     ap.add_argument("--block", type=int, default=None,
                     help="signals per block (default: 128 MB blocks)")
     ap.add_argument("--dir", default="/tmp", help="directory of the temporary file")
+    ap.add_argument("--path", default=None,
+                    help="file to use (reused if it exists, with its .u.npy; kept afterwards)")
     ap.add_argument("--cache", choices=("warm", "cold", "both"), default="both")
-    ap.add_argument("--repeat", type=int, default=1, help="passes per phase (best is kept)")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="rounds; each runs every pass once, medians are reported")
+    ap.add_argument("--phases", default=",".join(PHASES),
+                    help="comma-separated passes (default: all)")
     ap.add_argument("--keep", action="store_true", help="keep the file afterwards")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--phase", help=argparse.SUPPRESS)
@@ -208,47 +290,66 @@ def main(argv=None) -> int:
     n, p = args.n, args.p
     block = args.block or max(1, (128 << 20) // (4 * n))
     size = 4 * n * p
-    free = shutil.disk_usage(args.dir).free
-    if free < 1.2 * size:
-        print(f"not enough space in {args.dir}: need {size / GB:.1f} GB, have {free / GB:.1f} GB",
+    phases = [ph for ph in args.phases.split(",") if ph]
+    if "read" not in phases:
+        phases.insert(0, "read")
+    path = args.path or os.path.join(args.dir, f"bench_streaming_{os.getpid()}.npy")
+    reuse = args.path is not None and os.path.exists(path) and os.path.exists(path + ".u.npy")
+    free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    if not reuse and free < 1.2 * size:
+        print(f"not enough space for {path}: need {size / GB:.1f} GB, have {free / GB:.1f} GB",
               file=sys.stderr)
         return 1
-    path = os.path.join(args.dir, f"bench_streaming_{os.getpid()}.npy")
     print(f"n = {n}, p = {p}, float32, file {size / GB:.2f} GB (shape (p, n), one signal per "
-          f"row), block = {block} signals ({block * n * 4 / 2**20:.0f} MiB)")
+          f"row), block = {block} signals ({block * n * 4 / 2**20:.0f} MiB); medians of "
+          f"{args.repeat} rounds")
     try:
-        t0 = time.perf_counter()
-        _write(path, n, p, args.seed, block)
-        print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
+        if not reuse:
+            t0 = time.perf_counter()
+            _write(path, n, p, args.seed, block)
+            print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
         caches = ("warm", "cold") if args.cache == "both" else (args.cache,)
-        rows, notes = [], []
+        notes = []
         for cache in caches:
-            results = {}
-            for phase in ("read", "compute", "stats", "partial_fit", "dask"):
-                runs = [_run_phase(phase, path, block, cache) for _ in range(args.repeat)]
-                best = min(runs, key=lambda r: r["seconds"])
-                best["peak_rss_bytes"] = max(r["peak_rss_bytes"] for r in runs)
-                results[phase] = best
-            base = results["read"]["bytes"] / results["read"]["seconds"]
-            for phase, r in results.items():
-                thr = r["bytes"] / r["seconds"]
-                rows.append((cache, phase, r["seconds"], thr / GB, thr / base,
-                             r["peak_rss_bytes"] / GB, r.get("l2_error_u", float("nan"))))
-                if "max_rel_diff_vs_stats" in r:
+            if cache == "warm":  # bring the whole file into the page cache once
+                _run_phase("read", path, block, "warm")
+            loads = [_load()]
+            runs: dict = {ph: [] for ph in phases}
+            others = [ph for ph in phases if ph != "read"]
+            for r in range(args.repeat):
+                # the read first, then the passes in an order that rotates between rounds,
+                # so that no pass always follows the same one
+                k = r % len(others) if others else 0
+                for ph in ["read", *others[k:], *others[:k]]:
+                    runs[ph].append(_run_phase(ph, path, block, cache))
+            loads.append(_load())
+            print()
+            print(f"{cache} cache ({loads[0]} before, {loads[1]} after)")
+            print()
+            print("| pass | seconds | GB/s | ratio to read | peak RSS (GB) | l2 error of u |")
+            print("|---|---:|---:|---:|---:|---:|")
+            for ph in phases:
+                rs = runs[ph]
+                sec = float(np.median([r["seconds"] for r in rs]))
+                ratio = float(np.median([(r["bytes"] / r["seconds"])
+                                         / (rd["bytes"] / rd["seconds"])
+                                         for r, rd in zip(rs, runs["read"], strict=True)]))
+                rss = max(r["peak_rss_bytes"] for r in rs) / GB
+                err = rs[0].get("l2_error_u", float("nan"))
+                thr = float(np.median([r["bytes"] / r["seconds"] for r in rs])) / GB
+                print(f"| {ph} | {sec:.2f} | {thr:.2f} | {ratio:.2f} | {rss:.3f} | {err:.4f} |")
+                diffs = [r["max_rel_diff_vs_stats"] for r in rs if "max_rel_diff_vs_stats" in r]
+                if diffs:
                     notes.append(f"{cache}: dask statistics vs streamed statistics, max relative "
-                                 f"difference {r['max_rel_diff_vs_stats']:.2e}")
-        print()
-        print("| cache | pass | seconds | GB/s | ratio to read | peak RSS (GB) | l2 error of u |")
-        print("|---|---|---|---|---|---|---|")
-        for cache, phase, sec, thr, ratio, rss, err in rows:
-            print(f"| {cache} | {phase} | {sec:.2f} | {thr:.2f} | {ratio:.2f} | {rss:.3f} | "
-                  f"{err:.4f} |")
+                                 f"difference {max(diffs):.2e}")
         print()
         for note in notes:
             print(note)
-        print("targets: ratio >= 0.7 and peak RSS <= 1.5 GB for the streaming passes")
+        print("targets: ratio >= 0.7 (dask >= 0.5) and peak RSS <= 1.5 GB for the streaming "
+              "passes; 'ratio to read' is the median over rounds of the pass's throughput over "
+              "the plain read's in the same round")
     finally:
-        if not args.keep:
+        if not (args.keep or args.path):
             for f in (path, path + ".u.npy", path + ".stats.npz"):
                 if os.path.exists(f):
                     os.remove(f)

@@ -23,6 +23,10 @@ from gsp_householder._validation import check_real_array, check_scalar, raise_no
 
 __all__ = ["HouseholderProduct"]
 
+# bytes of one block of rows of the result in the WY apply (stays in cache between
+# the subtraction and the finiteness check)
+_APPLY_BLOCK_BYTES = 1 << 21
+
 
 class HouseholderProduct:
     """Orthogonal matrix $V = H_1 \\cdots H_m D$ stored as its reflector vectors.
@@ -107,7 +111,8 @@ class HouseholderProduct:
                 f"{norms[tiny[0]]:.3g}, which defines no reflector")
         U = np.ascontiguousarray(U / unit_norms)
         U.setflags(write=False)
-        self._U = U
+        self._U_store = U
+        self._plane = None
         if signs is None:
             d = np.ones(n)
         else:
@@ -126,14 +131,24 @@ class HouseholderProduct:
 
     # ------------------------------------------------------------------ basics
     @property
+    def _U(self) -> np.ndarray:
+        """The reflector vectors, formed on first use when they are kept in factored form."""
+        if self._U_store is None:
+            basis, coef = self._plane
+            U = np.matmul(basis, coef)
+            U.setflags(write=False)
+            self._U_store = U
+        return self._U_store
+
+    @property
     def n(self) -> int:
         """Size $n$ of the $n \\times n$ matrix."""
-        return self._U.shape[0]
+        return self._d.shape[0]
 
     @property
     def m(self) -> int:
         """Number of reflectors."""
-        return self._U.shape[1]
+        return self._plane[1].shape[1] if self._U_store is None else self._U_store.shape[1]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -148,7 +163,7 @@ class HouseholderProduct:
     @property
     def dtype(self):
         """Always float64."""
-        return self._U.dtype
+        return np.dtype(np.float64)
 
     @property
     def vectors(self) -> np.ndarray:
@@ -165,9 +180,21 @@ class HouseholderProduct:
         return f"HouseholderProduct(n={self.n}, m={self.m}{extra})"
 
     def __getstate__(self):
+        if self._plane is not None:  # the factored form pickles small and applies the same
+            return {"basis": np.array(self._plane[0]), "coef": np.array(self._plane[1])}
         return {"U": np.array(self._U), "d": np.array(self._d)}
 
     def __setstate__(self, state):
+        if "basis" in state:
+            basis = check_real_array(state["basis"], "basis", ndim=2, allow_float32=False)
+            coef = check_real_array(state["coef"], "coef", ndim=2, allow_float32=False)
+            if (coef.shape[0] != basis.shape[1]
+                    or not np.allclose(basis.T @ basis, np.eye(basis.shape[1]), atol=1e-10)
+                    or not np.allclose(np.linalg.norm(coef, axis=0), 1.0, atol=1e-10)):
+                raise ValueError("a factored HouseholderProduct needs an orthonormal basis "
+                                 "and unit coefficient columns matching it")
+            self.__dict__.update(HouseholderProduct._trusted_factored(basis, coef).__dict__)
+            return
         self.__init__(state["U"], state["d"])
 
     # --------------------------------------------------------------- WY form
@@ -179,20 +206,35 @@ class HouseholderProduct:
             if m == 0:
                 T = np.zeros((0, 0))
             else:
-                Tinv = np.triu(self._U.T @ self._U, k=1)
+                if self._plane is not None:  # U = B C with orthonormal B: U^T U = C^T C
+                    coef = self._plane[1]
+                    gram = coef.T @ coef
+                else:
+                    gram = self._U.T @ self._U
+                Tinv = np.triu(gram, k=1)
                 Tinv[np.diag_indices(m)] = 0.5
                 T = scipy.linalg.solve_triangular(Tinv, np.eye(m), lower=False)
             T.setflags(write=False)
             self._T = T
         return self._T
 
-    def _factors(self, dtype):
-        """U and T cast to ``dtype`` (cached)."""
-        if dtype == np.float64:
-            return self._U, self.wy_factor
-        if dtype not in self._cast_cache:
-            self._cast_cache[dtype] = (self._U.astype(dtype), self.wy_factor.astype(dtype))
-        return self._cast_cache[dtype]
+    def _apply_factors(self, dtype, transpose: bool):
+        """``(U, M)`` with $Q = I - U M U^T$ (or $Q^T$ when ``transpose``), cast to ``dtype``.
+
+        For reflectors kept in factored form $U = BC$ (orthonormal $B$ of $r$
+        columns), $U T U^T = B (C T C^T) B^T$: the apply then costs $O(nrp)$.
+        """
+        key = (np.dtype(dtype), transpose)
+        if key not in self._cast_cache:
+            T = self.wy_factor
+            if self._plane is not None:
+                basis, coef = self._plane
+                U, M = basis, coef @ T @ coef.T
+            else:
+                U, M = self._U, T
+            M = np.ascontiguousarray(M.T if transpose else M, dtype=dtype)
+            self._cast_cache[key] = (U.astype(dtype, copy=False), M)
+        return self._cast_cache[key]
 
     def _prepare(self, Y, name, axis):
         arr = np.asarray(Y)
@@ -212,15 +254,28 @@ class HouseholderProduct:
                 f"the {self.n} x {self.n} HouseholderProduct")
         return arr
 
-    def _apply_q(self, Y, transpose: bool) -> np.ndarray:
-        """$(I - U T U^T) Y$ or its transpose applied to ``Y`` (n first)."""
-        U, T = self._factors(Y.dtype)
+    def _apply_q(self, Y, transpose: bool) -> tuple[np.ndarray, bool | None]:
+        """$(I - U T U^T) Y$ or its transpose applied to ``Y`` (n first).
+
+        Returns the result and whether it is finite (None: not checked). For a
+        C-ordered matrix the subtraction and the finiteness check run block of
+        rows by block of rows, so that the check reads each block from cache.
+        """
         if self.m == 0:
-            return np.array(Y, copy=True)
-        W = U.T @ Y
-        W = (T.T if transpose else T) @ W
-        out = U @ W  # the one n x p allocation; the subtraction reuses it
-        return np.subtract(Y, out, out=out)
+            return np.array(Y, copy=True), None
+        U, M = self._apply_factors(Y.dtype, transpose)
+        W = M @ (U.T @ Y)
+        if Y.ndim == 1 or not Y.flags.c_contiguous:
+            out = U @ W  # the one n x p allocation; the subtraction reuses it
+            return np.subtract(Y, out, out=out), None
+        out = U @ W  # one n x p product (threaded BLAS works best on one large call)
+        rows = max(1, _APPLY_BLOCK_BYTES // max(1, Y.shape[1] * Y.itemsize))
+        finite = True
+        for start in range(0, Y.shape[0], rows):
+            block = out[start:start + rows]
+            np.subtract(Y[start:start + rows], block, out=block)
+            finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
+        return out, finite
 
     def matvec(self, Y, *, transpose: bool = False) -> np.ndarray:
         """Return ``V @ Y`` (or ``V.T @ Y``) for ``Y`` of shape ``(n,)`` or ``(n, p)``.
@@ -241,12 +296,13 @@ class HouseholderProduct:
         dcol = d if Y.ndim == 1 else d[:, None]
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
             if transpose:
-                out = self._apply_q(Y, transpose=True)
-                out = out * dcol if self._has_signs else out
+                out, finite = self._apply_q(Y, transpose=True)
+                out = np.multiply(out, dcol, out=out) if self._has_signs else out
             else:
-                out = self._apply_q(Y * dcol if self._has_signs else Y, transpose=False)
-            total = np.add.reduce(out, axis=None)  # one pass: NaN and inf propagate to it
-        if not np.isfinite(total) and not np.isfinite(out).all():
+                out, finite = self._apply_q(Y * dcol if self._has_signs else Y, transpose=False)
+            if finite is None:  # one pass: NaN and inf propagate to the total
+                finite = bool(np.isfinite(np.add.reduce(out, axis=None)))
+        if not finite and not np.isfinite(out).all():
             if not np.isfinite(Y).all():
                 raise_not_finite(Y, "Y")
             raise ValueError(f"Y is too large in magnitude for {Y.dtype}: applying the "
@@ -288,10 +344,14 @@ class HouseholderProduct:
         Since $D H D = I - 2 (Du)(Du)^T$, $V^T = H(D u_m) \\cdots H(D u_1) D$.
         """
         if self._transpose is None:
-            U = self._U[:, ::-1]
-            if self._has_signs:
-                U = U * self._d[:, None]
-            transpose = HouseholderProduct._trusted(U, self._d)
+            if self._plane is not None and not self._has_signs:
+                basis, coef = self._plane
+                transpose = HouseholderProduct._trusted_factored(basis, coef[:, ::-1])
+            else:
+                U = self._U[:, ::-1]
+                if self._has_signs:
+                    U = U * self._d[:, None]
+                transpose = HouseholderProduct._trusted(U, self._d)
             transpose._transpose = self  # (V^T)^T is V: its cached factors are reused
             self._transpose = transpose
         return self._transpose
@@ -322,11 +382,27 @@ class HouseholderProduct:
         U.setflags(write=False)
         d = np.array(d, dtype=np.float64)
         d.setflags(write=False)
-        obj._U, obj._d = U, d
+        obj._U_store, obj._d = U, d
+        obj._plane = None
         obj._has_signs = bool(np.any(d < 0))
         obj._T = None
         obj._transpose = None
         obj._cast_cache = {}
+        return obj
+
+    @classmethod
+    def _trusted_factored(cls, basis, coef):
+        """Reflectors $U = B C$ kept factored: ``basis`` $B$ (n, r) with orthonormal
+        columns, ``coef`` $C$ (r, m) with unit columns; no signs. ``U`` is formed only
+        when asked for (`vectors`); applying the product costs $O(nrp)$.
+        """
+        obj = cls._trusted(np.zeros((basis.shape[0], 0)), np.ones(basis.shape[0]))
+        basis = np.asarray(basis, dtype=np.float64)  # either memory order
+        coef = np.ascontiguousarray(coef, dtype=np.float64)
+        basis.setflags(write=False)
+        coef.setflags(write=False)
+        obj._U_store = None
+        obj._plane = (basis, coef)
         return obj
 
     def reflector(self, i: int) -> HouseholderProduct:

@@ -110,3 +110,40 @@ def test_local_cluster_two_processes(signals):
     _assert_stats_equal(stats, SignalStatistics.from_array(Y))
     ref = estimate_householder_product(Y, 1, 0.5, 1.5)
     np.testing.assert_allclose(est.dictionary_.vectors, ref.vectors, rtol=0, atol=1e-12)
+
+
+def test_memory_mapped_chunks_are_summed_in_parts_read_ahead(tmp_path, monkeypatch):
+    """Chunks that are windows of a file (signals one per row) give the in-memory statistics."""
+    import dask
+
+    from gsp_householder.statistics import dask_arrays
+
+    monkeypatch.setattr(dask_arrays, "_PART_BYTES", 4096)  # parts of 2 signals of 512 floats
+    calls = []
+
+    def counted(rows, block_rows):
+        calls.append(block_rows)
+        return dask_arrays.mapped_row_blocks.__wrapped__(rows, block_rows)
+
+    counted.__wrapped__ = dask_arrays.mapped_row_blocks
+    monkeypatch.setattr(dask_arrays, "mapped_row_blocks", counted)
+    rng = np.random.default_rng(8)
+    rows = rng.standard_normal((37, 512)).astype(np.float32)
+    path = tmp_path / "signals.npy"
+    np.save(path, rows)
+    offset = np.load(path, mmap_mode="r").offset
+
+    def window(start, count):
+        return np.memmap(path, dtype=np.float32, mode="r", shape=(count, 512),
+                         offset=offset + start * 512 * 4)
+
+    chunks = [da.from_delayed(dask.delayed(window)(s, min(16, 37 - s)),
+                              shape=(min(16, 37 - s), 512), dtype=np.float32)
+              for s in range(0, 37, 16)]
+    with dask.config.set(scheduler="synchronous"):
+        stats = statistics_from_dask(da.concatenate(chunks, axis=0).T)
+    ref = SignalStatistics.from_array(rows.T)
+    np.testing.assert_allclose(stats.row_sums, ref.row_sums, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(stats.row_sq_sums, ref.row_sq_sums, rtol=1e-12)
+    assert stats.count == 37
+    assert calls == [2, 2, 2]  # every chunk of at least 5 signals was read ahead in parts

@@ -200,3 +200,74 @@ def test_property_exact_factorisation(V):
 def test_property_reflector_involution(u):
     H = HouseholderProduct(u)
     np.testing.assert_allclose(H @ (H @ np.eye(u.size)), np.eye(u.size), atol=1e-12)
+
+
+# ------------------------------------------- the blocked apply and the factored form
+@pytest.mark.parametrize("block_bytes", [8, 200, 1 << 21])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_apply_by_blocks_of_rows_matches_dense(monkeypatch, block_bytes, dtype):
+    """Whatever the block of rows, the WY apply equals the dense product."""
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(block_bytes)
+    U, signs = random_case(rng, 37, 6)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((37, 11))
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for out, ref in ((V @ Y.astype(dtype), D @ Y), (V.T @ Y.astype(dtype), D.T @ Y),
+                     (V.T @ np.asfortranarray(Y, dtype=dtype), D.T @ Y)):
+        assert out.dtype == dtype
+        assert np.linalg.norm(out - ref) <= tol * np.linalg.norm(Y)
+
+
+@pytest.mark.parametrize("block_bytes", [8, 1 << 21])
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_apply_by_blocks_reports_non_finite_input(monkeypatch, block_bytes, bad):
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    V = HouseholderProduct(np.random.default_rng(0).standard_normal((9, 2)))
+    Y = np.ones((9, 5))
+    Y[7, 4] = bad
+    with pytest.raises(ValueError, match="Y"):
+        V @ Y
+    with pytest.raises(ValueError, match="too large in magnitude"):
+        V @ np.full((9, 5), 3e38, dtype=np.float32)
+
+
+def _factored_case(rng, n, m):
+    basis, _ = np.linalg.qr(rng.standard_normal((n, 2)))
+    coef = rng.standard_normal((2, m))
+    coef /= np.linalg.norm(coef, axis=0)
+    return HouseholderProduct._trusted_factored(basis, coef), basis @ coef
+
+
+@pytest.mark.parametrize("n,m", [(2, 1), (5, 3), (40, 9)])
+def test_factored_reflectors_behave_as_their_vectors(n, m):
+    """Reflectors kept as U = B C apply, transpose, compose and pickle as U itself."""
+    rng = np.random.default_rng(n + m)
+    V, U = _factored_case(rng, n, m)
+    assert (V.n, V.m) == (n, m)
+    D = dense_product(U)
+    Y = rng.standard_normal((n, 6))
+    scale = np.linalg.norm(Y)
+    assert np.linalg.norm(V @ Y - D @ Y) <= 1e-12 * scale
+    assert np.linalg.norm(V.T @ Y - D.T @ Y) <= 1e-12 * scale
+    assert np.linalg.norm(Y.T @ V - Y.T @ D) <= 1e-12 * scale
+    np.testing.assert_allclose(V.wy_factor, HouseholderProduct(U).wy_factor, atol=1e-12)
+    np.testing.assert_allclose(V.T.to_dense(), D.T, atol=1e-12)
+    np.testing.assert_allclose((V @ V).to_dense(), D @ D, atol=1e-12)
+    np.testing.assert_allclose(V.vectors, U, atol=1e-15)
+    np.testing.assert_allclose(np.linalg.norm(V.vectors, axis=0), 1.0, atol=1e-15)
+    again = pickle.loads(pickle.dumps(V))
+    np.testing.assert_array_equal(again @ Y, V @ Y)
+    np.testing.assert_array_equal(again.vectors, V.vectors)
+
+
+def test_factored_pickle_rejects_a_basis_that_is_not_orthonormal():
+    V, _ = _factored_case(np.random.default_rng(0), 6, 2)
+    state = V.__getstate__()
+    state["basis"] = state["basis"] * 2.0
+    with pytest.raises(ValueError, match="orthonormal basis"):
+        HouseholderProduct.__new__(HouseholderProduct).__setstate__(state)

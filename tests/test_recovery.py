@@ -104,6 +104,27 @@ def test_statistics_form_matches_paper_loop(m, blind):
                 assert basis_error(a, b) < 1e-10
 
 
+@pytest.mark.parametrize("data", ["uniform", "gaussian", "constant-mean"])
+@pytest.mark.parametrize("m", [1, 2, 7])
+def test_statistics_form_matches_paper_loop_on_arbitrary_data(data, m):
+    """Data not from the model: every reflector is kept (prune=False), vectors to 1e-10."""
+    rng = np.random.default_rng(m)
+    Y = {"uniform": rng.random((300, 40)),
+         "gaussian": rng.standard_normal((300, 40)) + 0.3,
+         "constant-mean": np.full((300, 40), 0.2) + 1e-3 * rng.standard_normal((300, 40))}[data]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateStatisticsWarning)
+        a = estimate_householder_product(Y, m, theta=0.5, mu=1.5, prune=False)
+        b = estimate_householder_product(Y, m, theta=0.5, mu=1.5, prune=False,
+                                         method="paper-loop")
+    assert a.m == b.m == m
+    np.testing.assert_allclose(a.vectors, b.vectors, atol=1e-10)
+    np.testing.assert_allclose(np.linalg.norm(a.vectors, axis=0), 1.0, atol=1e-14)
+    Z = rng.standard_normal((300, 3))
+    np.testing.assert_allclose(a @ Z, b @ Z, atol=1e-10)
+    np.testing.assert_allclose(a.T @ Z, b.T @ Z, atol=1e-10)
+
+
 def test_array_and_statistics_give_identical_results():
     V = random_householder_product(300, 2, rng=7)
     Y, _ = make_signals(V, 25, BernoulliUniform(0.4), rng=8)

@@ -89,3 +89,105 @@ def test_statistics_errors():
         stats.merge(SignalStatistics(4))
     with pytest.raises(ValueError, match="at least 2 columns"):
         SignalStatistics.from_array(np.ones((3, 1))).variance
+
+
+# ------------------------------------------------------------- the fused kernels
+from gsp_householder.statistics import _kernels  # noqa: E402
+
+_BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(
+    not _kernels._numba_available(), reason="the optional numba package is not installed"))]
+
+
+def _reference(X, axis):
+    X64 = np.asarray(X, dtype=np.float64)
+    return X64.sum(axis=axis), (X64 * X64).sum(axis=axis)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int16])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (3, 7), (31, 17), (257, 5), (4, 301)])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_kernel_sums_equal_plain_numpy(backend, dtype, shape, layout, axis):
+    """Both implementations give the float64 sums and sums of squares to 1e-12."""
+    rng = np.random.default_rng(sum(shape))
+    big = (rng.standard_normal((2 * shape[0], 2 * shape[1])) * 50).astype(dtype)
+    X = {"C": np.ascontiguousarray(big[:shape[0], :shape[1]]),
+         "F": np.asfortranarray(big[:shape[0], :shape[1]]),
+         "strided": big[::2, ::2]}[layout]
+    with _kernels.use_backend(backend):
+        sums, sq = _kernels.sums_along_axis(X, axis)
+    ref_s, ref_q = _reference(X, axis)
+    assert sums.dtype == sq.dtype == np.float64
+    np.testing.assert_allclose(sums, ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
+    np.testing.assert_allclose(sq, ref_q, rtol=1e-12)
+
+
+@pytest.mark.skipif(not _kernels._numba_available(), reason="numba is not installed")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_compiled_and_numpy_kernels_agree(dtype):
+    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads."""
+    rng = np.random.default_rng(5)
+    X = (rng.standard_normal((203, 1031)) + 3.0).astype(dtype)
+    for axis in (0, 1):
+        with _kernels.use_backend("numpy"):
+            ref = _kernels.sums_along_axis(X, axis, n_threads=1)
+        for n_threads in (1, 2, 3):
+            with _kernels.use_backend("numba"):
+                got = _kernels.sums_along_axis(X, axis, n_threads=n_threads)
+            np.testing.assert_allclose(got[0], ref[0], rtol=1e-12)
+            np.testing.assert_allclose(got[1], ref[1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_kernel_threads_give_identical_bits(backend, axis):
+    X = np.random.default_rng(2).random((97, 389)).astype(np.float32)
+    with _kernels.use_backend(backend):
+        one = _kernels.sums_along_axis(X, axis, n_threads=1)
+        for n_threads in (2, 4):
+            many = _kernels.sums_along_axis(X, axis, n_threads=n_threads)
+            np.testing.assert_array_equal(one[0], many[0])
+            np.testing.assert_array_equal(one[1], many[1])
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+def test_statistics_of_float32_accumulate_in_float64(backend):
+    """2**24 + 1 is not a float32; its float64 sum is exact."""
+    Y = np.zeros((2, 3), dtype=np.float32)
+    Y[0] = [2.0**24, 1.0, 1.0]
+    with _kernels.use_backend(backend):
+        stats = SignalStatistics.from_array(Y)
+    assert stats.row_sums[0] == 2.0**24 + 2.0
+    assert stats.row_sq_sums[0] == 2.0**48 + 2.0
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_kernel_paths_report_non_finite_input(backend, bad):
+    Y = np.ones((4, 6))
+    Y[2, 3] = bad
+    with _kernels.use_backend(backend), pytest.raises(ValueError, match="Y"):
+        SignalStatistics.from_array(Y)
+
+
+def test_use_backend_rejects_unknown_names():
+    with pytest.raises(ValueError, match="'numba' or 'numpy'"), _kernels.use_backend("fortran"):
+        pass
+    assert _kernels.active_backend() in ("numba", "numpy")
+
+
+def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
+    """A machine without the optional package falls back to numpy, and says so on request."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # import numba -> ImportError
+    monkeypatch.setitem(_kernels._state, "backend", None)
+    assert not _kernels._numba_available()
+    assert _kernels.active_backend() == "numpy"
+    with pytest.raises(ImportError, match="optional 'numba' package"), \
+            _kernels.use_backend("numba"):
+        pass
+    Y = np.random.default_rng(0).random((6, 9)).astype(np.float32)
+    stats = SignalStatistics.from_array(Y)
+    np.testing.assert_allclose(stats.row_sums, Y.astype(np.float64).sum(axis=1), rtol=1e-12)

@@ -107,17 +107,71 @@ def test_statistics_from_npy_memmap(tmp_path, signals, dtype, signal_axis):
     _assert_stats_equal(stats, SignalStatistics.from_array(Y))
 
 
-def test_file_memmap_blocks_are_mapped_one_at_a_time(tmp_path, signals):
-    """Each block of a file memmap is its own small map, never the whole file."""
+def _rss_file_bytes() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("RssFile:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def test_file_memmap_blocks_are_read_ahead_and_released(tmp_path):
+    """Blocks of a file memmap equal the data; used pages leave the process."""
+    rng = np.random.default_rng(4)
+    rows = rng.standard_normal((48, 1 << 17)).astype(np.float32)  # 24 MiB, 512 KiB per row
+    path = tmp_path / "signals.npy"
+    np.save(path, rows)
+    mm = np.load(path, mmap_mode="r")
+    before = _rss_file_bytes()
+    peak = 0
+    for i, block in enumerate(iter_column_blocks(mm, 4, signal_axis=0)):
+        np.testing.assert_array_equal(block.T, rows[4 * i:4 * i + 4])
+        now = _rss_file_bytes()
+        if now is not None:
+            peak = max(peak, now - before)
+    if before is not None:
+        # the current block and at most two read ahead: 3 x 2 MiB, never the 24 MiB file
+        assert peak <= 8 * 2**20
+
+
+def test_read_ahead_thread_stops_when_iteration_stops(tmp_path):
+    import threading
+
+    path = tmp_path / "signals.npy"
+    np.save(path, np.ones((40, 1024), dtype=np.float32))
+    threads = threading.active_count()
+    blocks = iter_column_blocks(np.load(path, mmap_mode="r"), 2, signal_axis=0)
+    next(blocks)
+    blocks.close()
+    assert threading.active_count() == threads
+
+
+def test_copy_on_write_memmap_keeps_its_modifications(tmp_path):
+    """Pages of a private (mode "c") map are never dropped: changes survive the iteration."""
+    path = tmp_path / "signals.npy"
+    np.save(path, np.zeros((12, 2048)))
+    mm = np.load(path, mmap_mode="c")
+    mm[:] = 1.0
+    sums = [float(b.sum()) for b in iter_column_blocks(mm, 3, signal_axis=0)]
+    assert sums == [3 * 2048.0] * 4
+    assert float(mm.sum()) == 12 * 2048.0
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_statistics_from_npy_both_kernels(tmp_path, signals, backend):
+    from gsp_householder.statistics import _kernels
+
+    if backend == "numba" and not _kernels._numba_available():
+        pytest.skip("the optional numba package is not installed")
     _, Y = signals
     path = tmp_path / "signals.npy"
-    np.save(path, np.ascontiguousarray(Y.T))
-    mm = np.load(path, mmap_mode="r")
-    import mmap
-
-    maps = [b.base.base for b in iter_column_blocks(mm, 40, signal_axis=0)]
-    assert all(isinstance(m, mmap.mmap) for m in maps)
-    assert all(len(m) < len(mm.base) / 3 for m in maps)
+    np.save(path, np.ascontiguousarray(Y.T, dtype=np.float32))
+    with _kernels.use_backend(backend):
+        stats = statistics_from_npy(path, block_size=50)
+    _assert_stats_equal(stats, SignalStatistics.from_array(Y.astype(np.float32)))
 
 
 def test_statistics_from_blocks_progress_bar(signals, capsys):

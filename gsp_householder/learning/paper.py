@@ -86,7 +86,8 @@ def _noise_level(stats: SignalStatistics, scale: float) -> float | None:
     """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$."""
     with np.errstate(over="ignore"):
         # |mean / scale| <= 1e150 keeps the squares and dot products of k finite
-        finite = 0 < scale * scale < np.inf and np.abs(stats.mean / scale).max() <= 1e150
+        peak = max(abs(float(stats.row_sums.max())), abs(float(stats.row_sums.min())))
+        finite = 0 < scale * scale < np.inf and peak / stats.count / scale <= 1e150
     if not finite:
         raise ValueError(f"theta*mu = {scale:.3g} is out of range for the magnitude of Y: "
                          "mean / (theta*mu) or (theta*mu)^2 is not representable in float64")
@@ -368,7 +369,8 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     vectors = _initial_vectors(init, n, m)
 
     if init is None and Y_arr is None:
-        U, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
+        basis, coef, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
+        U = None
     else:
         vectors, dropped = _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune)
         kept = [v for v in vectors if v is not None]
@@ -379,10 +381,15 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
             f"(steps {dropped}: k = 0 or within sampling noise) and were left as the identity; "
             "the first moment identifies V·1 only",
             DegenerateStatisticsWarning, stacklevel=2)
+    if U is None:
+        if coef.shape[1] == 0:
+            return HouseholderProduct.identity(n)
+        # the kept reflectors lie in a plane: keep them factored, formed only on demand
+        return HouseholderProduct._trusted_factored(basis, coef)
     if U.shape[1] == 0:
         return HouseholderProduct.identity(n)
-    # the columns are finite unit vectors up to rounding: renormalise, skip re-validation
-    return HouseholderProduct._trusted(U / np.linalg.norm(U, axis=0), np.ones(n))
+    # k / ||k|| is unit up to rounding: skip re-validation
+    return HouseholderProduct._trusted(U, np.ones(n))
 
 
 def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
@@ -413,28 +420,60 @@ def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
     return vectors, dropped
 
 
+def _norm(x: np.ndarray) -> float:
+    """Euclidean norm of a vector in one pass on this thread (no threaded BLAS call)."""
+    return float(np.sqrt(np.einsum("i,i->", x, x)))
+
+
+def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Orthonormal basis of the span of $\\mathbf 1$ and ``y0``, and their coordinates.
+
+    Returns ``basis`` (n, r), ``one`` and ``y`` (r,) with $\\mathbf 1 = B\\,$``one`` and
+    ``y0`` $= B\\,$``y`` up to rounding; $r = 1$ when ``y0`` is a multiple of $\\mathbf 1$.
+    Gram-Schmidt against $\\mathbf 1/\\sqrt n$, repeated until the norm of the
+    remainder stops dropping, keeps the basis orthogonal to working precision.
+    """
+    n = y0.shape[0]
+    root = np.sqrt(n)
+    along = float(y0.sum()) / root
+    columns = np.empty((2, n))  # the basis is columns.T: two contiguous columns
+    rest = columns[1]
+    np.subtract(y0, along / root, out=rest)
+    norm_before = _norm(y0)
+    norm_rest = _norm(rest)
+    for _ in range(2):
+        if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
+            break
+        correction = float(rest.sum()) / root
+        along += correction
+        rest -= correction / root
+        norm_before, norm_rest = norm_rest, _norm(rest)
+    columns[0] = 1.0 / root
+    if not norm_rest > 0.0:
+        return columns[:1].T, np.array([root]), np.array([along])
+    rest /= norm_rest
+    return columns.T, np.array([root, 0.0]), np.array([along, norm_rest])
+
+
 def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):
     """Algorithm 3 from the identity start, in the plane spanned by $\\mathbf 1$ and $\\bar y$.
 
     With every initial $H_i = I$, $s = \\mathbf 1$ at each step, and each
     $k$ and each reflected mean is a combination of $\\mathbf 1$ and the scaled
-    mean column $y_0$. The steps therefore run on 2-vectors of coefficients, with
-    inner products through the $2 \\times 2$ Gram matrix of $[\\mathbf 1, y_0]$:
-    $O(n)$ for the Gram matrix, $O(m)$ for the steps, and $O(n)$ per reflector kept.
+    mean column $y_0$. The steps therefore run on the coordinates of these vectors
+    in an orthonormal basis $B$ of that plane: $O(n)$ for the basis, $O(m)$ for the
+    steps. Returns $B$ (n, r), the coordinates $C$ (r, m_kept) of the kept unit
+    reflector vectors ($U = BC$) and the 1-based steps left as the identity.
     """
     n = y0.shape[0]
-    total = float(y0.sum())
-    gram = np.array([[float(n), total], [total, float(y0 @ y0)]])
-    one = np.array([1.0, 0.0])
-    y = np.array([0.0, 1.0])
-    coefficients: list[np.ndarray | None] = []
+    basis, one, y = _plane_basis(y0)
+    coefficients: list[np.ndarray] = []
     dropped = []
     for i in range(m):
         k = 0.5 * (one - y)
-        norm_sq = float(k @ gram @ k)
+        norm_sq = float(k @ k)
         significant = noise is None or norm_sq > noise
         if norm_sq <= (1e-12 * np.sqrt(n)) ** 2 or (prune and not significant):
-            coefficients.append(None)
             dropped.append(i + 1)
             continue
         step = f"reflector {i + 1} of {m}"
@@ -443,15 +482,13 @@ def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):
                 f"{step}: the mean column differs from its value without this reflector by no "
                 f"more than sampling noise (||k||^2 = {norm_sq:.3g} <= {noise:.3g}); the "
                 "reflector is fitted to noise", DegenerateStatisticsWarning, stacklevel=3)
-        elif float(k @ gram @ one) <= 0:
+        elif float(k @ one) <= 0:
             warnings.warn(f"{step}: the radicand sum_i k_i s_i is not positive; the data are "
                           "not consistent with Y = H Q X at this scale (normalising k instead)",
                           DegenerateStatisticsWarning, stacklevel=3)
         u = k / np.sqrt(norm_sq)
+        u /= np.linalg.norm(u)  # unit to the last bit: U = B C has unit columns
         coefficients.append(u)
-        y = y - 2.0 * u * float(u @ gram @ y)
-    kept = [c for c in coefficients if c is not None]
-    if not kept:
-        return np.zeros((n, 0)), dropped
-    # one BLAS-3 product materialises the kept reflectors (unit up to rounding)
-    return np.column_stack([np.ones(n), y0]) @ np.column_stack(kept), dropped
+        y = y - 2.0 * u * float(u @ y)
+    coef = np.column_stack(coefficients) if coefficients else np.zeros((basis.shape[1], 0))
+    return basis, coef, dropped

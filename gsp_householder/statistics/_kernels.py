@@ -1,34 +1,246 @@
-"""The one pass over the data: row sums and row sums of squares, in float64.
+"""The one pass over the data: sums and sums of squares along one axis, in float64.
 
 Every statistics path (in-memory arrays, streams, memory maps, dask chunks, the
-estimator's ``partial_fit``) reduces its blocks with `block_sums`.
+estimator's ``partial_fit``) reduces its data here: `block_sums` for blocks
+of signals stored one per row, `row_sums_and_squares` for $Y$ itself.
+Each entry is read once and accumulated in float64, whatever the input dtype.
+
+Two implementations give the same numbers up to the order of the floating-point
+additions (relative differences of order $10^{-16}$):
+
+- ``"numba"``, used when the optional ``numba`` package is installed (the ``fast``
+  extra): one compiled loop computes both sums, converting float32 to float64 in
+  registers;
+- ``"numpy"``, always available: cache-sized blocks (converted to float64 in a
+  reused buffer when needed), reduced twice while they sit in cache.
+
+`use_backend` selects one inside a ``with`` block; `active_backend` names the one
+in use. The numpy kernel splits large inputs between threads (numpy releases
+the GIL); the compiled loop reads memory about as fast as one core can and runs
+on one thread unless asked for more. Each output entry is computed by one
+thread in a fixed order, so the result does not depend on the number of threads.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 import numpy as np
 
 from gsp_householder._validation import raise_not_finite
 
-__all__ = ["block_sums"]
+__all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend"]
 
-# float64 entries per cache-sized chunk of the row-sum kernel (2 MiB)
-_CHUNK = 1 << 18
+# float64 entries of one cache block of the numpy implementation (1 MiB)
+_CHUNK = 1 << 17
+# entries below which one thread does all the work
+_PARALLEL_MIN = 1 << 22
+# columns of one block of the first-axis compiled kernel (two float64 accumulators in L1)
+_COLUMN_BLOCK = 4096
+
+_state = {"backend": None}  # None: "numba" if importable, else "numpy"
+_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+_compiled: dict = {}
 
 
+def _numba_available() -> bool:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def active_backend() -> str:
+    """Name of the implementation in use: ``"numba"`` or ``"numpy"``.
+
+    Examples
+    --------
+    >>> from gsp_householder.statistics._kernels import active_backend
+    >>> active_backend() in ("numba", "numpy")
+    True
+    """
+    if _state["backend"] is None:
+        _state["backend"] = "numba" if _numba_available() else "numpy"
+    return _state["backend"]
+
+
+@contextmanager
+def use_backend(name: str) -> Iterator[None]:
+    """Use the ``"numba"`` or ``"numpy"`` implementation inside a ``with`` block.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import block_sums, use_backend
+    >>> with use_backend("numpy"):
+    ...     block_sums(np.ones((2, 3)))[0].tolist()
+    [2.0, 2.0, 2.0]
+    """
+    if name not in ("numba", "numpy"):
+        raise ValueError(f"name must be 'numba' or 'numpy', got {name!r}")
+    if name == "numba" and not _numba_available():
+        raise ImportError("the numba backend needs the optional 'numba' package")
+    previous = _state["backend"]
+    _state["backend"] = name
+    try:
+        yield
+    finally:
+        _state["backend"] = previous
+
+
+def _get_pool() -> ThreadPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(min(os.cpu_count() or 1, 4),
+                                       thread_name_prefix="gsp_householder-sums")
+        return _pool
+
+
+def _default_threads(size: int, compiled: bool) -> int:
+    # the compiled loop reads memory about as fast as one core can: more threads
+    # only compete for the memory bus (and for the cores of a shared machine)
+    if compiled or size < _PARALLEL_MIN:
+        return 1
+    return min(os.cpu_count() or 1, 4)
+
+
+def _run_split(work: Callable[[int, int], None], length: int, n_threads: int) -> None:
+    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``."""
+    n_threads = max(1, min(n_threads, length))
+    if n_threads == 1:
+        work(0, length)
+        return
+    edges = np.linspace(0, length, n_threads + 1).astype(int)
+    futures = [_get_pool().submit(work, int(edges[i]), int(edges[i + 1]))
+               for i in range(1, n_threads)]
+    work(int(edges[0]), int(edges[1]))
+    for f in futures:
+        f.result()
+
+
+# ------------------------------------------------------------------ compiled
+def _numba_kernels():
+    if not _compiled:
+        import numba
+
+        @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+        def last_axis(X, sums, sq_sums, lo, hi, accumulate):  # pragma: no cover - compiled
+            p = X.shape[1]
+            for i in range(lo, hi):
+                s = 0.0
+                q = 0.0
+                for j in range(p):
+                    x = np.float64(X[i, j])
+                    s += x
+                    q += x * x
+                if accumulate:
+                    sums[i] += s
+                    sq_sums[i] += q
+                else:
+                    sums[i] = s
+                    sq_sums[i] = q
+
+        @numba.njit(nogil=True, cache=True, fastmath={"contract"})
+        def first_axis(X, sums, sq_sums, lo, hi, width, accumulate):  # pragma: no cover
+            # four rows per sweep over a block of columns: the float64 accumulators
+            # of the block stay in L1 and are loaded and stored once per four rows
+            b = X.shape[0]
+            s = np.empty(width)
+            q = np.empty(width)
+            for j0 in range(lo, hi, width):
+                w = min(hi, j0 + width) - j0
+                if accumulate:
+                    s[:w] = sums[j0:j0 + w]
+                    q[:w] = sq_sums[j0:j0 + w]
+                else:
+                    s[:w] = 0.0
+                    q[:w] = 0.0
+                k = 0
+                while k + 4 <= b:
+                    r0 = X[k, j0:j0 + w]
+                    r1 = X[k + 1, j0:j0 + w]
+                    r2 = X[k + 2, j0:j0 + w]
+                    r3 = X[k + 3, j0:j0 + w]
+                    for j in range(w):
+                        x0 = np.float64(r0[j])
+                        x1 = np.float64(r1[j])
+                        x2 = np.float64(r2[j])
+                        x3 = np.float64(r3[j])
+                        s[j] += (x0 + x1) + (x2 + x3)
+                        q[j] += (x0 * x0 + x1 * x1) + (x2 * x2 + x3 * x3)
+                    k += 4
+                while k < b:
+                    r0 = X[k, j0:j0 + w]
+                    for j in range(w):
+                        x0 = np.float64(r0[j])
+                        s[j] += x0
+                        q[j] += x0 * x0
+                    k += 1
+                sums[j0:j0 + w] = s[:w]
+                sq_sums[j0:j0 + w] = q[:w]
+
+        _compiled["last"] = last_axis
+        _compiled["first"] = first_axis
+    return _compiled
+
+
+# --------------------------------------------------------------------- numpy
+def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
+    p = X.shape[1]
+    rows = max(1, _CHUNK // max(p, 1))
+    buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+    part = np.empty((2, min(rows, hi - lo)))
+    with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
+        for i in range(lo, hi, rows):
+            j = min(hi, i + rows)
+            block = X[i:j]
+            if buf is not None:
+                block = buf[:j - i]
+                np.copyto(block, X[i:j], casting="unsafe")
+            if accumulate:
+                np.einsum("ij->i", block, out=part[0, :j - i])
+                np.einsum("ij,ij->i", block, block, out=part[1, :j - i])
+                sums[i:j] += part[0, :j - i]
+                sq_sums[i:j] += part[1, :j - i]
+            else:
+                np.einsum("ij->i", block, out=sums[i:j])
+                np.einsum("ij,ij->i", block, block, out=sq_sums[i:j])
+
+
+def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
+    b = X.shape[0]
+    step = max(1, _CHUNK // max(b, 1))
+    buf = np.empty((b, max(0, min(step, hi - lo))))
+    part = np.empty((2, max(0, min(step, hi - lo))))
+    with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
+        for j in range(lo, hi, step):
+            w = min(step, hi - j)
+            c = buf[:, :w]
+            np.copyto(c, X[:, j:j + w], casting="unsafe")
+            if accumulate:
+                np.add.reduce(c, axis=0, out=part[0, :w])
+                np.einsum("ij,ij->j", c, c, out=part[1, :w])
+                sums[j:j + w] += part[0, :w]
+                sq_sums[j:j + w] += part[1, :w]
+            else:
+                np.add.reduce(c, axis=0, out=sums[j:j + w])
+                np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+
+
+# ------------------------------------------------------------------- public
 def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
     """Column sums and column sums of squares of ``rows`` (b, n), in float64.
 
     ``rows`` holds one signal per row (the transpose of a column block of $Y$).
-    The work is done in cache-sized chunks, converting to float64 on the fly,
-    so float32 input costs one read of the data and no float64 copy of it.
-    Large blocks are split by columns between threads (numpy releases the GIL);
-    each column is summed by one thread in a fixed order, so the result does not
-    depend on the number of threads.
+    Float32 input costs one read of the data and no float64 copy of it.
 
     Parameters
     ----------
@@ -37,8 +249,9 @@ def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
     name : str, default "Y_block"
         Name of the argument in error messages.
     n_threads : int, optional
-        Threads to use; default: up to 4 (the number of CPUs) for blocks of more
-        than $2^{22}$ entries, else 1.
+        Threads to use; default: 1 for the compiled loop, up to 4 (the number of
+        CPUs) for the numpy kernel on blocks of more than $2^{22}$ entries. The
+        result does not depend on it.
 
     Returns
     -------
@@ -58,38 +271,121 @@ def block_sums(rows, name: str = "Y_block", *, n_threads: int | None = None
     >>> s.tolist(), q.tolist()
     ([4.0, 6.0], [10.0, 20.0])
     """
-    b, n = rows.shape
-    sums = np.empty(n)
-    sq_sums = np.empty(n)
-    if n_threads is None:
-        n_threads = min(os.cpu_count() or 1, 4) if b * n > (1 << 22) else 1
-    n_threads = max(1, min(int(n_threads), n))
-    if n_threads == 1:
-        _sum_columns(rows, sums, sq_sums, 0, n)
-    else:
-        edges = np.linspace(0, n, n_threads + 1).astype(int)
-        with ThreadPoolExecutor(n_threads) as pool:
-            list(pool.map(lambda i: _sum_columns(rows, sums, sq_sums, edges[i], edges[i + 1]),
-                          range(n_threads)))
-    # For float32 (or integer) input the float64 sums of squares cannot overflow,
-    # so finite sums mean finite data; float64 input may overflow when squared.
-    if not (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
-        if not np.isfinite(rows).all():
-            raise_not_finite(rows, name)
-        raise ValueError(f"{name} has entries whose squares overflow float64 "
-                         f"(max |entry| = {np.max(np.abs(rows)):.3g}); rescale the signals")
+    sums, sq_sums = sums_along_axis(rows, 0, n_threads=n_threads)
+    check_sums(rows, sums, sq_sums, name)
     return sums, sq_sums
 
 
-def _sum_columns(rows, sums, sq_sums, lo: int, hi: int) -> None:
-    """Fill ``sums[lo:hi]`` and ``sq_sums[lo:hi]`` from ``rows[:, lo:hi]``, chunk by chunk."""
-    b = rows.shape[0]
-    step = max(1, _CHUNK // max(b, 1))
-    buf = np.empty((b, max(0, min(step, hi - lo))))
-    with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
-        for j in range(lo, hi, step):
-            w = min(step, hi - j)
-            c = buf[:, :w]
-            c[...] = rows[:, j:j + w]
-            np.add.reduce(c, axis=0, out=sums[j:j + w])
-            np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+def row_sums_and_squares(Y, name: str = "Y", *, n_threads: int | None = None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Row sums and row sums of squares of signals ``Y`` (n, p), in float64.
+
+    ``Y`` is already validated (2-D, real, ``p >= 1``); its finiteness is checked
+    here on the sums, so the data are read once.
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n, p)
+        Signals as columns, any memory layout.
+    name : str, default "Y"
+        Name of the argument in error messages.
+    n_threads : int, optional
+        As in `block_sums`.
+
+    Returns
+    -------
+    sums, sq_sums : ndarray of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``Y`` is not finite, or if its squares overflow float64.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import row_sums_and_squares
+    >>> s, q = row_sums_and_squares(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> s.tolist(), q.tolist()
+    ([3.0, 7.0], [5.0, 25.0])
+    """
+    sums, sq_sums = sums_along_axis(Y, 1, n_threads=n_threads)
+    check_sums(Y, sums, sq_sums, name)
+    return sums, sq_sums
+
+
+def check_sums(X, sums, sq_sums, name: str) -> None:
+    """Raise if the sums of ``X`` are not finite: a NaN or inf entry, or squares that overflow.
+
+    Internal: ``X`` is the validated array the sums were computed from.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
+    if np.isfinite(total) or (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
+        return
+    if not np.isfinite(X).all():
+        raise_not_finite(X, name)
+    raise ValueError(f"{name} has entries whose squares overflow float64 "
+                     f"(max |entry| = {np.max(np.abs(X)):.3g}); rescale the signals")
+
+
+def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None,
+                    accumulate: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Sums and sums of squares of a validated 2-D real array along ``axis``, in float64.
+
+    ``X`` is already checked by the caller (2-D, real, non-empty along ``axis``);
+    finiteness is the caller's business too (a NaN or inf entry makes the sums of
+    its line non-finite).
+
+    Parameters
+    ----------
+    X : ndarray of shape (a, b)
+        Real floating or integer array, any memory layout.
+    axis : {0, 1}
+        Axis summed over.
+    n_threads : int, optional
+        Threads; default: 1 for the compiled loop (memory-bound on one core),
+        up to 4 (the number of CPUs) for the numpy kernel on more than $2^{22}$
+        entries.
+    out : tuple of two float64 ndarrays, optional
+        Where to write the sums and the sums of squares (1-D, writeable): no
+        allocation, which matters on machines where fresh memory is slow to fault in.
+    accumulate : bool, default False
+        Add to ``out`` instead of overwriting it.
+
+    Returns
+    -------
+    sums, sq_sums : ndarray
+        Float64 vectors of length ``X.shape[1 - axis]`` (``out`` when given).
+    """
+    if not X.flags.c_contiguous and X.flags.f_contiguous:
+        X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
+    length = X.shape[1 - axis]
+    if out is None:
+        sums, sq_sums = np.zeros(length) if accumulate else np.empty(length), np.empty(length)
+        if accumulate:
+            sq_sums[:] = 0.0
+    else:
+        sums, sq_sums = out
+    if length == 0:
+        return sums, sq_sums
+    compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
+    if n_threads is None:
+        n_threads = _default_threads(X.size, compiled)
+    if compiled:
+        kernels = _numba_kernels()
+        if axis == 1:
+            def work(lo, hi):
+                kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
+        else:
+            def work(lo, hi):
+                kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
+    elif axis == 1:
+        def work(lo, hi):
+            _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
+    else:
+        def work(lo, hi):
+            _numpy_first(X, sums, sq_sums, lo, hi, accumulate)
+    _run_split(work, length, n_threads)
+    return sums, sq_sums

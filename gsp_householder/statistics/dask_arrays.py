@@ -2,7 +2,12 @@
 
 The row sums and row sums of squares of $Y$ are two reductions over the same
 chunks; dask computes them together, so every chunk is read once, on whichever
-worker holds it, and only two length-$n$ vectors per chunk travel back. Every
+worker holds it, and only two length-$n$ vectors per chunk travel back; they are
+added in place, in a tree. Chunks that are windows of a memory-mapped file are
+read ahead while they are summed (see `gsp_householder.statistics.streaming`).
+For data on disk, build the dask array with one task per window of the file
+(``dask.array.map_blocks`` of a function that returns ``numpy.memmap`` windows,
+as ``benchmarks/bench_streaming.py`` does), stored one signal per row. Every
 estimator of `gsp_householder.learning.paper` accepts a dask array through
 `gsp_householder.statistics.dispatch.as_statistics`, which calls
 `statistics_from_dask`.
@@ -14,10 +19,14 @@ import functools
 
 import numpy as np
 
-from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics._kernels import check_sums, sums_along_axis
+from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["statistics_from_dask"]
+
+# bytes of one part of a memory-mapped chunk, summed while the next part is read
+_PART_BYTES = 1 << 25
 
 
 def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
@@ -83,8 +92,10 @@ def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
     n_col_chunks = len(Y.chunks[1])
     parts = Y.map_blocks(functools.partial(_chunk_sums, name=name), new_axis=0,
                          chunks=((2,), Y.chunks[0], (1,) * n_col_chunks), dtype=np.float64)
-    with np.errstate(over="ignore"):
-        (sums,) = dask.compute(parts.sum(axis=2))
+    # a tree of in-place additions: no new n-vector per step (fresh memory is slow)
+    total = da.reduction(parts, _chunk_identity, _add_in_place, combine=_add_in_place, axis=2,
+                         dtype=np.float64, concatenate=False, meta=np.empty((0, 0)))
+    (sums,) = dask.compute(total)
     row_sums, row_sq_sums = sums
     if not (np.isfinite(row_sums).all() and np.isfinite(row_sq_sums).all()):
         raise ValueError(f"{name}: the accumulated sums overflow float64; rescale the signals")
@@ -92,6 +103,43 @@ def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
 
 
 def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
-    """Row sums and row sums of squares of one chunk of ``Y``, shape (2, n_chunk, 1)."""
-    sums, sq_sums = block_sums(np.asarray(block).T, name=name, n_threads=1)  # dask is parallel
-    return np.stack([sums, sq_sums])[:, :, None]
+    """Row sums and row sums of squares of one chunk of ``Y``, shape (2, n_chunk, 1).
+
+    The kernel writes straight into the one array returned. A chunk that is a
+    view of a memory-mapped file (signals stored one per row) is summed in parts
+    of about `_PART_BYTES` while a background thread reads the next parts
+    (`gsp_householder.statistics._readahead`), so that the worker computes while
+    the file is read.
+    """
+    rows = np.asarray(block).T
+    out = np.empty((2, rows.shape[1], 1))
+    sums, sq_sums = out[0, :, 0], out[1, :, 0]
+    if rows.flags.c_contiguous and rows.nbytes > 2 * _PART_BYTES and is_mapped(rows):
+        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]))
+    else:
+        parts = [rows]
+    for i, part in enumerate(parts):
+        # dask runs chunks in parallel: one thread per chunk
+        sums_along_axis(part, 0, n_threads=1, out=(sums, sq_sums), accumulate=i > 0)
+    check_sums(rows, sums, sq_sums, name)
+    return out
+
+
+def _flatten(parts) -> list:
+    return [a for p in parts for a in _flatten(p)] if isinstance(parts, list) else [parts]
+
+
+def _add_in_place(parts, axis=None, keepdims=True, **_):
+    """Sum of the chunk results, added into the first (each is used by this task only)."""
+    arrays = _flatten(parts)
+    total = arrays[0]
+    if not total.flags.writeable:
+        total = total.copy()
+    with np.errstate(over="ignore", invalid="ignore"):  # checked once, on the total
+        for a in arrays[1:]:
+            np.add(total, a, out=total)
+    return total if keepdims else total[..., 0]
+
+
+def _chunk_identity(x, axis=None, keepdims=True, **_):
+    return x if keepdims else x[..., 0]

@@ -12,13 +12,11 @@ import warnings
 
 import numpy as np
 
-from gsp_householder._validation import check_signals, raise_not_finite
+from gsp_householder._validation import check_signals
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
+from gsp_householder.statistics._kernels import row_sums_and_squares
 
 __all__ = ["SignalStatistics"]
-
-_CACHE_BYTES = 1 << 21  # row blocks of about 2 MB stay in cache between the two reductions
-
 
 class SignalStatistics:
     """Row sums, row sums of squares and column count of signals ``Y`` (n, p).
@@ -94,34 +92,25 @@ class SignalStatistics:
         return self
 
     def _accumulate(self, block: np.ndarray, name: str) -> None:
-        """One fused pass: row sums and row sums of squares over cache-sized row blocks.
+        """One fused pass: row sums and row sums of squares (`row_sums_and_squares`).
 
         Finiteness is checked on the sums (a NaN or inf entry makes its row's sums
         non-finite), so the data are read once; the entries are inspected only
         when a sum is not finite, to say why.
         """
-        n, p = block.shape
-        sums = np.empty(n)
-        squares = np.empty(n)
-        ones = np.ones(p)
-        rows = max(1, _CACHE_BYTES // max(1, 8 * p))
-        with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked below
-            for start in range(0, n, rows):
-                part = block[start:start + rows]
-                if part.dtype != np.float64:
-                    part = part.astype(np.float64)
-                np.dot(part, ones, out=sums[start:start + rows])
-                np.einsum("ij,ij->i", part, part, out=squares[start:start + rows])
-        if not (np.isfinite(sums).all() and np.isfinite(squares).all()):
-            if not np.isfinite(block).all():
-                raise_not_finite(block, name)
-            raise ValueError(f"{name} has entries too large in magnitude: the sums of their "
-                             "squares overflow float64; rescale the signals")
-        with np.errstate(over="ignore"):
-            new_sums, new_squares = self.row_sums + sums, self.row_sq_sums + squares
-        if not (np.isfinite(new_sums).all() and np.isfinite(new_squares).all()):
+        sums, squares = row_sums_and_squares(block, name)
+        p = block.shape[1]
+        if self.count == 0:  # nothing to add to: the block's sums are the statistics
+            self.row_sums, self.row_sq_sums = sums, squares
+            self.count = p
+            return
+        with np.errstate(over="ignore", invalid="ignore"):
+            sums += self.row_sums
+            squares += self.row_sq_sums
+            total = np.add.reduce(sums) + np.add.reduce(squares)  # NaN and inf propagate
+        if not np.isfinite(total) and not (np.isfinite(sums).all() and np.isfinite(squares).all()):
             raise ValueError(f"{name}: the accumulated sums overflow float64; rescale the signals")
-        self.row_sums, self.row_sq_sums = new_sums, new_squares
+        self.row_sums, self.row_sq_sums = sums, squares
         self.count += p
 
     def merge(self, other: SignalStatistics) -> SignalStatistics:
@@ -171,9 +160,12 @@ class SignalStatistics:
         self._require_data()
         if self.count < 2:
             raise ValueError("the row variances need at least 2 columns, got 1")
-        mean = self.row_sums / self.count
-        var = (self.row_sq_sums - self.count * mean**2) / (self.count - 1)
-        return np.maximum(var, 0.0)
+        var = self.row_sums / self.count  # the mean, then, in place, the variance
+        np.multiply(var, var, out=var)
+        var *= self.count
+        np.subtract(self.row_sq_sums, var, out=var)
+        var /= self.count - 1
+        return np.maximum(var, 0.0, out=var)
 
     def scale_estimate(self) -> float:
         """Blind estimate of $a = \\theta\\mu$ from $\\|V\\mathbf 1\\| = \\sqrt n$.
@@ -192,7 +184,7 @@ class SignalStatistics:
         """
         self._require_data()
         ybar = self.mean
-        sq = float(ybar @ ybar)
+        sq = float(np.einsum("i,i->", ybar, ybar))  # one pass, no threaded BLAS call
         null_sd = None
         if self.count >= 2:
             var = self.variance
@@ -200,7 +192,8 @@ class SignalStatistics:
             # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
             peak = float(var.max())
             scaled = var / peak if peak > 0 else var  # avoids overflow of var**2
-            null_sd = np.sqrt(2.0) * peak * float(np.linalg.norm(scaled)) / self.count
+            spread = float(np.sqrt(np.einsum("i,i->", scaled, scaled)))
+            null_sd = np.sqrt(2.0) * peak * spread / self.count
         else:
             warnings.warn("with a single signal the blind scale cannot be debiased; "
                           "pass theta and mu, or give more signals",

@@ -15,16 +15,18 @@ with ``signal_axis=0``: a block of signals is then one contiguous range of
 bytes. `iter_column_blocks` reads either layout and always yields blocks
 in the paper's orientation ``(n, p_block)``.
 
-**Memory.** Pages of a memory-mapped file that have been read count towards the
-resident memory of the process until the map is closed. For a ``numpy.memmap``
-(or ``numpy.load(..., mmap_mode="r")``) stored with ``signal_axis=0``,
-`iter_column_blocks` maps each block separately and closes the map when
-the next block is requested, so the resident memory stays at about one block.
+**Reading ahead, and memory.** For a ``numpy.memmap`` (or
+``numpy.load(..., mmap_mode="r")``) stored with ``signal_axis=0``,
+`iter_column_blocks` has a background thread read the next two blocks
+while the current one is summed, so that reading the file and computing overlap.
+Pages of a memory-mapped file that have been read count towards the resident
+memory of the process; the pages of a block are released once the next block is
+requested (for read-only maps), so the resident memory stays at about three
+blocks.
 """
 
 from __future__ import annotations
 
-import mmap
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -33,6 +35,7 @@ import numpy as np
 
 from gsp_householder._validation import check_scalar
 from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["iter_column_blocks", "statistics_from_blocks", "statistics_from_npy"]
@@ -118,21 +121,28 @@ def statistics_from_blocks(blocks: Iterable, *, signal_axis: int = 1, progress=F
     (12, True)
     """
     signal_axis = _check_signal_axis(signal_axis)
-    stats = None
+    sums = sq_sums = None
+    count = 0
     for block in _progress(blocks, progress, total, "statistics"):
-        rows = _check_block(block, None if stats is None else stats.n_nodes, signal_axis)
-        sums, sq_sums = block_sums(rows)
-        part = SignalStatistics.from_sums(sums, sq_sums, rows.shape[0])
-        stats = part if stats is None else stats.merge(part)
-    if stats is None:
+        rows = _check_block(block, None if sums is None else sums.shape[0], signal_axis)
+        part_sums, part_sq_sums = block_sums(rows)
+        if sums is None:
+            sums, sq_sums = part_sums, part_sq_sums
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):  # checked once, below
+                sums += part_sums
+                sq_sums += part_sq_sums
+        count += rows.shape[0]
+    if sums is None:
         raise ValueError("blocks must hold at least one block of signals, got none")
-    return stats
+    if not (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
+        raise ValueError("blocks: the accumulated sums overflow float64; rescale the signals")
+    return SignalStatistics.from_sums(sums, sq_sums, count)
 
 
-def _is_file_memmap(arr) -> bool:
-    """A top-level memory map of a file (not a view into one)."""
-    return (isinstance(arr, np.memmap) and isinstance(arr.base, mmap.mmap)
-            and getattr(arr, "filename", None) is not None and arr.flags.c_contiguous)
+def _is_mapped_rows(arr) -> bool:
+    """A C-ordered view of a memory-mapped file."""
+    return isinstance(arr, np.ndarray) and arr.flags.c_contiguous and is_mapped(arr)
 
 
 def iter_column_blocks(Y, block_size: int, *, signal_axis: int = 1) -> Iterator[np.ndarray]:
@@ -154,9 +164,9 @@ def iter_column_blocks(Y, block_size: int, *, signal_axis: int = 1) -> Iterator[
     ndarray of shape (n, b)
         A block of ``b <= block_size`` signals as columns (a view when possible;
         with ``signal_axis=0`` the transpose of a row block). For a file-backed
-        ``numpy.memmap`` with ``signal_axis=0`` each block is mapped on its own and
-        unmapped once the next block is requested: do not keep references to
-        blocks beyond one iteration if memory matters.
+        ``numpy.memmap`` with ``signal_axis=0`` the next blocks are read ahead
+        and a block's pages are released once the next block is requested: do
+        not keep references to blocks beyond one iteration if memory matters.
 
     Examples
     --------
@@ -175,7 +185,7 @@ def iter_column_blocks(Y, block_size: int, *, signal_axis: int = 1) -> Iterator[
     if len(Y.shape) != 2:
         raise ValueError(f"Y must be 2-D, got an array of shape {tuple(Y.shape)}")
     p = Y.shape[signal_axis]
-    if signal_axis == 0 and _is_file_memmap(Y):
+    if signal_axis == 0 and _is_mapped_rows(Y):
         yield from _iter_memmap_rows(Y, block_size)
         return
     for start in range(0, p, block_size):
@@ -186,25 +196,9 @@ def iter_column_blocks(Y, block_size: int, *, signal_axis: int = 1) -> Iterator[
 
 
 def _iter_memmap_rows(Y: np.memmap, block_size: int) -> Iterator[np.ndarray]:
-    """Row blocks of a file memmap, each mapped separately and released after use."""
-    p, n = Y.shape
-    row_bytes = n * Y.dtype.itemsize
-
-    def window(start):
-        rows = min(block_size, p - start)
-        win = np.memmap(Y.filename, dtype=Y.dtype, mode="r",
-                        offset=Y.offset + start * row_bytes, shape=(rows, n))
-        if hasattr(mmap, "MADV_WILLNEED") and isinstance(win.base, mmap.mmap):
-            # ask the kernel to read ahead while the previous block is processed
-            win.base.madvise(mmap.MADV_WILLNEED)
-        return win
-
-    nxt = window(0) if p else None
-    for start in range(0, p, block_size):
-        block = nxt.T
-        nxt = window(start + block_size) if start + block_size < p else None
-        yield block  # the map closes once the caller drops the block
-        del block
+    """Row blocks of a file memmap, read ahead in the background and released after use."""
+    for rows in mapped_row_blocks(Y, block_size):
+        yield rows.T
 
 
 def statistics_from_npy(path: str | os.PathLike, block_size: int = 64, *,

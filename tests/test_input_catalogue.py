@@ -116,6 +116,10 @@ def _experiment_entries():
         ("cli-reproduce-out-file", "gsp-householder reproduce fig1 --out <an existing file>",
          lambda: _cli("reproduce", "fig1", "--out", str(_EXISTING_FILE)), SystemExit,
          r"exit 2: gsp-householder reproduce: error: --out must be a directory"),
+        ("cli-demo-theta", "gsp-householder demo --theta 1.5",
+         lambda: _cli("demo", "--theta", "1.5"), SystemExit,
+         r"exit 2: gsp-householder demo: error: argument --theta: must be in \(0, 1\], "
+         r"got 1.5"),
         ("cli-demo-graph", "gsp-householder demo --graph petersen",
          lambda: _cli("demo", "--graph", "petersen"), SystemExit,
          r"exit 2: gsp-householder demo: error: argument --graph: invalid choice: "

@@ -306,14 +306,24 @@ def _true_dictionary(ctx_name, G, B, steps, notes):
 
 
 def _pipeline(name, *, seed, n_signals, theta, rows, steps):
-    from gsp_householder.graphs.comparison import compare_graphs
+    """One graph: its true dictionary and signals, every row, the exact-basis reference."""
+    notes = _Notes()
+    ctx = _context(name, seed, n_signals, theta, steps, notes)
+    run = _GraphRun(ctx, steps, notes)
+    for row in rows:
+        run.row(row)
+    run.reference()
+    return {"name": name, "graph": ctx.graph, "n": ctx.n, "m": ctx.m, "p": ctx.Y.shape[1],
+            "theta": theta, "bases": run.bases, "graphs": run.graphs,
+            "L_true": ctx.basis.laplacian, "notes": notes}
+
+
+def _context(name, seed, n_signals, theta, steps, notes) -> DemoContext:
+    """Load the graph, build its true dictionary and draw the signals."""
     from gsp_householder.graphs.datasets import load_graph
-    from gsp_householder.graphs.fourier import fourier_basis, group_eigenvalues
-    from gsp_householder.graphs.laplacian_inference import infer_laplacian
-    from gsp_householder.metrics import match_columns, matched_basis_error
+    from gsp_householder.graphs.fourier import fourier_basis
     from gsp_householder.model import BernoulliUniform, make_signals
 
-    notes = _Notes()
     G = steps.run(name, "load graph", load_graph, name)
     B = steps.run(name, "Laplacian eigenbasis", fourier_basis, G)
     n = B.n
@@ -328,71 +338,96 @@ def _pipeline(name, *, seed, n_signals, theta, rows, steps):
         p = int(n_signals)
     Y, _ = steps.run(name, f"draw {p} signals", make_signals, V, p, BernoulliUniform(theta),
                      rng=np.random.default_rng(seed))
-    ctx = DemoContext(name=name, graph=G, basis=B, V=V, eigenvalues=lam_cols, Y=Y, theta=theta,
-                      seed=seed)
-    L_true = B.laplacian
-    Vd = V.to_dense()
-    skip_free = _limit("inference_order_free", n)
-    skip_ordered = _limit("inference_ordered", n)
-    if skip_free:
-        notes.append(f"Inference without eigenvalue order {skip_free}.")
-    if skip_ordered:
-        notes.append(f"Inference with the eigenvalue order {skip_ordered}.")
-    bases, graphs = [], []
+    return DemoContext(name=name, graph=G, basis=B, V=V, eigenvalues=lam_cols, Y=Y,
+                       theta=theta, seed=seed)
 
-    def infer(label, kind, Vh, tol=1e-3, **kw):
-        try:
-            out = steps.run(name, f"{label}: inference, {kind}", notes.call,
-                            f"{label}, inference {kind}", infer_laplacian, Vh, tol=tol,
-                            rng=np.random.default_rng(seed), **kw)
-        except ValueError as exc:
-            notes.append(f"{label}, inference {kind}: no Laplacian ({exc}); counted as the "
-                         "complete graph, which every such basis diagonalises")
-            out = _complete_graph(n)
-        graphs.append({"basis": label, "inference": kind, "inferred": out,
-                       **compare_graphs(L_true, out.laplacian)})
 
-    for row in rows:
-        max_nodes, reason = (row.max_nodes(theta) if callable(row.max_nodes)
+class _GraphRun:
+    """The rows of one graph: their bases, the graphs inferred from them, and the notes."""
+
+    def __init__(self, ctx: DemoContext, steps, notes):
+        self.ctx, self.steps, self.notes = ctx, steps, notes
+        self.Vd = ctx.V.to_dense()
+        self.bases: list[dict] = []
+        self.graphs: list[dict] = []
+        self.skip_free = _limit("inference_order_free", ctx.n)
+        self.skip_ordered = _limit("inference_ordered", ctx.n)
+        if self.skip_free:
+            notes.append(f"Inference without eigenvalue order {self.skip_free}.")
+        if self.skip_ordered:
+            notes.append(f"Inference with the eigenvalue order {self.skip_ordered}.")
+
+    def row(self, row: DemoRow) -> None:
+        """Run one row: its estimate, the basis error, and the graphs inferred from it."""
+        from gsp_householder.graphs.comparison import compare_graphs
+        from gsp_householder.metrics import matched_basis_error
+
+        ctx, n = self.ctx, self.ctx.n
+        max_nodes, reason = (row.max_nodes(ctx.theta) if callable(row.max_nodes)
                              else (row.max_nodes, row.reason))
         if max_nodes is not None and n > max_nodes:
-            notes.append(f"{row.name}: skipped (n = {n} > {max_nodes}): {reason}.")
-            continue
+            self.notes.append(f"{row.name}: skipped (n = {n} > {max_nodes}): {reason}.")
+            return
         try:
-            est = steps.run(name, row.name, notes.call, row.name, row.estimate, ctx)
+            est = self.steps.run(ctx.name, row.name, self.notes.call, row.name,
+                                 row.estimate, ctx)
         except ValueError as exc:
-            notes.append(f"{row.name}: failed ({exc}).")
-            continue
+            self.notes.append(f"{row.name}: failed ({exc}).")
+            return
         Vhd, L_learned = _as_basis(est)
-        err = steps.run(name, f"{row.name}: basis error", matched_basis_error, Vd, Vhd)
-        bases.append({"method": row.name, "basis_error": err,
-                      "relative_basis_error": err / np.sqrt(n)})
+        err = self.steps.run(ctx.name, f"{row.name}: basis error", matched_basis_error,
+                             self.Vd, Vhd)
+        self.bases.append({"method": row.name, "basis_error": err,
+                           "relative_basis_error": err / np.sqrt(n)})
         if L_learned is not None:
-            graphs.append({"basis": row.name, "inference": "learned graph",
-                           "inferred": est, **compare_graphs(L_true, L_learned)})
-            continue
-        if not skip_free:
+            self.graphs.append({"basis": row.name, "inference": "learned graph",
+                                "inferred": est,
+                                **compare_graphs(ctx.basis.laplacian, L_learned)})
+            return
+        if not self.skip_free:
             # A learned basis comes without eigenvalue order, so no order is assumed.
-            infer(row.name, "no eigenvalue order", Vhd, ordered=False)
-        if row.learned and not skip_ordered:
-            # Oracle: each learned column takes the eigenvalue of the true column it
-            # matches, which gives the order and the eigenspaces (not available from
-            # signals alone).
-            perm, _ = match_columns(Vd, Vhd)
-            lam_hat = np.empty(n)
-            lam_hat[perm] = lam_cols
-            order = np.argsort(lam_hat, kind="stable")
-            groups = group_eigenvalues(lam_hat[order], 1e-8)
-            try:
-                infer(row.name, "oracle eigenvalue order", Vhd[:, order], eigenspaces=groups,
-                      ordered=True)
-            except ValueError as exc:
-                notes.append(f"{row.name} + oracle eigenvalue order: no Laplacian ({exc})")
-    if not skip_ordered:
-        # Reference: the exact eigenbasis with its eigenvalue order and eigenspaces.
-        infer("exact basis", "eigenvalue order known", B, tol=0.0)
-    return {"name": name, "graph": G, "n": n, "m": V.m, "p": p, "theta": theta, "bases": bases,
-            "graphs": graphs, "L_true": L_true, "notes": notes}
+            self.infer(row.name, "no eigenvalue order", Vhd, ordered=False)
+        if row.learned and not self.skip_ordered:
+            self.infer(row.name, "oracle eigenvalue order", *self._oracle_order(Vhd),
+                       ordered=True)
+
+    def _oracle_order(self, Vhd):
+        """``(columns sorted by the eigenvalue of the true column each one matches, groups)``.
+
+        The order and the eigenspaces are borrowed from the truth: signals alone do not
+        give them.
+        """
+        from gsp_householder.graphs.fourier import group_eigenvalues
+        from gsp_householder.metrics import match_columns
+
+        perm, _ = match_columns(self.Vd, Vhd)
+        lam_hat = np.empty(self.ctx.n)
+        lam_hat[perm] = self.ctx.eigenvalues
+        order = np.argsort(lam_hat, kind="stable")
+        return Vhd[:, order], group_eigenvalues(lam_hat[order], 1e-8)
+
+    def infer(self, label, kind, Vh, groups=None, tol=1e-3, **kw) -> None:
+        """Infer a graph from a basis and score it; no Laplacian counts as the complete graph."""
+        from gsp_householder.graphs.comparison import compare_graphs
+        from gsp_householder.graphs.laplacian_inference import infer_laplacian
+
+        if groups is not None:
+            kw["eigenspaces"] = groups
+        try:
+            out = self.steps.run(self.ctx.name, f"{label}: inference, {kind}", self.notes.call,
+                                 f"{label}, inference {kind}", infer_laplacian, Vh, tol=tol,
+                                 rng=np.random.default_rng(self.ctx.seed), **kw)
+        except ValueError as exc:
+            self.notes.append(f"{label}, inference {kind}: no Laplacian ({exc}); counted as "
+                              "the complete graph, which every such basis diagonalises")
+            out = _complete_graph(self.ctx.n)
+        self.graphs.append({"basis": label, "inference": kind, "inferred": out,
+                            **compare_graphs(self.ctx.basis.laplacian, out.laplacian)})
+
+    def reference(self) -> None:
+        """The exact eigenbasis with its eigenvalue order and eigenspaces."""
+        if not self.skip_ordered:
+            self.infer("exact basis", "eigenvalue order known", self.ctx.basis, tol=0.0)
 
 
 # ------------------------------------------------------------------ report

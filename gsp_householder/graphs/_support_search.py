@@ -93,14 +93,16 @@ class PrefixSearch:
         mu, Lam, exact = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
-        if noise is None:
+        family = bool(self.noise) and mu.size > 1
+        if noise is None and not family:
             return None
+        noise = max(float(self.noise or 0.0), 1e-9) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         for span in (exact, np.ones(mu.size, dtype=bool)):
             ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
-            if ok:
+            if ok and (not family or self._residual_noise(c, lam)[1] is not None):
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
             if span.all():
                 break

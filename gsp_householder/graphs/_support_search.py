@@ -47,7 +47,7 @@ def leverage_scores(B: PairBasis, mu, Lam):
     return S
 
 
-def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
+def leverage_ranking(B: PairBasis, rounds=3, keep=0.6, r=8):
     """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
 
     At most ``max(6000, 16 n)`` pairs are trimmed, which bounds the cost at

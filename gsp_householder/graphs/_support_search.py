@@ -47,7 +47,7 @@ def leverage_scores(B: PairBasis, mu, Lam):
     return S
 
 
-def leverage_ranking(B: PairBasis, rounds=3, keep=0.6, r=8):
+def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
     """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
 
     At most ``max(6000, 16 n)`` pairs are trimmed, which bounds the cost at
@@ -106,6 +106,31 @@ class PrefixSearch:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
             if span.all():
                 break
+        return self._banded(c, mu, Lam, noise, floor) if family else None
+
+    def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000):
+        """A valid Laplacian of the family whose entries on the pairs after the first
+        ``c`` stay within the noise band, or None.
+
+        The max-margin point of a family found at the noise level may leave large
+        entries on those pairs; the band $|L_{ij}| \\le$ ``CLEAN_FACTOR`` times the noise
+        is then imposed in the linear program, in the units (``scale``) of equal
+        eigenvalues first, then of the solution found, ``rounds`` times.
+        """
+        B = self.B
+        I, J = self.i[c:], self.j[c:]
+        if len(I) * mu.size > max_entries:
+            return None
+        lam = np.full(B.g, B.n / B.mult.sum())
+        hint = (self.i[:c], self.j[:c])
+        for _ in range(rounds):
+            scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
+            tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
+            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=(I, J, tol[I] + tol[J]))
+            if not ok:
+                return None
+            if self._residual_noise(c, lam)[1] is not None:
+                return Fit(lam, Lam, mu, c, tol, floor, hint)
         return None
 
     def _near_null(self, c, gram: PairGram, r=8):
@@ -123,12 +148,23 @@ class PrefixSearch:
             if self.noise:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
             near = mu <= limit
-            if not near[-1] or mu.size >= min(B.g, MAX_FAMILY):
+            reach = NULL_FACTOR * self.noise ** 2 * self._max_energy() if self.noise else 0.0
+            if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY):
                 break
             r *= 2
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])
         return mu[near], Lam[:, near], exact
+
+    def _max_energy(self):
+        """Bound on ``_energy`` of a unit direction: with $s_i^2 \\le \\max_k \\tilde Z_{ik}$.
+
+        A direction whose fitting error exceeds the noise times this bound cannot be
+        near-null, so the near-null directions are searched up to it: directions that
+        fit few pairs (nodes left with few pairs) come first and hide the others.
+        """
+        z = (self.B.V * self.B.V).max(axis=1)
+        return (self.B.n - 2) * float(z.sum()) + float(np.sqrt(z).sum()) ** 2
 
     def _energy(self, c, Lam):
         """$\\sum (s_i + s_j)^2$ over the pairs after the first ``c``, per column of ``Lam``."""

@@ -58,8 +58,9 @@ MIN_COS = 0.98
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
 MAX_NOISE = 0.05
-#: Numbers of smallest directions the leverage ranking uses, in turn.
-RANKING_DIRECTIONS = (8, 16, 24, 32)
+#: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
+#: trimming round) of the leverage ranking.
+RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -261,29 +262,29 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     rankings = {}
     ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
     if not ranked:
-        history["noise"] = robust_noise(B, rankings[RANKING_DIRECTIONS[0]][1])
+        history["noise"] = robust_noise(B, rankings[RANKINGS[0]][1])
         if history["noise"] <= MAX_NOISE:
             ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
     return ranked, family_dimension, history
 
 
 def _ladder(B: PairBasis, basis, tol, rng, history, rankings):
-    """The search at ``history["noise"]``, ranking with more and more directions.
+    """The search at ``history["noise"]`` with more directions, then harder trimming.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
-    trimming) crowd the smallest directions of the trimmed Gram, so the ranking uses
-    ``r`` of them for each ``r`` in ``RANKING_DIRECTIONS`` in turn (``rankings`` caches
-    them). Exact eigenvectors stop at the first graph found (residuals at rounding
-    level). With noise, until two consecutive ``r`` give the same graph; of the graphs
-    found, those whose residual (off-diagonal part of $V^T L V$) is within
-    ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned: a
-    wrong support leaves entries well above the noise in the residual.
+    trimming) crowd the smallest directions of the trimmed Gram, so the rankings of
+    ``RANKINGS`` are tried in turn (``rankings`` caches them). Exact eigenvectors stop
+    at the first graph found (residuals at rounding level). With noise, until two
+    consecutive rankings give the same graph; of the graphs found, those whose residual
+    (off-diagonal part of $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are
+    kept and the sparsest of them is returned: a wrong support leaves entries well above
+    the noise in the residual.
     """
     found, previous, noise = [], None, history["noise"]
-    for r in RANKING_DIRECTIONS:
-        if r not in rankings:
-            rankings[r] = leverage_ranking(B, r=r)
-        scores, trimmed = rankings[r]
+    for r, keep in RANKINGS:
+        if (r, keep) not in rankings:
+            rankings[r, keep] = leverage_ranking(B, keep=keep, r=r)
+        scores, trimmed = rankings[r, keep]
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
         if ranked and noise == 0.0:
             return ranked, dim

@@ -61,6 +61,8 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Above this many nodes only the first ranking is tried (each costs $O(n g^2)$ or more).
+LADDER_MAX_N = 500
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -281,7 +283,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, rankings):
     the noise in the residual.
     """
     found, previous, noise = [], None, history["noise"]
-    for r, keep in RANKINGS:
+    for r, keep in RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]:
         if (r, keep) not in rankings:
             rankings[r, keep] = leverage_ranking(B, keep=keep, r=r)
         scores, trimmed = rankings[r, keep]

@@ -126,11 +126,31 @@ class PrefixSearch:
         for _ in range(rounds):
             scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
             tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
-            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=(I, J, tol[I] + tol[J]))
-            if not ok:
+            lam = self._band_lp(Lam, tol, floor, hint, (I, J))
+            if lam is None:
                 return None
             if self._residual_noise(c, lam)[1] is not None:
                 return Fit(lam, Lam, mu, c, tol, floor, hint)
+        return None
+
+    def _band_lp(self, Lam, tol, floor, hint, pairs, batch=500, max_rounds=20):
+        """``valid_in_span`` with the noise band on ``pairs``, by constraint generation:
+        only the pairs violating the band so far are constrained."""
+        B = self.B
+        I, J = pairs
+        width = tol[I] + tol[J]
+        active = np.zeros(len(I), dtype=bool)
+        for _ in range(max_rounds):
+            band = (I[active], J[active], width[active])
+            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band)
+            if not ok:
+                return None
+            excess = np.abs(B.matrix(lam)[I, J]) - width
+            excess[active] = 0.0
+            if excess.max(initial=0.0) <= 0.0:
+                return lam
+            worst = np.argsort(-excess)[:batch]
+            active[worst[excess[worst] > 0.0]] = True
         return None
 
     def _near_null(self, c, gram: PairGram, r=8):

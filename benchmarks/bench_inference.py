@@ -6,6 +6,10 @@ by a relative Frobenius error ``--noise`` then re-orthonormalised (order-free). 
 F1, edges found / true, family dimension, number of candidates and time.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/bench_inference.py [--large] [--noise 1e-3]``
+
+``--extra`` adds graphs not used while tuning (caveman, another tree, BA(150, 3), a weighted
+G(150, 0.1), a random geometric graph); ``--draws 10 11 12`` prints, per graph, F1 of the
+perturbed input for each of those noise draws and the median time.
 """
 
 from __future__ import annotations
@@ -34,7 +38,29 @@ def _unweighted(G):
     return H
 
 
-def graphs(large: bool):
+def _rgg():
+    G = nx.random_geometric_graph(200, 0.13, seed=5)
+    return G.subgraph(max(nx.connected_components(G), key=len)).copy()
+
+
+def _weighted_gnp(n, p, seed):
+    G = nx.gnp_random_graph(n, p, seed=seed)
+    rng = np.random.default_rng(3)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.uniform(0.2, 1.5)
+    return G
+
+
+EXTRA = {
+    "caveman(8, 10)": lambda: nx.connected_caveman_graph(8, 10),
+    "tree(150, seed 9)": lambda: nx.random_labeled_tree(150, seed=9),
+    "BA(150, 3)": lambda: nx.barabasi_albert_graph(150, 3, seed=7),
+    "weighted G(150, 0.1)": lambda: _weighted_gnp(150, 0.1, 11),
+    "RGG(200, 0.13)": _rgg,
+}
+
+
+def graphs(large: bool, extra: bool = False):
     out = {
         "karate": lambda: load_graph("karate"),
         "karate unweighted": lambda: load_graph("karate", weighted=False),
@@ -54,6 +80,8 @@ def graphs(large: bool):
     if large:
         out["sensor-1000"] = lambda: load_graph("sensor", n=1000)
         out["minnesota"] = lambda: load_graph("minnesota")
+    if extra:
+        out.update(EXTRA)
     return out
 
 
@@ -80,15 +108,40 @@ def run(B, basis):
             f"{res.family_dimension} | {res.n_candidates} | {dt:.2f}{flag}")
 
 
+def draws(B, seeds, noise):
+    """F1 of the perturbed input for each noise draw, and the median time."""
+    f1, times = [], []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        basis = _shuffle(_perturb(B.eigenvectors, noise, rng), rng)
+        t = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = infer_laplacian(basis, rng=0)
+        times.append(time.perf_counter() - t)
+        f1.append(f"{compare_graphs(B.laplacian, res.laplacian)['f1']:.3f}"
+                  + ("W" if caught else ""))
+    return f"{' / '.join(f1)} | {np.median(times):.1f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--large", action="store_true", help="add sensor-1000 and Minnesota")
     ap.add_argument("--noise", type=float, default=1e-3)
     ap.add_argument("--only", nargs="*", help="graph names to run")
+    ap.add_argument("--extra", action="store_true", help="add graphs not used for tuning")
+    ap.add_argument("--draws", nargs="*", type=int, help="noise seeds: perturbed F1 per draw")
     args = ap.parse_args()
+    if args.draws:
+        print("| graph | n | F1 per draw (W: refused) | median s |\n|---|---|---|---|")
+        for name, make in graphs(args.large, args.extra).items():
+            if not args.only or name in args.only:
+                B = fourier_basis(make())
+                print(f"| {name} | {B.n} | {draws(B, args.draws, args.noise)} |", flush=True)
+        return
     print("| graph | n | input | F1 | edges found / true | family dim. | candidates | s |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, make in graphs(args.large).items():
+    for name, make in graphs(args.large, args.extra).items():
         if args.only and name not in args.only:
             continue
         G = make()

@@ -93,17 +93,64 @@ class PrefixSearch:
         mu, Lam, exact = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
-        if noise is None:
+        family = bool(self.noise) and mu.size > 1
+        if noise is None and not family:
             return None
+        noise = max(float(self.noise or 0.0), 1e-9) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         for span in (exact, np.ones(mu.size, dtype=bool)):
             ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
-            if ok:
+            if ok and (not family or self._residual_noise(c, lam)[1] is not None):
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
             if span.all():
                 break
+        return self._banded(c, mu, Lam, noise, floor) if family else None
+
+    def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000):
+        """A valid Laplacian of the family whose entries on the pairs after the first
+        ``c`` stay within the noise band, or None.
+
+        The max-margin point of a family found at the noise level may leave large
+        entries on those pairs; the band $|L_{ij}| \\le$ ``CLEAN_FACTOR`` times the noise
+        is then imposed in the linear program, in the units (``scale``) of equal
+        eigenvalues first, then of the solution found, ``rounds`` times.
+        """
+        B = self.B
+        I, J = self.i[c:], self.j[c:]
+        if len(I) * mu.size > max_entries:
+            return None
+        lam = np.full(B.g, B.n / B.mult.sum())
+        hint = (self.i[:c], self.j[:c])
+        for _ in range(rounds):
+            scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
+            tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
+            lam = self._band_lp(Lam, tol, floor, hint, (I, J))
+            if lam is None:
+                return None
+            if self._residual_noise(c, lam)[1] is not None:
+                return Fit(lam, Lam, mu, c, tol, floor, hint)
+        return None
+
+    def _band_lp(self, Lam, tol, floor, hint, pairs, batch=500, max_rounds=20):
+        """``valid_in_span`` with the noise band on ``pairs``, by constraint generation:
+        only the pairs violating the band so far are constrained."""
+        B = self.B
+        I, J = pairs
+        width = tol[I] + tol[J]
+        active = np.zeros(len(I), dtype=bool)
+        for _ in range(max_rounds):
+            band = (I[active], J[active], width[active])
+            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band)
+            if not ok:
+                return None
+            excess = np.abs(B.matrix(lam)[I, J]) - width
+            excess[active] = 0.0
+            if excess.max(initial=0.0) <= 0.0:
+                return lam
+            worst = np.argsort(-excess)[:batch]
+            active[worst[excess[worst] > 0.0]] = True
         return None
 
     def _near_null(self, c, gram: PairGram, r=8):
@@ -121,12 +168,23 @@ class PrefixSearch:
             if self.noise:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
             near = mu <= limit
-            if not near[-1] or mu.size >= min(B.g, MAX_FAMILY):
+            reach = NULL_FACTOR * self.noise ** 2 * self._max_energy() if self.noise else 0.0
+            if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY):
                 break
             r *= 2
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])
         return mu[near], Lam[:, near], exact
+
+    def _max_energy(self):
+        """Bound on ``_energy`` of a unit direction: with $s_i^2 \\le \\max_k \\tilde Z_{ik}$.
+
+        A direction whose fitting error exceeds the noise times this bound cannot be
+        near-null, so the near-null directions are searched up to it: directions that
+        fit few pairs (nodes left with few pairs) come first and hide the others.
+        """
+        z = (self.B.V * self.B.V).max(axis=1)
+        return (self.B.n - 2) * float(z.sum()) + float(np.sqrt(z).sum()) ** 2
 
     def _energy(self, c, Lam):
         """$\\sum (s_i + s_j)^2$ over the pairs after the first ``c``, per column of ``Lam``."""

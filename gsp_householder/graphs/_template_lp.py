@@ -40,15 +40,16 @@ class Fit:
     hint: tuple
 
 
-def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None):
+def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None):
     """Max-margin (or ``objective``-minimising, margin fixed at ``floor``) valid Laplacian.
 
+    ``band = (I, J, width)`` also bounds $|\\tilde L_{ij}| \\le$ ``width`` on those pairs.
     Returns ``(ok, lam, t)``: whether a valid Laplacian with margin ``t >= floor``
     exists in ``span(Lam)``, normalised to ``mult @ lam = n``.
     """
     n, g = B.n, B.g
     I, J = hint
-    if Lam.shape[1] == 1 and objective is None:
+    if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
     Lam = np.linalg.qr(Lam)[0]
     d = Lam.shape[1]
@@ -62,6 +63,10 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None):
     blocks = [np.hstack([-Lam, np.ones((g, 1))]),                        # t - lam <= 0
               np.hstack([B.rows(I, J) @ Lam, np.zeros((len(I), 1))])]    # L_ij <= tol
     bounds_ub = [np.zeros(g), POSITIVE_SLACK * (tol[I] + tol[J])]
+    if band is not None:
+        R = B.rows(band[0], band[1]) @ Lam
+        blocks += [np.hstack([R, np.zeros((len(R), 1))]), np.hstack([-R, np.zeros((len(R), 1))])]
+        bounds_ub += [band[2], band[2]]
     if B.ordered and g > 1:
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))

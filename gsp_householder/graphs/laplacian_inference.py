@@ -58,6 +58,14 @@ MIN_COS = 0.98
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
 MAX_NOISE = 0.05
+#: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
+#: trimming round) of the leverage ranking.
+RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Above this many nodes only the first ranking is tried (each costs $O(n g^2)$ or more).
+LADDER_MAX_N = 500
+#: Graphs whose residual is within this factor of the smallest one found are compared by
+#: sparsity.
+RESIDUAL_SLACK = 1.25
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -127,7 +135,7 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     B = _anchored_pair_basis(basis)
-    ranked, family_dimension, history = _sparsest_graphs(B, tol, check_rng(rng))
+    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, check_rng(rng))
     return _result(basis, B, ranked, family_dimension, history)
 
 
@@ -237,7 +245,7 @@ def _candidates(B, fit, rng):
     return rank_candidates(B, cands, fit)
 
 
-def _sparsest_graphs(B: PairBasis, tol, rng):
+def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     """Candidate graphs (sparsest first), the family dimension and a history.
 
     With the eigenvalue order, the pairs are first ranked by the proxy
@@ -253,14 +261,57 @@ def _sparsest_graphs(B: PairBasis, tol, rng):
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
         if ranked:
             return ranked, family_dimension, history
-    scores, trimmed = leverage_ranking(B)
-    ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+    rankings = {}
+    ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
     if not ranked:
-        history["noise"] = robust_noise(B, trimmed)
+        history["noise"] = robust_noise(B, rankings[RANKINGS[0]][1])
         if history["noise"] <= MAX_NOISE:
-            ranked, family_dimension = _search_at_noise(B, scores, trimmed, tol,
-                                                        history["noise"], rng, history)
+            ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
     return ranked, family_dimension, history
+
+
+def _ladder(B: PairBasis, basis, tol, rng, history, rankings):
+    """The search at ``history["noise"]`` with more directions, then harder trimming.
+
+    Near-null directions (twin and pendant nodes, nodes left with few pairs by the
+    trimming) crowd the smallest directions of the trimmed Gram, so the rankings of
+    ``RANKINGS`` are tried in turn (``rankings`` caches them). Exact eigenvectors stop
+    at the first graph found (residuals at rounding level). With noise, until two
+    consecutive rankings give the same graph; of the graphs found, those whose residual
+    (off-diagonal part of $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are
+    kept and the sparsest of them is returned: a wrong support leaves entries well above
+    the noise in the residual.
+    """
+    found, previous, noise = [], None, history["noise"]
+    for r, keep in RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]:
+        if (r, keep) not in rankings:
+            rankings[r, keep] = leverage_ranking(B, keep=keep, r=r)
+        scores, trimmed = rankings[r, keep]
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
+        if ranked and noise == 0.0:
+            return ranked, dim
+        key = _edge_key(ranked[0][3]) if ranked else None
+        if ranked:
+            found.append((_residual(basis, ranked[0][3]), ranked, dim))
+        if key is not None and key == previous:
+            break
+        previous = key
+    if not found:
+        return [], 1
+    history["residuals"] = [x[0] for x in found]
+    best = min(x[0] for x in found)
+    kept = [x for x in found if x[0] <= RESIDUAL_SLACK * best]
+    _, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
+    return ranked, dim
+
+
+def _residual(basis, W):
+    """$\\|\\mathrm{off}(V^T L V)\\|_F / \\|L\\|_F$ for the Laplacian of weights ``W``."""
+    L = _laplacian(W, basis)
+    V = basis["V"]
+    M = V.T @ (L @ V)
+    nl = sp.linalg.norm(L)
+    return float(np.linalg.norm(M - np.diag(np.diag(M))) / nl) if nl > 0 else 0.0
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):

@@ -68,9 +68,10 @@ LIMITS: dict[str, tuple[int, str]] = {
              "candidate reflectors; above this size the basis is the n - 1 reflectors of a "
              "Householder QR of the eigenvector matrix (LAPACK, O(n^3) once)"),
     "whole_basis": (
-        100, "at theta = 0.5 the whole-basis learner is measured exact on graphs of up to 34 "
-             "nodes and not on those of 77 nodes or more, where it spends minutes in restarts "
-             "before it warns; with sparse codes (--theta 0.2 or less) it runs up to n = 250"),
+        40, "at theta = 0.5 the whole-basis learner is measured exact on graphs of up to 34 "
+            "nodes and not on those of 50 nodes or more, where it can spend minutes in "
+            "restarts before it warns; with sparse codes (--theta 0.2 or less) it runs up to "
+            "n = 250"),
     "whole_basis_sparse": (
         250, "the whole-basis learner costs O(n^2 p) per step with p = 20 n signals (seconds "
              "at n = 200, minutes at n = 1000 on two cores)"),
@@ -225,11 +226,12 @@ class _Steps:
             self.bar.set_description_str(msg)
             self.bar.update()
         t, c = time.perf_counter(), time.process_time()
-        out = func(*args, **kwargs)
-        self.timings.append({"graph": graph, "step": step,
-                             "seconds": round(time.perf_counter() - t, 3),
-                             "cpu_seconds": round(time.process_time() - c, 3)})
-        return out
+        try:
+            return func(*args, **kwargs)
+        finally:   # a step that fails is timed too
+            self.timings.append({"graph": graph, "step": step,
+                                 "seconds": round(time.perf_counter() - t, 3),
+                                 "cpu_seconds": round(time.process_time() - c, 3)})
 
     def close(self) -> None:
         if self.bar is not None:

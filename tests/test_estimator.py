@@ -277,7 +277,7 @@ def _validations_of(array, call) -> list[str]:
     return seen
 
 
-@pytest.mark.parametrize("method", ["paper", "refine"])
+@pytest.mark.parametrize("method", ["paper", "refine", "ica"])
 def test_fit_validates_the_data_once(data, method):
     """Validation happens at the public boundary only: the trace of fit(X) checks X once."""
     Y = data[1]

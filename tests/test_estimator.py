@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _dataframe import Frame
 
 from gsp_householder import (
     BernoulliUniform,
@@ -295,18 +296,6 @@ def test_fit_validates_the_data_once(data, method):
 
 
 # ----------------------------------------------------------------- feature names and output
-class _Frame:
-    """A minimal dataframe: 2-D data with column names (what pandas and polars expose)."""
-
-    def __init__(self, values, columns):
-        self.values = np.asarray(values)
-        self.columns = list(columns)
-        self.shape = self.values.shape
-
-    def __array__(self, dtype=None, copy=None):
-        return self.values if dtype is None else self.values.astype(dtype)
-
-
 def _nodes(n):
     return [f"node{i}" for i in range(n)]
 
@@ -328,7 +317,7 @@ def test_get_feature_names_out(data):
 
 def test_feature_names_in_from_a_dataframe(data):
     X = data[1].T
-    frame = _Frame(X, _nodes(40))
+    frame = Frame(X, _nodes(40))
     est = HouseholderDictionaryLearning().fit(frame)
     assert est.feature_names_in_.dtype == object
     assert list(est.feature_names_in_) == _nodes(40)
@@ -340,9 +329,9 @@ def test_feature_names_in_from_a_dataframe(data):
     with pytest.raises(ValueError, match="input_features is not equal to feature_names_in_"):
         est.get_feature_names_out(_nodes(40)[::-1])
     with pytest.raises(ValueError, match=r"feature names should match.*order"):
-        est.transform(_Frame(X, _nodes(40)[::-1]))
+        est.transform(Frame(X, _nodes(40)[::-1]))
     with pytest.raises(ValueError, match=r"unseen at fit time: \['x'\]"):
-        est.transform(_Frame(X, ["x", *_nodes(40)[1:]]))
+        est.transform(Frame(X, ["x", *_nodes(40)[1:]]))
     with pytest.warns(UserWarning, match="X does not have valid feature names"):
         est.transform(X)
     # refitting on an array forgets the names
@@ -352,16 +341,16 @@ def test_feature_names_in_from_a_dataframe(data):
                                          "was fitted without feature names"):
         est.transform(frame)
     # non-string names are not feature names; a mix is refused
-    assert not hasattr(HouseholderDictionaryLearning().fit(_Frame(X, range(40))),
+    assert not hasattr(HouseholderDictionaryLearning().fit(Frame(X, range(40))),
                        "feature_names_in_")
     with pytest.raises(TypeError, match="Feature names are only supported if all input "
                                         "features have string names"):
-        HouseholderDictionaryLearning().fit(_Frame(X, [0, *_nodes(40)[1:]]))
+        HouseholderDictionaryLearning().fit(Frame(X, [0, *_nodes(40)[1:]]))
     # partial_fit sets the names on the first block and checks them afterwards
     est = HouseholderDictionaryLearning().partial_fit(frame)
     assert list(est.feature_names_in_) == _nodes(40)
     with pytest.raises(ValueError, match="feature names should match"):
-        est.partial_fit(_Frame(X, _nodes(40)[::-1]))
+        est.partial_fit(Frame(X, _nodes(40)[::-1]))
     # codes given to inverse_transform carry no node names and do not warn
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 import scipy.sparse
+from _dataframe import Frame
 
 from gsp_householder import (
     BernoulliUniform,
@@ -42,18 +43,6 @@ def _with(value, i=0, j=0):
     out = Y.copy()
     out[i, j] = value
     return out
-
-
-class _Frame:
-    """A minimal dataframe: 2-D values with column names, as pandas and polars expose them."""
-
-    def __init__(self, values, columns):
-        self.values = np.asarray(values)
-        self.columns = list(columns)
-        self.shape = self.values.shape
-
-    def __array__(self, dtype=None, copy=None):
-        return self.values if dtype is None else self.values.astype(dtype)
 
 
 _NODES = [f"node{i}" for i in range(6)]
@@ -449,17 +438,17 @@ CATALOGUE = [
      lambda: HouseholderDictionaryLearning(method="fast").fit(Y.T), ValueError,
      r"method must be one of"),
     ("est-feature-names-mixed", "est.fit(DataFrame with columns [0, 'node1', ...])",
-     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, [0, *_NODES[1:]])), TypeError,
+     lambda: HouseholderDictionaryLearning().fit(Frame(Y.T, [0, *_NODES[1:]])), TypeError,
      r"Feature names are only supported if all input features have string names"),
     ("est-feature-names-differ", "est.transform(df[reversed columns])  (fitted on df)",
-     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, _NODES)).transform(
-         _Frame(Y.T, _NODES[::-1])), ValueError,
+     lambda: HouseholderDictionaryLearning().fit(Frame(Y.T, _NODES)).transform(
+         Frame(Y.T, _NODES[::-1])), ValueError,
      r"The feature names should match those that were passed during fit"),
     ("est-input-features-length", "est.get_feature_names_out(['a', 'b'])  (6 features)",
      lambda: HouseholderDictionaryLearning().fit(Y.T).get_feature_names_out(["a", "b"]),
      ValueError, r"input_features should have length equal to number of features \(6\)"),
     ("est-input-features-names", "est.get_feature_names_out(other names)  (fitted on df)",
-     lambda: HouseholderDictionaryLearning().fit(_Frame(Y.T, _NODES)).get_feature_names_out(
+     lambda: HouseholderDictionaryLearning().fit(Frame(Y.T, _NODES)).get_feature_names_out(
          _NODES[::-1]), ValueError, r"input_features is not equal to feature_names_in_"),
     ("est-set-output", "est.set_output(transform='arrow')",
      lambda: HouseholderDictionaryLearning().set_output(transform="arrow"), ValueError,

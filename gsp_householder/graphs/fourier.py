@@ -360,7 +360,7 @@ def fourier_basis(G, laplacian: str | None = None, nodelist=None,
     evals = np.where(np.abs(evals) < 1e-12 * max(1.0, float(np.abs(evals).max())), 0.0, evals)
     groups = group_eigenvalues(evals, tol)
     _canonicalise_eigenspaces(evecs, groups)
-    evecs = _fix_signs(evecs)
+    evecs = evecs * column_signs(evecs)
     n_comp = int(sp.csgraph.connected_components(W, directed=False)[0]) if n > 1 else 1
     return FourierBasis(evals, evecs, nodes, groups, n_comp, laplacian, L)
 
@@ -450,14 +450,17 @@ def _canonical_basis(B: np.ndarray) -> np.ndarray:
     return Q * np.sign(np.where(np.diag(R) == 0, 1.0, np.diag(R)))
 
 
-def _fix_signs(V: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
-    """Flip columns so that the first entry of (nearly) largest magnitude is positive."""
-    A = np.abs(V)
-    top = A.max(axis=0)
-    first = np.argmax(A >= top * (1 - rtol), axis=0)
-    s = np.sign(V[first, np.arange(V.shape[1])])
+def column_signs(A: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
+    """Signs making each column's first entry of (nearly) largest magnitude positive.
+
+    The eigenvector sign convention of `fourier_basis`; ``A`` is a validated 2-D array.
+    """
+    M = np.abs(A)
+    top = M.max(axis=0)
+    first = np.argmax(M >= top * (1 - rtol), axis=0)
+    s = np.sign(A[first, np.arange(A.shape[1])])
     s[s == 0] = 1.0
-    return V * s
+    return s
 
 
 # --------------------------------------------------------------- transform

@@ -31,7 +31,7 @@ import scipy.linalg
 from scipy.optimize import linear_sum_assignment
 
 from gsp_householder._validation import check_real_array, check_scalar
-from gsp_householder.graphs.fourier import FourierBasis, fourier_basis
+from gsp_householder.graphs.fourier import FourierBasis, column_signs, fourier_basis
 from gsp_householder.householder import HouseholderProduct
 
 __all__ = ["approximate_householder", "householder_fourier_basis", "aligned_eigenbasis"]
@@ -287,7 +287,7 @@ def _few_reflector_search(basis: FourierBasis, positions: list, best: int, *,
         residual = np.linalg.norm(L @ A - A * lam)
         if not residual <= 1e-8 * lam_max * np.sqrt(n):  # pragma: no cover - safeguard
             return None
-    signs = _sign_of_columns(A)
+    signs = column_signs(A)
     if not vectors:
         return HouseholderProduct(np.zeros((n, 0)), signs), A * signs
     # A = H_k ... H_1: the product of the reflectors in reverse order of construction.
@@ -318,16 +318,6 @@ def _size_buckets(V, groups, positions):
             pos[i, : dims[i]] = J
         out.append((np.ascontiguousarray(np.transpose(Vz[:, cols], (1, 0, 2))), pos, dims))
     return out
-
-
-def _sign_of_columns(A: np.ndarray, rtol: float = 1e-8) -> np.ndarray:
-    """Signs making each column's first entry of (nearly) largest magnitude positive."""
-    M = np.abs(A)
-    top = M.max(axis=0)
-    first = np.argmax(M >= top * (1 - rtol), axis=0)
-    s = np.sign(A[first, np.arange(A.shape[1])])
-    s[s == 0] = 1.0
-    return s
 
 
 def _largest_angle(Az, buckets, sine_tol):

@@ -12,7 +12,8 @@ from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.learning._orthogonal import cayley, random_orthogonal, skew
 from gsp_householder.learning.baselines import procrustes_oracle
-from gsp_householder.learning.rectified_procrustes import rectified_procrustes
+from gsp_householder.learning import whole_basis
+from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 from gsp_householder.learning.zero_pattern import support_codes, zero_pattern_refinement
 from gsp_householder.metrics import match_columns, matched_basis_error
@@ -214,3 +215,34 @@ def test_estimator_ica_needs_enough_samples():
     Y = np.abs(np.random.default_rng(0).standard_normal((6, 4)))
     with pytest.raises(ValueError, match=r"X has 4 sample\(s\) for 6 features"):
         HouseholderDictionaryLearning(method="ica").fit(Y.T)
+
+
+def _dense_case(n, ratio, seed):
+    rng = np.random.default_rng(seed)
+    V = random_orthogonal(n, rng)
+    X = rng.uniform(1, 2, (n, ratio * n)) * (rng.random((n, ratio * n)) < 0.5)
+    return V, X
+
+
+def test_trapped_columns_flags_a_negated_atom_only():
+    V, X = _dense_case(30, 20, 0)
+    rng = np.random.default_rng(1)
+    noisy = X + 0.05 * rng.standard_normal(X.shape)     # the truth under noise: no outlier
+    assert trapped_columns(noisy).size == 0
+    trapped = noisy.copy()                               # -v_3 tilted towards the others
+    trapped[3] = -X[3] + 0.08 * X.sum(axis=0)
+    assert trapped_columns(trapped).tolist() == [3]
+    assert trapped_columns(X).size == 0                  # exact truth: no negative energy
+
+
+def test_sign_repair_recovers_a_trapped_start(monkeypatch):
+    # this draw's first start ends with one column near -v_k (dense codes)
+    V, X = _dense_case(24, 40, 2)
+    result = learn_orthogonal_basis(V @ X, rng=3, n_restarts=0)
+    assert len(result.history["balance"]) == 2           # one repair, then accepted
+    assert result.converged
+    assert matched_basis_error(V, result.dictionary.to_dense()) <= 1e-8
+    monkeypatch.setattr(whole_basis, "_SIGN_REPAIRS", 0)
+    with pytest.warns(ConvergenceWarning):
+        stuck = learn_orthogonal_basis(V @ X, rng=3, n_restarts=0)
+    assert matched_basis_error(V, stuck.dictionary.to_dense()) > 0.1

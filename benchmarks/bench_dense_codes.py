@@ -167,10 +167,20 @@ def _identity_error(kind, n, seed):
     return matched_basis_error(_basis(kind, n, seed), np.eye(n))
 
 
+def _stages(Y, V):
+    """The learner's two alternating stages from the start ``V`` (no restarts)."""
+    from gsp_householder.learning.whole_basis import _alternate
+
+    history = {k: [] for k in ("cost", "residual", "change", "start")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _alternate(Y, V, None, None, None, 1000, 1e-12, 0.9, lambda *a: None,
+                          history, 0)[0]
+
+
 def identifiability(kinds, sizes, ratio, theta, seed):
     from gsp_householder import learn_orthogonal_basis, matched_basis_error
     from gsp_householder.learning._orthogonal import cayley, skew
-    from gsp_householder.learning.whole_basis import _alternate
 
     print(f"\n# identifiability at p = {ratio}n, theta = {theta:g}: sigma ratios of the "
           "zero-set matrices, the truth as a fixed point, starts near it, zeros left by a "
@@ -191,9 +201,7 @@ def identifiability(kinds, sizes, ratio, theta, seed):
                 s = np.linalg.svd(Y[:, X[k] == 0], compute_uv=False)
                 gap = min(gap, s[n - 2] / s[0])
                 null = max(null, s[n - 1] / s[0])
-            history = {k: [] for k in ("cost", "residual", "change", "start")}
-            tick = (lambda *a: None)
-            V_fix, *_ = _alternate(Y, V, None, None, None, 1000, 1e-12, 0.9, tick, history, 0)
+            V_fix = _stages(Y, V)
             fixed = matched_basis_error(V, V_fix)
             near = []
             for target in (2.0, 6.0):
@@ -206,11 +214,7 @@ def identifiability(kinds, sizes, ratio, theta, seed):
                     else:
                         hi = mid
                 start = V @ cayley(lo * K / math.sqrt(n))
-                history = {k: [] for k in ("cost", "residual", "change", "start")}
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    V_near, *_ = _alternate(Y, start, None, None, None, 1000, 1e-12, 0.9, tick,
-                                            history, 0)
+                V_near = _stages(Y, start)
                 near.append(matched_basis_error(V, V_near))
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -10,9 +10,9 @@ from gsp_householder import BernoulliUniform, HouseholderProduct, make_signals
 from gsp_householder.estimator import HouseholderDictionaryLearning
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.learning import whole_basis
 from gsp_householder.learning._orthogonal import cayley, random_orthogonal, skew
 from gsp_householder.learning.baselines import procrustes_oracle
-from gsp_householder.learning import whole_basis
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 from gsp_householder.learning.zero_pattern import support_codes, zero_pattern_refinement
@@ -225,7 +225,7 @@ def _dense_case(n, ratio, seed):
 
 
 def test_trapped_columns_flags_a_negated_atom_only():
-    V, X = _dense_case(30, 20, 0)
+    _, X = _dense_case(30, 20, 0)
     rng = np.random.default_rng(1)
     noisy = X + 0.05 * rng.standard_normal(X.shape)     # the truth under noise: no outlier
     assert trapped_columns(noisy).size == 0

@@ -117,7 +117,8 @@ def _fit_exponent(sizes, thresholds):
     return float(a), float(math.exp(b))
 
 
-def threshold_study(kinds, sizes, ratios, trials, theta, method, restarts, seed, skip):
+def threshold_study(kinds, sizes, ratios, trials, theta, method, restarts, seed, skip,
+                    full=False):
     fit = METHODS[method](restarts)
     print(f"# {method} (restarts={restarts}), theta={theta:g}: success = matched error <= "
           f"{SUCCESS:g}; {trials} trials per cell; CPU s per trial (median)")
@@ -142,12 +143,12 @@ def threshold_study(kinds, sizes, ratios, trials, theta, method, restarts, seed,
                       f"{np.median(errs):.2g} | {ident:.3g} | "
                       f"{np.median([c for _, c in results]):.2f} |", flush=True)
                 rows.append((ratio, ok))
-                if ok == trials:
+                if ok == trials and not full:
                     break
             good = [r for r, ok in rows if 3 * ok >= 2 * trials]
             if good and all(3 * ok >= 2 * trials for r, ok in rows if r >= good[0]):
                 found[n] = good[0] * n
-                first = max(0, ratios.index(good[0]) - skip)
+                first = 0 if full else max(0, ratios.index(good[0]) - skip)
         summary.append((kind, found))
     print("\n# threshold p* (smallest p of the ladder with >= 2/3 success) and the fit "
           "p* = c n^a")
@@ -239,6 +240,8 @@ def main(argv=None) -> int:
     parser.add_argument("--skip", type=int, default=2,
                         help="start the ladder of the next n this many steps below the "
                              "threshold of the previous n (thresholds grow with n)")
+    parser.add_argument("--full-ladder", action="store_true",
+                        help="run every ratio of the ladder (no early stop, no skip)")
     parser.add_argument("--theta", type=float, default=0.5)
     parser.add_argument("--method", choices=sorted(METHODS), default="learner")
     parser.add_argument("--restarts", type=int, default=0)
@@ -263,7 +266,7 @@ def main(argv=None) -> int:
         identifiability(args.bases, args.sizes, args.ratios[0], args.theta, args.seed)
         return 0
     threshold_study(args.bases, args.sizes, sorted(args.ratios), args.trials, args.theta,
-                    args.method, args.restarts, args.seed, args.skip)
+                    args.method, args.restarts, args.seed, args.skip, args.full_ladder)
     return 0
 
 

@@ -60,13 +60,13 @@ basis; compare with a reference by `gsp_householder.metrics.match_columns` /
 **Where it fails** (measured; see the documentation page "Whole bases"): dense
 codes need about $0.4 n^2$ signals. At $\\theta = 0.5$, per start, both random
 orthogonal bases and sensor-graph bases were recovered exactly in every trial from
-$p = 20n$ at 50 columns, $28n$ at 70, $40n$ at 100 and $56n$ at 140, and in none one
-step ($\\sqrt 2$) below: there the first stage stops on a plateau (a local minimum
-of its cost) as far from the truth as the identity and the learner warns. Karate
-(34 nodes) is exact in 10/10 trials at $p = 10n$ and $20n$. The zero pattern
-identifies $V$ at $p = 20n$ (the truth is a fixed point with a wide basin), so the
-limit is the search, not the data. Sparse codes ($\\theta = 0.1$) are recovered
-exactly from $p = 5n$ on every graph measured.
+$p = 20n$ at 50 columns, $28n$ at 70, $40n$ at 100, $56n$ at 140 and $80n$ at 200
+(sensor graph), and in none one step ($\\sqrt 2$) below: there the first stage
+stops on a plateau (a local minimum of its cost) as far from the truth as the
+identity, and the learner warns. Karate (34 nodes) is exact in 10/10 trials at
+$p = 10n$ and $20n$. The zero pattern identifies $V$ at $p = 20n$ (the truth is a
+fixed point with a wide basin), so the limit is the search, not the data. Sparse
+codes ($\\theta = 0.1$) are recovered exactly from $p = 5n$ on every graph measured.
 """
 
 from __future__ import annotations

@@ -51,19 +51,32 @@ GB = 1e9
 
 
 def _write(path: str, n: int, p: int, seed: int, block: int) -> None:
+    """The paper's model with one random reflector, generated in float32 row blocks.
+
+    Each block of ``b`` signals is ``X^T H = X^T - 2 (X^T u) u^T`` with ``X`` of
+    i.i.d. Bernoulli(0.5)-uniform codes (`BernoulliUniform`'s distribution, drawn
+    in float32 so that writing 8 GB takes seconds, not minutes).
+    """
     from gsp_householder import BernoulliUniform, random_householder_product
 
     rng = np.random.default_rng(seed)
     V = random_householder_product(n, 1, rng=rng)
+    u = V.vectors[:, 0].astype(np.float32)
     model = BernoulliUniform(0.5)
+    low, high = np.float32(model.low), np.float32(model.high)
     with open(path, "wb") as f:
         np.lib.format.write_array_header_2_0(
             f, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)),
                 "fortran_order": False, "shape": (p, n)})
         for start in range(0, p, block):
             b = min(block, p - start)
-            X = model.sample((n, b), rng)
-            f.write(np.ascontiguousarray((V @ X).T, dtype=np.float32).tobytes())
+            codes = rng.random((b, n), dtype=np.float32)
+            support = rng.random((b, n), dtype=np.float32) < np.float32(model.theta)
+            codes *= high - low
+            codes += low
+            codes *= support
+            codes -= np.outer(2.0 * (codes @ u), u).astype(np.float32)
+            f.write(codes.tobytes())
         f.flush()
         os.fsync(f.fileno())
     np.save(path + ".u.npy", V.vectors[:, 0])

@@ -242,3 +242,22 @@ def test_partial_fit_state_does_not_grow_with_the_signals():
         kept += [est.statistics_.row_sums, est.statistics_.row_sq_sums]
         sizes.append(sum(a.size for a in kept))
     assert sizes[0] == sizes[1] <= max(n, 2**16) + 2 * n
+
+
+def test_column_slabs_of_a_memmap_cover_it_and_release_pages(tmp_path):
+    from gsp_householder.statistics._readahead import mapped_column_slabs
+
+    rows = np.random.default_rng(5).standard_normal((7, 3000)).astype(np.float32)
+    path = tmp_path / "rows.npy"
+    np.save(path, rows)
+    mapped = np.load(path, mmap_mode="r")
+    seen = np.zeros_like(rows)
+    starts = []
+    for start, slab in mapped_column_slabs(mapped, 700):
+        assert slab.shape == (7, min(700, 3000 - start))
+        seen[:, start:start + slab.shape[1]] = slab
+        starts.append(start)
+    assert starts == [0, 700, 1400, 2100, 2800]
+    np.testing.assert_array_equal(seen, rows)
+    # in memory (no mapping): plain views
+    assert [s for s, _ in mapped_column_slabs(rows, 1000)] == [0, 1000, 2000]

@@ -26,9 +26,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["is_mapped", "mapped_row_blocks"]
+__all__ = ["is_mapped", "mapped_column_slabs", "mapped_row_blocks"]
 
 _MADV_POPULATE_READ = 22  # Linux 5.14+
+_AHEAD = True
 _state: dict = {}
 
 
@@ -70,7 +71,7 @@ def is_mapped(arr) -> bool:
 class _Populator:
     """Background thread that populates the pages of the next row ranges."""
 
-    def __init__(self, ranges: list[tuple[int, int]], depth: int, release: bool):
+    def __init__(self, ranges: list[list[tuple[int, int]]], depth: int, release: bool):
         self._ranges = ranges
         self._ready = [threading.Event() for _ in ranges]
         self._room = threading.Semaphore(depth)
@@ -84,13 +85,20 @@ class _Populator:
     def _run(self) -> None:
         fn = _madvise()
         try:
-            for i, (addr, length) in enumerate(self._ranges):
+            for i, item in enumerate(self._ranges):
                 self._room.acquire()
                 if self._stop:
                     return
-                if fn(addr, length, self._advice) != 0 and self._advice != mmap.MADV_WILLNEED:
-                    self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads only
-                    fn(addr, length, self._advice)
+                if _AHEAD and i + 1 < len(self._ranges):
+                    # start the reads of the item after this one (asynchronous, many
+                    # requests in flight), then map this one, waiting for its pages
+                    for addr, length in self._ranges[i + 1]:
+                        fn(addr, length, mmap.MADV_WILLNEED)
+                for addr, length in item:
+                    if (fn(addr, length, self._advice) != 0
+                            and self._advice != mmap.MADV_WILLNEED):
+                        self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
+                        fn(addr, length, self._advice)
                 self._ready[i].set()
         finally:
             for event in self._ready:  # never leave the reader waiting
@@ -101,8 +109,8 @@ class _Populator:
 
     def done(self, i: int) -> None:
         if self._release:
-            addr, length = self._ranges[i]
-            _madvise()(addr, length, mmap.MADV_DONTNEED)
+            for addr, length in self._ranges[i]:
+                _madvise()(addr, length, mmap.MADV_DONTNEED)
         self._room.release()
 
     def close(self) -> None:
@@ -137,12 +145,54 @@ def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2
         lo = addr0 + start * row_bytes
         hi = addr0 + min(total, start + block_rows) * row_bytes
         lo -= lo % page
-        ranges.append((lo, hi - lo))
+        ranges.append([(lo, hi - lo)])
     populator = _Populator(ranges, depth, release)
     try:
         for i, start in enumerate(starts):
             populator.wait(i)
             yield rows[start:start + block_rows]
+            populator.done(i)
+    finally:
+        populator.close()
+
+
+def mapped_column_slabs(rows: np.ndarray, slab_columns: int, *, depth: int = 2
+                        ) -> Iterator[tuple[int, np.ndarray]]:
+    """Yield ``(j, rows[:, j:j + slab_columns])`` for a C-ordered memory-mapped ``rows``.
+
+    A slab holds every row of ``rows`` over a range of columns, so that a kernel
+    summing along the rows finishes the sums of those columns in one call
+    (nothing is accumulated across slabs); ``depth`` slabs are populated ahead
+    of the one being used (one ``madvise`` per row and slab), and a slab's pages
+    are dropped after use as in `mapped_row_blocks`.
+    """
+    total = rows.shape[1]
+    starts = range(0, total, slab_columns)
+    fn = _madvise()
+    if fn is None or not rows.flags.c_contiguous or rows.size == 0:
+        for start in starts:
+            yield start, rows[:, start:start + slab_columns]
+        return
+    memmap, _ = _mapping_of(rows)
+    release = memmap is not None and getattr(memmap, "mode", None) == "r"
+    page = mmap.PAGESIZE
+    addr0 = rows.__array_interface__["data"][0]
+    row_bytes, item = rows.strides[0], rows.itemsize
+    ranges = []
+    for start in starts:
+        stop = min(total, start + slab_columns)
+        item_ranges = []
+        for r in range(rows.shape[0]):
+            lo = addr0 + r * row_bytes + start * item
+            hi = addr0 + r * row_bytes + stop * item
+            lo -= lo % page
+            item_ranges.append((lo, hi - lo))
+        ranges.append(item_ranges)
+    populator = _Populator(ranges, depth, release)
+    try:
+        for i, start in enumerate(starts):
+            populator.wait(i)
+            yield start, rows[:, start:start + slab_columns]
             populator.done(i)
     finally:
         populator.close()

@@ -140,6 +140,42 @@ def _worker_peak_rss() -> int:
     return _peak_rss()
 
 
+def _counters() -> dict:
+    """CPU seconds, page faults and bytes read from the disk by this process so far."""
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    out = {"cpu_s": use.ru_utime + use.ru_stime, "minor_faults": use.ru_minflt,
+           "major_faults": use.ru_majflt}
+    try:
+        with open("/proc/self/io") as f:
+            for line in f:
+                key, value = line.split(":")
+                if key in ("read_bytes", "rchar"):
+                    out[key] = int(value)
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return out
+
+
+def _start_profile() -> dict:
+    from gsp_householder.statistics import _readahead
+
+    start = _counters()
+    _readahead.profile = {"start": start}  # kept where a worker process finds it again
+    return start
+
+
+def _end_profile() -> dict:
+    from gsp_householder.statistics import _readahead
+
+    after = _counters()
+    prof = dict(_readahead.profile or {})
+    before = prof.pop("start")
+    out = {k: after[k] - before[k] for k in after}
+    out.update(prof)
+    _readahead.profile = None
+    return out
+
+
 def _warm_kernels() -> None:
     from gsp_householder.statistics._kernels import block_sums
 
@@ -155,17 +191,21 @@ def _phase(phase: str, path: str, block: int) -> dict:
 
     _warm_kernels()  # loads the compiled kernel (numba's cache) before the clock starts
     cluster = client = None
-    if phase == "dask":  # imported, and the cluster started, before the clock starts
+    if phase.startswith("dask"):  # imported, and the cluster started, before the clock starts
         import dask.array as da
         from distributed import Client, LocalCluster
 
         from gsp_householder.statistics.dask_arrays import statistics_from_dask
 
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1,
+                               processes=phase != "dask_threads", dashboard_address=None)
         client = Client(cluster)
         client.run(_warm_kernels)
+        if PROFILE:
+            client.run(_start_profile)
     out: dict = {"rss_after_import_bytes": _peak_rss()}
+    if PROFILE:
+        _start_profile()
     t0 = time.perf_counter()
     if phase == "read":
         size = os.path.getsize(path)
@@ -222,7 +262,9 @@ def _phase(phase: str, path: str, block: int) -> dict:
             block_sums(rows)
             total += rows.nbytes
         out["bytes"] = total
-    elif phase == "dask":
+    elif phase.startswith("dask"):
+        from distributed import get_task_stream
+
         Y_rows = np.load(path, mmap_mode="r")
         (p, n), dtype, offset = Y_rows.shape, Y_rows.dtype, Y_rows.offset
         del Y_rows
@@ -236,19 +278,33 @@ def _phase(phase: str, path: str, block: int) -> dict:
         rows = 4 * block  # dask's advice: chunks of a few hundred MB; fewer results to add
         row_chunks = tuple(min(rows, p - s) for s in range(0, p, rows))
         X = da.map_blocks(load_block, chunks=(row_chunks, (n,)), dtype=dtype)
-        stats = statistics_from_dask(X.T)
-        V_hat = estimate_householder_product(stats, 1)
+        with get_task_stream(client) as tasks:
+            if phase == "dask_read":  # the same chunks, only read: dask's own floor
+                X.map_blocks(_touch, chunks=(1, 1), dtype=np.float64).sum().compute()
+            else:
+                stats = statistics_from_dask(X.T)
+                V_hat = estimate_householder_product(stats, 1)
         out["seconds"] = time.perf_counter() - t0
-        u = np.load(path + ".u.npy")
-        out["count"] = stats.count
-        out["l2_error_u"] = vector_error(u, V_hat.vectors[:, 0], ord=2)
-        if os.path.exists(path + ".stats.npz"):
-            ref = np.load(path + ".stats.npz")
-            out["max_rel_diff_vs_stats"] = float(max(
-                np.max(np.abs(stats.row_sums - ref["row_sums"]) / np.abs(ref["row_sums"])),
-                np.max(np.abs(stats.row_sq_sums - ref["row_sq_sums"]) / ref["row_sq_sums"])))
+        if PROFILE:
+            out["profile"] = _end_profile()
+            out["profile"].update(_task_stream_summary(tasks.data))
+            if phase != "dask_threads":  # worker processes: their own counters
+                for prof in client.run(_end_profile).values():
+                    for key, value in prof.items():
+                        out["profile"][f"workers_{key}"] = (
+                            out["profile"].get(f"workers_{key}", 0) + value)
         out["bytes"] = os.path.getsize(path)
-        workers = client.run(_worker_peak_rss)
+        if phase != "dask_read":
+            u = np.load(path + ".u.npy")
+            out["count"] = stats.count
+            out["l2_error_u"] = vector_error(u, V_hat.vectors[:, 0], ord=2)
+            if os.path.exists(path + ".stats.npz"):
+                ref = np.load(path + ".stats.npz")
+                out["max_rel_diff_vs_stats"] = float(max(
+                    np.max(np.abs(stats.row_sums - ref["row_sums"]) / np.abs(ref["row_sums"])),
+                    np.max(np.abs(stats.row_sq_sums - ref["row_sq_sums"])
+                           / ref["row_sq_sums"])))
+        workers = client.run(_worker_peak_rss) if phase != "dask_threads" else {}
         out["peak_rss_bytes"] = _peak_rss() + sum(workers.values())
         client.close()
         cluster.close()
@@ -257,19 +313,75 @@ def _phase(phase: str, path: str, block: int) -> dict:
         raise ValueError(f"unknown phase {phase!r}")
     out["seconds"] = time.perf_counter() - t0
     out["peak_rss_bytes"] = _peak_rss()
+    if PROFILE:
+        out["profile"] = _end_profile()
     return out
 
 
-def _run_phase(phase: str, path: str, block: int, cache: str) -> dict:
+def _touch(block) -> np.ndarray:
+    """Read every byte of a chunk (into a small reused buffer); return a 1 x 1 array."""
+    raw = np.asarray(block).reshape(-1).view(np.uint8)
+    buf = np.empty(min(raw.size, 1 << 22), dtype=np.uint8)
+    for start in range(0, raw.size, buf.size):
+        part = raw[start:start + buf.size]
+        np.copyto(buf[:part.size], part)
+    return np.zeros((1, 1))
+
+
+def _task_stream_summary(records) -> dict:
+    """Seconds the workers spent computing and transferring, summed over tasks."""
+    out = {"tasks": 0, "task_compute_s": 0.0, "task_transfer_s": 0.0, "task_other_s": 0.0}
+    for rec in records:
+        out["tasks"] += 1
+        for part in rec.get("startstops", ()):
+            action = part["action"]
+            key = {"compute": "task_compute_s", "transfer": "task_transfer_s"}.get(
+                action, "task_other_s")
+            out[key] += part["stop"] - part["start"]
+    return out
+
+
+def _run_phase(phase: str, path: str, block: int, cache: str, profile: bool = False) -> dict:
     if cache == "cold":
         _evict(path)
     cmd = [sys.executable, os.path.abspath(__file__), "--phase", phase, "--file", path,
            "--block", str(block)]
-    res = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    env = dict(os.environ, GSP_BENCH_PROFILE="1") if profile else None
+    res = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 PHASES = ("read", "compute", "stats_before", "stats", "partial_fit", "dask")
+OPTIONAL_PHASES = ("dask_threads", "dask_read")
+PROFILE = bool(os.environ.get("GSP_BENCH_PROFILE"))
+
+
+def _print_profile(runs: dict, phases: list, cache: str) -> None:
+    """Median per pass of the counters each pass reported (see ``--profile``)."""
+    keys = ["cpu_s", "major_faults", "minor_faults", "read_bytes", "populate_s", "wait_s",
+            "items", "tasks", "task_compute_s", "task_transfer_s", "task_other_s",
+            "workers_cpu_s", "workers_read_bytes", "workers_populate_s", "workers_wait_s"]
+    print()
+    print(f"profile, {cache} cache (medians over rounds; seconds; read_bytes in GB: what "
+          "came from the disk; populate_s: the read-ahead thread's madvise calls; wait_s: "
+          "the kernel's thread waiting for them; task_*: dask task stream, summed over tasks)")
+    print()
+    present = [k for k in keys if any(k in r.get("profile", {}) for ph in phases
+                                      for r in runs[ph])]
+    print("| pass | wall s | " + " | ".join(present) + " |")
+    print("|---|---:|" + "---:|" * len(present))
+    for ph in phases:
+        cells = [f"{np.median([r['seconds'] for r in runs[ph]]):.2f}"]
+        for k in present:
+            vals = [r["profile"][k] for r in runs[ph] if k in r.get("profile", {})]
+            if not vals:
+                cells.append("")
+                continue
+            v = float(np.median(vals))
+            cells.append(f"{v / GB:.2f}" if "bytes" in k else
+                         f"{v:.0f}" if k in ("major_faults", "minor_faults", "items", "tasks")
+                         else f"{v:.2f}")
+        print(f"| {ph} | " + " | ".join(cells) + " |")
 
 
 def _load() -> str:
@@ -289,7 +401,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5,
                     help="rounds; each runs every pass once, medians are reported")
     ap.add_argument("--phases", default=",".join(PHASES),
-                    help="comma-separated passes (default: all)")
+                    help="comma-separated passes (default: all but the optional "
+                         f"{', '.join(OPTIONAL_PHASES)})")
+    ap.add_argument("--profile", action="store_true",
+                    help="also print where each pass spends its time (CPU, page faults, "
+                         "bytes from disk, read-ahead waits, dask task stream)")
     ap.add_argument("--keep", action="store_true", help="keep the file afterwards")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--phase", help=argparse.SUPPRESS)
@@ -334,7 +450,7 @@ def main(argv=None) -> int:
                 # so that no pass always follows the same one
                 k = r % len(others) if others else 0
                 for ph in ["read", *others[k:], *others[:k]]:
-                    runs[ph].append(_run_phase(ph, path, block, cache))
+                    runs[ph].append(_run_phase(ph, path, block, cache, args.profile))
             loads.append(_load())
             print()
             print(f"{cache} cache ({loads[0]} before, {loads[1]} after)")
@@ -355,6 +471,8 @@ def main(argv=None) -> int:
                 if diffs:
                     notes.append(f"{cache}: dask statistics vs streamed statistics, max relative "
                                  f"difference {max(diffs):.2e}")
+            if args.profile:
+                _print_profile(runs, phases, cache)
         print()
         for note in notes:
             print(note)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import mmap
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -29,8 +30,11 @@ import numpy as np
 __all__ = ["is_mapped", "mapped_column_slabs", "mapped_row_blocks"]
 
 _MADV_POPULATE_READ = 22  # Linux 5.14+
-_AHEAD = True
 _state: dict = {}
+# set to a dict to accumulate seconds spent populating ("populate_s", background
+# thread) and waiting for pages ("wait_s", consumer), and the items ("items"): the
+# benchmarks' profile of where a streaming pass spends its time
+profile: dict | None = None
 
 
 def _madvise():
@@ -71,13 +75,14 @@ def is_mapped(arr) -> bool:
 class _Populator:
     """Background thread that populates the pages of the next row ranges."""
 
-    def __init__(self, ranges: list[list[tuple[int, int]]], depth: int, release: bool):
+    def __init__(self, ranges: list[list[tuple[int, int]]], depth: int, release: bool,
+                 advice: int = _MADV_POPULATE_READ):
         self._ranges = ranges
         self._ready = [threading.Event() for _ in ranges]
         self._room = threading.Semaphore(depth)
         self._stop = False
         self._release = release
-        self._advice = _MADV_POPULATE_READ
+        self._advice = advice
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name="gsp_householder-readahead")
         self._thread.start()
@@ -89,23 +94,28 @@ class _Populator:
                 self._room.acquire()
                 if self._stop:
                     return
-                if _AHEAD and i + 1 < len(self._ranges):
-                    # start the reads of the item after this one (asynchronous, many
-                    # requests in flight), then map this one, waiting for its pages
-                    for addr, length in self._ranges[i + 1]:
-                        fn(addr, length, mmap.MADV_WILLNEED)
+                start = time.perf_counter()
                 for addr, length in item:
                     if (fn(addr, length, self._advice) != 0
                             and self._advice != mmap.MADV_WILLNEED):
                         self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
                         fn(addr, length, self._advice)
+                if profile is not None:
+                    profile["populate_s"] = profile.get("populate_s", 0.0) + (
+                        time.perf_counter() - start)
+                    profile["items"] = profile.get("items", 0) + 1
                 self._ready[i].set()
         finally:
             for event in self._ready:  # never leave the reader waiting
                 event.set()
 
     def wait(self, i: int) -> None:
+        if profile is None:
+            self._ready[i].wait()
+            return
+        start = time.perf_counter()
         self._ready[i].wait()
+        profile["wait_s"] = profile.get("wait_s", 0.0) + time.perf_counter() - start
 
     def done(self, i: int) -> None:
         if self._release:
@@ -162,9 +172,12 @@ def mapped_column_slabs(rows: np.ndarray, slab_columns: int, *, depth: int = 2
 
     A slab holds every row of ``rows`` over a range of columns, so that a kernel
     summing along the rows finishes the sums of those columns in one call
-    (nothing is accumulated across slabs); ``depth`` slabs are populated ahead
-    of the one being used (one ``madvise`` per row and slab), and a slab's pages
-    are dropped after use as in `mapped_row_blocks`.
+    (nothing is accumulated across slabs). The reads of the ``depth`` slabs
+    after the one being used are started (``MADV_WILLNEED``, one call per row
+    and slab: asynchronous, so that the many short ranges of a slab are in
+    flight together; populating them one by one, as `mapped_row_blocks` does
+    for its contiguous blocks, waits for one short read after another), and a
+    slab's pages are dropped after use as in `mapped_row_blocks`.
     """
     total = rows.shape[1]
     starts = range(0, total, slab_columns)
@@ -188,7 +201,7 @@ def mapped_column_slabs(rows: np.ndarray, slab_columns: int, *, depth: int = 2
             lo -= lo % page
             item_ranges.append((lo, hi - lo))
         ranges.append(item_ranges)
-    populator = _Populator(ranges, depth, release)
+    populator = _Populator(ranges, depth, release, mmap.MADV_WILLNEED)
     try:
         for i, start in enumerate(starts):
             populator.wait(i)

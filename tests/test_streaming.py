@@ -244,20 +244,22 @@ def test_partial_fit_state_does_not_grow_with_the_signals():
     assert sizes[0] == sizes[1] <= max(n, 2**16) + 2 * n
 
 
-def test_column_slabs_of_a_memmap_cover_it_and_release_pages(tmp_path):
-    from gsp_householder.statistics._readahead import mapped_column_slabs
+def test_read_ahead_skips_blocks_already_in_the_page_cache(tmp_path, monkeypatch):
+    """Cached blocks are mapped by the reader itself; blocks not cached are read ahead."""
+    from gsp_householder.statistics import _readahead
 
-    rows = np.random.default_rng(5).standard_normal((7, 3000)).astype(np.float32)
+    rows = np.random.default_rng(6).standard_normal((64, 4096)).astype(np.float32)
     path = tmp_path / "rows.npy"
     np.save(path, rows)
     mapped = np.load(path, mmap_mode="r")
-    seen = np.zeros_like(rows)
-    starts = []
-    for start, slab in mapped_column_slabs(mapped, 700):
-        assert slab.shape == (7, min(700, 3000 - start))
-        seen[:, start:start + slab.shape[1]] = slab
-        starts.append(start)
-    assert starts == [0, 700, 1400, 2100, 2800]
+    np.asarray(mapped).sum()  # the whole file is now in the page cache
+    monkeypatch.setattr(_readahead, "profile", {})
+    seen = np.concatenate(list(_readahead.mapped_row_blocks(mapped, 16)))
     np.testing.assert_array_equal(seen, rows)
-    # in memory (no mapping): plain views
-    assert [s for s, _ in mapped_column_slabs(rows, 1000)] == [0, 1000, 2000]
+    assert _readahead.profile["items"] == 4
+    assert _readahead.profile["cached_items"] == 4
+    monkeypatch.setattr(_readahead, "_resident", lambda item: False)
+    monkeypatch.setattr(_readahead, "profile", {})
+    seen = np.concatenate(list(_readahead.mapped_row_blocks(mapped, 16)))
+    np.testing.assert_array_equal(seen, rows)
+    assert _readahead.profile["cached_items"] == 0

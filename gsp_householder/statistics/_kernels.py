@@ -331,8 +331,7 @@ def check_sums(X, sums, sq_sums, name: str) -> None:
 
 def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
                     out: tuple[np.ndarray, np.ndarray] | None = None,
-                    accumulate: bool = False,
-                    span: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    accumulate: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Sums and sums of squares of a validated 2-D real array along ``axis``, in float64.
 
     ``X`` is already checked by the caller (2-D, real, non-empty along ``axis``);
@@ -354,10 +353,6 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         allocation, which matters on machines where fresh memory is slow to fault in.
     accumulate : bool, default False
         Add to ``out`` instead of overwriting it.
-    span : (lo, hi), optional
-        Compute only the entries ``lo:hi`` of the sums (the other entries of
-        ``out`` are left alone): a range of columns of a contiguous array is
-        summed by the kernel of the contiguous layout, not through a strided view.
 
     Returns
     -------
@@ -367,18 +362,17 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     if not X.flags.c_contiguous and X.flags.f_contiguous:
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
-    lo, hi = (0, length) if span is None else span
     if out is None:
         sums, sq_sums = np.zeros(length) if accumulate else np.empty(length), np.empty(length)
         if accumulate:
             sq_sums[:] = 0.0
     else:
         sums, sq_sums = out
-    if hi <= lo:
+    if length == 0:
         return sums, sq_sums
     compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
     if n_threads is None:
-        n_threads = _default_threads(X.size * (hi - lo) // length, compiled)
+        n_threads = _default_threads(X.size, compiled)
     if compiled:
         kernels = _numba_kernels()
         if axis == 1:
@@ -393,5 +387,5 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     else:
         def work(lo, hi):
             _numpy_first(X, sums, sq_sums, lo, hi, accumulate)
-    _run_split(lambda a, b: work(lo + a, lo + b), hi - lo, n_threads)
+    _run_split(work, length, n_threads)
     return sums, sq_sums

@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-__all__ = ["is_mapped", "mapped_column_slabs", "mapped_row_blocks"]
+__all__ = ["is_mapped", "mapped_row_blocks"]
 
 _MADV_POPULATE_READ = 22  # Linux 5.14+
 _state: dict = {}
@@ -53,6 +53,35 @@ def _madvise():
                 fn = None
         _state["madvise"] = fn
     return _state["madvise"]
+
+
+def _mincore():
+    """``mincore`` from the C library, or None."""
+    if "mincore" not in _state:
+        fn = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                fn = ctypes.CDLL(None, use_errno=True).mincore
+                fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+                fn.restype = ctypes.c_int
+            except (OSError, AttributeError):  # pragma: no cover - unusual C library
+                fn = None
+        _state["mincore"] = fn
+    return _state["mincore"]
+
+
+def _resident(item: list[tuple[int, int]]) -> bool:
+    """Whether every page of the (page-aligned) ranges is in the page cache."""
+    fn = _mincore()
+    if fn is None:  # pragma: no cover - not Linux
+        return False
+    for addr, length in item:
+        vec = np.empty(-(-length // mmap.PAGESIZE), dtype=np.uint8)
+        if fn(addr, length, vec.ctypes.data) != 0 or not np.all(vec & 1):
+            return False
+    return True
 
 
 def _mapping_of(arr: np.ndarray):
@@ -95,7 +124,10 @@ class _Populator:
                 if self._stop:
                     return
                 start = time.perf_counter()
-                for addr, length in item:
+                # cached pages: the caller maps them as it reads (large folios at a
+                # time), cheaper than populating them here page by page
+                cached = _resident(item)
+                for addr, length in ([] if cached else item):
                     if (fn(addr, length, self._advice) != 0
                             and self._advice != mmap.MADV_WILLNEED):
                         self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
@@ -104,6 +136,7 @@ class _Populator:
                     profile["populate_s"] = profile.get("populate_s", 0.0) + (
                         time.perf_counter() - start)
                     profile["items"] = profile.get("items", 0) + 1
+                    profile["cached_items"] = profile.get("cached_items", 0) + int(cached)
                 self._ready[i].set()
         finally:
             for event in self._ready:  # never leave the reader waiting
@@ -129,14 +162,17 @@ class _Populator:
         self._thread.join()
 
 
-def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2
-                      ) -> Iterator[np.ndarray]:
+def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2,
+                      populate: bool = True) -> Iterator[np.ndarray]:
     """Yield ``rows[k:k + block_rows]`` for a C-ordered memory-mapped ``rows``, read ahead.
 
     ``rows`` is a C-contiguous view of a memory-mapped file (`is_mapped`);
     ``depth`` blocks are populated ahead of the one being used. A yielded block
     stays valid after the next one is requested (its pages are read again from
     the page cache if touched), but holding on to blocks defeats the purpose.
+    ``populate=False`` only starts the reads of the next blocks
+    (``MADV_WILLNEED``): their pages are mapped when the caller touches them,
+    so that the resident memory is one block, not ``depth + 1``.
     """
     total = rows.shape[0]
     starts = range(0, total, block_rows)
@@ -156,56 +192,12 @@ def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2
         hi = addr0 + min(total, start + block_rows) * row_bytes
         lo -= lo % page
         ranges.append([(lo, hi - lo)])
-    populator = _Populator(ranges, depth, release)
+    populator = _Populator(ranges, depth, release,
+                           _MADV_POPULATE_READ if populate else mmap.MADV_WILLNEED)
     try:
         for i, start in enumerate(starts):
             populator.wait(i)
             yield rows[start:start + block_rows]
-            populator.done(i)
-    finally:
-        populator.close()
-
-
-def mapped_column_slabs(rows: np.ndarray, slab_columns: int, *, depth: int = 2
-                        ) -> Iterator[tuple[int, np.ndarray]]:
-    """Yield ``(j, rows[:, j:j + slab_columns])`` for a C-ordered memory-mapped ``rows``.
-
-    A slab holds every row of ``rows`` over a range of columns, so that a kernel
-    summing along the rows finishes the sums of those columns in one call
-    (nothing is accumulated across slabs). The reads of the ``depth`` slabs
-    after the one being used are started (``MADV_WILLNEED``, one call per row
-    and slab: asynchronous, so that the many short ranges of a slab are in
-    flight together; populating them one by one, as `mapped_row_blocks` does
-    for its contiguous blocks, waits for one short read after another), and a
-    slab's pages are dropped after use as in `mapped_row_blocks`.
-    """
-    total = rows.shape[1]
-    starts = range(0, total, slab_columns)
-    fn = _madvise()
-    if fn is None or not rows.flags.c_contiguous or rows.size == 0:
-        for start in starts:
-            yield start, rows[:, start:start + slab_columns]
-        return
-    memmap, _ = _mapping_of(rows)
-    release = memmap is not None and getattr(memmap, "mode", None) == "r"
-    page = mmap.PAGESIZE
-    addr0 = rows.__array_interface__["data"][0]
-    row_bytes, item = rows.strides[0], rows.itemsize
-    ranges = []
-    for start in starts:
-        stop = min(total, start + slab_columns)
-        item_ranges = []
-        for r in range(rows.shape[0]):
-            lo = addr0 + r * row_bytes + start * item
-            hi = addr0 + r * row_bytes + stop * item
-            lo -= lo % page
-            item_ranges.append((lo, hi - lo))
-        ranges.append(item_ranges)
-    populator = _Populator(ranges, depth, release, mmap.MADV_WILLNEED)
-    try:
-        for i, start in enumerate(starts):
-            populator.wait(i)
-            yield start, rows[:, start:start + slab_columns]
             populator.done(i)
     finally:
         populator.close()

@@ -20,14 +20,16 @@ import functools
 import numpy as np
 
 from gsp_householder.statistics._kernels import check_sums, sums_along_axis
-from gsp_householder.statistics._readahead import is_mapped, mapped_column_slabs
+from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["statistics_from_dask"]
 
-# bytes of one slab (all rows, a range of columns) of a memory-mapped chunk, summed
-# while the next slabs are read
-_PART_BYTES = 1 << 26
+# bytes of one part (a block of rows) of a memory-mapped chunk, summed while the next
+# part is read: large enough that adding each part's sums into the chunk's float64
+# sums costs little beside reading the part (16 bytes per node and part), small
+# enough that a worker maps two parts at a time
+_PART_BYTES = 1 << 27
 
 
 def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
@@ -107,25 +109,21 @@ def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
     """Row sums and row sums of squares of one chunk of ``Y``, shape (2, n_chunk, 1).
 
     The kernel writes straight into the one array returned. A chunk that is a
-    view of a memory-mapped file (signals stored one per row) is summed by slabs
-    of columns (every signal, a range of nodes) of about `_PART_BYTES`, while a
-    background thread reads the next slabs
+    view of a memory-mapped file (signals stored one per row) is summed in parts
+    of about `_PART_BYTES` while a background thread reads the next part
     (`gsp_householder.statistics._readahead`), so that the worker computes while
-    the file is read. Slabs of whole columns finish their sums in one call: the
-    float64 sums are written once, not re-read for every part of the chunk.
+    the file is read.
     """
     rows = np.asarray(block).T
     out = np.empty((2, rows.shape[1], 1))
     sums, sq_sums = out[0, :, 0], out[1, :, 0]
     if rows.flags.c_contiguous and rows.nbytes > 2 * _PART_BYTES and is_mapped(rows):
-        # slabs of whole columns: every slab finishes its sums, nothing is re-read
-        width = max(1, _PART_BYTES // (rows.shape[0] * rows.itemsize))
-        for start, slab in mapped_column_slabs(rows, width):
-            # dask runs chunks in parallel: one thread per chunk
-            sums_along_axis(rows, 0, n_threads=1, out=(sums, sq_sums),
-                            span=(start, start + slab.shape[1]))
+        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]), depth=1)
     else:
-        sums_along_axis(rows, 0, n_threads=1, out=(sums, sq_sums))
+        parts = [rows]
+    for i, part in enumerate(parts):
+        # dask runs chunks in parallel: one thread per chunk
+        sums_along_axis(part, 0, n_threads=1, out=(sums, sq_sums), accumulate=i > 0)
     check_sums(rows, sums, sq_sums, name)
     return out
 

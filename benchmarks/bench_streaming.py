@@ -198,7 +198,7 @@ def _phase(phase: str, path: str, block: int) -> dict:
         from gsp_householder.statistics.dask_arrays import statistics_from_dask
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1,
-                               processes=phase != "dask_threads", dashboard_address=None)
+                               processes=phase != "dask_threads", dashboard_address=":0")
         client = Client(cluster)
         client.run(_warm_kernels)
         if PROFILE:
@@ -341,12 +341,19 @@ def _task_stream_summary(records) -> dict:
     return out
 
 
-def _run_phase(phase: str, path: str, block: int, cache: str, profile: bool = False) -> dict:
+def _run_phase(phase: str, path: str, block: int, cache: str, profile: bool = False,
+               baseline: str | None = None) -> dict:
+    """Run one pass in a fresh process; ``PASS@base`` runs it on the package at ``baseline``."""
     if cache == "cold":
         _evict(path)
+    phase, _, base = phase.partition("@")
     cmd = [sys.executable, os.path.abspath(__file__), "--phase", phase, "--file", path,
            "--block", str(block)]
-    env = dict(os.environ, GSP_BENCH_PROFILE="1") if profile else None
+    env = dict(os.environ)
+    if profile:
+        env["GSP_BENCH_PROFILE"] = "1"
+    if base:
+        env["PYTHONPATH"] = baseline
     res = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
     return json.loads(res.stdout.strip().splitlines()[-1])
 
@@ -359,8 +366,9 @@ PROFILE = bool(os.environ.get("GSP_BENCH_PROFILE"))
 def _print_profile(runs: dict, phases: list, cache: str) -> None:
     """Median per pass of the counters each pass reported (see ``--profile``)."""
     keys = ["cpu_s", "major_faults", "minor_faults", "read_bytes", "populate_s", "wait_s",
-            "items", "tasks", "task_compute_s", "task_transfer_s", "task_other_s",
-            "workers_cpu_s", "workers_read_bytes", "workers_populate_s", "workers_wait_s"]
+            "items", "cached_items", "tasks", "task_compute_s", "task_transfer_s",
+            "task_other_s", "workers_cpu_s", "workers_read_bytes", "workers_populate_s",
+            "workers_wait_s", "workers_items", "workers_cached_items"]
     print()
     print(f"profile, {cache} cache (medians over rounds; seconds; read_bytes in GB: what "
           "came from the disk; populate_s: the read-ahead thread's madvise calls; wait_s: "
@@ -379,7 +387,7 @@ def _print_profile(runs: dict, phases: list, cache: str) -> None:
                 continue
             v = float(np.median(vals))
             cells.append(f"{v / GB:.2f}" if "bytes" in k else
-                         f"{v:.0f}" if k in ("major_faults", "minor_faults", "items", "tasks")
+                         f"{v:.0f}" if k.endswith(("faults", "items", "tasks"))
                          else f"{v:.2f}")
         print(f"| {ph} | " + " | ".join(cells) + " |")
 
@@ -403,6 +411,9 @@ def main(argv=None) -> int:
     ap.add_argument("--phases", default=",".join(PHASES),
                     help="comma-separated passes (default: all but the optional "
                          f"{', '.join(OPTIONAL_PHASES)})")
+    ap.add_argument("--baseline", default=None,
+                    help="a checkout of the package (e.g. the main branch): a pass named "
+                         "PASS@base in --phases runs PASS on it, in the same rounds")
     ap.add_argument("--profile", action="store_true",
                     help="also print where each pass spends its time (CPU, page faults, "
                          "bytes from disk, read-ahead waits, dask task stream)")
@@ -420,6 +431,8 @@ def main(argv=None) -> int:
     block = args.block or max(1, (128 << 20) // (4 * n))
     size = 4 * n * p
     phases = [ph for ph in args.phases.split(",") if ph]
+    if any("@" in ph for ph in phases) and not args.baseline:
+        ap.error("a pass PASS@base needs --baseline")
     if "read" not in phases:
         phases.insert(0, "read")
     path = args.path or os.path.join(args.dir, f"bench_streaming_{os.getpid()}.npy")
@@ -450,7 +463,8 @@ def main(argv=None) -> int:
                 # so that no pass always follows the same one
                 k = r % len(others) if others else 0
                 for ph in ["read", *others[k:], *others[:k]]:
-                    runs[ph].append(_run_phase(ph, path, block, cache, args.profile))
+                    runs[ph].append(_run_phase(ph, path, block, cache, args.profile,
+                                               args.baseline))
             loads.append(_load())
             print()
             print(f"{cache} cache ({loads[0]} before, {loads[1]} after)")

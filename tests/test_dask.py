@@ -97,7 +97,7 @@ def test_local_cluster_two_processes(signals):
     distributed = pytest.importorskip("distributed")
     _, Y = signals
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  host="127.0.0.1", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         Yd = da.from_array(Y, chunks=(120, 50))

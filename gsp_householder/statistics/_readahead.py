@@ -55,35 +55,6 @@ def _madvise():
     return _state["madvise"]
 
 
-def _mincore():
-    """``mincore`` from the C library, or None."""
-    if "mincore" not in _state:
-        fn = None
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-
-                fn = ctypes.CDLL(None, use_errno=True).mincore
-                fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
-                fn.restype = ctypes.c_int
-            except (OSError, AttributeError):  # pragma: no cover - unusual C library
-                fn = None
-        _state["mincore"] = fn
-    return _state["mincore"]
-
-
-def _resident(item: list[tuple[int, int]]) -> bool:
-    """Whether every page of the (page-aligned) ranges is in the page cache."""
-    fn = _mincore()
-    if fn is None:  # pragma: no cover - not Linux
-        return False
-    for addr, length in item:
-        vec = np.empty(-(-length // mmap.PAGESIZE), dtype=np.uint8)
-        if fn(addr, length, vec.ctypes.data) != 0 or not np.all(vec & 1):
-            return False
-    return True
-
-
 def _mapping_of(arr: np.ndarray):
     """The ``numpy.memmap`` and ``mmap.mmap`` behind ``arr``, or ``(None, None)``."""
     memmap, base = None, arr
@@ -124,10 +95,7 @@ class _Populator:
                 if self._stop:
                     return
                 start = time.perf_counter()
-                # cached pages: the caller maps them as it reads (large folios at a
-                # time), cheaper than populating them here page by page
-                cached = _resident(item)
-                for addr, length in ([] if cached else item):
+                for addr, length in item:
                     if (fn(addr, length, self._advice) != 0
                             and self._advice != mmap.MADV_WILLNEED):
                         self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
@@ -136,7 +104,6 @@ class _Populator:
                     profile["populate_s"] = profile.get("populate_s", 0.0) + (
                         time.perf_counter() - start)
                     profile["items"] = profile.get("items", 0) + 1
-                    profile["cached_items"] = profile.get("cached_items", 0) + int(cached)
                 self._ready[i].set()
         finally:
             for event in self._ready:  # never leave the reader waiting

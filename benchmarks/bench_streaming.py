@@ -18,7 +18,17 @@ block of signals is one contiguous range of bytes (see
 - ``dask``: `gsp_householder.statistics.dask_arrays.statistics_from_dask` on a
   dask array whose chunks are windows of the file (four blocks each), on a ``distributed``
   ``LocalCluster`` of two single-threaded worker processes (started, and their
-  kernels loaded, before the clock starts), checked against the ``stats`` pass.
+  kernels loaded, before the clock starts), checked against the ``stats`` pass;
+- ``dask_threads`` (optional): the same on a 2-worker ``LocalCluster`` of threads in this
+  process (``processes=False``); ``dask_read`` (optional): the same chunks on the 2-process
+  cluster, only read (dask's own floor).
+
+``--baseline DIR`` with a pass named ``PASS@base`` runs ``PASS`` on the package checked
+out at ``DIR`` (e.g. the main branch) in the same rounds: before and after under the same
+load. ``--profile`` prints where each pass spends its time: CPU seconds, page faults and
+bytes read from the disk (``/proc/self/io``) of the pass's process (and of the dask
+workers), the read-ahead thread's time in ``madvise`` and the summing thread's waits for
+it, and dask's task stream (compute and transfer seconds summed over tasks).
 
 It prints the median wall time over ``--repeat`` passes, the throughput, the
 peak resident memory (``VmHWM``; for ``dask`` the client's plus the workers')

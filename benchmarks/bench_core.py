@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 import warnings
 
 import numpy as np
+import scipy.linalg.blas
 
 from gsp_householder import (
     BernoulliUniform,
@@ -135,6 +137,23 @@ def _before_apply_transpose(V, Y):
     return out
 
 
+def _main_apply_transpose(V, Y):
+    """V.T @ Y as on main before the beta = 1 GEMM: U W, then Y - U W and the finiteness
+    check by 2 MB blocks of rows (the subtraction reads Y and U W and writes the result)."""
+    U, T = V.vectors, V.wy_factor
+    W = T.T @ (U.T @ Y)
+    out = U @ W
+    rows = max(1, (1 << 21) // (Y.shape[1] * Y.itemsize))
+    finite = True
+    for start in range(0, Y.shape[0], rows):
+        block = out[start:start + rows]
+        np.subtract(Y[start:start + rows], block, out=block)
+        finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
+    if not finite:
+        raise ValueError("not finite")
+    return out
+
+
 # ------------------------------------------------------------------ tables
 def _data(n, p, rng):
     V = random_householder_product(n, 50, rng=rng)
@@ -186,29 +205,106 @@ def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
     table(rows, ["data", "m", *[name for name, _ in settings]])
 
 
-def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
+def _apply_case(n, m, p):
     rng = np.random.default_rng(2)
     V = random_householder_product(n, m, rng=rng)
     Y = rng.standard_normal((n, p))
+    return V, Y, V.vectors, rng.standard_normal((m, p))
+
+
+def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
+    """``V.T @ Y`` against the two GEMMs it is made of, ``U.T @ Y`` and ``U @ W``.
+
+    The baseline is numpy's ``U.T @ Y`` and ``U @ W`` (W random, m x p): the two
+    products every WY apply needs whatever else it does. The apply's second GEMM
+    runs through scipy's BLAS (``gemm`` with ``beta = 1``); the column "GEMMs
+    scipy / numpy" times the same two GEMMs through scipy's BLAS against numpy's,
+    to show the ratio is not won by a faster library.
+    """
+    V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
-    U = V.vectors
-    W = rng.standard_normal((m, p))
     ref = dense.T @ Y
     err = np.linalg.norm(V.T @ Y - ref) / np.linalg.norm(Y)
     err_before = np.linalg.norm(_before_apply_transpose(V, Y) - ref) / np.linalg.norm(Y)
+    gemm = scipy.linalg.blas.get_blas_funcs("gemm", (Y,))
     rows = []
     gemms = lambda: (U.T @ Y, U @ W)  # noqa: E731
+    # the same products through scipy's BLAS, beta = 0 (results F-ordered: W^T Y... as
+    # transposes of C-ordered views, no copies)
+    gemms_scipy = lambda: (gemm(1.0, Y.T, U), gemm(1.0, W.T, U.T))  # noqa: E731
     wy = lambda: V.T @ Y  # noqa: E731
     for _ in range(3):  # three rounds
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
+        main = median_ratio(lambda: _main_apply_transpose(V, Y), gemms, repeat)
         after = median_ratio(wy, gemms, repeat)
+        library = median_ratio(gemms_scipy, gemms, repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, max(1, repeat // 3))
-        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}",
-                     f"{after:.2f}", f"{dense_ratio:.1f}x"])
+        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
+                     f"{after:.2f}", f"{library:.2f}", f"{dense_ratio:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
-          f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; {load()})")
-    table(rows, ["two GEMMs ms", "before / GEMMs", "after / GEMMs (target <= 1.3)",
-                 "dense / after (target >= 40)"])
+          f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; "
+          f"BLAS threads {_blas_threads()}; {load()})")
+    table(rows, ["two GEMMs ms", "before / GEMMs", "main / GEMMs", "after / GEMMs (<= 1.3)",
+                 "GEMMs scipy / numpy", "dense / after (>= 40)"])
+
+
+def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
+    """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
+    from gsp_householder.householder import _APPLY_BLOCK_BYTES, _subtract_product
+
+    V, Y, U, Wr = _apply_case(n, m, p)
+    A, M, B = V._apply_factors(Y.dtype, True)
+    state = {}
+    rows_per_block = max(1, _APPLY_BLOCK_BYTES // (p * Y.itemsize))
+
+    def copy_bounds():
+        out = np.empty_like(Y)
+        high = 0.0
+        for start in range(0, n, rows_per_block):
+            block = out[start:start + rows_per_block]
+            np.copyto(block, Y[start:start + rows_per_block])
+            high = max(high, abs(float(block.max())), abs(float(block.min())))
+        state["out"] = out
+
+    phases = {
+        "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
+        "apply: M (B^T Y) (T-multiply)": lambda: state.__setitem__("W", M @ state["G"]),
+        "apply: out = Y by blocks + bounds": copy_bounds,
+        "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
+                                                                        state["out"]),
+        "apply: overflow bound": lambda: float(np.abs(state["W"]).sum(axis=0).max()),
+        "baseline: U^T Y (GEMM 1)": lambda: U.T @ Y,
+        "baseline: U W (GEMM 2, beta=0, fresh output)": lambda: U @ Wr,
+        "whole apply V.T @ Y": lambda: V.T @ Y,
+        "whole baseline (two GEMMs)": lambda: (U.T @ Y, U @ Wr),
+        "main's apply (U W, then Y - U W by blocks)": lambda: _main_apply_transpose(V, Y),
+        "memory: np.empty + first touch (np.copyto Y)": lambda: np.copyto(np.empty_like(Y), Y),
+        "memory: read Y once (np.add.reduce)": lambda: np.add.reduce(Y, axis=None),
+    }
+    samples = {name: ([], []) for name in phases}
+    for func in phases.values():
+        func()
+    for _ in range(repeat):
+        for name, func in phases.items():
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            start = time.perf_counter()
+            func()
+            samples[name][0].append(time.perf_counter() - start)
+            samples[name][1].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
+    rows = [[name, f"{np.median(t) * 1e3:.2f}", f"{np.median(f):.0f}"]
+            for name, (t, f) in samples.items()]
+    mb = Y.nbytes / 1e6
+    print(f"Profile of V.T @ Y (n={n}, m={m}, p={p}; Y is {mb:.0f} MB; medians of {repeat}; "
+          f"BLAS threads {_blas_threads()}; {load()})")
+    table(rows, ["phase", "ms", "minor page faults"])
+
+
+def _blas_threads() -> str:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return "unknown"
+    return ",".join(str(i["num_threads"]) for i in threadpool_info() if i["user_api"] == "blas")
 
 
 def main(argv=None) -> None:
@@ -216,7 +312,15 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes")
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--only", choices=("statistics", "estimator", "apply"))
+    parser.add_argument("--threads", type=int, default=None,
+                        help="limit BLAS threads (threadpoolctl); default: BLAS's own")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print the per-phase time breakdown of each target")
     args = parser.parse_args(argv)
+    if args.threads is not None:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(args.threads)
     if args.quick:
         sizes = {"statistics": (20_000, 50, 3), "estimator": (20_000, 50, (1, 10), 3),
                  "apply": (1024, 16, 128, 3)}
@@ -228,6 +332,8 @@ def main(argv=None) -> None:
                        ("apply", bench_apply)):
         if args.only in (None, name):
             func(*sizes[name])
+    if args.profile and args.only in (None, "apply"):
+        profile_apply(*sizes["apply"])
 
 
 if __name__ == "__main__":

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.linalg.blas
 
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
 
 # bytes of one block of rows of the result in the WY apply (stays in cache between
-# the subtraction and the finiteness check)
-_APPLY_BLOCK_BYTES = 1 << 21
+# its copy from Y and the reading of its bounds)
+_APPLY_BLOCK_BYTES = 1 << 19
 
 
 class HouseholderProduct:
@@ -219,10 +220,14 @@ class HouseholderProduct:
         return self._T
 
     def _apply_factors(self, dtype, transpose: bool):
-        """``(U, M)`` with $Q = I - U M U^T$ (or $Q^T$ when ``transpose``), cast to ``dtype``.
+        """``(A, M, B)`` with $V = D - A M B^T$ applied as $V Y = D Y - A M B^T Y$.
 
-        For reflectors kept in factored form $U = BC$ (orthonormal $B$ of $r$
-        columns), $U T U^T = B (C T C^T) B^T$: the apply then costs $O(nrp)$.
+        With $V = Q D$ and $Q = I - U T U^T$: $V = D - U T (DU)^T$ and
+        $V^T = D - (DU) T^T U^T$, so the signs cost no pass of their own. For
+        reflectors kept in factored form $U = BC$ (orthonormal $B$ of $r$
+        columns, no signs), $U T U^T = B (C T C^T) B^T$: the apply then costs
+        $O(nrp)$. Every entry of ``A`` is at most 1 in magnitude (unit or
+        orthonormal columns, times signs). Cast to ``dtype`` and cached.
         """
         key = (np.dtype(dtype), transpose)
         if key not in self._cast_cache:
@@ -233,7 +238,10 @@ class HouseholderProduct:
             else:
                 U, M = self._U, T
             M = np.ascontiguousarray(M.T if transpose else M, dtype=dtype)
-            self._cast_cache[key] = (U.astype(dtype, copy=False), M)
+            U = U.astype(dtype, copy=False)
+            DU = U * self._d.astype(dtype)[:, None] if self._has_signs else U
+            A, B = (DU, U) if transpose else (U, DU)
+            self._cast_cache[key] = (A, M, B)
         return self._cast_cache[key]
 
     def _prepare(self, Y, name, axis):
@@ -254,28 +262,47 @@ class HouseholderProduct:
                 f"the {self.n} x {self.n} HouseholderProduct")
         return arr
 
-    def _apply_q(self, Y, transpose: bool) -> tuple[np.ndarray, bool | None]:
-        """$(I - U T U^T) Y$ or its transpose applied to ``Y`` (n first).
+    def _apply_q(self, Y, transpose: bool) -> tuple[np.ndarray, bool]:
+        """$V Y$ (or $V^T Y$) for validated ``Y`` (n first), with whether it is finite.
 
-        Returns the result and whether it is finite (None: not checked). For a
-        C-ordered matrix the subtraction and the finiteness check run block of
-        rows by block of rows, so that the check reads each block from cache.
+        ``True`` means proven finite; ``False`` means not proven (the caller
+        then checks the result itself). A C-ordered matrix takes the fast path:
+        $W = M (B^T Y)$ (one GEMM over ``Y``), then ``out = D Y`` written block
+        of rows by block of rows while the bounds of each block are read from
+        cache, then one GEMM ``out -= A W`` that accumulates into ``out``
+        (BLAS ``beta = 1``), so no pass over the ``n x p`` result follows.
         """
+        d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
-            return np.array(Y, copy=True), None
-        U, M = self._apply_factors(Y.dtype, transpose)
-        W = M @ (U.T @ Y)
-        if Y.ndim == 1 or not Y.flags.c_contiguous:
-            out = U @ W  # the one n x p allocation; the subtraction reuses it
-            return np.subtract(Y, out, out=out), None
-        out = U @ W  # one n x p product (threaded BLAS works best on one large call)
-        rows = max(1, _APPLY_BLOCK_BYTES // max(1, Y.shape[1] * Y.itemsize))
-        finite = True
-        for start in range(0, Y.shape[0], rows):
-            block = out[start:start + rows]
-            np.subtract(Y[start:start + rows], block, out=block)
-            finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
-        return out, finite
+            out = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y.copy()
+            return out, False
+        A, M, B = self._apply_factors(Y.dtype, transpose)
+        W = M @ (B.T @ Y)
+        c_order = Y.ndim == 2 and Y.flags.c_contiguous
+        if Y.ndim == 1 or Y.shape[1] == 0 or not (c_order or Y.flags.f_contiguous):
+            out = A @ W  # the one n x p allocation; the subtraction reuses it
+            dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
+            return np.subtract(dY, out, out=out), False
+        out = np.empty_like(Y)  # same memory order as Y
+        # blocks of rows (C order) or of columns (F order): contiguous, cache-sized
+        size = Y.shape[1] if c_order else Y.shape[0]
+        step = max(1, _APPLY_BLOCK_BYTES // max(1, size * Y.itemsize))
+        dcol = d[:, None]
+        high = 0.0
+        for start in range(0, Y.shape[0 if c_order else 1], step):
+            part = np.s_[start:start + step] if c_order else np.s_[:, start:start + step]
+            block = out[part]
+            if self._has_signs:
+                np.multiply(Y[part], dcol[start:start + step] if c_order else dcol, out=block)
+            else:
+                np.copyto(block, Y[part])
+            # NaN propagates through max and min; their magnitudes bound the block
+            high = max(high, abs(float(block.max())), abs(float(block.min())))
+        _subtract_product(A, W, out)
+        # |(A W)_ij| <= sum_k |W_kj| since |A_ik| <= 1: no overflow below half the range
+        with np.errstate(over="ignore", invalid="ignore"):
+            bound = high + float(np.abs(W).sum(axis=0).max())
+        return out, bool(bound < 0.5 * np.finfo(Y.dtype).max)
 
     def matvec(self, Y, *, transpose: bool = False) -> np.ndarray:
         """Return ``V @ Y`` (or ``V.T @ Y``) for ``Y`` of shape ``(n,)`` or ``(n, p)``.
@@ -292,15 +319,9 @@ class HouseholderProduct:
         ndarray of the same shape as ``Y``
         """
         Y = self._prepare(Y, "Y", axis=0)
-        d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
-        dcol = d if Y.ndim == 1 else d[:, None]
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-            if transpose:
-                out, finite = self._apply_q(Y, transpose=True)
-                out = np.multiply(out, dcol, out=out) if self._has_signs else out
-            else:
-                out, finite = self._apply_q(Y * dcol if self._has_signs else Y, transpose=False)
-            if finite is None:  # one pass: NaN and inf propagate to the total
+            out, finite = self._apply_q(Y, transpose)
+            if not finite:  # one pass: NaN and inf propagate to the total
                 finite = bool(np.isfinite(np.add.reduce(out, axis=None)))
         if not finite and not np.isfinite(out).all():
             if not np.isfinite(Y).all():
@@ -527,6 +548,26 @@ class HouseholderProduct:
             vectors.append(u)
         U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
         return cls._trusted(U, np.ones(n))
+
+
+def _subtract_product(A, W, out) -> None:
+    """``out -= A @ W`` in place by one BLAS GEMM with ``beta = 1``; ``out`` C or F ordered.
+
+    ``A`` (n, m) and ``W`` (m, p) are small beside ``out`` (n, p); no temporary of
+    the size of ``out`` is made (numpy's ``matmul`` has no ``beta``).
+    """
+    gemm = scipy.linalg.blas.get_blas_funcs("gemm", (out,))
+    a_c = A.flags.c_contiguous
+    if out.flags.f_contiguous:  # out = -A W + out
+        res = gemm(-1.0, A.T if a_c else A, W.T, trans_a=int(a_c), trans_b=1, beta=1.0,
+                   c=out, overwrite_c=1)
+        target = out
+    else:  # out^T (F-ordered) = -W^T A^T + out^T
+        res = gemm(-1.0, W.T, A.T if a_c else A, trans_b=int(not a_c), beta=1.0,
+                   c=out.T, overwrite_c=1)
+        target = out.T
+    if res.ctypes.data != target.ctypes.data:  # the BLAS wrapper worked on a copy
+        np.copyto(target, res)
 
 
 def _is_dask(x) -> bool:

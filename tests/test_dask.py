@@ -97,7 +97,7 @@ def test_local_cluster_two_processes(signals):
     distributed = pytest.importorskip("distributed")
     _, Y = signals
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  host="127.0.0.1", dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         Yd = da.from_array(Y, chunks=(120, 50))
@@ -121,9 +121,9 @@ def test_memory_mapped_chunks_are_summed_in_parts_read_ahead(tmp_path, monkeypat
     monkeypatch.setattr(dask_arrays, "_PART_BYTES", 4096)  # parts of 2 signals of 512 floats
     calls = []
 
-    def counted(rows, block_rows):
+    def counted(rows, block_rows, **kwargs):
         calls.append(block_rows)
-        return dask_arrays.mapped_row_blocks.__wrapped__(rows, block_rows)
+        return dask_arrays.mapped_row_blocks.__wrapped__(rows, block_rows, **kwargs)
 
     counted.__wrapped__ = dask_arrays.mapped_row_blocks
     monkeypatch.setattr(dask_arrays, "mapped_row_blocks", counted)

@@ -271,3 +271,34 @@ def test_factored_pickle_rejects_a_basis_that_is_not_orthonormal():
     state["basis"] = state["basis"] * 2.0
     with pytest.raises(ValueError, match="orthonormal basis"):
         HouseholderProduct.__new__(HouseholderProduct).__setstate__(state)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_apply_near_the_overflow_bound_is_checked_not_refused(order, dtype):
+    """Entries past half the range cannot be proven finite in advance; the result is
+    then checked, and returned when it is finite."""
+    rng = np.random.default_rng(3)
+    U, signs = random_case(rng, 12, 3)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    big = 0.6 * float(np.finfo(dtype).max)
+    Y = np.zeros((12, 4), dtype=dtype, order=order)
+    Y[:, 0] = big / 12  # the bound (max |Y| + max column sum of |W|) stays below half
+    Y[2, 1] = big  # V Y may be finite, but not provably
+    for out, ref in ((V @ Y, D @ Y.astype(np.float64)), (V.T @ Y, D.T @ Y.astype(np.float64))):
+        assert np.abs(ref).max() > 0.3 * float(np.finfo(dtype).max)  # finite, and large
+        assert out.dtype == dtype
+        np.testing.assert_allclose(out, ref, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   atol=1e-6 * big)
+
+
+def test_apply_with_signs_equals_dense_in_both_orders():
+    rng = np.random.default_rng(4)
+    U, signs = random_case(rng, 30, 5)
+    signs[:] = np.where(rng.random(30) < 0.5, -1.0, 1.0)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((30, 7))
+    for Z in (Y, np.asfortranarray(Y)):
+        np.testing.assert_allclose(V @ Z, D @ Y, atol=1e-12)
+        np.testing.assert_allclose(V.T @ Z, D.T @ Y, atol=1e-12)
+        np.testing.assert_allclose(Z.T @ V, Y.T @ D, atol=1e-12)

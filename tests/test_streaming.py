@@ -242,3 +242,19 @@ def test_partial_fit_state_does_not_grow_with_the_signals():
         kept += [est.statistics_.row_sums, est.statistics_.row_sq_sums]
         sizes.append(sum(a.size for a in kept))
     assert sizes[0] == sizes[1] <= max(n, 2**16) + 2 * n
+
+
+def test_read_ahead_profile_counts_blocks_and_waits(tmp_path, monkeypatch):
+    """The profile hook of the read-ahead (used by the benchmarks) counts every block."""
+    from gsp_householder.statistics import _readahead
+
+    rows = np.random.default_rng(6).standard_normal((64, 4096)).astype(np.float32)
+    path = tmp_path / "rows.npy"
+    np.save(path, rows)
+    mapped = np.load(path, mmap_mode="r")
+    for populate in (True, False):
+        monkeypatch.setattr(_readahead, "profile", {})
+        seen = np.concatenate(list(_readahead.mapped_row_blocks(mapped, 16, populate=populate)))
+        np.testing.assert_array_equal(seen, rows)
+        assert _readahead.profile["items"] == 4
+        assert _readahead.profile["populate_s"] >= 0.0 and _readahead.profile["wait_s"] >= 0.0

@@ -22,6 +22,7 @@ from __future__ import annotations
 import mmap
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import numpy as np
@@ -30,6 +31,10 @@ __all__ = ["is_mapped", "mapped_row_blocks"]
 
 _MADV_POPULATE_READ = 22  # Linux 5.14+
 _state: dict = {}
+# set to a dict to accumulate seconds spent populating ("populate_s", background
+# thread) and waiting for pages ("wait_s", consumer), and the items ("items"): the
+# benchmarks' profile of where a streaming pass spends its time
+profile: dict | None = None
 
 
 def _madvise():
@@ -70,13 +75,14 @@ def is_mapped(arr) -> bool:
 class _Populator:
     """Background thread that populates the pages of the next row ranges."""
 
-    def __init__(self, ranges: list[tuple[int, int]], depth: int, release: bool):
+    def __init__(self, ranges: list[list[tuple[int, int]]], depth: int, release: bool,
+                 advice: int = _MADV_POPULATE_READ):
         self._ranges = ranges
         self._ready = [threading.Event() for _ in ranges]
         self._room = threading.Semaphore(depth)
         self._stop = False
         self._release = release
-        self._advice = _MADV_POPULATE_READ
+        self._advice = advice
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name="gsp_householder-readahead")
         self._thread.start()
@@ -84,25 +90,37 @@ class _Populator:
     def _run(self) -> None:
         fn = _madvise()
         try:
-            for i, (addr, length) in enumerate(self._ranges):
+            for i, item in enumerate(self._ranges):
                 self._room.acquire()
                 if self._stop:
                     return
-                if fn(addr, length, self._advice) != 0 and self._advice != mmap.MADV_WILLNEED:
-                    self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads only
-                    fn(addr, length, self._advice)
+                start = time.perf_counter()
+                for addr, length in item:
+                    if (fn(addr, length, self._advice) != 0
+                            and self._advice != mmap.MADV_WILLNEED):
+                        self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
+                        fn(addr, length, self._advice)
+                if profile is not None:
+                    profile["populate_s"] = profile.get("populate_s", 0.0) + (
+                        time.perf_counter() - start)
+                    profile["items"] = profile.get("items", 0) + 1
                 self._ready[i].set()
         finally:
             for event in self._ready:  # never leave the reader waiting
                 event.set()
 
     def wait(self, i: int) -> None:
+        if profile is None:
+            self._ready[i].wait()
+            return
+        start = time.perf_counter()
         self._ready[i].wait()
+        profile["wait_s"] = profile.get("wait_s", 0.0) + time.perf_counter() - start
 
     def done(self, i: int) -> None:
         if self._release:
-            addr, length = self._ranges[i]
-            _madvise()(addr, length, mmap.MADV_DONTNEED)
+            for addr, length in self._ranges[i]:
+                _madvise()(addr, length, mmap.MADV_DONTNEED)
         self._room.release()
 
     def close(self) -> None:
@@ -111,14 +129,17 @@ class _Populator:
         self._thread.join()
 
 
-def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2
-                      ) -> Iterator[np.ndarray]:
+def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2,
+                      populate: bool = True) -> Iterator[np.ndarray]:
     """Yield ``rows[k:k + block_rows]`` for a C-ordered memory-mapped ``rows``, read ahead.
 
     ``rows`` is a C-contiguous view of a memory-mapped file (`is_mapped`);
     ``depth`` blocks are populated ahead of the one being used. A yielded block
     stays valid after the next one is requested (its pages are read again from
     the page cache if touched), but holding on to blocks defeats the purpose.
+    ``populate=False`` only starts the reads of the next blocks
+    (``MADV_WILLNEED``): their pages are mapped when the caller touches them,
+    so that the resident memory is one block, not ``depth + 1``.
     """
     total = rows.shape[0]
     starts = range(0, total, block_rows)
@@ -137,8 +158,9 @@ def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2
         lo = addr0 + start * row_bytes
         hi = addr0 + min(total, start + block_rows) * row_bytes
         lo -= lo % page
-        ranges.append((lo, hi - lo))
-    populator = _Populator(ranges, depth, release)
+        ranges.append([(lo, hi - lo)])
+    populator = _Populator(ranges, depth, release,
+                           _MADV_POPULATE_READ if populate else mmap.MADV_WILLNEED)
     try:
         for i, start in enumerate(starts):
             populator.wait(i)

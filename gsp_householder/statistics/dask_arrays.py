@@ -25,8 +25,11 @@ from gsp_householder.statistics.signal_statistics import SignalStatistics
 
 __all__ = ["statistics_from_dask"]
 
-# bytes of one part of a memory-mapped chunk, summed while the next part is read
-_PART_BYTES = 1 << 25
+# bytes of one part (a block of rows) of a memory-mapped chunk, summed while the next
+# part is read: large enough that adding each part's sums into the chunk's float64
+# sums costs little beside reading the part (16 bytes per node and part), small
+# enough that a worker maps two parts at a time
+_PART_BYTES = 1 << 27
 
 
 def statistics_from_dask(Y, *, name: str = "Y") -> SignalStatistics:
@@ -107,7 +110,7 @@ def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
 
     The kernel writes straight into the one array returned. A chunk that is a
     view of a memory-mapped file (signals stored one per row) is summed in parts
-    of about `_PART_BYTES` while a background thread reads the next parts
+    of about `_PART_BYTES` while a background thread reads the next part
     (`gsp_householder.statistics._readahead`), so that the worker computes while
     the file is read.
     """
@@ -115,7 +118,7 @@ def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
     out = np.empty((2, rows.shape[1], 1))
     sums, sq_sums = out[0, :, 0], out[1, :, 0]
     if rows.flags.c_contiguous and rows.nbytes > 2 * _PART_BYTES and is_mapped(rows):
-        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]))
+        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]), depth=1)
     else:
         parts = [rows]
     for i, part in enumerate(parts):

@@ -24,6 +24,8 @@ from gsp_householder.graphs._template_lp import Fit, valid_in_span
 CLEAN_FACTOR = 30.0
 #: Fitting error of a near-null direction, in units of the noise's expected error.
 NULL_FACTOR = 16.0
+#: Standardised residual level of exact (rounding-level) eigenvectors.
+EXACT_NOISE = 1e-11
 #: Largest dimension of a family of valid graphs that is searched.
 MAX_FAMILY = 48
 
@@ -96,7 +98,7 @@ class PrefixSearch:
         family = bool(self.noise) and mu.size > 1
         if noise is None and not family:
             return None
-        noise = max(float(self.noise or 0.0), 1e-9) if noise is None else noise
+        noise = max(float(self.noise or 0.0), EXACT_NOISE) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
@@ -206,7 +208,7 @@ class PrefixSearch:
         scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
         i, j = self.i[c:], self.j[c:]
         z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
-        noise = max(float(self.noise or 0.0), 1e-9)
+        noise = max(float(self.noise or 0.0), EXACT_NOISE)
         return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
     def run(self):

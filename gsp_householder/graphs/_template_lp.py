@@ -21,6 +21,9 @@ from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
 POSITIVE_SLACK = 2.0
+#: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
+#: 1e-7): smaller entries, relative to the largest, are not edges.
+LP_ACCURACY = 1e-6
 
 @dataclass
 class Fit:
@@ -96,7 +99,7 @@ def edge_pairs(B: PairBasis, lam, tol):
     """Pairs whose entry is below ``-2 (tol_i + tol_j)``: the edges of ``lam``."""
     i, j = B.upper()
     off = -B.matrix(lam)[i, j]
-    keep = off > 2.0 * (tol[i] + tol[j])
+    keep = off > np.maximum(2.0 * (tol[i] + tol[j]), LP_ACCURACY * off.max(initial=0.0))
     return i[keep], j[keep]
 
 
@@ -130,16 +133,29 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
 
 
 def polish(B: PairBasis, lam, fit: Fit):
-    """Project ``lam`` on the null space of the pairs it leaves at zero."""
+    """Project ``lam`` on the null space of the pairs it leaves at zero.
+
+    The span projected on holds the directions that fit those pairs within the fit's
+    cluster or within 10x the misfit of ``lam`` itself (a linear program's solution is
+    exact to its own tolerance only). If the projection has a negative eigenvalue,
+    ``lam`` is kept.
+    """
     I, J = edge_pairs(B, lam, fit.tol)
     if len(I) >= B.n_pairs - B.g:
         return lam
-    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=B.cluster(fit.mu[0]))
-    d = max(1, int(np.count_nonzero(mu <= B.cluster(fit.mu[0]))))
+    R = B.matrix(lam)
+    i, j = B.upper()
+    own = float(np.sum(R[i, j] ** 2)) - float(np.sum(R[I, J] ** 2))
+    centred = lam - lam.mean()
+    limit = max(B.cluster(fit.mu[0]), 10.0 * own / max(float(centred @ centred), 1e-300))
+    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=limit)
+    d = max(1, int(np.count_nonzero(mu <= limit)))
     Lam = Lam[:, :d]
     lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
     tr = B.mult @ lam2
-    return lam2 * (B.n / tr) if tr > 0 else lam
+    if tr <= 0 or lam2.min() < 0.0:
+        return lam
+    return lam2 * (B.n / tr)
 
 
 def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:

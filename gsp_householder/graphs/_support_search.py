@@ -92,11 +92,11 @@ class PrefixSearch:
         """
         B = self.B
         self.n_evaluations += 1
-        mu, Lam, exact = self._near_null(c, gram)
+        mu, Lam, exact, truncated = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
-        if noise is None and not family:
+        if noise is None and (not family or truncated):
             return None
         noise = max(float(self.noise or 0.0), EXACT_NOISE) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
@@ -157,7 +157,9 @@ class PrefixSearch:
 
     def _near_null(self, c, gram: PairGram, r=8):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
-        and the mask of those that fit to rounding.
+        the mask of those that fit to rounding, and whether more directions than
+        ``MAX_FAMILY`` fit (the family is then too large to search: a noisy prefix whose
+        smallest direction is not clean is rejected).
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
@@ -174,9 +176,10 @@ class PrefixSearch:
             if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY):
                 break
             r *= 2
+        truncated = bool(near[-1]) and mu.size < B.g
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])
-        return mu[near], Lam[:, near], exact
+        return mu[near], Lam[:, near], exact, truncated
 
     def _max_energy(self):
         """Bound on ``_energy`` of a unit direction: with $s_i^2 \\le \\max_k \\tilde Z_{ik}$.
@@ -211,11 +214,12 @@ class PrefixSearch:
         noise = max(float(self.noise or 0.0), EXACT_NOISE)
         return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
-    def run(self):
-        """Double ``c`` from ``n - 1`` until valid, then bisect; the best ``Fit`` or None."""
+    def run(self, start=None):
+        """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect; the best
+        ``Fit`` or None."""
         B = self.B
         c_max = len(self.i)
-        c, base_c, base = B.n - 1, 0, PairGram(B)
+        c, base_c, base = max(B.n - 1, int(start or 0)), 0, PairGram(B)
         lo = lo_gram = None
         while True:
             c = min(c, c_max)

@@ -34,6 +34,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._support_search import (
+    EXACT_NOISE,
     PrefixSearch,
     leverage_ranking,
     robust_noise,
@@ -55,6 +56,12 @@ __all__ = ["infer_laplacian"]
 _KINDS = ("combinatorial", "normalized")
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
 MIN_COS = 0.98
+#: Noise level (standardised residual of the pairs a ranking keeps) below which the
+#: eigenvectors are taken as exact (rounding level).
+EXACT_LEVEL = 1e-9
+#: Two rankings' noise estimates within this factor of each other are taken as the
+#: noise level of the eigenvectors.
+NOISE_AGREEMENT = 3.0
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
 MAX_NOISE = 0.05
@@ -250,46 +257,80 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
 
     With the eigenvalue order, the pairs are first ranked by the proxy
     $\\sum_k k P_k$ (eigenvalue replaced by its rank), which usually puts the edges
-    first and skips the trimming. Otherwise, or if that finds nothing, exact
-    eigenvectors are tried (residuals at rounding level); if no valid graph fits, the
-    noise level of the least edge-like pairs is estimated and used (up to
-    ``MAX_NOISE``).
+    first and skips the trimming. Otherwise, or if that finds nothing, the rankings of
+    ``RANKINGS`` are tried in turn (``_ladder``).
     """
-    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0}
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
         if ranked:
             return ranked, family_dimension, history
-    rankings = {}
-    ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
-    if not ranked:
-        history["noise"] = robust_noise(B, rankings[RANKINGS[0]][1])
-        if history["noise"] <= MAX_NOISE:
-            ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
+    ranked, family_dimension = _ladder(B, basis, tol, rng, history)
     return ranked, family_dimension, history
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history, rankings):
-    """The search at ``history["noise"]`` with more directions, then harder trimming.
+def _ladder(B: PairBasis, basis, tol, rng, history):
+    """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
-    trimming) crowd the smallest directions of the trimmed Gram, so the rankings of
-    ``RANKINGS`` are tried in turn (``rankings`` caches them). Exact eigenvectors stop
-    at the first graph found (residuals at rounding level). With noise, until two
-    consecutive rankings give the same graph; of the graphs found, those whose residual
-    (off-diagonal part of $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are
-    kept and the sparsest of them is returned: a wrong support leaves entries well above
-    the noise in the residual.
+    trimming) crowd the smallest directions of the trimmed Gram, so a ranking may leave
+    edges among the kept pairs. Each ranking's kept pairs give a noise estimate
+    (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
+    exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
+    search runs (a smaller prefix of the ranking may be clean) and the first graph found
+    is returned. Estimates in between are noise or an unclean ranking of exact
+    eigenvectors: the input is taken as noisy once two such estimates agree within a
+    factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
+    rankings are then searched at their noise level until two consecutive ones give the
+    same graph; of the graphs found, those whose residual (off-diagonal part of
+    $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest
+    of them is returned: a wrong support leaves entries well above the noise in the
+    residual. Exact eigenvectors whose rankings all fail are searched again at the
+    rounding noise level.
     """
-    found, previous, noise = [], None, history["noise"]
-    for r, keep in RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]:
-        if (r, keep) not in rankings:
-            rankings[r, keep] = leverage_ranking(B, keep=keep, r=r)
-        scores, trimmed = rankings[r, keep]
+    order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
+    cache = {}
+
+    def ranking(key):
+        if key not in cache:
+            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+            history["noise_estimates"].append(cache[key][2])
+        return cache[key]
+
+    deferred, exact_level, noisy = [], [], len(order) == 1
+    for key in order:
+        scores, trimmed, noise = ranking(key)
+        if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+            if ranked:
+                return ranked, dim
+            if noise <= EXACT_LEVEL:
+                exact_level.append(key)
+            continue
+        deferred.append(key)
+        levels = [cache[k][2] for k in deferred]
+        if not exact_level and max(levels) <= NOISE_AGREEMENT * min(levels):
+            noisy = len(deferred) >= 2 or noisy
+        if noisy:
+            break
+    if not noisy or exact_level:
+        for key in deferred + exact_level:
+            scores, trimmed, noise = ranking(key)
+            history["noise"] = EXACT_NOISE if key in exact_level else 0.0
+            ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                           history)
+            if ranked:
+                return ranked, dim
+        return [], 1
+    found, previous = [], None
+    for key in order:
+        scores, trimmed, noise = ranking(key)
+        if noise > MAX_NOISE or noise <= EXACT_LEVEL:
+            continue
+        history["noise"] = noise
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
-        if ranked and noise == 0.0:
-            return ranked, dim
         key = _edge_key(ranked[0][3]) if ranked else None
         if ranked:
             found.append((_residual(basis, ranked[0][3]), ranked, dim))
@@ -315,25 +356,37 @@ def _residual(basis, W):
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
-    """Seed from the trimmed pairs, then the searches; candidates of both."""
+    """Seed from the trimmed pairs, then the searches; candidates of both.
+
+    When the seed gives a graph, the pairs are ranked by its entries and the search
+    starts at its number of edges.
+    """
     seed = seed_fit(B, trimmed, tol, noise)
-    family, family_dimension = [], 1
+    family, family_dimension, start = [], 1, None
     if seed is not None:
         family = _candidates(B, seed, rng)
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2
-    best, dim = _search_loop(B, scores, tol, noise, rng, history)
+            start = family[0][0]
+    best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
+                             source=_edge_key(family[0][3]) if family else None)
     return _merge(best, family), max(family_dimension, dim)
 
 
-def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
-    """Search, re-rank by the graph found, search again while it gets sparser."""
+def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
+                 source=None):
+    """Search, re-rank by the graph found, search again while it gets sparser.
+
+    ``source`` is the edge set of the graph that ``scores`` come from (if any) and
+    ``start`` its number of edges: the search starts there, and stops when it returns
+    the graph it was ranked by.
+    """
     best, family_dimension = [], 1
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
     for _ in range(max_searches):
         search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
-        fit = search.run()
+        fit = search.run(start)
         history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
@@ -341,7 +394,10 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
         best = ranked
         history["complement_sizes"].append(fit.c)
         family_dimension = max(family_dimension, fit.Lam.shape[1])
-        scores = B.matrix(best[0][2]) ** 2
+        key = _edge_key(best[0][3])
+        if key == source:
+            break
+        scores, start, source = B.matrix(best[0][2]) ** 2, best[0][0], key
     return best, family_dimension
 
 

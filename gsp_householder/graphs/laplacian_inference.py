@@ -62,6 +62,9 @@ EXACT_LEVEL = 1e-9
 #: Two rankings' noise estimates within this factor of each other are taken as the
 #: noise level of the eigenvectors.
 NOISE_AGREEMENT = 3.0
+#: A noisy graph is accepted when its residual is within this factor of the noise
+#: level; otherwise the remaining rankings are searched as exact first.
+RESIDUAL_CONSISTENT = 5.0
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
 MAX_NOISE = 0.05
@@ -286,8 +289,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     same graph; of the graphs found, those whose residual (off-diagonal part of
     $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest
     of them is returned: a wrong support leaves entries well above the noise in the
-    residual. Exact eigenvectors whose rankings all fail are searched again at the
-    rounding noise level.
+    residual. If that residual exceeds ``RESIDUAL_CONSISTENT`` times the smallest noise
+    estimate,
+    the remaining rankings are searched as exact first. Exact eigenvectors whose
+    rankings all fail are searched again at the rounding noise level.
     """
     order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
     cache = {}
@@ -300,7 +305,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
         return cache[key]
 
     deferred, exact_level, noisy = [], [], len(order) == 1
-    for key in order:
+    rest = list(order)
+    while rest:
+        key = rest.pop(0)
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
@@ -315,15 +322,33 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             noisy = len(deferred) >= 2 or noisy
         if noisy:
             break
-    if not noisy or exact_level:
-        for key in deferred + exact_level:
+    if noisy and not exact_level:
+        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if ranked and residual <= RESIDUAL_CONSISTENT * level:
+            return ranked, dim
+        for key in rest:             # not consistent with the noise: exact after all?
             scores, trimmed, noise = ranking(key)
-            history["noise"] = EXACT_NOISE if key in exact_level else 0.0
-            ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
-                                           history)
-            if ranked:
-                return ranked, dim
-        return [], 1
+            if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+                exact, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+                if exact:
+                    history["noise"] = 0.0
+                    return exact, dim2
+        return ranked, dim
+    for key in deferred + exact_level:
+        scores, trimmed, noise = ranking(key)
+        history["noise"] = EXACT_NOISE if key in exact_level else 0.0
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                       history)
+        if ranked:
+            return ranked, dim
+    return [], 1
+
+
+def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
+    """The noisy rankings in turn until two consecutive ones give the same graph; the
+    sparsest of the graphs whose residual is within ``RESIDUAL_SLACK`` of the smallest,
+    its family dimension and its residual."""
     found, previous = [], None
     for key in order:
         scores, trimmed, noise = ranking(key)
@@ -338,12 +363,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             break
         previous = key
     if not found:
-        return [], 1
+        return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
     best = min(x[0] for x in found)
     kept = [x for x in found if x[0] <= RESIDUAL_SLACK * best]
-    _, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
-    return ranked, dim
+    residual, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
+    return ranked, dim, residual
 
 
 def _residual(basis, W):

@@ -53,6 +53,7 @@ def _weighted_gnp(n, p, seed):
 
 EXTRA = {
     "caveman(8, 10)": lambda: nx.connected_caveman_graph(8, 10),
+    "caveman(5, 5)": lambda: nx.connected_caveman_graph(5, 5),
     "tree(150, seed 9)": lambda: nx.random_labeled_tree(150, seed=9),
     "BA(150, 3)": lambda: nx.barabasi_albert_graph(150, 3, seed=7),
     "weighted G(150, 0.1)": lambda: _weighted_gnp(150, 0.1, 11),

@@ -317,19 +317,19 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
                 exact_level.append(key)
             continue
         deferred.append(key)
-        levels = [cache[k][2] for k in deferred]
-        if not exact_level and max(levels) <= NOISE_AGREEMENT * min(levels):
-            noisy = len(deferred) >= 2 or noisy
+        levels = np.sort([cache[k][2] for k in deferred])
+        if not exact_level and np.any(levels[1:] <= NOISE_AGREEMENT * levels[:-1]):
+            noisy = True
         if noisy:
             break
-    if noisy and not exact_level:
+    if (noisy or deferred) and not exact_level:
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             return ranked, dim
-        for key in rest:             # not consistent with the noise: exact after all?
+        for key in rest + ([] if noisy else deferred):   # inconsistent: exact after all?
             scores, trimmed, noise = ranking(key)
-            if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            if noise <= EXACT_LEVEL or noise > MAX_NOISE or not noisy:
                 exact, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
                 if exact:
                     history["noise"] = 0.0

@@ -21,6 +21,8 @@ from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
 POSITIVE_SLACK = 2.0
+#: Pair constraints in a linear program's first round; more are added while violated.
+CUT_ROWS = 1000
 #: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
 #: 1e-7): smaller entries, relative to the largest, are not edges.
 LP_ACCURACY = 1e-6
@@ -63,9 +65,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     else:
         cost = np.append(objective, 0.0)
         t_bounds = (floor, floor)
-    blocks = [np.hstack([-Lam, np.ones((g, 1))]),                        # t - lam <= 0
-              np.hstack([B.rows(I, J) @ Lam, np.zeros((len(I), 1))])]    # L_ij <= tol
-    bounds_ub = [np.zeros(g), POSITIVE_SLACK * (tol[I] + tol[J])]
+    H = B.rows(I, J) @ Lam                                                # L_ij <= tol
+    h = POSITIVE_SLACK * (tol[I] + tol[J])
+    live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
+                                                              1e-300)
+    H, h = H[live], h[live]
+    blocks = [np.hstack([-Lam, np.ones((g, 1))])]                        # t - lam <= 0
+    bounds_ub = [np.zeros(g)]
     if band is not None:
         R = B.rows(band[0], band[1]) @ Lam
         blocks += [np.hstack([R, np.zeros((len(R), 1))]), np.hstack([-R, np.zeros((len(R), 1))])]
@@ -73,11 +79,36 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if B.ordered and g > 1:
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))
-    res = linprog(cost, A_ub=np.vstack(blocks), b_ub=np.concatenate(bounds_ub),
-                  A_eq=np.append(trace_row, 0.0)[None, :], b_eq=[float(n)],
-                  bounds=[(None, None)] * d + [t_bounds], method="highs")
-    if res.status != 0:
-        return False, None, -np.inf
+    fixed_rows, fixed_ub = np.vstack(blocks), np.concatenate(bounds_ub)
+    equality = {"A_eq": np.append(trace_row, 0.0)[None, :], "b_eq": [float(n)]}
+    bounds = [(None, None)] * d + [t_bounds]
+    # Cutting planes on the pair constraints: start with those nearest to binding at the
+    # first direction of the span (the best-fitting member), add the violated ones.
+    if len(H) > CUT_ROWS:
+        y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
+        sel = np.zeros(len(H), dtype=bool)
+        sel[np.argsort(-(H @ y_ref - h))[:CUT_ROWS]] = True
+    else:
+        sel = np.ones(len(H), dtype=bool)
+    while True:
+        A = np.vstack([fixed_rows, np.hstack([H[sel], np.zeros((int(sel.sum()), 1))])])
+        res = linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[sel]]), bounds=bounds,
+                      method="highs", **equality)
+        if res.status != 0 and sel.all():
+            return False, None, -np.inf
+        if res.status == 2:                          # a relaxation is infeasible
+            return False, None, -np.inf
+        if res.status != 0:
+            sel[:] = True
+            continue
+        y = res.x[:-1]
+        excess = H @ y - h
+        excess[sel] = 0.0
+        worst = np.argsort(-excess)[:CUT_ROWS]
+        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(H @ y).max(initial=0.0)), 1.0)]
+        if worst.size == 0:
+            break
+        sel[worst] = True
     y, t = res.x[:-1], float(res.x[-1])
     return t >= floor, Lam @ y, t
 

@@ -346,22 +346,33 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
-    """The noisy rankings in turn until two consecutive ones give the same graph; the
-    sparsest of the graphs whose residual is within ``RESIDUAL_SLACK`` of the smallest,
-    its family dimension and its residual."""
-    found, previous = [], None
+    """The noisy rankings in turn; the sparsest of the graphs whose residual is within
+    ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual.
+
+    The rankings stop when two consecutive ones give the same graph, when a graph
+    consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
+    smallest noise estimate) is determined by the eigenvectors (family dimension 1), or
+    when two consistent graphs have been found.
+    """
+    found, previous, consistent = [], None, 0
     for key in order:
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or noise <= EXACT_LEVEL:
             continue
         history["noise"] = noise
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
-        key = _edge_key(ranked[0][3]) if ranked else None
+        edges = _edge_key(ranked[0][3]) if ranked else None
         if ranked:
-            found.append((_residual(basis, ranked[0][3]), ranked, dim))
-        if key is not None and key == previous:
+            residual = _residual(basis, ranked[0][3])
+            found.append((residual, ranked, dim))
+            level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+            if residual <= RESIDUAL_CONSISTENT * level:
+                consistent += 1
+                if dim == 1 or consistent >= 2:
+                    break
+        if edges is not None and edges == previous:
             break
-        previous = key
+        previous = edges
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]

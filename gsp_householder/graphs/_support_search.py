@@ -26,6 +26,8 @@ CLEAN_FACTOR = 30.0
 NULL_FACTOR = 16.0
 #: Standardised residual level of exact (rounding-level) eigenvectors.
 EXACT_NOISE = 1e-11
+#: A coarser rounding level, tried as well when exact eigenvectors leave a family.
+COARSE_ROUNDING = 1e-9
 #: Largest dimension of a family of valid graphs that is searched.
 MAX_FAMILY = 48
 
@@ -79,8 +81,9 @@ class PrefixSearch:
     standardised residual scale of clean pairs (None: estimated at each size).
     """
 
-    def __init__(self, B: PairBasis, order, tol=0.0, noise=None):
+    def __init__(self, B: PairBasis, order, tol=0.0, noise=None, rounding=None):
         self.B, self.tol, self.noise = B, float(tol), noise
+        self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
 
@@ -98,7 +101,7 @@ class PrefixSearch:
         family = bool(self.noise) and mu.size > 1
         if noise is None and (not family or truncated):
             return None
-        noise = max(float(self.noise or 0.0), EXACT_NOISE) if noise is None else noise
+        noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
@@ -211,7 +214,7 @@ class PrefixSearch:
         scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
         i, j = self.i[c:], self.j[c:]
         z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
-        noise = max(float(self.noise or 0.0), EXACT_NOISE)
+        noise = max(float(self.noise or 0.0), self.rounding)
         return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
     def run(self, start=None):
@@ -256,12 +259,13 @@ def robust_noise(B: PairBasis, trimmed):
     return 1.4826 * float(np.median(z)) if z.size else 0.0
 
 
-def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0):
+def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None):
     """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
     or None."""
     gram, i, j = trimmed
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
-    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise)
+    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise,
+                          rounding)
     return search.evaluate(len(i), gram)

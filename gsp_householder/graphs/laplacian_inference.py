@@ -34,6 +34,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._support_search import (
+    COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
     leverage_ranking,
@@ -54,6 +55,8 @@ from gsp_householder.householder import HouseholderProduct
 __all__ = ["infer_laplacian"]
 
 _KINDS = ("combinatorial", "normalized")
+#: Seed of the candidate search when no ``rng`` is given (deterministic results).
+DEFAULT_SEED = 0
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
 MIN_COS = 0.98
 #: Noise level (standardised residual of the pairs a ranking keeps) below which the
@@ -106,7 +109,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         of a ``FourierBasis``'s Laplacian, else 1 (trace n). Eigenvectors fix a
         Laplacian only up to this factor.
     rng : None, int or numpy.random.Generator
-        Randomness of the candidate search inside a family of valid graphs.
+        Randomness of the candidate search inside a family of valid graphs (random
+        objectives of the linear programs; the candidates are then ranked by sparsity
+        and equal weights). Default None: a fixed seed, so that the result is
+        deterministic.
 
     Returns
     -------
@@ -145,7 +151,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     B = _anchored_pair_basis(basis)
-    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, check_rng(rng))
+    rng = check_rng(DEFAULT_SEED if rng is None else rng)
+    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     return _result(basis, B, ranked, family_dimension, history)
 
 
@@ -282,7 +289,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
     exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
     search runs (a smaller prefix of the ranking may be clean) and the first graph found
-    is returned. Estimates in between are noise or an unclean ranking of exact
+    is returned; if it belongs to a family (dimension above 1), the search also runs at
+    the coarser rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is
+    returned (linear programs are accurate to about 1e-7, so which members of a family
+    pass depends on that level). Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
     rankings are then searched at their noise level until two consecutive ones give the
@@ -311,6 +321,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+            if ranked and dim > 1:
+                coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                                rounding=COARSE_ROUNDING)
+                ranked, dim = _merge(ranked, coarse), max(dim, dim2)
             if ranked:
                 return ranked, dim
             if noise <= EXACT_LEVEL:
@@ -391,13 +405,13 @@ def _residual(basis, W):
     return float(np.linalg.norm(M - np.diag(np.diag(M))) / nl) if nl > 0 else 0.0
 
 
-def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None):
     """Seed from the trimmed pairs, then the searches; candidates of both.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
     starts at its number of edges.
     """
-    seed = seed_fit(B, trimmed, tol, noise)
+    seed = seed_fit(B, trimmed, tol, noise, rounding)
     family, family_dimension, start = [], 1, None
     if seed is not None:
         family = _candidates(B, seed, rng)
@@ -406,12 +420,13 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
             scores = B.matrix(family[0][2]) ** 2
             start = family[0][0]
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
-                             source=_edge_key(family[0][3]) if family else None)
+                             source=_edge_key(family[0][3]) if family else None,
+                             rounding=rounding)
     return _merge(best, family), max(family_dimension, dim)
 
 
 def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
-                 source=None):
+                 source=None, rounding=None):
     """Search, re-rank by the graph found, search again while it gets sparser.
 
     ``source`` is the edge set of the graph that ``scores`` come from (if any) and
@@ -421,7 +436,7 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
     best, family_dimension = [], 1
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
     for _ in range(max_searches):
-        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
+        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding)
         fit = search.run(start)
         history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []

@@ -81,8 +81,10 @@ class PrefixSearch:
     standardised residual scale of clean pairs (None: estimated at each size).
     """
 
-    def __init__(self, B: PairBasis, order, tol=0.0, noise=None, rounding=None):
+    def __init__(self, B: PairBasis, order, tol=0.0, noise=None, rounding=None,
+                 search_truncated=False):
         self.B, self.tol, self.noise = B, float(tol), noise
+        self.search_truncated = bool(search_truncated)
         self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
@@ -99,7 +101,7 @@ class PrefixSearch:
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
-        if noise is None and (not family or truncated):
+        if noise is None and (not family or (truncated and not self.search_truncated)):
             return None
         noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
@@ -161,8 +163,9 @@ class PrefixSearch:
     def _near_null(self, c, gram: PairGram, r=8):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
-        ``MAX_FAMILY`` fit (the family is then too large to search: a noisy prefix whose
-        smallest direction is not clean is rejected).
+        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
+        prefix whose smallest direction is not clean is then rejected without linear
+        programs, which are slow for such families and rarely succeed).
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
@@ -259,7 +262,8 @@ def robust_noise(B: PairBasis, trimmed):
     return 1.4826 * float(np.median(z)) if z.size else 0.0
 
 
-def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None):
+def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None,
+             search_truncated=False):
     """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
     or None."""
     gram, i, j = trimmed
@@ -267,5 +271,5 @@ def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None):
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
     search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise,
-                          rounding)
+                          rounding, search_truncated)
     return search.evaluate(len(i), gram)

@@ -167,26 +167,31 @@ def polish(B: PairBasis, lam, fit: Fit):
     """Project ``lam`` on the null space of the pairs it leaves at zero.
 
     The span projected on holds the directions that fit those pairs within the fit's
-    cluster or within 10x the misfit of ``lam`` itself (a linear program's solution is
-    exact to its own tolerance only). If the projection has a negative eigenvalue,
-    ``lam`` is kept.
+    cluster. For an exact fit, if the projection's smallest eigenvalue is below half
+    the fit's floor (not connected: directions that fit a few pairs exactly crowd out
+    ``lam``, which a linear program solves to its own tolerance only), the directions
+    fitting them within 10x the misfit of ``lam`` are used; if that fails too, ``lam``
+    is kept. A noisy fit's projection (least squares on its zero set) is returned.
     """
     I, J = edge_pairs(B, lam, fit.tol)
     if len(I) >= B.n_pairs - B.g:
         return lam
+    gram = PairGram(B).without(I, J)
+    noisy = float(fit.mu[0]) > B.cluster(0.0)
     R = B.matrix(lam)
     i, j = B.upper()
     own = float(np.sum(R[i, j] ** 2)) - float(np.sum(R[I, J] ** 2))
     centred = lam - lam.mean()
-    limit = max(B.cluster(fit.mu[0]), 10.0 * own / max(float(centred @ centred), 1e-300))
-    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=limit)
-    d = max(1, int(np.count_nonzero(mu <= limit)))
-    Lam = Lam[:, :d]
-    lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
-    tr = B.mult @ lam2
-    if tr <= 0 or lam2.min() < 0.0:
-        return lam
-    return lam2 * (B.n / tr)
+    own = 10.0 * own / max(float(centred @ centred), 1e-300)
+    for limit in (B.cluster(fit.mu[0]), max(B.cluster(fit.mu[0]), own)):
+        mu, Lam = gram.null_directions(cluster=limit)
+        d = max(1, int(np.count_nonzero(mu <= limit)))
+        Lam = Lam[:, :d]
+        lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
+        tr = B.mult @ lam2
+        if tr > 0 and (noisy or lam2.min() * (B.n / tr) > 0.5 * fit.floor):
+            return lam2 * (B.n / tr)
+    return lam
 
 
 def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:

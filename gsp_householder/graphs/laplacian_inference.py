@@ -363,7 +363,10 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
     """The noisy rankings in turn; the sparsest of the graphs whose residual is within
     ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual.
 
-    The rankings stop when two consecutive ones give the same graph, when a graph
+    If no ranking gives a graph, they are searched again in turn at the largest noise
+    estimate, with the truncated near-null families (``PrefixSearch``) searched too,
+    until one gives a graph. The
+    rankings stop when two consecutive ones give the same graph, when a graph
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
     smallest noise estimate) is determined by the eigenvectors (family dimension 1), or
     when two consistent graphs have been found.
@@ -387,6 +390,15 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
         if edges is not None and edges == previous:
             break
         previous = edges
+    noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
+    for key in noisy if not found else []:
+        scores, trimmed, _ = ranking(key)
+        history["noise"] = max(ranking(k)[2] for k in noisy)
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                       history, search_truncated=True)
+        if ranked:
+            found.append((_residual(basis, ranked[0][3]), ranked, dim))
+            break
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
@@ -405,13 +417,14 @@ def _residual(basis, W):
     return float(np.linalg.norm(M - np.diag(np.diag(M))) / nl) if nl > 0 else 0.0
 
 
-def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None):
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
+                     search_truncated=False):
     """Seed from the trimmed pairs, then the searches; candidates of both.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
     starts at its number of edges.
     """
-    seed = seed_fit(B, trimmed, tol, noise, rounding)
+    seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated)
     family, family_dimension, start = [], 1, None
     if seed is not None:
         family = _candidates(B, seed, rng)
@@ -421,12 +434,12 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
             start = family[0][0]
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
-                             rounding=rounding)
+                             rounding=rounding, search_truncated=search_truncated)
     return _merge(best, family), max(family_dimension, dim)
 
 
 def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
-                 source=None, rounding=None):
+                 source=None, rounding=None, search_truncated=False):
     """Search, re-rank by the graph found, search again while it gets sparser.
 
     ``source`` is the edge set of the graph that ``scores`` come from (if any) and
@@ -436,7 +449,8 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
     best, family_dimension = [], 1
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
     for _ in range(max_searches):
-        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding)
+        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding,
+                              search_truncated)
         fit = search.run(start)
         history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []

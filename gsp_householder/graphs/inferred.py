@@ -50,7 +50,10 @@ class InferredLaplacian:
         eigenvectors that ``eigenvalues`` refers to) and the codes of the signals.
     history : dict
         Search details: ``"candidate_edges"`` (edges of each candidate),
-        ``"complement_sizes"``, ``"n_evaluations"``, ``"seed"``.
+        ``"complement_sizes"``, ``"n_evaluations"``, ``"noise_estimates"`` (one per
+        pair ranking tried), ``"noise"`` (the noise level of the search that gave the
+        graph; 0, or the rounding level 1e-11, for exact eigenvectors) and, with noise,
+        ``"residuals"`` of the graphs the rankings gave.
     """
 
     laplacian: sp.csr_array

@@ -5,6 +5,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.sparse as sp
 
 from gsp_householder import HouseholderProduct
@@ -238,6 +239,19 @@ def test_perturbed_regular_graph_noise_from_a_clean_ranking():
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert 0.0 < res.history["noise"] < 1e-2
     assert res.residual < 5e-3
+    assert res.history["noise_ratio"] < 5.0
+
+
+def test_basis_far_from_any_sparse_laplacian_is_flagged():
+    # a basis rotated by exp(A), ||A||_F = 0.1: the graph returned does not fit it to the
+    # noise level the pairs show, and the result says so
+    B = fourier_basis(load_graph("karate"))
+    rng = np.random.default_rng(0)
+    S = rng.standard_normal((B.n, B.n))
+    A = S - S.T
+    V = B.eigenvectors @ scipy.linalg.expm(0.1 * A / np.linalg.norm(A))
+    res = infer_laplacian(_shuffled(V, 0))
+    assert res.history["noise_ratio"] > 5.0
 
 
 def test_perturbed_caveman_with_twin_eigenspaces():

@@ -498,6 +498,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     off = M - np.diag(np.diag(M))
     nl = sp.linalg.norm(L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
+    levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
+    if history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0:
+        # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
+        # fit the eigenvectors to their noise level
+        history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)
     return InferredLaplacian(
         laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
         residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,

@@ -66,7 +66,8 @@ EXACT_LEVEL = 1e-9
 #: noise level of the eigenvectors.
 NOISE_AGREEMENT = 3.0
 #: A noisy graph is accepted when its residual is within this factor of the noise
-#: level; otherwise the remaining rankings are searched as exact first.
+#: level; otherwise the remaining rankings are searched as exact first, then at the
+#: largest noise estimate.
 RESIDUAL_CONSISTENT = 5.0
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
@@ -299,10 +300,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     same graph; of the graphs found, those whose residual (off-diagonal part of
     $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest
     of them is returned: a wrong support leaves entries well above the noise in the
-    residual. If that residual exceeds ``RESIDUAL_CONSISTENT`` times the smallest noise
-    estimate,
-    the remaining rankings are searched as exact first. Exact eigenvectors whose
-    rankings all fail are searched again at the rounding noise level.
+    residual (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
+    the smallest noise estimate, the remaining rankings are searched as exact first,
+    then all noisy rankings again at the largest estimate, and the graph with the
+    smaller residual is returned. Exact eigenvectors whose rankings all fail are
+    searched again at the rounding noise level.
     """
     order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
     cache = {}
@@ -348,6 +350,14 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
                 if exact:
                     history["noise"] = 0.0
                     return exact, dim2
+        # still inconsistent: all rankings at the largest estimate (looser tolerances)
+        noise, largest = history["noise"], max(ranking(k)[2] for k in order
+                                               if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)
+        wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              fixed_noise=largest)
+        if wide and residual2 < residual:
+            return wide, dim2
+        history["noise"] = noise
         return ranked, dim
     for key in deferred + exact_level:
         scores, trimmed, noise = ranking(key)
@@ -359,7 +369,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     return [], 1
 
 
-def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
+def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
     """The noisy rankings in turn; the sparsest of the graphs whose residual is within
     ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual.
 
@@ -376,6 +386,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking):
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or noise <= EXACT_LEVEL:
             continue
+        noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
         edges = _edge_key(ranked[0][3]) if ranked else None

@@ -5,6 +5,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.linalg
 import scipy.sparse as sp
 
 from gsp_householder import HouseholderProduct
@@ -228,3 +229,51 @@ def test_to_networkx_roundtrip_and_errors():
         to_networkx(bad)
     with pytest.raises(ValueError, match="adjacency"):
         to_networkx(nx.to_scipy_sparse_array(G))
+
+
+def test_perturbed_regular_graph_noise_from_a_clean_ranking():
+    # the first ranking of a regular graph is not clean (its noise estimate is far above
+    # the noise); the noise level comes from the rankings whose estimates agree
+    B = fourier_basis(nx.random_regular_graph(4, 80, seed=3))
+    res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 1), 0))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert 0.0 < res.history["noise"] < 1e-2
+    assert res.residual < 5e-3
+    assert res.history["noise_ratio"] < 5.0
+
+
+def test_basis_far_from_any_sparse_laplacian_is_flagged():
+    # a basis rotated by exp(A), ||A||_F = 0.1: the graph returned does not fit it to the
+    # noise level the pairs show, and the result says so
+    B = fourier_basis(load_graph("karate"))
+    rng = np.random.default_rng(0)
+    S = rng.standard_normal((B.n, B.n))
+    A = S - S.T
+    V = B.eigenvectors @ scipy.linalg.expm(0.1 * A / np.linalg.norm(A))
+    res = infer_laplacian(_shuffled(V, 0))
+    assert res.history["noise_ratio"] > 5.0
+
+
+def test_perturbed_caveman_with_twin_eigenspaces():
+    B = fourier_basis(nx.connected_caveman_graph(5, 5))
+    assert max(len(g) for g in B.eigenspaces) == 10
+    for seed in (0, 1):
+        res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed))
+        assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.95
+
+
+def test_exact_tree_with_pendant_twins():
+    # leaves of one node share the eigenvalue 1: a family; the tree is its sparsest member
+    B = fourier_basis(nx.random_labeled_tree(60, seed=1))
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["noise"] == 0.0 and res.residual < 1e-8
+
+
+def test_default_is_deterministic():
+    B = fourier_basis(nx.connected_caveman_graph(4, 6))
+    V = _shuffled(B.eigenvectors, 3)
+    first, second = infer_laplacian(V), infer_laplacian(V)
+    assert (first.laplacian != second.laplacian).nnz == 0
+    assert first.family_dimension == second.family_dimension > 1
+    assert [c.nnz for c in first.candidates] == [c.nnz for c in second.candidates]

@@ -24,6 +24,10 @@ from gsp_householder.graphs._template_lp import Fit, valid_in_span
 CLEAN_FACTOR = 30.0
 #: Fitting error of a near-null direction, in units of the noise's expected error.
 NULL_FACTOR = 16.0
+#: Standardised residual level of exact (rounding-level) eigenvectors.
+EXACT_NOISE = 1e-11
+#: A coarser rounding level, tried as well when exact eigenvectors leave a family.
+COARSE_ROUNDING = 1e-9
 #: Largest dimension of a family of valid graphs that is searched.
 MAX_FAMILY = 48
 
@@ -77,8 +81,11 @@ class PrefixSearch:
     standardised residual scale of clean pairs (None: estimated at each size).
     """
 
-    def __init__(self, B: PairBasis, order, tol=0.0, noise=None):
+    def __init__(self, B: PairBasis, order, tol=0.0, noise=None, rounding=None,
+                 search_truncated=False):
         self.B, self.tol, self.noise = B, float(tol), noise
+        self.search_truncated = bool(search_truncated)
+        self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
 
@@ -90,13 +97,13 @@ class PrefixSearch:
         """
         B = self.B
         self.n_evaluations += 1
-        mu, Lam, exact = self._near_null(c, gram)
+        mu, Lam, exact, truncated = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
-        if noise is None and not family:
+        if noise is None and (not family or (truncated and not self.search_truncated)):
             return None
-        noise = max(float(self.noise or 0.0), 1e-9) if noise is None else noise
+        noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
@@ -155,7 +162,10 @@ class PrefixSearch:
 
     def _near_null(self, c, gram: PairGram, r=8):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
-        and the mask of those that fit to rounding.
+        the mask of those that fit to rounding, and whether more directions than
+        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
+        prefix whose smallest direction is not clean is then rejected without linear
+        programs, which are slow for such families and rarely succeed).
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
@@ -172,9 +182,10 @@ class PrefixSearch:
             if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY):
                 break
             r *= 2
+        truncated = bool(near[-1]) and mu.size < B.g
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])
-        return mu[near], Lam[:, near], exact
+        return mu[near], Lam[:, near], exact, truncated
 
     def _max_energy(self):
         """Bound on ``_energy`` of a unit direction: with $s_i^2 \\le \\max_k \\tilde Z_{ik}$.
@@ -206,14 +217,15 @@ class PrefixSearch:
         scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
         i, j = self.i[c:], self.j[c:]
         z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
-        noise = max(float(self.noise or 0.0), 1e-9)
+        noise = max(float(self.noise or 0.0), self.rounding)
         return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
-    def run(self):
-        """Double ``c`` from ``n - 1`` until valid, then bisect; the best ``Fit`` or None."""
+    def run(self, start=None):
+        """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect; the best
+        ``Fit`` or None."""
         B = self.B
         c_max = len(self.i)
-        c, base_c, base = B.n - 1, 0, PairGram(B)
+        c, base_c, base = max(B.n - 1, int(start or 0)), 0, PairGram(B)
         lo = lo_gram = None
         while True:
             c = min(c, c_max)
@@ -250,12 +262,14 @@ def robust_noise(B: PairBasis, trimmed):
     return 1.4826 * float(np.median(z)) if z.size else 0.0
 
 
-def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0):
+def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None,
+             search_truncated=False):
     """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
     or None."""
     gram, i, j = trimmed
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
-    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise)
+    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise,
+                          rounding, search_truncated)
     return search.evaluate(len(i), gram)

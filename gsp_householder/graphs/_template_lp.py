@@ -21,6 +21,11 @@ from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
 POSITIVE_SLACK = 2.0
+#: Pair constraints in a linear program's first round; more are added while violated.
+CUT_ROWS = 1000
+#: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
+#: 1e-7): smaller entries, relative to the largest, are not edges.
+LP_ACCURACY = 1e-6
 
 @dataclass
 class Fit:
@@ -60,9 +65,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     else:
         cost = np.append(objective, 0.0)
         t_bounds = (floor, floor)
-    blocks = [np.hstack([-Lam, np.ones((g, 1))]),                        # t - lam <= 0
-              np.hstack([B.rows(I, J) @ Lam, np.zeros((len(I), 1))])]    # L_ij <= tol
-    bounds_ub = [np.zeros(g), POSITIVE_SLACK * (tol[I] + tol[J])]
+    H = B.rows(I, J) @ Lam                                                # L_ij <= tol
+    h = POSITIVE_SLACK * (tol[I] + tol[J])
+    live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
+                                                              1e-300)
+    H, h = H[live], h[live]
+    blocks = [np.hstack([-Lam, np.ones((g, 1))])]                        # t - lam <= 0
+    bounds_ub = [np.zeros(g)]
     if band is not None:
         R = B.rows(band[0], band[1]) @ Lam
         blocks += [np.hstack([R, np.zeros((len(R), 1))]), np.hstack([-R, np.zeros((len(R), 1))])]
@@ -70,11 +79,36 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if B.ordered and g > 1:
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))
-    res = linprog(cost, A_ub=np.vstack(blocks), b_ub=np.concatenate(bounds_ub),
-                  A_eq=np.append(trace_row, 0.0)[None, :], b_eq=[float(n)],
-                  bounds=[(None, None)] * d + [t_bounds], method="highs")
-    if res.status != 0:
-        return False, None, -np.inf
+    fixed_rows, fixed_ub = np.vstack(blocks), np.concatenate(bounds_ub)
+    equality = {"A_eq": np.append(trace_row, 0.0)[None, :], "b_eq": [float(n)]}
+    bounds = [(None, None)] * d + [t_bounds]
+    # Cutting planes on the pair constraints: start with those nearest to binding at the
+    # first direction of the span (the best-fitting member), add the violated ones.
+    if len(H) > CUT_ROWS:
+        y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
+        sel = np.zeros(len(H), dtype=bool)
+        sel[np.argsort(-(H @ y_ref - h))[:CUT_ROWS]] = True
+    else:
+        sel = np.ones(len(H), dtype=bool)
+    while True:
+        A = np.vstack([fixed_rows, np.hstack([H[sel], np.zeros((int(sel.sum()), 1))])])
+        res = linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[sel]]), bounds=bounds,
+                      method="highs", **equality)
+        if res.status != 0 and sel.all():
+            return False, None, -np.inf
+        if res.status == 2:                          # a relaxation is infeasible
+            return False, None, -np.inf
+        if res.status != 0:
+            sel[:] = True
+            continue
+        y = res.x[:-1]
+        excess = H @ y - h
+        excess[sel] = 0.0
+        worst = np.argsort(-excess)[:CUT_ROWS]
+        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(H @ y).max(initial=0.0)), 1.0)]
+        if worst.size == 0:
+            break
+        sel[worst] = True
     y, t = res.x[:-1], float(res.x[-1])
     return t >= floor, Lam @ y, t
 
@@ -96,7 +130,7 @@ def edge_pairs(B: PairBasis, lam, tol):
     """Pairs whose entry is below ``-2 (tol_i + tol_j)``: the edges of ``lam``."""
     i, j = B.upper()
     off = -B.matrix(lam)[i, j]
-    keep = off > 2.0 * (tol[i] + tol[j])
+    keep = off > np.maximum(2.0 * (tol[i] + tol[j]), LP_ACCURACY * off.max(initial=0.0))
     return i[keep], j[keep]
 
 
@@ -130,16 +164,34 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
 
 
 def polish(B: PairBasis, lam, fit: Fit):
-    """Project ``lam`` on the null space of the pairs it leaves at zero."""
+    """Project ``lam`` on the null space of the pairs it leaves at zero.
+
+    The span projected on holds the directions that fit those pairs within the fit's
+    cluster. For an exact fit, if the projection's smallest eigenvalue is below half
+    the fit's floor (not connected: directions that fit a few pairs exactly crowd out
+    ``lam``, which a linear program solves to its own tolerance only), the directions
+    fitting them within 10x the misfit of ``lam`` are used; if that fails too, ``lam``
+    is kept. A noisy fit's projection (least squares on its zero set) is returned.
+    """
     I, J = edge_pairs(B, lam, fit.tol)
     if len(I) >= B.n_pairs - B.g:
         return lam
-    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=B.cluster(fit.mu[0]))
-    d = max(1, int(np.count_nonzero(mu <= B.cluster(fit.mu[0]))))
-    Lam = Lam[:, :d]
-    lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
-    tr = B.mult @ lam2
-    return lam2 * (B.n / tr) if tr > 0 else lam
+    gram = PairGram(B).without(I, J)
+    noisy = float(fit.mu[0]) > B.cluster(0.0)
+    R = B.matrix(lam)
+    i, j = B.upper()
+    own = float(np.sum(R[i, j] ** 2)) - float(np.sum(R[I, J] ** 2))
+    centred = lam - lam.mean()
+    own = 10.0 * own / max(float(centred @ centred), 1e-300)
+    for limit in (B.cluster(fit.mu[0]), max(B.cluster(fit.mu[0]), own)):
+        mu, Lam = gram.null_directions(cluster=limit)
+        d = max(1, int(np.count_nonzero(mu <= limit)))
+        Lam = Lam[:, :d]
+        lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]
+        tr = B.mult @ lam2
+        if tr > 0 and (noisy or lam2.min() * (B.n / tr) > 0.5 * fit.floor):
+            return lam2 * (B.n / tr)
+    return lam
 
 
 def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:

@@ -34,6 +34,8 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._support_search import (
+    COARSE_ROUNDING,
+    EXACT_NOISE,
     PrefixSearch,
     leverage_ranking,
     robust_noise,
@@ -53,8 +55,20 @@ from gsp_householder.householder import HouseholderProduct
 __all__ = ["infer_laplacian"]
 
 _KINDS = ("combinatorial", "normalized")
+#: Seed of the candidate search when no ``rng`` is given (deterministic results).
+DEFAULT_SEED = 0
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
 MIN_COS = 0.98
+#: Noise level (standardised residual of the pairs a ranking keeps) below which the
+#: eigenvectors are taken as exact (rounding level).
+EXACT_LEVEL = 1e-9
+#: Two rankings' noise estimates within this factor of each other are taken as the
+#: noise level of the eigenvectors.
+NOISE_AGREEMENT = 3.0
+#: A noisy graph is accepted when its residual is within this factor of the noise
+#: level; otherwise the remaining rankings are searched as exact first, then at the
+#: largest noise estimate.
+RESIDUAL_CONSISTENT = 5.0
 #: Largest noise level (standardised residual of the least edge-like pairs) searched at:
 #: above it those pairs are not non-edges, and no graph is claimed.
 MAX_NOISE = 0.05
@@ -96,7 +110,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         of a ``FourierBasis``'s Laplacian, else 1 (trace n). Eigenvectors fix a
         Laplacian only up to this factor.
     rng : None, int or numpy.random.Generator
-        Randomness of the candidate search inside a family of valid graphs.
+        Randomness of the candidate search inside a family of valid graphs (random
+        objectives of the linear programs; the candidates are then ranked by sparsity
+        and equal weights). Default None: a fixed seed, so that the result is
+        deterministic.
 
     Returns
     -------
@@ -135,7 +152,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     B = _anchored_pair_basis(basis)
-    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, check_rng(rng))
+    rng = check_rng(DEFAULT_SEED if rng is None else rng)
+    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     return _result(basis, B, ranked, family_dimension, history)
 
 
@@ -250,59 +268,155 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
 
     With the eigenvalue order, the pairs are first ranked by the proxy
     $\\sum_k k P_k$ (eigenvalue replaced by its rank), which usually puts the edges
-    first and skips the trimming. Otherwise, or if that finds nothing, exact
-    eigenvectors are tried (residuals at rounding level); if no valid graph fits, the
-    noise level of the least edge-like pairs is estimated and used (up to
-    ``MAX_NOISE``).
+    first and skips the trimming. Otherwise, or if that finds nothing, the rankings of
+    ``RANKINGS`` are tried in turn (``_ladder``).
     """
-    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0}
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
         if ranked:
             return ranked, family_dimension, history
-    rankings = {}
-    ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
-    if not ranked:
-        history["noise"] = robust_noise(B, rankings[RANKINGS[0]][1])
-        if history["noise"] <= MAX_NOISE:
-            ranked, family_dimension = _ladder(B, basis, tol, rng, history, rankings)
+    ranked, family_dimension = _ladder(B, basis, tol, rng, history)
     return ranked, family_dimension, history
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history, rankings):
-    """The search at ``history["noise"]`` with more directions, then harder trimming.
+def _ladder(B: PairBasis, basis, tol, rng, history):
+    """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
-    trimming) crowd the smallest directions of the trimmed Gram, so the rankings of
-    ``RANKINGS`` are tried in turn (``rankings`` caches them). Exact eigenvectors stop
-    at the first graph found (residuals at rounding level). With noise, until two
-    consecutive rankings give the same graph; of the graphs found, those whose residual
-    (off-diagonal part of $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are
-    kept and the sparsest of them is returned: a wrong support leaves entries well above
-    the noise in the residual.
+    trimming) crowd the smallest directions of the trimmed Gram, so a ranking may leave
+    edges among the kept pairs. Each ranking's kept pairs give a noise estimate
+    (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
+    exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
+    search runs (a smaller prefix of the ranking may be clean) and the first graph found
+    is returned; if it belongs to a family (dimension above 1), the search also runs at
+    the coarser rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is
+    returned (linear programs are accurate to about 1e-7, so which members of a family
+    pass depends on that level). Estimates in between are noise or an unclean ranking of exact
+    eigenvectors: the input is taken as noisy once two such estimates agree within a
+    factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
+    rankings are then searched at their noise level until two consecutive ones give the
+    same graph; of the graphs found, those whose residual (off-diagonal part of
+    $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest
+    of them is returned: a wrong support leaves entries well above the noise in the
+    residual (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
+    the smallest noise estimate, the remaining rankings are searched as exact first,
+    then all noisy rankings again at the largest estimate, and the graph with the
+    smaller residual is returned. Exact eigenvectors whose rankings all fail are
+    searched again at the rounding noise level.
     """
-    found, previous, noise = [], None, history["noise"]
-    for r, keep in RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]:
-        if (r, keep) not in rankings:
-            rankings[r, keep] = leverage_ranking(B, keep=keep, r=r)
-        scores, trimmed = rankings[r, keep]
-        ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
-        if ranked and noise == 0.0:
+    order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
+    cache = {}
+
+    def ranking(key):
+        if key not in cache:
+            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+            history["noise_estimates"].append(cache[key][2])
+        return cache[key]
+
+    deferred, exact_level, noisy = [], [], len(order) == 1
+    rest = list(order)
+    while rest:
+        key = rest.pop(0)
+        scores, trimmed, noise = ranking(key)
+        if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+            if ranked and dim > 1:
+                coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                                rounding=COARSE_ROUNDING)
+                ranked, dim = _merge(ranked, coarse), max(dim, dim2)
+            if ranked:
+                return ranked, dim
+            if noise <= EXACT_LEVEL:
+                exact_level.append(key)
+            continue
+        deferred.append(key)
+        levels = np.sort([cache[k][2] for k in deferred])
+        if not exact_level and np.any(levels[1:] <= NOISE_AGREEMENT * levels[:-1]):
+            noisy = True
+        if noisy:
+            break
+    if (noisy or deferred) and not exact_level:
+        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if ranked and residual <= RESIDUAL_CONSISTENT * level:
             return ranked, dim
-        key = _edge_key(ranked[0][3]) if ranked else None
+        for key in rest + ([] if noisy else deferred):   # inconsistent: exact after all?
+            scores, trimmed, noise = ranking(key)
+            if noise <= EXACT_LEVEL or noise > MAX_NOISE or not noisy:
+                exact, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+                if exact:
+                    history["noise"] = 0.0
+                    return exact, dim2
+        # still inconsistent: all rankings at the largest estimate (looser tolerances)
+        noise, largest = history["noise"], max(ranking(k)[2] for k in order
+                                               if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)
+        wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              fixed_noise=largest)
+        if wide and residual2 < residual:
+            return wide, dim2
+        history["noise"] = noise
+        return ranked, dim
+    for key in deferred + exact_level:
+        scores, trimmed, noise = ranking(key)
+        history["noise"] = EXACT_NOISE if key in exact_level else 0.0
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                       history)
+        if ranked:
+            return ranked, dim
+    return [], 1
+
+
+def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
+    """The noisy rankings in turn; the sparsest of the graphs whose residual is within
+    ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual.
+
+    If no ranking gives a graph, they are searched again in turn at the largest noise
+    estimate, with the truncated near-null families (``PrefixSearch``) searched too,
+    until one gives a graph. The
+    rankings stop when two consecutive ones give the same graph, when a graph
+    consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
+    smallest noise estimate) is determined by the eigenvectors (family dimension 1), or
+    when two consistent graphs have been found.
+    """
+    found, previous, consistent = [], None, 0
+    for key in order:
+        scores, trimmed, noise = ranking(key)
+        if noise > MAX_NOISE or noise <= EXACT_LEVEL:
+            continue
+        noise = noise if fixed_noise is None else fixed_noise
+        history["noise"] = noise
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
+        edges = _edge_key(ranked[0][3]) if ranked else None
+        if ranked:
+            residual = _residual(basis, ranked[0][3])
+            found.append((residual, ranked, dim))
+            level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+            if residual <= RESIDUAL_CONSISTENT * level:
+                consistent += 1
+                if dim == 1 or consistent >= 2:
+                    break
+        if edges is not None and edges == previous:
+            break
+        previous = edges
+    noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
+    for key in noisy if not found else []:
+        scores, trimmed, _ = ranking(key)
+        history["noise"] = max(ranking(k)[2] for k in noisy)
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                       history, search_truncated=True)
         if ranked:
             found.append((_residual(basis, ranked[0][3]), ranked, dim))
-        if key is not None and key == previous:
             break
-        previous = key
     if not found:
-        return [], 1
+        return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
     best = min(x[0] for x in found)
     kept = [x for x in found if x[0] <= RESIDUAL_SLACK * best]
-    _, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
-    return ranked, dim
+    residual, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
+    return ranked, dim, residual
 
 
 def _residual(basis, W):
@@ -314,26 +428,41 @@ def _residual(basis, W):
     return float(np.linalg.norm(M - np.diag(np.diag(M))) / nl) if nl > 0 else 0.0
 
 
-def _search_at_noise(B, scores, trimmed, tol, noise, rng, history):
-    """Seed from the trimmed pairs, then the searches; candidates of both."""
-    seed = seed_fit(B, trimmed, tol, noise)
-    family, family_dimension = [], 1
+def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
+                     search_truncated=False):
+    """Seed from the trimmed pairs, then the searches; candidates of both.
+
+    When the seed gives a graph, the pairs are ranked by its entries and the search
+    starts at its number of edges.
+    """
+    seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated)
+    family, family_dimension, start = [], 1, None
     if seed is not None:
         family = _candidates(B, seed, rng)
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2
-    best, dim = _search_loop(B, scores, tol, noise, rng, history)
+            start = family[0][0]
+    best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
+                             source=_edge_key(family[0][3]) if family else None,
+                             rounding=rounding, search_truncated=search_truncated)
     return _merge(best, family), max(family_dimension, dim)
 
 
-def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
-    """Search, re-rank by the graph found, search again while it gets sparser."""
+def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
+                 source=None, rounding=None, search_truncated=False):
+    """Search, re-rank by the graph found, search again while it gets sparser.
+
+    ``source`` is the edge set of the graph that ``scores`` come from (if any) and
+    ``start`` its number of edges: the search starts there, and stops when it returns
+    the graph it was ranked by.
+    """
     best, family_dimension = [], 1
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
     for _ in range(max_searches):
-        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise)
-        fit = search.run()
+        search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding,
+                              search_truncated)
+        fit = search.run(start)
         history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
@@ -341,7 +470,10 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4):
         best = ranked
         history["complement_sizes"].append(fit.c)
         family_dimension = max(family_dimension, fit.Lam.shape[1])
-        scores = B.matrix(best[0][2]) ** 2
+        key = _edge_key(best[0][3])
+        if key == source:
+            break
+        scores, start, source = B.matrix(best[0][2]) ** 2, best[0][0], key
     return best, family_dimension
 
 
@@ -377,6 +509,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     off = M - np.diag(np.diag(M))
     nl = sp.linalg.norm(L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
+    levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
+    if history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0:
+        # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
+        # fit the eigenvectors to their noise level
+        history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)
     return InferredLaplacian(
         laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
         residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,

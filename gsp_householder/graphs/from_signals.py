@@ -65,8 +65,11 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     Warns
     -----
     ConvergenceWarning
-        When the basis learner does not settle (too few signals): the inferred
-        graph is then unreliable.
+        When the basis learner does not settle (too few signals), or when the
+        graph inferred does not fit the learned eigenvectors to their noise level
+        (noisy signals: at 20-30 dB on karate from $p = 5n$ the learned basis is
+        off by 0.07-0.2 and the graph's edge F1 is 0.55-0.94): the inferred graph
+        is then unreliable.
 
     Examples
     --------

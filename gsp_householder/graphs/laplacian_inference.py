@@ -134,6 +134,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     -----
     ConvergenceWarning
         If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
+        Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
+        times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
+        are then too inaccurate for this graph to be trusted.
 
     Examples
     --------
@@ -514,6 +517,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)
+        if history["noise_ratio"] > RESIDUAL_CONSISTENT:
+            warnings.warn(f"the inferred graph does not fit the eigenvectors to their noise "
+                          f"level (residual {history['noise_ratio']:.1f} times the noise the "
+                          f"pairs show, above {RESIDUAL_CONSISTENT:g}): the eigenvectors are "
+                          f"probably too far from any sparse graph's, and the graph is "
+                          f"doubtful", ConvergenceWarning, stacklevel=3)
     return InferredLaplacian(
         laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
         residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,

@@ -316,15 +316,22 @@ def _best_start(Y, theta, low, high, rng, max_iter, tol, n_restarts, momentum, t
 def _alternate(Y, V, theta, low, high, max_iter, tol, momentum, tick, history, start):
     """Stage 1 then stage 2, repeated until a round keeps its support (at most `_ROUNDS`)."""
     lower, upper = (0.0, np.inf) if low is None else (0.0, high)
+    sparse = theta is None or theta < 1
+
+    def rule(C):
+        return support_codes(C, low)[1]
+
     previous = None
     steps = 0
     ok1 = ok2 = True
     for round_ in range(_ROUNDS):
         # stage 1, then (from the second round on) a polish that leaves the truth at
         # once: both stages have it as a fixed point
+        # the first round hands over once the support is settled (or the step is small)
         V, h1, ok1 = rectified_procrustes(Y, V, lower=lower, upper=upper, max_iter=max_iter,
                                           tol=_SWITCH_TOL if round_ == 0 else _POLISH_TOL,
-                                          momentum=momentum, callback=tick)
+                                          momentum=momentum, callback=tick,
+                                          support=rule if round_ == 0 and sparse else None)
         history["cost"].extend(h1["cost"])
         steps += len(h1["cost"])
         ok2 = True

@@ -88,6 +88,8 @@ _SWITCH_TOL = 1e-3
 _POLISH_TOL = 1e-6
 _FLOAT_MAX = float(np.finfo(np.float64).max)
 _ROUNDS = 4
+# entries of V^T Y the first stage's support test takes its two-means level from
+_RULE_SAMPLE = 1 << 12
 # a start is accepted when its zero cluster is balanced about 0 (zero_cluster_balance)
 _BALANCE = (0.5, 2.0)
 
@@ -318,8 +320,8 @@ def _alternate(Y, V, theta, low, high, max_iter, tol, momentum, tick, history, s
     lower, upper = (0.0, np.inf) if low is None else (0.0, high)
     sparse = theta is None or theta < 1
 
-    def rule(C):
-        return support_codes(C, low)[1]
+    def rule(C):                     # a cheap support: the level from a few thousand entries
+        return support_codes(C, low, sample=_RULE_SAMPLE)[1]
 
     previous = None
     steps = 0

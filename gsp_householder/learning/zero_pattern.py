@@ -32,12 +32,12 @@ __all__ = ["support_codes", "zero_cluster_balance", "zero_cluster_spread",
 _THRESHOLD_SAMPLE = 1 << 16
 
 
-def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None, *,
+                  sample: int = _THRESHOLD_SAMPLE) -> tuple[np.ndarray, np.ndarray]:
     """Codes and support from coefficients ``C = V^T Y`` with non-negative non-zero codes.
 
     The support is ``C > low / 2`` when ``low > 0`` is known, else ``C`` above the
-    two-means level of at most $2^{16}$ evenly spaced entries; kept entries are
+    two-means level of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
     clipped to ``[low, high]`` when both are known. Internal helper: ``C`` is a
     validated float array.
 
@@ -47,6 +47,9 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
         Coefficients $V^T Y$.
     low, high : float, optional
         Value range of the non-zero codes, ``0 <= low < high``.
+    sample : int, default 65536
+        Number of entries the two-means level is computed from (at least about this
+        many: every ``C.size // sample``-th entry).
 
     Returns
     -------
@@ -64,7 +67,7 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     if low is not None and low > 0:
         threshold = 0.5 * low
     else:
-        step = max(1, C.size // _THRESHOLD_SAMPLE)
+        step = max(1, C.size // sample)
         threshold = two_means_threshold(C.ravel()[::step])
     support = C > threshold
     kept = np.clip(C, low, high) if low is not None and high is not None else C

@@ -73,6 +73,7 @@ from gsp_householder.learning.rectified_procrustes import rectified_procrustes
 from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.learning.zero_pattern import (
     support_codes,
+    support_threshold,
     zero_cluster_balance,
     zero_cluster_spread,
     zero_pattern_refinement,
@@ -321,7 +322,7 @@ def _alternate(Y, V, theta, low, high, max_iter, tol, momentum, tick, history, s
     sparse = theta is None or theta < 1
 
     def rule(C):                     # a cheap support: the level from a few thousand entries
-        return support_codes(C, low, sample=_RULE_SAMPLE)[1]
+        return C > support_threshold(C, low, sample=_RULE_SAMPLE)
 
     previous = None
     steps = 0

@@ -11,7 +11,9 @@ that the codes are non-negative with an atom at zero.
 
 1. `gsp_householder.learning.rectified_procrustes`: minimise the energy of
    the negative part of $V^T Y$ (non-negative ICA) by an accelerated
-   alternation;
+   alternation, until the support of $V^T Y$ (the level of stage 2) has
+   changed in at most $10^{-4}$ of the entries at each of 3 consecutive steps
+   (or the rotation step is below $10^{-3}\\sqrt n$);
 2. `gsp_householder.learning.zero_pattern`: threshold $V^T Y$ (two-means
    level, or $\\ell / 2$) and fit $V$ to the thresholded codes until the support
    stops changing, which lands on the truth to machine precision without
@@ -206,8 +208,9 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     -----
     Order and signs follow the convention of the module (`learn_orthogonal_basis`
     cannot identify them): compare with a reference after matching columns.
-    Cost per step: two products with $Y$ ($O(n^2 p)$) and one $n \\times n$
-    SVD and solve. Measured success rates and times per graph, $\\theta$ and
+    Cost per step: two products with $Y$ ($O(n^2 p)$), one $n \\times n$
+    symmetric eigendecomposition (first stage) or SVD (second stage) and one
+    $n \\times n$ solve. Measured success rates and times per graph, $\\theta$ and
     $p / n$ are in the documentation page "Whole bases".
 
     Examples

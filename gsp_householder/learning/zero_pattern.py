@@ -77,6 +77,19 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
     (`gsp_householder.learning.sparse_coding.two_means_threshold`) of every
     ``C.size // sample``-th entry. Internal helper: ``C`` is a validated float array.
 
+    Parameters
+    ----------
+    C : ndarray
+        Coefficients $V^T Y$.
+    low : float, optional
+        Smallest non-zero code, if known.
+    sample : int, default 65536
+        Number of entries the two-means level is computed from (about).
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> import numpy as np

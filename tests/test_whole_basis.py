@@ -277,3 +277,19 @@ def test_rectified_procrustes_hands_over_once_the_support_settles():
     assert len(early["support_changes"]) == len(early["cost"]) - 1
     refined, _, converged = zero_pattern_refinement(Y, out)
     assert converged and matched_basis_error(V, refined) <= 1e-10
+
+
+def test_small_bases_are_learned_with_one_blas_thread():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from gsp_householder.learning.whole_basis import _SINGLE_THREAD_N, _blas_threads
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpoolctl.threadpool_info()
+                if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    with _blas_threads(_SINGLE_THREAD_N):
+        assert all(t == 1 for t in blas_threads())
+    with _blas_threads(_SINGLE_THREAD_N + 1):
+        assert blas_threads() == before
+    assert blas_threads() == before

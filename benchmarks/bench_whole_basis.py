@@ -20,7 +20,7 @@ of the median errors is the price of not knowing the codes.
 Graphs: ``karate`` (n = 34), ``sensor200`` and ``sensor1000`` (PyGSP random
 sensor graphs, seed 0), and graphs the defaults were not tuned on:
 ``les_miserables`` (n = 77), ``grid`` (15 x 15), ``ws200`` (Watts-Strogatz
-(200, 6, 0.1), seed 1), ``sbm`` (4 x 50).
+(200, 6, 0.1), seed 1), ``sbm`` (4 x 50), ``ws1000`` (Watts-Strogatz (1000, 6, 0.1), seed 1).
 
 With ``--n1000`` it measures the targets at $n = 1000$ instead: $\\theta = 0.1$,
 $p = 5n$ on ``sensor1000`` and ``ws1000`` (Watts-Strogatz (1000, 6, 0.1), seed 1),

@@ -20,7 +20,13 @@ of the median errors is the price of not knowing the codes.
 Graphs: ``karate`` (n = 34), ``sensor200`` and ``sensor1000`` (PyGSP random
 sensor graphs, seed 0), and graphs the defaults were not tuned on:
 ``les_miserables`` (n = 77), ``grid`` (15 x 15), ``ws200`` (Watts-Strogatz
-(200, 6, 0.1), seed 1), ``sbm`` (4 x 50).
+(200, 6, 0.1), seed 1), ``sbm`` (4 x 50), ``ws1000`` (Watts-Strogatz (1000, 6, 0.1), seed 1).
+
+With ``--n1000`` it measures the targets at $n = 1000$ instead: $\\theta = 0.1$,
+$p = 5n$ on ``sensor1000`` and ``ws1000`` (Watts-Strogatz (1000, 6, 0.1), seed 1),
+``--large-trials`` trials each, one BLAS thread unless ``--threads`` says otherwise,
+the time of every trial, and the 20 dB comparison with the oracle
+(``--snr-trials`` trials per graph).
 
 Usage::
 
@@ -28,6 +34,7 @@ Usage::
     python benchmarks/bench_whole_basis.py                  # the full tables (< 30 min)
     python benchmarks/bench_whole_basis.py --graphs sensor1000 --thetas 0.1 --ratios 5 \\
         --trials 3 --no-baselines --threads 1
+    python benchmarks/bench_whole_basis.py --n1000 --large-trials 5 --snr-trials 3
 """
 
 from __future__ import annotations
@@ -40,7 +47,8 @@ import warnings
 
 import numpy as np
 
-GRAPHS = ("karate", "sensor200", "sensor1000", "les_miserables", "grid", "ws200", "sbm")
+GRAPHS = ("karate", "sensor200", "sensor1000", "les_miserables", "grid", "ws200", "sbm",
+          "ws1000")
 SUCCESS = 1e-6
 
 
@@ -53,8 +61,8 @@ def _graph(name: str):
         return load_graph("karate")
     if name.startswith("sensor"):
         return load_graph("sensor", n=int(name[len("sensor"):]), seed=0)
-    if name == "ws200":
-        return nx.connected_watts_strogatz_graph(200, 6, 0.1, seed=1)
+    if name.startswith("ws"):
+        return nx.connected_watts_strogatz_graph(int(name[len("ws"):]), 6, 0.1, seed=1)
     return load_graph(name)
 
 
@@ -105,6 +113,84 @@ def _run_cell(U, theta, ratio, trials, seed, baselines, snr, restarts):
     return errs, walls, cpus, others, oracle
 
 
+def _n1000(args) -> int:
+    """The n = 1000 targets: success, error and time per trial, then the noisy table."""
+    from gsp_householder import fourier_basis
+
+    graphs = [g for g in args.graphs if g in ("sensor1000", "ws1000")] or ["sensor1000",
+                                                                            "ws1000"]
+    trials = args.large_trials
+    print(f"# learn_orthogonal_basis at n = 1000: theta = 0.1, p = 5n, {trials} trials per "
+          f"graph, success = error <= {SUCCESS:g}; threads={args.threads}")
+    if trials:
+        print("| graph | n | trials | success | median error | max error | median wall s | "
+              "median CPU s | max CPU s | starts |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+    bases = {}
+    for gname in graphs:
+        U = bases[gname] = fourier_basis(_graph(gname)).eigenvectors
+        if not trials:
+            continue
+        errs, walls, cpus, starts = [], [], [], []
+        for t in range(trials):
+            e, w, c, _, _, k = _trial(U, 0.1, 5, args.seed + 1000 * t, None, args.restarts)
+            errs.append(e)
+            walls.append(w)
+            cpus.append(c)
+            starts.append(k)
+            print(f"#   {gname} trial {t}: error {e:.2e}, wall {w:.0f} s, CPU {c:.0f} s, "
+                  f"{k} start(s)", flush=True)
+        ok = sum(e <= SUCCESS for e in errs)
+        print(f"| {gname} | {U.shape[0]} | {trials} | {ok}/{trials} | {np.median(errs):.2g} | "
+              f"{max(errs):.2g} | {np.median(walls):.0f} | {np.median(cpus):.0f} | "
+              f"{max(cpus):.0f} | {max(starts)} |", flush=True)
+    if args.snr_trials:
+        snr = 20.0 if args.snr is None else args.snr
+        print(f"\n# at {snr:g} dB SNR: learner against the Procrustes fit with X known, "
+              f"{args.snr_trials} trials per graph")
+        print("| graph | n | learner median error | oracle median error | ratio | "
+              "median CPU s |")
+        print("|---|---|---|---|---|---|")
+        for gname in graphs:
+            errs, oracle, cpus = [], [], []
+            for t in range(args.snr_trials):
+                e, _, c, o, _, _ = _trial(bases[gname], 0.1, 5, args.seed + 7 + 1000 * t, snr,
+                                          args.restarts)
+                errs.append(e)
+                oracle.append(o)
+                cpus.append(c)
+                print(f"#   {gname} {snr:g} dB trial {t}: error {e:.3g}, oracle {o:.3g}, "
+                      f"CPU {c:.0f} s", flush=True)
+            print(f"| {gname} | {bases[gname].shape[0]} | {np.median(errs):.3g} | "
+                  f"{np.median(oracle):.3g} | {np.median(errs) / np.median(oracle):.2f} | "
+                  f"{np.median(cpus):.0f} |", flush=True)
+    return 0
+
+
+def _trial(U, theta, ratio, seed, snr, restarts):
+    """One draw: (error, wall s, CPU s, oracle error or nan, converged, starts)."""
+    from gsp_householder import (
+        BernoulliUniform,
+        learn_orthogonal_basis,
+        make_signals,
+        matched_basis_error,
+        procrustes_oracle,
+    )
+
+    n = U.shape[0]
+    Y, X = make_signals(U, ratio * n, BernoulliUniform(theta), snr_db=snr, rng=seed)
+    w0, c0 = time.perf_counter(), time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kwargs = {} if restarts is None else {"n_restarts": restarts}
+        result = learn_orthogonal_basis(Y, rng=seed + 1, **kwargs)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    error = matched_basis_error(U, result.dictionary.to_dense())
+    oracle = (matched_basis_error(U, _dense(procrustes_oracle(Y, X).dictionary))
+              if snr is not None else float("nan"))
+    return error, wall, cpu, oracle, result.converged, len(result.history["balance"])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--graphs", nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
@@ -130,8 +216,16 @@ def main(argv=None) -> int:
                         help="karate and sensor200, the two target cells, 2 trials, one start, "
                              "20 dB table")
     parser.add_argument("--threads", type=int, default=None,
-                        help="BLAS threads (threadpoolctl), default: library default")
+                        help="BLAS threads (threadpoolctl), default: library default "
+                             "(--n1000: 1)")
+    parser.add_argument("--n1000", action="store_true",
+                        help="the n = 1000 targets (theta = 0.1, p = 5n) on sensor1000 and "
+                             "ws1000 with the time of every trial, and the 20 dB table")
+    parser.add_argument("--snr-trials", type=int, default=3,
+                        help="--n1000: noisy trials per graph (0: none)")
     args = parser.parse_args(argv)
+    if args.n1000 and args.threads is None:
+        args.threads = 1
     if args.quick:
         args.graphs, args.trials, args.snr = ["karate", "sensor200"], 2, 20.0
         args.thetas, args.ratios, args.target_cells, args.restarts = [0.1, 0.5], [5, 20], True, 0
@@ -142,6 +236,9 @@ def main(argv=None) -> int:
             print("threadpoolctl is not installed: --threads ignored", file=sys.stderr)
         else:
             threadpool_limits(args.threads)
+
+    if args.n1000:
+        return _n1000(args)
 
     from gsp_householder import fourier_basis, matched_basis_error
 

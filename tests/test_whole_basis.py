@@ -5,13 +5,23 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.linalg
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gsp_householder import BernoulliUniform, HouseholderProduct, make_signals
 from gsp_householder.estimator import HouseholderDictionaryLearning
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.learning import whole_basis
-from gsp_householder.learning._orthogonal import cayley, random_orthogonal, skew
+from gsp_householder.learning._orthogonal import (
+    cayley,
+    cayley_update,
+    polar_factor,
+    polar_factor_gram,
+    random_orthogonal,
+    skew,
+)
 from gsp_householder.learning.baselines import procrustes_oracle
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
@@ -246,3 +256,70 @@ def test_sign_repair_recovers_a_trapped_start(monkeypatch):
     with pytest.warns(ConvergenceWarning):
         stuck = learn_orthogonal_basis(V @ X, rng=3, n_restarts=0)
     assert matched_basis_error(V, stuck.dictionary.to_dense()) > 0.1
+# ----------------------------------------------------------------- numerical kernels
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 2**32 - 1), st.floats(0.0, 6.0))
+def test_polar_factor_gram_matches_scipy_polar(n, seed, log_cond):
+    """The Gram route agrees with scipy's polar factor to eps * cond^2."""
+    rng = np.random.default_rng(seed)
+    P, Q = _random_basis(n, seed), random_orthogonal(n, rng)
+    sv = np.logspace(0.0, -log_cond / 2, n)       # condition number 10^(log_cond / 2)
+    M = (P * sv) @ Q.T
+    expected, _ = scipy.linalg.polar(M)
+    got = polar_factor_gram(M)
+    bound = 1e-13 * n * 10.0 ** log_cond
+    assert np.linalg.norm(got - expected) <= bound
+    np.testing.assert_allclose(got.T @ got, np.eye(n), atol=bound)
+    np.testing.assert_allclose(polar_factor(M), expected, atol=1e-12 * n * sv[0] / sv[-1])
+
+
+def test_polar_factor_gram_falls_back_on_singular_matrices():
+    M = np.outer([1.0, 2.0, 3.0], [1.0, 0.0, 1.0]) + np.diag([0.0, 1e-7, 0.0])
+    Q = polar_factor_gram(M)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(3), atol=1e-12)
+    np.testing.assert_allclose(Q, polar_factor(M), atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 2**32 - 1), st.floats(1e-6, 1e3))
+def test_cayley_update_is_the_product(n, seed, size):
+    rng = np.random.default_rng(seed)
+    V = random_orthogonal(n, rng)
+    A = size * skew(rng.standard_normal((n, n)))
+    got = cayley_update(V, A.copy())
+    np.testing.assert_allclose(got, V @ cayley(A), atol=1e-12 * max(1.0, size) ** 2)
+    np.testing.assert_allclose(got.T @ got, np.eye(n), atol=1e-12 * max(1.0, size) ** 2)
+
+
+def test_rectified_procrustes_hands_over_once_the_support_settles():
+    """With a support rule it stops early, where the zero pattern finishes exactly."""
+    n = 30
+    V = _random_basis(n, 11)
+    Y, _ = make_signals(V, 5 * n, BernoulliUniform(0.1), rng=12)
+    start = random_orthogonal(n, np.random.default_rng(13))
+    _, full, ok_full = rectified_procrustes(Y, start, tol=1e-3)
+    out, early, ok_early = rectified_procrustes(Y, start, tol=1e-3,
+                                                support=lambda C: support_codes(C)[1])
+    assert ok_full and ok_early
+    assert len(early["cost"]) < len(full["cost"])
+    # the last three support changes are within 1e-4 of the entries (here: none)
+    assert early["support_changes"][-3:] == [0.0, 0.0, 0.0]
+    assert len(early["support_changes"]) == len(early["cost"]) - 1
+    refined, _, converged = zero_pattern_refinement(Y, out)
+    assert converged and matched_basis_error(V, refined) <= 1e-10
+
+
+def test_small_bases_are_learned_with_one_blas_thread():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from gsp_householder.learning.whole_basis import _SINGLE_THREAD_N, _blas_threads
+
+    def blas_threads():
+        return [i["num_threads"] for i in threadpoolctl.threadpool_info()
+                if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    with _blas_threads(_SINGLE_THREAD_N):
+        assert all(t == 1 for t in blas_threads())
+    with _blas_threads(_SINGLE_THREAD_N + 1):
+        assert blas_threads() == before
+    assert blas_threads() == before

@@ -29,15 +29,21 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gsp_householder.learning._orthogonal import cayley, polar_factor, skew
+from gsp_householder.learning._orthogonal import cayley_update, polar_factor_gram, skew
 
 __all__ = ["rectified_procrustes", "trapped_columns"]
+
+# with a support rule: stop once the support changed in at most this fraction of the
+# entries of V^T Y at each of this many consecutive steps
+_SETTLED_FRACTION = 1e-4
+_SETTLED_STEPS = 3
 
 
 def rectified_procrustes(Y: np.ndarray, V: np.ndarray, *, lower: float = 0.0,
                          upper: float = np.inf, max_iter: int = 1000, tol: float = 1e-3,
                          momentum: float = 0.9,
-                         callback: Callable[[int, float, float], None] | None = None
+                         callback: Callable[[int, float, float], None] | None = None,
+                         support: Callable[[np.ndarray], np.ndarray] | None = None
                          ) -> tuple[np.ndarray, dict[str, list[float]], bool]:
     """Minimise $\\|V^T Y - \\Pi_{[a, b]}(V^T Y)\\|_F^2$ over orthogonal ``V``.
 
@@ -61,6 +67,13 @@ def rectified_procrustes(Y: np.ndarray, V: np.ndarray, *, lower: float = 0.0,
         Heavy-ball coefficient $\\beta \\in [0, 1)$.
     callback : callable, optional
         Called as ``callback(iteration, cost, step)`` after each step.
+    support : callable, optional
+        A rule mapping $C = V^T Y$ to a boolean support (for example
+        `gsp_householder.learning.zero_pattern.support_codes`). When given, the
+        iteration also stops (converged) once the support changed in at most
+        $10^{-4}$ of the entries at each of 3 consecutive steps: the support is
+        then what a refinement by the codes' zeros needs, long before the step
+        meets ``tol``.
 
     Returns
     -------
@@ -68,7 +81,8 @@ def rectified_procrustes(Y: np.ndarray, V: np.ndarray, *, lower: float = 0.0,
         Orthogonal.
     history : dict
         ``"cost"`` (the rectification cost $f$, divided by $\\|Y\\|_F^2$) and
-        ``"step"`` ($\\|S\\|_F / \\sqrt n$) per iteration.
+        ``"step"`` ($\\|S\\|_F / \\sqrt n$) per iteration; with ``support``,
+        also ``"support_changes"`` (entries whose support changed, per step).
     converged : bool
 
     Examples
@@ -83,20 +97,28 @@ def rectified_procrustes(Y: np.ndarray, V: np.ndarray, *, lower: float = 0.0,
     >>> converged, bool(np.allclose(np.abs(V.T @ V_true).max(axis=0), 1.0))
     (True, True)
     """
-    n = V.shape[0]
-    scale = float(np.sum(Y * Y)) or 1.0
+    n, p = Y.shape
+    scale = float(np.einsum("ij,ij->", Y, Y)) or 1.0
     A = np.zeros((n, n))
     history: dict[str, list[float]] = {"cost": [], "step": []}
+    if support is not None:
+        history["support_changes"] = []
     previous = np.inf
     step_tol = tol * np.sqrt(n)
+    settled_changes = _SETTLED_FRACTION * n * p
+    calm = 0
+    previous_support = None
     for it in range(1, max_iter + 1):
         C = V.T @ Y
         X = np.clip(C, lower, upper)
-        cost = float(np.sum((C - X) ** 2)) / scale
+        R = C - X
+        cost = float(np.einsum("ij,ij->", R, R)) / scale
+        del R
         if cost > previous:
             A[:] = 0.0                       # adaptive restart of the momentum
         previous = cost
-        S = skew(polar_factor(C @ X.T))      # V^T polar(Y X^T) ~ exp(S)
+        # V^T polar(Y X^T) ~ exp(S); the step only needs a direction: the Gram route
+        S = skew(polar_factor_gram(C @ X.T))
         size = float(np.linalg.norm(S))
         history["cost"].append(cost)
         history["step"].append(size / np.sqrt(n))
@@ -104,8 +126,17 @@ def rectified_procrustes(Y: np.ndarray, V: np.ndarray, *, lower: float = 0.0,
             callback(it, cost, size / np.sqrt(n))
         if cost == 0.0 or size < step_tol:
             return V, history, True
+        if support is not None:
+            current = support(C)
+            if previous_support is not None:
+                changes = int(np.count_nonzero(current != previous_support))
+                history["support_changes"].append(float(changes))
+                calm = calm + 1 if changes <= settled_changes else 0
+                if calm >= _SETTLED_STEPS:
+                    return V, history, True
+            previous_support = current
         A = momentum * A + S
-        V = V @ cayley(A)
+        V = cayley_update(V, A)
     return V, history, False
 
 

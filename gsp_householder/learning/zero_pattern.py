@@ -25,19 +25,19 @@ import numpy as np
 from gsp_householder.learning._orthogonal import polar_factor
 from gsp_householder.learning.sparse_coding import two_means_threshold
 
-__all__ = ["support_codes", "zero_cluster_balance", "zero_cluster_spread",
+__all__ = ["support_codes", "support_threshold", "zero_cluster_balance", "zero_cluster_spread",
            "zero_pattern_refinement"]
 
 # entries of V^T Y used to choose the two-means threshold
 _THRESHOLD_SAMPLE = 1 << 16
 
 
-def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None, *,
+                  sample: int = _THRESHOLD_SAMPLE) -> tuple[np.ndarray, np.ndarray]:
     """Codes and support from coefficients ``C = V^T Y`` with non-negative non-zero codes.
 
     The support is ``C > low / 2`` when ``low > 0`` is known, else ``C`` above the
-    two-means level of at most $2^{16}$ evenly spaced entries; kept entries are
+    two-means level of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
     clipped to ``[low, high]`` when both are known. Internal helper: ``C`` is a
     validated float array.
 
@@ -47,6 +47,9 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
         Coefficients $V^T Y$.
     low, high : float, optional
         Value range of the non-zero codes, ``0 <= low < high``.
+    sample : int, default 65536
+        Number of entries the two-means level is computed from (at least about this
+        many: every ``C.size // sample``-th entry).
 
     Returns
     -------
@@ -61,14 +64,42 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     array([[0. , 1.2],
            [2. , 0. ]])
     """
-    if low is not None and low > 0:
-        threshold = 0.5 * low
-    else:
-        step = max(1, C.size // _THRESHOLD_SAMPLE)
-        threshold = two_means_threshold(C.ravel()[::step])
-    support = C > threshold
+    support = C > support_threshold(C, low, sample=sample)
     kept = np.clip(C, low, high) if low is not None and high is not None else C
     return np.where(support, kept, 0.0), support
+
+
+def support_threshold(C: np.ndarray, low: float | None = None, *,
+                      sample: int = _THRESHOLD_SAMPLE) -> float:
+    """The level above which an entry of ``C = V^T Y`` is on the support.
+
+    ``low / 2`` when ``low > 0`` is known, else the two-means level
+    (`gsp_householder.learning.sparse_coding.two_means_threshold`) of every
+    ``C.size // sample``-th entry. Internal helper: ``C`` is a validated float array.
+
+    Parameters
+    ----------
+    C : ndarray
+        Coefficients $V^T Y$.
+    low : float, optional
+        Smallest non-zero code, if known.
+    sample : int, default 65536
+        Number of entries the two-means level is computed from (about).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> support_threshold(np.array([[0.01, 1.2], [2.5, -0.02]]), 1.0)
+    0.5
+    """
+    if low is not None and low > 0:
+        return 0.5 * low
+    step = max(1, C.size // sample)
+    return two_means_threshold(C.ravel()[::step])
 
 
 def zero_cluster_balance(C: np.ndarray, support: np.ndarray) -> float:

@@ -31,6 +31,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg.blas
+from _threads import limit_blas_threads
 
 from gsp_householder import (
     BernoulliUniform,
@@ -317,10 +318,7 @@ def main(argv=None) -> None:
     parser.add_argument("--profile", action="store_true",
                         help="also print the per-phase time breakdown of each target")
     args = parser.parse_args(argv)
-    if args.threads is not None:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(args.threads)
+    limit_blas_threads(args.threads)
     if args.quick:
         sizes = {"statistics": (20_000, 50, 3), "estimator": (20_000, 50, (1, 10), 3),
                  "apply": (1024, 16, 128, 3)}

@@ -48,11 +48,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 import warnings
 
 import numpy as np
+from _threads import limit_blas_threads
 
 SUCCESS = 1e-6
 # a wrong result within this matched error of the truth is a near miss (a few columns
@@ -255,13 +255,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.bases, args.sizes, args.ratios, args.trials = ["random"], [34, 50], [10, 20, 40], 2
-    if args.threads is not None:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            print("threadpoolctl is not installed: --threads ignored", file=sys.stderr)
-        else:
-            threadpool_limits(args.threads)
+    limit_blas_threads(args.threads)
     if args.identifiability:
         identifiability(args.bases, args.sizes, args.ratios[0], args.theta, args.seed)
         return 0

@@ -35,6 +35,7 @@ import time
 import warnings
 
 import numpy as np
+from _threads import limit_blas_threads
 
 SETTINGS = {
     "fig1": dict(n=1000, p=20, m=10),
@@ -176,13 +177,7 @@ def main(argv=None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="BLAS threads (threadpoolctl), default: library default")
     args = parser.parse_args(argv)
-    if args.threads is not None:
-        try:
-            from threadpoolctl import threadpool_limits
-
-            threadpool_limits(args.threads)
-        except ImportError:
-            print("threadpoolctl is not installed: --threads ignored", file=sys.stderr)
+    limit_blas_threads(args.threads)
     tables = run(args.settings, args.trials, args.seed, args.budget, args.snr)
     print_tables(tables, args.snr)
     return 0

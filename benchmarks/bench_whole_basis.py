@@ -41,11 +41,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 import warnings
 
 import numpy as np
+from _threads import limit_blas_threads
 
 GRAPHS = ("karate", "sensor200", "sensor1000", "les_miserables", "grid", "ws200", "sbm",
           "ws1000")
@@ -229,13 +229,7 @@ def main(argv=None) -> int:
     if args.quick:
         args.graphs, args.trials, args.snr = ["karate", "sensor200"], 2, 20.0
         args.thetas, args.ratios, args.target_cells, args.restarts = [0.1, 0.5], [5, 20], True, 0
-    if args.threads is not None:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:
-            print("threadpoolctl is not installed: --threads ignored", file=sys.stderr)
-        else:
-            threadpool_limits(args.threads)
+    limit_blas_threads(args.threads)
 
     if args.n1000:
         return _n1000(args)

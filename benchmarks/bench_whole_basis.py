@@ -82,36 +82,24 @@ def _dense(V) -> np.ndarray:
 
 
 def _run_cell(U, theta, ratio, trials, seed, baselines, snr, restarts):
-    from gsp_householder import (
-        BernoulliUniform,
-        learn_orthogonal_basis,
-        make_signals,
-        matched_basis_error,
-        procrustes_oracle,
-    )
+    from gsp_householder import matched_basis_error
 
     n = U.shape[0]
     errs, walls, cpus, others, oracle = [], [], [], {}, []
     for t in range(trials):
-        Y, X = make_signals(U, ratio * n, BernoulliUniform(theta), snr_db=snr,
-                            rng=seed + 1000 * t)
-        w0, c0 = time.perf_counter(), time.process_time()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            kwargs = {} if restarts is None else {"n_restarts": restarts}
-            result = learn_orthogonal_basis(Y, rng=seed + 1000 * t + 1, **kwargs)
-        walls.append(time.perf_counter() - w0)
-        cpus.append(time.process_time() - c0)
-        errs.append(matched_basis_error(U, result.dictionary.to_dense()))
+        Y, X = _signals(U, theta, ratio, seed + 1000 * t, snr)
+        error, wall, cpu, fit_oracle, _, _ = _learn(U, Y, X, seed + 1000 * t + 1, snr, restarts)
+        errs.append(error)
+        walls.append(wall)
+        cpus.append(cpu)
         if snr is not None:
-            oracle.append(matched_basis_error(U, _dense(procrustes_oracle(Y, X).dictionary)))
+            oracle.append(fit_oracle)
         for name, fit in (_baselines(n, theta) if baselines else []):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 others.setdefault(name, []).append(
                     matched_basis_error(U, _dense(fit(Y, seed + t))))
     return errs, walls, cpus, others, oracle
-
 
 def _n1000(args) -> int:
     """The n = 1000 targets: success, error and time per trial, then the noisy table."""
@@ -167,29 +155,33 @@ def _n1000(args) -> int:
     return 0
 
 
-def _trial(U, theta, ratio, seed, snr, restarts):
-    """One draw: (error, wall s, CPU s, oracle error or nan, converged, starts)."""
-    from gsp_householder import (
-        BernoulliUniform,
-        learn_orthogonal_basis,
-        make_signals,
-        matched_basis_error,
-        procrustes_oracle,
-    )
+def _signals(U, theta, ratio, seed, snr):
+    """Signals ``Y`` and codes ``X`` of one draw: ``ratio * n`` signals on the basis ``U``."""
+    from gsp_householder import BernoulliUniform, make_signals
 
-    n = U.shape[0]
-    Y, X = make_signals(U, ratio * n, BernoulliUniform(theta), snr_db=snr, rng=seed)
+    return make_signals(U, ratio * U.shape[0], BernoulliUniform(theta), snr_db=snr, rng=seed)
+
+
+def _learn(U, Y, X, seed, snr, restarts):
+    """The learner on one draw: (error, wall s, CPU s, oracle error or nan, converged, starts)."""
+    from gsp_householder import learn_orthogonal_basis, matched_basis_error, procrustes_oracle
+
     w0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         kwargs = {} if restarts is None else {"n_restarts": restarts}
-        result = learn_orthogonal_basis(Y, rng=seed + 1, **kwargs)
+        result = learn_orthogonal_basis(Y, rng=seed, **kwargs)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     error = matched_basis_error(U, result.dictionary.to_dense())
     oracle = (matched_basis_error(U, _dense(procrustes_oracle(Y, X).dictionary))
               if snr is not None else float("nan"))
     return error, wall, cpu, oracle, result.converged, len(result.history["balance"])
 
+
+def _trial(U, theta, ratio, seed, snr, restarts):
+    """One draw (signals ``seed``, start ``seed + 1``): as `_learn`."""
+    Y, X = _signals(U, theta, ratio, seed, snr)
+    return _learn(U, Y, X, seed + 1, snr, restarts)
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+#: Largest number of pair-row entries built at once (128 MB).
+MAX_ROW_ENTRIES = 1 << 24
+
 
 @dataclass
 class PairBasis:
@@ -137,9 +140,19 @@ class PairGram:
         self.k = B.n_pairs if k is None else k
 
     def without(self, i, j) -> PairGram:
-        """The Gram of the current pairs minus the pairs ``(i, j)``."""
-        A = self.B.rows(i, j)
-        return PairGram(self.B, self.M - A.T @ A, self.total - A.sum(axis=0), self.k - len(i))
+        """The Gram of the current pairs minus the pairs ``(i, j)`` (rows built in chunks
+        of at most ``MAX_ROW_ENTRIES`` entries)."""
+        step = max(1, MAX_ROW_ENTRIES // max(self.B.V.shape[1], 1))
+        if len(i) <= step:
+            A = self.B.rows(i, j)
+            return PairGram(self.B, self.M - A.T @ A, self.total - A.sum(axis=0),
+                            self.k - len(i))
+        M, total = self.M.copy(), self.total.copy()
+        for s in range(0, len(i), step):
+            A = self.B.rows(i[s:s + step], j[s:s + step])
+            M -= A.T @ A
+            total -= A.sum(axis=0)
+        return PairGram(self.B, M, total, self.k - len(i))
 
     def null_directions(self, r=8, cluster=None):
         """Smallest eigenpairs of the centred Gram, mapped back to eigenvalue vectors.

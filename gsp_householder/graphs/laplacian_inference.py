@@ -33,6 +33,7 @@ import scipy.sparse as sp
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
@@ -314,7 +315,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
 
     def ranking(key):
         if key not in cache:
-            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            if B.n <= LADDER_MAX_N:
+                scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            else:
+                scores, trimmed = sampled_leverage_ranking(B, rng, keep=key[1], r=key[0])
             cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             history["noise_estimates"].append(cache[key][2])
         return cache[key]

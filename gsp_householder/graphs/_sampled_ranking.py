@@ -1,0 +1,77 @@
+"""Leverage ranking of the pairs of a large basis, trimmed on a random sample of pairs.
+
+``leverage_ranking`` trims the most edge-like pairs and recomputes the Gram of the
+kept ones. The trimming must remove every edge, so it removes a large fraction of the
+pairs (30 %, 51 %, then 66 % for ``keep = 0.7``): with fewer (a fixed number of
+pairs, as ``leverage_ranking`` does above ``max(6000, 16 n)``), the smallest
+directions of the Gram of n = 1000 nodes are not the eigenvalues but functions of
+them concentrated near the diagonal, and most edges stay among the kept pairs. The
+Gram of a fraction of all $N = n(n-1)/2$ pairs costs $O(N g^2) = O(n^4)$.
+
+Here the trimming runs on a uniform sample of ``sample * g`` pairs: at each round the
+kept pairs of the sample are those whose leverage is below the ``keep ** t``
+quantile of the sample, and their Gram costs $O(g^3)$. Only the final scores are
+computed for all pairs ($r$ products of $n \\times n$ matrices), and the Gram of all
+pairs but the ``c`` highest-scoring ones is exact ($O(c g^2)$), so that the noise
+level and the seed of the search are measured on all pairs. Rows are built in chunks:
+memory $O(g^2 + n^2)$.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._support_search import leverage_scores, top_pairs
+
+#: Pairs sampled per eigenvalue unknown.
+SAMPLE_PER_UNKNOWN = 40
+#: Rows of pair products built at once.
+CHUNK = 8192
+
+
+def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
+                             sample=SAMPLE_PER_UNKNOWN):
+    """Scores after trimming the ``1 - keep ** t`` most edge-like pairs of a sample.
+
+    Same returns as ``leverage_ranking``: the scores of all pairs (an ``(n, n)``
+    array) and ``(gram, i, j)``, the ``c = max(6000, 16 n)`` highest-scoring pairs and
+    the exact Gram of the others.
+    """
+    n, N = B.n, B.n_pairs
+    iu, ju = B.upper()
+    k = min(N, int(sample * B.g))
+    idx = np.sort(rng.choice(N, size=k, replace=False))
+    si, sj = iu[idx], ju[idx]
+    del iu, ju
+    mu, Lam = PairGram(B).null_directions(r)
+    for t in range(rounds):
+        s = sample_scores(B, si, sj, mu, Lam)
+        kept = s <= np.quantile(s, keep ** (t + 1))
+        mu, Lam = sample_gram(B, si[kept], sj[kept]).null_directions(r)
+    S = leverage_scores(B, mu, Lam)
+    i, j = top_pairs(B, S, min(N - 1, max(6000, 16 * n)))
+    return S, (PairGram(B).without(i, j), i, j)
+
+
+def sample_scores(B: PairBasis, i, j, mu, Lam):
+    """Leverage $\\sum_k (a_{ij}^T \\lambda_k)^2 / \\mu_k$ of the pairs ``(i, j)``."""
+    w = 1.0 / np.maximum(mu, 1e-12)
+    out = np.empty(len(i))
+    for s in range(0, len(i), CHUNK):
+        P = B.rows(i[s:s + CHUNK], j[s:s + CHUNK]) @ Lam
+        out[s:s + CHUNK] = (P * P) @ w
+    return out
+
+
+def sample_gram(B: PairBasis, i, j) -> PairGram:
+    """Gram and sum of the pair rows ``(i, j)`` alone."""
+    M = np.zeros((B.g, B.g))
+    total = np.zeros(B.g)
+    for s in range(0, len(i), CHUNK):
+        R = B.rows(i[s:s + CHUNK], j[s:s + CHUNK])
+        M += R.T @ R
+        total += R.sum(axis=0)
+    return PairGram(B, 0.5 * (M + M.T), total, len(i))

@@ -92,6 +92,22 @@ class PairBasis:
         R = self.V[i] * self.V[j]
         return R if self.G is None else R @ self.G
 
+    def products(self, i, j, Lam):
+        """$a_{ij}^T \\Lambda$ for index arrays ``i``, ``j`` (rows of ``rows(i, j) @ Lam``).
+
+        More than ``MAX_ROW_ENTRIES`` row entries: if the pairs outnumber ``8 n`` per
+        column, each column is read off the dense matrix $\\tilde L(\\lambda)$
+        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks.
+        """
+        width = self.V.shape[1]
+        if len(i) * width <= MAX_ROW_ENTRIES:
+            return self.rows(i, j) @ Lam
+        if len(i) > 8 * self.n * Lam.shape[1]:
+            return np.column_stack([self.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
+        step = max(1, MAX_ROW_ENTRIES // width)
+        return np.vstack([self.rows(i[s:s + step], j[s:s + step]) @ Lam
+                          for s in range(0, len(i), step)])
+
     def upper(self):
         """Row and column indices of all pairs $i < j$."""
         return np.triu_indices(self.n, 1)

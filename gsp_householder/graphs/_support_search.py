@@ -82,9 +82,9 @@ class PrefixSearch:
     """
 
     def __init__(self, B: PairBasis, order, tol=0.0, noise=None, rounding=None,
-                 search_truncated=False):
+                 search_truncated=False, refit=False):
         self.B, self.tol, self.noise = B, float(tol), noise
-        self.search_truncated = bool(search_truncated)
+        self.search_truncated, self.refit = bool(search_truncated), bool(refit)
         self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
@@ -113,7 +113,35 @@ class PrefixSearch:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
             if span.all():
                 break
-        return self._banded(c, mu, Lam, noise, floor) if family else None
+        fit = self._banded(c, mu, Lam, noise, floor) if family else None
+        if fit is None and self.refit and self.noise:
+            fit = self._refit(c, Lam[:, 0], tol)
+        return fit
+
+    def _refit(self, c, lam0, tol):
+        """With noise: the prefix cut to its edge-like pairs, evaluated once; or None.
+
+        The direction fitted to the pairs after the first ``c`` leaves its largest
+        errors on the non-edges among the first ``c`` (not fitted, and ranked there for
+        their large rows), and one positive entry above the tolerance fails the
+        validity test. The pairs of the prefix whose entry is not below
+        $-2(\\mathrm{tol}_i + \\mathrm{tol}_j)$ join the fitted pairs; the pairs after
+        the prefix must still be clean.
+        """
+        B = self.B
+        lam0 = lam0 * (B.n / (B.mult @ lam0))
+        I, J = self.i[:c], self.j[:c]
+        edge = B.products(I, J, lam0[:, None])[:, 0] < -2.0 * (tol[I] + tol[J])
+        k = int(np.count_nonzero(edge))
+        if k in (0, c):
+            return None
+        order = (np.concatenate([I[edge], I[~edge], self.i[c:]]),
+                 np.concatenate([J[edge], J[~edge], self.j[c:]]))
+        sub = PrefixSearch(B, order, self.tol, self.noise, self.rounding,
+                           self.search_truncated)
+        fit = sub.evaluate(k, PairGram(B).without(I[edge], J[edge]))
+        self.n_evaluations += sub.n_evaluations
+        return fit
 
     def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000):
         """A valid Laplacian of the family whose entries on the pairs after the first
@@ -263,7 +291,7 @@ def robust_noise(B: PairBasis, trimmed):
 
 
 def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None,
-             search_truncated=False):
+             search_truncated=False, refit=False):
     """The fit on the pairs kept by the trimming (``trimmed`` from ``leverage_ranking``),
     or None."""
     gram, i, j = trimmed
@@ -271,5 +299,5 @@ def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None,
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
     search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), tol, noise,
-                          rounding, search_truncated)
+                          rounding, search_truncated, refit)
     return search.evaluate(len(i), gram)

@@ -65,7 +65,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     else:
         cost = np.append(objective, 0.0)
         t_bounds = (floor, floor)
-    H = B.rows(I, J) @ Lam                                                # L_ij <= tol
+    H = B.products(I, J, Lam)                                             # L_ij <= tol
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
                                                               1e-300)
@@ -73,7 +73,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     blocks = [np.hstack([-Lam, np.ones((g, 1))])]                        # t - lam <= 0
     bounds_ub = [np.zeros(g)]
     if band is not None:
-        R = B.rows(band[0], band[1]) @ Lam
+        R = B.products(band[0], band[1], Lam)
         blocks += [np.hstack([R, np.zeros((len(R), 1))]), np.hstack([-R, np.zeros((len(R), 1))])]
         bounds_ub += [band[2], band[2]]
     if B.ordered and g > 1:

@@ -76,8 +76,15 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
-#: Above this many nodes only the first ranking is tried (each costs $O(n g^2)$ or more).
+#: Above this many nodes the rankings trim a random sample of pairs
+#: (``sampled_leverage_ranking``) and are those of ``LARGE_RANKINGS``.
 LADDER_MAX_N = 500
+#: Rankings tried in turn above ``LADDER_MAX_N`` nodes: (smallest directions used,
+#: fraction of the sampled pairs kept per round, trimming rounds). Three rounds clear
+#: exact eigenvectors; with noise, later rounds find directions that fit the kept
+#: pairs below the noise (functions of the Laplacian concentrated on the trimmed
+#: pairs), and one round with more directions ranks the edges first.
+LARGE_RANKINGS = ((8, 0.7, 3), (32, 0.7, 1), (16, 0.7, 1), (32, 0.7, 2))
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -310,7 +317,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
     searched again at the rounding noise level.
     """
-    order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
+    order = list(RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS)
     cache = {}
 
     def ranking(key):
@@ -318,7 +325,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             if B.n <= LADDER_MAX_N:
                 scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
             else:
-                scores, trimmed = sampled_leverage_ranking(B, rng, keep=key[1], r=key[0])
+                scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
+                                                           r=key[0])
             cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
@@ -442,7 +450,8 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     When the seed gives a graph, the pairs are ranked by its entries and the search
     starts at its number of edges.
     """
-    seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated)
+    seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated,
+                    refit=B.n > LADDER_MAX_N)
     family, family_dimension, start = [], 1, None
     if seed is not None:
         family = _candidates(B, seed, rng)
@@ -468,7 +477,7 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
     for _ in range(max_searches):
         search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding,
-                              search_truncated)
+                              search_truncated, refit=B.n > LADDER_MAX_N)
         fit = search.run(start)
         history["n_evaluations"] += search.n_evaluations
         ranked = _candidates(B, fit, rng) if fit is not None else []

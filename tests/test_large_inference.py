@@ -1,0 +1,118 @@
+"""Laplacian inference on large graphs: the sampled ranking, chunked pair products, the
+refit of a noisy prefix, and the large-graph path end to end (forced on small graphs)."""
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from gsp_householder.graphs import _pair_geometry
+from gsp_householder.graphs import laplacian_inference as inference
+from gsp_householder.graphs._pair_geometry import PairGram
+from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
+from gsp_householder.graphs._support_search import (
+    CLEAN_FACTOR,
+    PrefixSearch,
+    robust_noise,
+    top_pairs,
+)
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.fourier import fourier_basis
+
+
+def _shuffled(V, seed):
+    rng = np.random.default_rng(seed)
+    n = V.shape[1]
+    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def _perturbed(V, rel, seed):
+    E = np.random.default_rng(seed).standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + rel * np.linalg.norm(V) * E / np.linalg.norm(E))
+    return U @ Wt
+
+
+def _pairs(V):
+    """Pair geometry of an order-free basis, as ``infer_laplacian`` builds it."""
+    basis = inference._read_basis(V, None, None, None, None)
+    return inference._anchored_pair_basis(basis)
+
+
+def _edges(B):
+    """Boolean (n, n) adjacency of the graph of a FourierBasis."""
+    L = B.laplacian.toarray()
+    return (L != 0) & ~np.eye(B.n, dtype=bool)
+
+
+@pytest.fixture(scope="module")
+def watts_strogatz():
+    return fourier_basis(nx.connected_watts_strogatz_graph(150, 6, 0.1, seed=4))
+
+
+def test_sampled_ranking_puts_the_edges_first_and_its_gram_is_exact(watts_strogatz):
+    F = watts_strogatz
+    B = _pairs(F.eigenvectors)                      # node order kept: edges comparable
+    A = _edges(F)
+    m = int(A.sum()) // 2
+    S, (gram, i, j) = sampled_leverage_ranking(B, np.random.default_rng(0))
+    iu, ju = B.upper()
+    first = np.argsort(-S[iu, ju])[:2 * m]
+    assert A[iu[first], ju[first]].sum() == m        # every edge among the 2 m top pairs
+    assert A[i, j].sum() == m                        # all trimmed
+    expected = PairGram(B).without(i, j)
+    np.testing.assert_allclose(gram.M, expected.M, atol=1e-9 * np.abs(expected.M).max())
+    assert robust_noise(B, (gram, i, j)) < 1e-9      # the kept pairs are exact non-edges
+
+
+def test_chunked_pair_products_and_grams_match_the_dense_rows(watts_strogatz, monkeypatch):
+    B = _pairs(watts_strogatz.eigenvectors)
+    rng = np.random.default_rng(1)
+    iu, ju = B.upper()
+    pick = rng.choice(iu.size, 3000, replace=False)
+    i, j = iu[pick], ju[pick]
+    Lam = rng.standard_normal((B.g, 3))
+    dense = B.rows(i, j) @ Lam
+    gram = PairGram(B).without(i, j)
+    # 2000 entries: chunks of 13 rows; 3000 pairs > 8 n * 3 columns: dense-matrix path
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 2000)
+    tol = 1e-10 * np.abs(dense).max()
+    np.testing.assert_allclose(B.products(i, j, Lam), dense, atol=tol)
+    np.testing.assert_allclose(B.products(i[:1000], j[:1000], Lam), dense[:1000], atol=tol)
+    chunked = PairGram(B).without(i, j)
+    np.testing.assert_allclose(chunked.M, gram.M, atol=1e-10 * np.abs(gram.M).max())
+    np.testing.assert_allclose(chunked.total, gram.total, atol=1e-10 * np.abs(gram.total).max())
+    assert chunked.k == gram.k == B.n_pairs - 3000
+
+
+def test_refit_cuts_a_noisy_prefix_to_its_edges(watts_strogatz):
+    F = watts_strogatz
+    B = _pairs(_perturbed(F.eigenvectors, 1e-3, 2))
+    A = _edges(F)
+    m = int(A.sum()) // 2
+    S, trimmed = sampled_leverage_ranking(B, np.random.default_rng(0))
+    noise = robust_noise(B, trimmed)
+    order = top_pairs(B, S, B.n_pairs - 2 * B.n)
+    c = 3 * m                                        # every edge and 2 m non-edges
+    assert A[order[0][:c], order[1][:c]].sum() == m
+    gram = PairGram(B).without(order[0][:c], order[1][:c])
+    search = PrefixSearch(B, order, 0.0, noise, refit=True)
+    lam0 = gram.null_directions(1)[1][:, 0]
+    lam0 *= B.n / (B.mult @ lam0)
+    scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+    fit = search._refit(c, lam0, CLEAN_FACTOR * noise * scale)   # the tolerance evaluate uses
+    assert fit is not None and fit.c == m            # the prefix is cut to the edges
+    I, J = fit.hint
+    assert A[I, J].all()
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_large_graph_path_recovers_the_graph(watts_strogatz, noise, monkeypatch):
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    F = watts_strogatz
+    V = F.eigenvectors if noise == 0 else _perturbed(F.eigenvectors, noise, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = inference.infer_laplacian(_shuffled(V, 5))
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["noise"] == 0.0 if noise == 0 else res.history["noise"] > 1e-6

@@ -41,9 +41,12 @@ def _unweighted(G):
     return H
 
 
-def _rgg():
-    G = nx.random_geometric_graph(200, 0.13, seed=5)
+def _largest_component(G):
     return G.subgraph(max(nx.connected_components(G), key=len)).copy()
+
+
+def _rgg():
+    return _largest_component(nx.random_geometric_graph(200, 0.13, seed=5))
 
 
 def _weighted_gnp(n, p, seed):
@@ -83,6 +86,13 @@ def graphs(large: bool, extra: bool = False):
     }
     if large:
         out["sensor-1000"] = lambda: load_graph("sensor", n=1000)
+        out["WS(1000, 6, 0.1)"] = lambda: nx.connected_watts_strogatz_graph(1000, 6, 0.1, seed=1)
+        out["SBM 4x250"] = lambda: nx.stochastic_block_model(
+            [250] * 4, [[0.04 if a == b else 0.002 for b in range(4)] for a in range(4)], seed=3)
+        out["RGG(1000, 0.06)"] = lambda: _largest_component(
+            nx.random_geometric_graph(1000, 0.06, seed=5))
+        out["BA(1000, 2)"] = lambda: nx.barabasi_albert_graph(1000, 2, seed=1)
+        out["weighted G(1000, 5000)"] = lambda: _weighted_random(1000, 5000, 7)
         out["minnesota"] = lambda: load_graph("minnesota")
     if extra:
         out.update(EXTRA)
@@ -130,7 +140,8 @@ def draws(B, seeds, noise):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--large", action="store_true", help="add sensor-1000 and Minnesota")
+    ap.add_argument("--large", action="store_true",
+                    help="add n = 1000 graphs (sensor, WS, SBM, RGG, BA, weighted G) and Minnesota")
     ap.add_argument("--noise", type=float, default=1e-3)
     ap.add_argument("--only", nargs="*", help="graph names to run")
     ap.add_argument("--extra", action="store_true", help="add graphs not used for tuning")

@@ -13,7 +13,8 @@ whose rows lie on the hyperplane orthogonal to $\\lambda$. The pairs are ranked 
 leverage in the smallest directions of the Gram matrix of the kept pairs (trimming the
 most edge-like ones), and the largest set of least edge-like pairs whose near-null
 space holds a valid Laplacian is searched (modules ``_support_search`` and
-``_template_lp``: max-margin linear programs with HiGHS). When that space has dimension
+``_template_lp``: max-margin linear programs with HiGHS; above 500 nodes the trimming runs
+on a random sample of pairs, module ``_sampled_ranking``). When that space has dimension
 above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
 its sparse vertices are the candidates, the sparsest (then the one with the most equal
 weights) is returned and the others are reported.
@@ -120,8 +121,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     rng : None, int or numpy.random.Generator
         Randomness of the candidate search inside a family of valid graphs (random
         objectives of the linear programs; the candidates are then ranked by sparsity
-        and equal weights). Default None: a fixed seed, so that the result is
-        deterministic.
+        and equal weights) and, above 500 nodes, of the pairs sampled by the ranking.
+        Default None: a fixed seed, so that the result is deterministic.
 
     Returns
     -------
@@ -331,6 +332,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 
+    if B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
+        order.sort(key=lambda k: ranking(k)[2])    # not exact: the cleanest rankings first
     deferred, exact_level, noisy = [], [], len(order) == 1
     rest = list(order)
     while rest:

@@ -115,6 +115,10 @@ _RESIDUAL = 0.5
 # columns trapped near -v_k (rectified_procrustes.trapped_columns) are negated and the
 # start continued at most this many times before a fresh start
 _SIGN_REPAIRS = 3
+# Y is refused as rank deficient when the smallest eigenvalue of Y Y^T is below this
+# fraction of the largest (a singular value ratio of 1e-6; model signals with p >= 2n
+# have a ratio near 1 / sqrt(n))
+_RANK_TOL = 1e-12
 
 
 def _check_range(low, high) -> tuple[float | None, float | None]:
@@ -213,8 +217,9 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     ------
     ValueError
         ``Y`` not 2-D, non-finite, zero, with fewer than 2 rows or fewer signals
-        than rows; ``theta`` outside (0, 1]; ``low``/``high`` given alone, not
-        increasing or of both signs; a bad ``max_iter``, ``tol``,
+        than rows, or of rank below its number of rows (some direction carries no
+        signal, so no basis is identifiable there); ``theta`` outside (0, 1];
+        ``low``/``high`` given alone, not increasing or of both signs; a bad ``max_iter``, ``tol``,
         ``n_restarts`` or ``momentum``.
     TypeError
         Non-numeric ``Y`` or parameters.
@@ -282,6 +287,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     if not scale * math.sqrt(n) < _FLOAT_MAX:
         raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
     Y = Y / scale                              # scale-free: no overflow in the products
+    _check_full_rank(Y)
     if low is not None:
         bound = max(abs(low), abs(high))
         if bound >= scale * _FLOAT_MAX:
@@ -313,6 +319,20 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     codes = -scale * codes if flip else scale * codes
     return DictionaryResult(dictionary=HouseholderProduct.from_orthogonal(V, method="qr"),
                             codes=codes, history=history, n_iter=n_iter, converged=settled)
+
+
+def _check_full_rank(Y: np.ndarray) -> None:
+    """Refuse signals that leave a direction of $\\mathbb R^n$ empty.
+
+    With $Y = VX$ and $V$ orthogonal, $\\operatorname{rank} Y = \\operatorname{rank} X$;
+    below $n$ some rows of the codes are zero or dependent, and the atoms they weigh
+    are not identifiable (for example, constant signals fix one atom only).
+    """
+    gram = np.linalg.eigvalsh(Y @ Y.T)
+    if gram[0] <= _RANK_TOL * gram[-1]:
+        rank = int(np.count_nonzero(gram > _RANK_TOL * gram[-1]))
+        raise ValueError(f"Y has rank {rank} for {Y.shape[0]} rows (nodes): its signals "
+                         "leave some directions empty, so no basis is identifiable there")
 
 
 def _blas_threads(n: int):

@@ -83,6 +83,12 @@ def test_demo_rows_are_pluggable(tmp_path):
             DemoRow("too big", exact_basis, max_nodes=3, reason="a test limit")]
     text = run_demo("ring", tmp_path, n_signals=40, rows=rows, contrast=None).read_text()
     assert calls == [("ring", 50, (50, 40))]
+    # 50 nodes: sparse codes by default, and the report says so
+    assert "## ring: n = 50 nodes, 49 reflector(s), p = 40 signals, theta = 0.1" in text
+    assert "Codes: theta = 0.1 (the default above 40 nodes" in text
+    dense = run_demo("ring", tmp_path / "dense", n_signals=40, theta=0.5, rows=rows[:1],
+                     contrast=None).read_text()
+    assert "theta = 0.5" in dense and "Codes: theta" not in dense
     line = _table_line(text, "| true graph (learned-graph row) | learned graph |")
     assert "| 50 / 50 | 1.000 | 1.000 | 1.000 |" in line
     assert float(_table_line(text, "| exact basis row |").split("|")[2]) < 1e-10

@@ -399,6 +399,7 @@ class _GraphRun:
             self.graphs.append({"basis": row.name, "inference": "learned graph",
                                 "inferred": est,
                                 **compare_graphs(ctx.basis.laplacian, L_learned)})
+            self._family_note(row.name, est)
             return
         if not self.skip_free:
             # A learned basis comes without eigenvalue order, so no order is assumed.
@@ -439,6 +440,21 @@ class _GraphRun:
             out = _complete_graph(self.ctx.n)
         self.graphs.append({"basis": label, "inference": kind, "inferred": out,
                             **compare_graphs(self.ctx.basis.laplacian, out.laplacian)})
+        self._family_note(f"{label}, inference {kind}", out)
+
+    def _family_note(self, label, inferred) -> None:
+        """Say when several valid graphs share the eigenvectors, and how the best one scores."""
+        from gsp_householder.graphs.comparison import compare_graphs
+
+        if not getattr(inferred, "ambiguous", False):
+            return
+        cands = inferred.candidates or [inferred.laplacian]
+        best = max(compare_graphs(self.ctx.basis.laplacian, c)["f1"] for c in cands)
+        self.notes.append(f"{label}: the eigenvectors do not determine the graph (a family of "
+                          f"dimension {inferred.family_dimension}; {len(cands)} candidate(s) "
+                          f"found, the table shows the first); the best candidate, scored "
+                          f"against the true graph that the signals do not give, has F1 "
+                          f"{best:.3f}")
 
     def reference(self) -> None:
         """The exact eigenbasis with its eigenvalue order and eigenspaces."""

@@ -577,8 +577,8 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
     """One graph per block of a disconnected graph's basis, assembled.
 
     Each component is returned at the mean degree asked for (default 1); their
-    relative scale is not identifiable, so ``family_dimension`` is the sum of the
-    components' (at least their number).
+    relative scale is not identifiable, so ``family_dimension`` is the sum of those of
+    the components with edges (isolated nodes have no scale).
     """
     V = basis["V"]
     n = V.shape[0]
@@ -615,5 +615,6 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
         laplacian=L, eigenvalues=eigenvalues, n_edges=sum(part.n_edges for part in parts),
         residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
-        family_dimension=sum(part.family_dimension for part in parts), candidates=[L],
+        family_dimension=sum(part.family_dimension for part in parts if part.n_edges) or 1,
+        candidates=[L],
         history=history)

@@ -75,7 +75,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sys
 import warnings
 
 import numpy as np
@@ -84,6 +83,7 @@ from gsp_householder._validation import check_rng, check_scalar, check_signals, 
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
 from gsp_householder.learning._orthogonal import random_orthogonal
+from gsp_householder.learning._progress import progress_bar
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
 from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.learning.zero_pattern import (
@@ -96,8 +96,6 @@ from gsp_householder.learning.zero_pattern import (
 
 __all__ = ["learn_orthogonal_basis"]
 
-# n^2 p above which progress=None shows a bar on a terminal (about a few seconds of BLAS)
-_LONG_RUN = 5e9
 # stage 1 hands over to the zero-pattern stage when its rotation step is this small
 _SWITCH_TOL = 1e-3
 # stage-1 tolerance of the rounds after the first; at most this many rounds per start
@@ -136,16 +134,6 @@ def _check_range(low, high) -> tuple[float | None, float | None]:
                          f"low < high <= 0): with low={low} < 0 < high={high} their zeros "
                          "cannot be told from small non-zero values")
     return low, high
-
-
-def _progress_bar(progress, work: float):
-    if progress is None:
-        progress = sys.stderr.isatty() and work >= _LONG_RUN
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(desc="learn_orthogonal_basis", unit="step", leave=False)
 
 
 def _canonical_columns(V: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -299,7 +287,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
         Y, low, high = -Y, -high, -low
     history: dict[str, list[float]] = {"cost": [], "residual": [], "change": [], "start": [],
                                         "balance": [], "spread": []}
-    bar = _progress_bar(progress, float(n) * n * p)
+    bar = progress_bar(progress, float(n) * n * p, "learn_orthogonal_basis")
     try:
         with _blas_threads(n):
             (V, residual, settled), n_iter = _best_start(

@@ -138,39 +138,24 @@ def _before_apply_transpose(V, Y):
     return out
 
 
-def _main_apply_transpose(V, Y):
-    """V.T @ Y as on main before the beta = 1 GEMM: U W, then Y - U W and the finiteness
-    check by 2 MB blocks of rows (the subtraction reads Y and U W and writes the result)."""
-    U, T = V.vectors, V.wy_factor
-    W = T.T @ (U.T @ Y)
-    out = U @ W
-    rows = max(1, (1 << 21) // (Y.shape[1] * Y.itemsize))
-    finite = True
-    for start in range(0, Y.shape[0], rows):
-        block = out[start:start + rows]
-        np.subtract(Y[start:start + rows], block, out=block)
-        finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
-    if not finite:
-        raise ValueError("not finite")
-    return out
-
-
-def _copy_apply_transpose(V, Y):
-    """V.T @ Y with Y copied into the result by 512 KB blocks of rows (bounds read from
-    cache) after W = M (B^T Y), then out -= A W by one GEMM with beta = 1: Y is read
-    twice from memory (the version before the one-read first pass)."""
+def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
+    """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
+    W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
+    into the result, its bounds read, and ``out_r -= A_r W`` (beta = 1) runs while it is in
+    cache. Memory traffic: Y read twice, the result written once (the package's apply
+    writes it, then reads and writes it again in GEMM 2); one BLAS call per block."""
     from gsp_householder.householder import _subtract_product
 
     A, M, B = V.T._apply_factors(Y.dtype, False)
     W = M @ (B.T @ Y)
     out = np.empty_like(Y)
-    rows = max(1, (1 << 19) // (Y.shape[1] * Y.itemsize))
+    rows = max(1, block_bytes // (Y.shape[1] * Y.itemsize))
     high = 0.0
     for start in range(0, Y.shape[0], rows):
         block = out[start:start + rows]
         np.copyto(block, Y[start:start + rows])
         high = max(high, abs(float(block.max())), abs(float(block.min())))
-    _subtract_product(A, W, out)
+        _subtract_product(A[start:start + rows], W, block)
     if not high + float(np.abs(W).sum(axis=0).max()) < 1e300:
         raise ValueError("not finite")
     return out
@@ -241,11 +226,11 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     products every WY apply needs whatever else it does. The apply's second GEMM
     runs through scipy's BLAS (``gemm`` with ``beta = 1``); the column "GEMMs
     scipy / numpy" times the same two GEMMs through scipy's BLAS against numpy's,
-    to show the ratio is not won by a faster library. "copy" is the apply that
-    reads Y twice (a GEMM, then a blocked copy); "after" reads it once (the copy
-    of each block follows its share of the first GEMM while in cache);
-    "overwrite_y" is ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and
-    so saves allocating and first-touching the result (an opt-in, reported apart).
+    to show the ratio is not won by a faster library. "row blocks" is an
+    alternative that runs the second GEMM by 4 MB blocks of rows while each block
+    is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
+    ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
+    allocating, first-touching and copying the result (an opt-in, reported apart).
     """
     V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
@@ -259,18 +244,18 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     # transposes of C-ordered views, no copies)
     gemms_scipy = lambda: (gemm(1.0, Y.T, U), gemm(1.0, W.T, U.T))  # noqa: E731
     wy = lambda: V.T @ Y  # noqa: E731
-    copy = lambda: _copy_apply_transpose(V, Y)  # noqa: E731
+    rowblock = lambda: _rowblock_apply_transpose(V, Y)  # noqa: E731
     scratch = Y.copy()  # overwritten again and again: V^T is orthogonal, it stays finite
     Vt = V.T
     overwrite = lambda: Vt.matvec(scratch, overwrite_y=True)  # noqa: E731
     for _ in range(3):  # three rounds
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
-        main = median_ratio(copy, gemms, repeat)
+        main = median_ratio(rowblock, gemms, repeat)
         after = median_ratio(wy, gemms, repeat)
         inplace = median_ratio(overwrite, gemms, repeat)
         library = median_ratio(gemms_scipy, gemms, repeat)
         dense_repeat = max(1, repeat // 3)
-        dense_copy = median_ratio(lambda: dense.T @ Y, copy, dense_repeat)
+        dense_copy = median_ratio(lambda: dense.T @ Y, rowblock, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
@@ -279,14 +264,15 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
-    table(rows, ["two GEMMs ms", "before / GEMMs", "copy / GEMMs", "after / GEMMs (<= 1.3)",
-                 "overwrite_y / GEMMs", "GEMMs scipy / numpy", "dense / copy",
+    table(rows, ["two GEMMs ms", "before / GEMMs", "row blocks / GEMMs",
+                 "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
+                 "dense / row blocks",
                  "dense / after (>= 40)", "dense / overwrite_y"])
 
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
-    from gsp_householder.householder import _first_pass, _subtract_product
+    from gsp_householder.householder import _copy_with_bounds, _subtract_product
 
     V, Y, U, Wr = _apply_case(n, m, p)
     A, M, B = V.T._apply_factors(Y.dtype, False)
@@ -294,14 +280,15 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     scratch = Y.copy()
     Vt = V.T
 
-    def first_pass():
+    def copy_bounds():
         state["out"] = np.empty_like(Y)
-        state["G"] = _first_pass(B, Y, state["out"], None, True)[0]
+        _copy_with_bounds(Y, state["out"], None, True)
 
     phases = {
-        "apply: first pass (B^T Y by blocks + copy + bounds)": first_pass,
-        "apply: first pass into warm memory (no page faults)":
-            lambda: _first_pass(B, Y, scratch, None, True),
+        "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
+        "apply: out = Y by blocks + bounds (fresh memory)": copy_bounds,
+        "apply: bounds only (overwrite_y)": lambda: _copy_with_bounds(scratch, scratch, None,
+                                                                      True),
         "apply: M (B^T Y) (T-multiply)": lambda: state.__setitem__("W", M @ state["G"]),
         "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
                                                                         state["out"]),
@@ -311,7 +298,7 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         "whole apply V.T @ Y": lambda: V.T @ Y,
         "whole apply, overwrite_y=True": lambda: Vt.matvec(scratch, overwrite_y=True),
         "whole baseline (two GEMMs)": lambda: (U.T @ Y, U @ Wr),
-        "copy apply (GEMM 1, then copy by blocks)": lambda: _copy_apply_transpose(V, Y),
+        "row blocks (GEMM 2 by 4 MB blocks of rows)": lambda: _rowblock_apply_transpose(V, Y),
         "memory: np.empty + first touch (np.copyto Y)": lambda: np.copyto(np.empty_like(Y), Y),
         "memory: copy into warm memory": lambda: np.copyto(scratch, Y),
         "memory: read Y once (np.add.reduce)": lambda: np.add.reduce(Y, axis=None),

@@ -24,9 +24,9 @@ from gsp_householder._validation import check_real_array, check_scalar, raise_no
 
 __all__ = ["HouseholderProduct"]
 
-# bytes of one block of rows (or columns) of Y in the WY apply: it stays in cache
-# from its product with the reflectors to its copy into the result and its bounds
-_APPLY_BLOCK_BYTES = 1 << 20
+# bytes of one block of rows (or columns) of the result in the WY apply: it stays in
+# cache between its copy from Y and the reading of its bounds
+_APPLY_BLOCK_BYTES = 1 << 19
 
 
 class HouseholderProduct:
@@ -268,13 +268,13 @@ class HouseholderProduct:
 
         ``True`` means proven finite; ``False`` means not proven (the caller
         then checks the result itself). A C- or F-ordered matrix takes the fast
-        path, which reads ``Y`` from memory once: block by block (of rows for C
-        order, of columns for F order, each small enough to stay in cache), the
-        block's share of $B^T Y$ is computed, then the block is copied (times the
-        signs) into the output and its bounds are read, all while it sits in
-        cache. Then $W = M (B^T Y)$ and one GEMM ``out -= A W`` accumulates into
-        the output (BLAS ``beta = 1``), so no pass over the ``n x p`` result
-        follows. With ``overwrite``, the output is ``Y`` itself (no allocation).
+        path: $W = M (B^T Y)$ (one GEMM over ``Y``), then ``out = D Y`` written by
+        blocks of rows (C order) or columns (F order) while the bounds of each
+        block are read from cache, then one GEMM ``out -= A W`` that accumulates
+        into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result
+        follows. Each GEMM is one BLAS call: with several BLAS threads on a busy
+        machine, every call pays for waking the threads. With ``overwrite``, the
+        output is ``Y`` itself: no allocation and no copy, only the bounds pass.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
@@ -291,9 +291,9 @@ class HouseholderProduct:
             out = A @ W  # the one n x p allocation; the subtraction reuses it
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
+        W = M @ (B.T @ Y)
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
-        G, high = _first_pass(B, Y, out, d[:, None] if self._has_signs else None, c_order)
-        W = M @ G
+        high = _copy_with_bounds(Y, out, d[:, None] if self._has_signs else None, c_order)
         _subtract_product(A, W, out)
         # |(A W)_ij| <= sum_k |W_kj| since |A_ik| <= 1: no overflow below half the range
         with np.errstate(over="ignore", invalid="ignore"):
@@ -568,45 +568,30 @@ class HouseholderProduct:
         return cls._trusted(U, np.ones(n))
 
 
-def _first_pass(B, Y, out, dcol, c_order: bool) -> tuple[np.ndarray, float]:
-    """``(B^T Y, max |D Y|)``, writing ``D Y`` into ``out``: one read of ``Y`` from memory.
+def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
+    """Write ``D Y`` into ``out`` by cache-sized blocks; return ``max |D Y|`` (inf if not finite).
 
     Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` has its shape
-    and memory order (``out`` may be ``Y`` itself), ``dcol`` is the ``(n, 1)``
-    sign column or ``None``. ``Y`` is taken by blocks of rows (C order) or of
-    columns (F order) of about ``_APPLY_BLOCK_BYTES``; for each, the block's share
-    of $B^T Y$ is computed, then the block is copied into ``out`` and its
-    largest and smallest entries are read while it is in cache. A NaN makes the
-    returned bound NaN.
+    and memory order (``out`` may be ``Y`` itself: then only the signs are applied),
+    ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
+    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
+    largest and smallest entries are read while they are in cache.
     """
     n, p = Y.shape
-    G = np.empty((B.shape[1], p), dtype=Y.dtype)
-    BT = B.T
+    step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
     high = 0.0
-    if c_order:  # blocks of rows: G = sum over blocks of B_r^T Y_r
-        step = max(1, _APPLY_BLOCK_BYTES // max(1, p * Y.itemsize))
-        part = np.empty_like(G) if n > step else None
-    else:  # blocks of columns: G[:, c] = B^T Y[:, c]
-        step = max(1, _APPLY_BLOCK_BYTES // max(1, n * Y.itemsize))
     for start in range(0, n if c_order else p, step):
         sl = slice(start, start + step)
-        if c_order:
-            source, block = Y[sl], out[sl]
-            np.matmul(BT[:, sl], source, out=G if start == 0 else part)
-            if start:
-                G += part
-        else:
-            source, block = Y[:, sl], out[:, sl]
-            np.matmul(BT, source, out=G[:, sl])
+        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
         if dcol is not None:
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        elif block is not source:
+        elif block is not source and out is not Y:
             np.copyto(block, source)
         # NaN propagates through max and min; their magnitudes bound the block
         top, bottom = abs(float(block.max())), abs(float(block.min()))
         if not (top <= high and bottom <= high):
             high = max(top, bottom) if top == top and bottom == bottom else np.inf
-    return G, high
+    return high
 
 
 def _subtract_product(A, W, out) -> None:

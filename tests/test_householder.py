@@ -240,9 +240,9 @@ def test_apply_by_blocks_reports_non_finite_input(monkeypatch, block_bytes, bad)
 @pytest.mark.parametrize("m", [0, 1, 6])
 @pytest.mark.parametrize("with_signs", [False, True])
 @pytest.mark.parametrize("p", [1, 3, 11])
-def test_one_read_apply_matches_dense_for_every_block(monkeypatch, block_bytes, m, with_signs, p):
-    """The blocked first pass (B^T Y by blocks, D Y copied while in cache) equals the dense
-    product for blocks of one row or column, blocks that do not divide n or p, and one block."""
+def test_blocked_apply_matches_dense_for_every_block(monkeypatch, block_bytes, m, with_signs, p):
+    """The blocked copy pass (D Y copied, bounds read while in cache) gives the dense product
+    for blocks of one row or column, blocks that do not divide n or p, and one block."""
     import gsp_householder.householder as hh
 
     monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
@@ -304,21 +304,23 @@ def test_overwrite_y_still_reports_non_finite_input(bad):
         V.matvec(Y, overwrite_y=True)
 
 
-def test_first_pass_bound_is_infinite_for_nan_and_inf():
+def test_copy_bound_is_infinite_for_nan_and_inf():
     """The bound from the copy pass never hides a NaN (Python's max would drop it)."""
     import gsp_householder.householder as hh
 
-    V = HouseholderProduct(np.random.default_rng(0).standard_normal((9, 2)))
-    B = V._apply_factors(np.float64, True)[2]
     for bad in (np.nan, np.inf, -np.inf):
         Y = np.ones((9, 5))
         Y[8, 4] = bad
-        with np.errstate(invalid="ignore"):
-            G, high = hh._first_pass(B, Y, np.empty_like(Y), None, True)
-        assert high == np.inf
-    G, high = hh._first_pass(B, -2.5 * np.ones((9, 5)), np.empty((9, 5)), None, True)
-    assert high == 2.5
-    np.testing.assert_allclose(G, B.T @ (-2.5 * np.ones((9, 5))), rtol=1e-14)
+        for c_order in (True, False):
+            Z = Y if c_order else np.asfortranarray(Y)
+            assert hh._copy_with_bounds(Z, np.empty_like(Z), None, c_order) == np.inf
+    signs = np.where(np.arange(9) % 2, -1.0, 1.0)[:, None]
+    Y = np.arange(45.0).reshape(9, 5) - 30.0
+    out = np.empty_like(Y)
+    assert hh._copy_with_bounds(Y, out, signs, True) == 30.0
+    np.testing.assert_array_equal(out, signs * Y)
+    assert hh._copy_with_bounds(Y, Y, signs, True) == 30.0  # in place
+    np.testing.assert_array_equal(Y, out)
 
 
 def _factored_case(rng, n, m):

@@ -11,7 +11,8 @@ script, `_before_*`), "after" the current one.
     python benchmarks/bench_core.py --quick    # small sizes, a few seconds
 
 Table 1: the statistics pass (`SignalStatistics.from_array`) against one
-``Y.sum(axis=1)``, n = 100000, p = 100, float64 and float32, with the compiled
+``Y.sum(axis=1)``, n = 100000, p = 100, on the paper's model signals and on
+arbitrary data (uniform, Gaussian), float64 and float32, with the compiled
 kernel (numba, if installed) and the numpy fallback.
 Table 2: ``estimate_householder_product(Y, m)`` against one ``Y.sum(axis=1)``,
 n = 100000, p = 100, on the paper's model signals and on arbitrary data
@@ -24,6 +25,7 @@ the two GEMMs the WY form is made of, n = 8192, m = 32, p = 1024.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import time
@@ -101,6 +103,30 @@ def _before_statistics(Y):
     return stats
 
 
+def _einsum_row_sums(Y):
+    """The numpy fallback of the fused pass as it was: 1 MiB blocks of rows (converted to
+    float64 in a reused buffer), ``einsum`` for the sums, then for the squares; threads
+    split the rows as the package's kernel does."""
+    n, p = Y.shape
+    sums, squares = np.empty(n), np.empty(n)
+
+    def work(lo, hi):
+        rows = max(1, (1 << 17) // p)
+        buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+        for i in range(lo, hi, rows):
+            j = min(hi, i + rows)
+            block = Y[i:j]
+            if buf is not None:
+                block = buf[:j - i]
+                np.copyto(block, Y[i:j], casting="unsafe")
+            np.einsum("ij->i", block, out=sums[i:j])
+            np.einsum("ij,ij->i", block, block, out=squares[i:j])
+
+    _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
+    _kernels.check_sums(Y, sums, squares, "Y")
+    return sums, squares
+
+
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):
     """Algorithm 3 from the identity as it was: Gram-matrix loop, then U formed and renormalised."""
     stats = _before_statistics(Y)
@@ -170,14 +196,20 @@ def _data(n, p, rng):
 
 
 def bench_statistics(n: int, p: int, repeat: int) -> None:
+    """The fused pass against one read; "numpy, einsum blocks" is the numpy fallback as it
+    was before the row-wise BLAS dot products (`_einsum_row_sums`), in the same run."""
     rng = np.random.default_rng(0)
     backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
     rows = []
-    for dtype in (np.float64, np.float32):
-        Y = rng.standard_normal((n, p)).astype(dtype)
+    for (name, data), dtype in itertools.product(_data(n, p, rng).items(),
+                                                 (np.float64, np.float32)):
+        Y = np.ascontiguousarray(data, dtype=dtype)
         base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
         before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
-        cells = [np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}", f"{before:.2f}"]
+        einsum = median_ratio(lambda Y=Y: _einsum_row_sums(Y), base, repeat)
+        cells = [name, np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}",
+                 f"{before:.2f}",
+                 f"{einsum:.2f}"]
         for backend in backends:
             with _kernels.use_backend(backend):
                 after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
@@ -185,7 +217,8 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
         rows.append(cells)
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
-    table(rows, ["dtype", "sum ms", "before", *[f"after, {b}" for b in backends]])
+    table(rows, ["data", "dtype", "sum ms", "before", "numpy, einsum blocks",
+                 *[f"after, {b}" for b in backends]])
 
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:

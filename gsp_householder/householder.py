@@ -569,13 +569,16 @@ class HouseholderProduct:
 
 
 def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
-    """Write ``D Y`` into ``out`` by cache-sized blocks; return ``max |D Y|`` (inf if not finite).
+    """Write ``D Y`` into ``out`` by cache-sized blocks; return a bound on ``max |Y|``.
 
     Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` has its shape
     and memory order (``out`` may be ``Y`` itself: then only the signs are applied),
     ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
-    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
-    largest and smallest entries are read while they are in cache.
+    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and the sum of
+    squares of each is read while it is in cache (one BLAS dot product): the
+    bound is the square root of the largest. It is ``inf`` when a block holds a
+    NaN or an inf, or when its squares overflow (entries above about ``1e154`` in
+    float64, ``1e19`` in float32): the caller then checks the result itself.
     """
     n, p = Y.shape
     step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
@@ -585,13 +588,13 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
         source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
         if dcol is not None:
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        elif block is not source and out is not Y:
+        elif out is not Y:
             np.copyto(block, source)
-        # NaN propagates through max and min; their magnitudes bound the block
-        top, bottom = abs(float(block.max())), abs(float(block.min()))
-        if not (top <= high and bottom <= high):
-            high = max(top, bottom) if top == top and bottom == bottom else np.inf
-    return high
+        # contiguous block: vdot is one BLAS dot over it; NaN and inf make it non-finite
+        squares = float(np.vdot(block, block))
+        if not squares <= high:
+            high = squares if squares < np.inf else np.inf
+    return float(np.sqrt(high))
 
 
 def _subtract_product(A, W, out) -> None:

@@ -305,7 +305,7 @@ def test_overwrite_y_still_reports_non_finite_input(bad):
 
 
 def test_copy_bound_is_infinite_for_nan_and_inf():
-    """The bound from the copy pass never hides a NaN (Python's max would drop it)."""
+    """The bound from the copy pass never hides a NaN or an inf, and bounds every entry."""
     import gsp_householder.householder as hh
 
     for bad in (np.nan, np.inf, -np.inf):
@@ -317,10 +317,28 @@ def test_copy_bound_is_infinite_for_nan_and_inf():
     signs = np.where(np.arange(9) % 2, -1.0, 1.0)[:, None]
     Y = np.arange(45.0).reshape(9, 5) - 30.0
     out = np.empty_like(Y)
-    assert hh._copy_with_bounds(Y, out, signs, True) == 30.0
+    bound = hh._copy_with_bounds(Y, out, signs, True)
+    assert 30.0 <= bound <= np.sqrt(45) * 30.0
+    np.testing.assert_allclose(bound, np.linalg.norm(Y), rtol=1e-15)
     np.testing.assert_array_equal(out, signs * Y)
-    assert hh._copy_with_bounds(Y, Y, signs, True) == 30.0  # in place
+    assert hh._copy_with_bounds(Y, Y, signs, True) == bound  # in place
     np.testing.assert_array_equal(Y, out)
+
+
+@pytest.mark.parametrize("block_bytes", [8, 1 << 21])
+def test_apply_of_entries_whose_squares_overflow_is_still_exact(monkeypatch, block_bytes):
+    """Entries of 1e20 in float32 (squares overflow: no bound) are applied and checked."""
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(6)
+    U, signs = random_case(rng, 12, 3)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((12, 4)) * 1e20
+    got = V.T @ Y.astype(np.float32)
+    assert got.dtype == np.float32 and np.isfinite(got).all()
+    assert np.linalg.norm(got - D.T @ Y) <= 3e-6 * np.linalg.norm(Y)
+    np.testing.assert_allclose(V.T @ (Y * 1e130), (D.T @ Y) * 1e130, rtol=1e-12, atol=1e137)
 
 
 def _factored_case(rng, n, m):

@@ -193,9 +193,11 @@ def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
     np.testing.assert_allclose(stats.row_sums, Y.astype(np.float64).sum(axis=1), rtol=1e-12)
 
 
+@pytest.mark.parametrize("dot_max", [4096, 4])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_numpy_row_kernel_blocking_is_invisible(monkeypatch, dtype):
+def test_numpy_row_kernel_blocking_is_invisible(monkeypatch, dtype, dot_max):
     """Blocks of rows of any size (here 1, 3 and 7 rows) give the same bits as one block."""
+    monkeypatch.setattr(_kernels, "_DOT_MAX", dot_max)  # 4: the einsum path for long rows
     rng = np.random.default_rng(11)
     X = (rng.standard_normal((53, 29)) * 7 + 2).astype(dtype)
     with _kernels.use_backend("numpy"):

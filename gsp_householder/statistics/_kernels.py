@@ -42,6 +42,8 @@ _CHUNK = 1 << 17
 # float64 entries of one block of rows of the numpy row-sum kernel (2 MiB): large
 # enough that the per-call overhead of numpy stays small, small enough for L3
 _LAST_CHUNK = 1 << 18
+# longest row summed by BLAS dot products (OpenBLAS threads dot above 10000 entries)
+_DOT_MAX = 4096
 # entries below which one thread does all the work
 _PARALLEL_MIN = 1 << 22
 # columns of one block of the first-axis compiled kernel (two float64 accumulators in L1)
@@ -199,10 +201,16 @@ def _numba_kernels():
 
 # --------------------------------------------------------------------- numpy
 def _row_dot(a, b, out) -> None:
-    """``out[i] = a[i] . b[i]`` (``b`` broadcast), float64: `numpy.vecdot` (numpy >= 2)."""
-    if _vecdot is not None:
+    """``out[i] = a[i] . b[i]`` (``b`` broadcast), float64, for C-ordered ``a``.
+
+    `numpy.vecdot` (numpy >= 2) calls BLAS ``dot`` once per row: single-threaded
+    for rows of up to ``_DOT_MAX`` entries. Longer rows use ``einsum``, which
+    needs no BLAS threads (BLAS threads its ``dot`` on long vectors, and waking
+    them once per row costs more than the row).
+    """
+    if _vecdot is not None and a.shape[1] <= _DOT_MAX:
         _vecdot(a, b, out=out)
-    else:  # pragma: no cover - numpy 1.x
+    else:
         np.einsum("ij,ij->i" if b.ndim == 2 else "ij,j->i", a, b, out=out)
 
 

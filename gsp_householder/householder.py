@@ -576,7 +576,7 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
     ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
     of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
     largest and smallest entries are read while they are in cache (numpy's own
-    reductions: a BLAS call per block would wake BLAS's threads 2 x 64 times).
+    reductions: a BLAS call per block would wake BLAS's threads once per block).
     """
     n, p = Y.shape
     step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
@@ -588,7 +588,8 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
         elif out is not Y:
             np.copyto(block, source)
-        # NaN propagates through max and min (Python's max would drop it: test it)
+        # NaN propagates through numpy's max and min; Python's max would drop it, hence
+        # the explicit comparison
         top, bottom = abs(float(block.max())), abs(float(block.min()))
         if not (top <= high and bottom <= high):
             high = max(top, bottom) if top == top and bottom == bottom else np.inf

@@ -278,3 +278,32 @@ def test_default_is_deterministic():
     assert (first.laplacian != second.laplacian).nnz == 0
     assert first.family_dimension == second.family_dimension > 1
     assert [c.nnz for c in first.candidates] == [c.nnz for c in second.candidates]
+
+
+@pytest.mark.parametrize("make", [lambda: nx.gnp_random_graph(60, 0.35, seed=1),
+                                  lambda: nx.gnp_random_graph(80, 0.3, seed=3)])
+def test_dense_graphs_with_near_uniform_degrees(make):
+    # a third of the pairs are edges: the leverage rankings fail, the fitted one ranks them
+    B = fourier_basis(make())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-8
+
+
+def test_fitted_ranking_puts_the_edges_first():
+    from gsp_householder.graphs._fitted_ranking import fitted_ranking
+    from gsp_householder.graphs._pair_geometry import pair_basis
+
+    B = fourier_basis(nx.gnp_random_graph(60, 0.35, seed=1))
+    V = B.eigenvectors.copy()
+    V[:, 0] = 1.0 / np.sqrt(B.n)
+    P = pair_basis(V, 0, V[:, 0])
+    scores, (_, I, J) = fitted_ranking(P, r=16, keep=0.5)
+    A = B.laplacian.toarray() < 0
+    i, j = np.triu_indices(B.n, 1)
+    m = int(A[i, j].sum())
+    top = np.argsort(-scores[i, j])[:m]
+    assert A[i[top], j[top]].all()          # the m largest scores are the m edges
+    assert len(I) == len(i) - len(i) // 2 and A[I, J].sum() == m

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
@@ -75,6 +76,9 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
+#: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
+FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
 #: Above this many nodes only the first ranking is tried (each costs $O(n g^2)$ or more).
 LADDER_MAX_N = 500
 #: Graphs whose residual is within this factor of the smallest one found are compared by
@@ -281,10 +285,16 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = _ladder(B, basis, tol, rng, history)
+    if not ranked:
+        # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
+        history["leverage_noise_estimates"] = history["noise_estimates"]
+        history["noise_estimates"] = []
+        ranked, family_dimension = _ladder(B, basis, tol, rng, history,
+                                           order=FITTED_RANKINGS)
     return ranked, family_dimension, history
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -309,12 +319,14 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
     searched again at the rounding noise level.
     """
-    order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
-    cache = {}
+    if order is None:
+        order = RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]
+    order, cache = list(order), {}
 
     def ranking(key):
         if key not in cache:
-            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            rank = fitted_ranking if key[2:] == ("fitted",) else leverage_ranking
+            scores, trimmed = rank(B, keep=key[1], r=key[0])
             cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             history["noise_estimates"].append(cache[key][2])
         return cache[key]

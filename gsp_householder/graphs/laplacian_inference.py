@@ -34,6 +34,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
@@ -44,6 +45,7 @@ from gsp_householder.graphs._support_search import (
     top_pairs,
 )
 from gsp_householder.graphs._template_lp import (
+    LP_ACCURACY,
     candidate_order,
     polish,
     rank_candidates,
@@ -340,8 +342,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
             if ranked and dim > 1:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
-                                                rounding=COARSE_ROUNDING)
+                                                rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
+                if rest and ranked[0][0] > B.n - 1:
+                    # the family's span may hold the sparsest graph too inaccurately to
+                    # pass: the next ranking's span is searched as well
+                    ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
+                                              ranked, dim)
             if ranked:
                 return ranked, dim
             if noise <= EXACT_LEVEL:
@@ -382,6 +389,16 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         if ranked:
             return ranked, dim
     return [], 1
+
+
+def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
+    """The exact search (fine then coarse rounding) on another ranking, merged."""
+    scores, trimmed, _ = key_ranking
+    for rounding in (None, COARSE_ROUNDING):
+        more, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                      rounding=rounding, sparsify=rounding is not None)
+        ranked, dim = _merge(ranked, more), max(dim, dim2)
+    return ranked, dim
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
@@ -444,11 +461,14 @@ def _residual(basis, W):
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
-                     search_truncated=False):
-    """Seed from the trimmed pairs, then the searches; candidates of both.
+                     search_truncated=False, sparsify=False):
+    """Seed from the trimmed pairs, then the searches; candidates of all.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
-    starts at its number of edges.
+    starts at its number of edges. When the seed is a family, the pairs that all its
+    candidates hold are searched too (``_consensus_scores``), and with ``sparsify``,
+    if the sparsest graph found has more than $n - 1$ edges, the weakest edges of the
+    family's best candidate are zeroed (``zero_weakest_edges``).
     """
     seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated)
     family, family_dimension, start = [], 1, None
@@ -461,7 +481,31 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    return _merge(best, family), max(family_dimension, dim)
+    if len(family) > 1:
+        # members of a family mix the sparsest graph with heavy graphs on the twin nodes
+        # (a different one in each member): the pairs all of them hold come first
+        common = _consensus_scores(B, family)
+        i, j = B.upper()
+        start = min(int(np.count_nonzero(common[i, j] > LP_ACCURACY ** 2)), family[0][0])
+        more, dim2 = _search_loop(B, common, tol, noise, rng, history, start=start,
+                                  rounding=rounding, search_truncated=search_truncated)
+        best, dim = _merge(best, more), max(dim, dim2)
+    best = _merge(best, family)
+    if sparsify and family and family_dimension > 1 and best[0][0] > B.n - 1:
+        # the vertices reached sit on the eigenvalue floor: zero the weakest edges
+        sparser = zero_weakest_edges(B, seed, family[0][2])
+        best = _merge(best, rank_candidates(B, sparser, seed))
+    return best, max(family_dimension, dim)
+
+
+def _consensus_scores(B, family):
+    """Smallest squared entry over the members of a family, each relative to its largest."""
+    common = None
+    for item in family:
+        P = B.matrix(item[2]) ** 2
+        P /= max(float(P.max()), 1e-300)
+        common = P if common is None else np.minimum(common, P)
+    return common
 
 
 def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,

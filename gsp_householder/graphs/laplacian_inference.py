@@ -344,7 +344,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
-                if rest and ranked[0][0] > B.n - 1:
+                if rest and not _settled(B, ranked):
                     # the family's span may hold the sparsest graph too inaccurately to
                     # pass: the next ranking's span is searched as well
                     ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
@@ -481,21 +481,29 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    if len(family) > 1:
+    if len(family) > 1 and not _settled(B, best):
         # members of a family mix the sparsest graph with heavy graphs on the twin nodes
-        # (a different one in each member): the pairs all of them hold come first
+        # (a different one in each member): the pairs all of them hold come first,
+        # unless they are too few to connect the nodes (members that share no graph)
         common = _consensus_scores(B, family)
         i, j = B.upper()
         start = min(int(np.count_nonzero(common[i, j] > LP_ACCURACY ** 2)), family[0][0])
-        more, dim2 = _search_loop(B, common, tol, noise, rng, history, start=start,
-                                  rounding=rounding, search_truncated=search_truncated)
-        best, dim = _merge(best, more), max(dim, dim2)
+        if start >= B.n - 1:
+            more, dim2 = _search_loop(B, common, tol, noise, rng, history, start=start,
+                                      rounding=rounding, search_truncated=search_truncated)
+            best, dim = _merge(best, more), max(dim, dim2)
     best = _merge(best, family)
-    if sparsify and family and family_dimension > 1 and best[0][0] > B.n - 1:
+    if sparsify and family and family_dimension > 1 and not _settled(B, best):
         # the vertices reached sit on the eigenvalue floor: zero the weakest edges
         sparser = zero_weakest_edges(B, seed, family[0][2])
         best = _merge(best, rank_candidates(B, sparser, seed))
     return best, max(family_dimension, dim)
+
+
+def _settled(B, ranked):
+    """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
+    (which the vertices of a family rarely have unless they are its sparsest member)."""
+    return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
 
 
 def _consensus_scores(B, family):

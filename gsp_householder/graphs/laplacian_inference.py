@@ -16,7 +16,11 @@ space holds a valid Laplacian is searched (modules ``_support_search`` and
 ``_template_lp``: max-margin linear programs with HiGHS). When that space has dimension
 above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
 its sparse vertices are the candidates, the sparsest (then the one with the most equal
-weights) is returned and the others are reported.
+weights) is returned and the others are reported; the pairs all candidates share and
+the candidates with their weakest edges forced to zero (module ``_sparsest_member``)
+are searched too. When no leverage ranking gives a graph (dense graphs with
+near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
+trimmed squares (module ``_fitted_ranking``).
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -465,8 +469,9 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     """Seed from the trimmed pairs, then the searches; candidates of all.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
-    starts at its number of edges. When the seed is a family, the pairs that all its
-    candidates hold are searched too (``_consensus_scores``), and with ``sparsify``,
+    starts at its number of edges. When the seed is a family and the eigenvectors are
+    exact, the pairs that all its candidates hold are searched too
+    (``_consensus_scores``), and with ``sparsify``,
     if the sparsest graph found has more than $n - 1$ edges, the weakest edges of the
     family's best candidate are zeroed (``zero_weakest_edges``).
     """
@@ -481,7 +486,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    if len(family) > 1 and not _settled(B, best):
+    if len(family) > 1 and not noise and not _settled(B, best):
         # members of a family mix the sparsest graph with heavy graphs on the twin nodes
         # (a different one in each member): the pairs all of them hold come first,
         # unless they are too few to connect the nodes (members that share no graph)

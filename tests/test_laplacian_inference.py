@@ -345,3 +345,18 @@ def test_zeroing_the_weakest_edges_reaches_the_tree():
     assert best[0] > 79                     # the family's vertices miss the tree
     sparser = zero_weakest_edges(P, fit, best[2])
     assert len(edge_pairs(P, sparser[-1], fit.tol)[0]) == 79
+
+
+def test_noise_above_the_resolvable_level_gives_up_with_a_warning():
+    from gsp_householder.graphs.laplacian_inference import UNRESOLVABLE_NOISE
+
+    B = fourier_basis(load_graph("karate"))
+    rng = np.random.default_rng(0)
+    S = rng.standard_normal((B.n, B.n))
+    V = B.eigenvectors @ scipy.linalg.expm((S - S.T) / np.linalg.norm(S - S.T))  # error 1
+    V = V[:, rng.permutation(B.n)] * rng.choice([-1.0, 1.0], B.n)
+    with pytest.warns(ConvergenceWarning, match="too noisy to tell edges"):
+        res = infer_laplacian(V, rng=0)
+    assert res.history["unresolvable"] > UNRESOLVABLE_NOISE
+    assert res.n_edges == B.n * (B.n - 1) // 2          # the complete graph, flagged
+    assert _is_valid_laplacian(res.laplacian)

@@ -40,6 +40,7 @@ from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
+    CLEAN_FACTOR,
     COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
@@ -82,6 +83,10 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Noise level above which no edge can be told from a non-edge: a standardised entry
+#: $|L_{ij}| / (s_i + s_j)$ is at most 1/2 ($s_i \ge d_i \ge w_{ij}$), and a pair within
+#: ``CLEAN_FACTOR`` times the noise is taken as a non-edge.
+UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
 FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
@@ -291,7 +296,7 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = _ladder(B, basis, tol, rng, history)
-    if not ranked:
+    if not ranked and "unresolvable" not in history:
         # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
         history["leverage_noise_estimates"] = history["noise_estimates"]
         history["noise_estimates"] = []
@@ -364,6 +369,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
             noisy = True
         if noisy:
             break
+    if noisy and not exact_level:
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if level > UNRESOLVABLE_NOISE:
+            history["unresolvable"] = history["noise"] = level
+            return [], 1
     if (noisy or deferred) and not exact_level:
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
@@ -569,9 +579,15 @@ def _edge_key(W):
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
     if not ranked:
-        warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
-                      "complete graph, which every basis with this zero-eigenvalue vector "
-                      "diagonalises", ConvergenceWarning, stacklevel=3)
+        if "unresolvable" in history:
+            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges "
+                          f"(standardised noise level {history['unresolvable']:.3g}, above "
+                          f"{UNRESOLVABLE_NOISE:.3g}); returning the complete graph",
+                          ConvergenceWarning, stacklevel=3)
+        else:
+            warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
+                          "complete graph, which every basis with this zero-eigenvalue "
+                          "vector diagonalises", ConvergenceWarning, stacklevel=3)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     laps = [_laplacian(W, basis) for *_, W in ranked]
@@ -582,7 +598,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     nl = sp.linalg.norm(L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
-    if history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0:
+    if (history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0
+            and "unresolvable" not in history):
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)

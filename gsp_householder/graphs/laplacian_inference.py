@@ -328,8 +328,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then all noisy rankings again at the largest estimate, and the graph with the
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
-    searched again at the rounding noise level.
+    searched again at the rounding noise level. When the rankings' agreeing noise level
+    is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
+    rankings this is reported as noise (``history["unresolvable"]``).
     """
+    leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]
     order, cache = list(order), {}
@@ -372,7 +375,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     if noisy and not exact_level:
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if level > UNRESOLVABLE_NOISE:
-            history["unresolvable"] = history["noise"] = level
+            if leverage:
+                history["unresolvable"] = level
             return [], 1
     if (noisy or deferred) and not exact_level:
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
@@ -580,10 +584,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
     if not ranked:
         if "unresolvable" in history:
-            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges "
-                          f"(standardised noise level {history['unresolvable']:.3g}, above "
-                          f"{UNRESOLVABLE_NOISE:.3g}); returning the complete graph",
-                          ConvergenceWarning, stacklevel=3)
+            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges: "
+                          f"the least edge-like pairs show a standardised noise level "
+                          f"{history['unresolvable']:.3g}, above {UNRESOLVABLE_NOISE:.3g}, "
+                          f"where no edge leaves the noise band; returning the complete "
+                          f"graph", ConvergenceWarning, stacklevel=3)
         else:
             warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
                           "complete graph, which every basis with this zero-eigenvalue "

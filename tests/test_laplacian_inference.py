@@ -361,3 +361,27 @@ def test_noise_above_the_resolvable_level_gives_up_with_a_warning():
     assert res.history["unresolvable"] > UNRESOLVABLE_NOISE
     assert res.n_edges == B.n * (B.n - 1) // 2          # the complete graph, flagged
     assert _is_valid_laplacian(res.laplacian)
+
+
+@pytest.mark.parametrize("make", [lambda: nx.random_regular_graph(10, 50, seed=1),
+                                  lambda: nx.random_regular_graph(12, 60, seed=2)])
+def test_dense_regular_graphs_from_the_constant_diagonal_family(make):
+    # a constant degree puts the eigenvalue vector among the Gram's largest directions
+    B = fourier_basis(make())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-8
+
+
+def test_constant_diagonal_family_is_empty_for_irregular_graphs():
+    from gsp_householder.graphs._pair_geometry import pair_basis
+    from gsp_householder.graphs._regular_family import constant_diagonal_fit
+
+    for G, expected in ((nx.random_regular_graph(10, 50, seed=1), True),
+                        (nx.gnp_random_graph(50, 0.2, seed=1), False)):
+        V = fourier_basis(G).eigenvectors.copy()
+        V[:, 0] = 1.0 / np.sqrt(G.number_of_nodes())
+        fit = constant_diagonal_fit(pair_basis(V, 0, V[:, 0]))
+        assert (fit is not None) == expected

@@ -38,6 +38,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._regular_family import constant_diagonal_fit
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
@@ -87,6 +88,9 @@ RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
 #: $|L_{ij}| / (s_i + s_j)$ is at most 1/2 ($s_i \ge d_i \ge w_{ij}$), and a pair within
 #: ``CLEAN_FACTOR`` times the noise is taken as a non-edge.
 UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
+#: Exact graphs of families up to this dimension that are not settled (``_settled``) are
+#: searched on the next ranking too (larger families make slow linear programs).
+NEXT_RANKING_FAMILY = 24
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
 FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
@@ -302,6 +306,11 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         history["noise_estimates"] = []
         ranked, family_dimension = _ladder(B, basis, tol, rng, history,
                                            order=FITTED_RANKINGS)
+        regular = constant_diagonal_fit(B)          # regular graphs: constant degree
+        family = _candidates(B, regular, rng) if regular is not None else []
+        if family:
+            ranked = _merge(ranked, family)
+            family_dimension = max(family_dimension, regular.Lam.shape[1])
     return ranked, family_dimension, history
 
 
@@ -356,7 +365,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
-                if rest and not _settled(B, ranked):
+                if rest and not _settled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
                     # the family's span may hold the sparsest graph too inaccurately to
                     # pass: the next ranking's span is searched as well
                     ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,

@@ -20,7 +20,8 @@ weights) is returned and the others are reported; the pairs all candidates share
 the candidates with their weakest edges forced to zero (module ``_sparsest_member``)
 are searched too. When no leverage ranking gives a graph (dense graphs with
 near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
-trimmed squares (module ``_fitted_ranking``).
+trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
+(regular graphs, module ``_regular_family``) are searched as a family.
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -155,7 +156,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
         Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
         times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
-        are then too inaccurate for this graph to be trusted.
+        are then too inaccurate for this graph to be trusted. And, with the complete
+        graph returned at once, if the least edge-like pairs show a noise level above
+        ``UNRESOLVABLE_NOISE`` (``history["unresolvable"]``): no edge can be told from
+        a non-edge.
 
     Examples
     --------

@@ -157,9 +157,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
         times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
         are then too inaccurate for this graph to be trusted. And, with the complete
-        graph returned at once, if the least edge-like pairs show a noise level above
-        ``UNRESOLVABLE_NOISE`` (``history["unresolvable"]``): no edge can be told from
-        a non-edge.
+        graph returned at once, if the least edge-like pairs show a standardised noise
+        level above 1/60 (``history["unresolvable"]``): no edge can be told from a
+        non-edge.
 
     Examples
     --------

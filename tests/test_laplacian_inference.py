@@ -185,8 +185,17 @@ def test_normalized_basis_as_combinatorial_is_refused():
 
 
 def test_no_constant_column_is_refused():
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((6, 6)))[0]
     with pytest.raises(ValueError, match="no column close to the constant vector"):
-        infer_laplacian(np.eye(6))
+        infer_laplacian(Q)
+
+
+def test_identity_basis_is_the_empty_graph():
+    # unit columns are eigenvectors of a Laplacian only at isolated nodes
+    res = infer_laplacian(np.eye(6))
+    assert res.n_edges == 0 and res.laplacian.nnz == 0
+    assert res.history["components"] == [1] * 6
+    assert res.family_dimension == 1 and not res.ambiguous
 
 
 def test_input_validation():
@@ -207,9 +216,11 @@ def test_input_validation():
         infer_laplacian(B, scale=0.0)
     with pytest.raises(TypeError, match="V_hat"):
         infer_laplacian("basis")
-    disconnected = fourier_basis(nx.disjoint_union(nx.path_graph(3), nx.path_graph(3)))
-    with pytest.raises(ValueError, match="connected"):
-        infer_laplacian(disconnected)
+    two_paths = nx.disjoint_union(nx.path_graph(3), nx.path_graph(3))
+    disconnected = fourier_basis(two_paths)
+    with pytest.raises(ValueError, match="2 connected components: its components are"):
+        infer_laplacian(disconnected, eigenspaces=disconnected.eigenspaces)
+    assert compare_graphs(two_paths, infer_laplacian(disconnected))["f1"] == 1.0
 
 
 def test_to_networkx_roundtrip_and_errors():
@@ -278,6 +289,51 @@ def test_default_is_deterministic():
     assert (first.laplacian != second.laplacian).nnz == 0
     assert first.family_dimension == second.family_dimension > 1
     assert [c.nnz for c in first.candidates] == [c.nnz for c in second.candidates]
+
+
+def _disconnected_graph():
+    parts = [nx.connected_watts_strogatz_graph(40, 4, 0.2, seed=3),
+             nx.barabasi_albert_graph(30, 2, seed=4), nx.path_graph(2), nx.empty_graph(1)]
+    G = nx.disjoint_union_all(parts)
+    rng = np.random.default_rng(5)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.uniform(0.5, 2.0)
+    return G
+
+
+@pytest.mark.parametrize("kind", ["combinatorial", "normalized"])
+def test_disconnected_graph_is_inferred_per_component(kind):
+    G = _disconnected_graph()
+    if kind == "normalized":
+        G.remove_node(max(G))            # an isolated node has no normalized zero vector
+    B = fourier_basis(G, laplacian=kind)
+    assert B.n_components == (4 if kind == "combinatorial" else 3)
+    rng = np.random.default_rng(0)
+    perm = rng.permutation(B.n)
+    V = B.eigenvectors[:, perm] * rng.choice([-1.0, 1.0], B.n)
+    res = infer_laplacian(V, laplacian=kind)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert sorted(res.history["components"]) == sorted(
+        len(c) for c in nx.connected_components(G))
+    assert res.family_dimension >= 3          # relative scales of the components with edges
+    # the eigenvalues returned are those of the columns given, and rebuild L
+    rebuilt = V @ np.diag(res.eigenvalues) @ V.T
+    np.testing.assert_allclose(rebuilt, res.laplacian.toarray(), atol=1e-9)
+    assert res.residual < 1e-9
+    # the FourierBasis itself goes the same way (its order is dropped)
+    assert compare_graphs(G, infer_laplacian(B))["f1"] == 1.0
+    with pytest.raises(ValueError, match="components are inferred without eigenspaces"):
+        infer_laplacian(B, ordered=True)
+
+
+def test_connected_graphs_with_twins_are_not_split():
+    from gsp_householder.graphs._components import node_blocks
+
+    for G in (nx.star_graph(6), nx.barbell_graph(5, 3), load_graph("karate"),
+              nx.complete_graph(5), nx.complete_multipartite_graph(3, 3),
+              nx.complete_multipartite_graph(3, 4, 5)):
+        V = fourier_basis(G).eigenvectors
+        assert node_blocks(V) is None, G
 
 
 @pytest.mark.parametrize("make", [lambda: nx.gnp_random_graph(60, 0.35, seed=1),

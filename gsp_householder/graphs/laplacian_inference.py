@@ -37,9 +37,12 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._regular_family import constant_diagonal_fit
+from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
+from gsp_householder.graphs._small_search import sparsest_small
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
@@ -145,8 +148,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     ValueError
         If ``V_hat`` is not square and near-orthogonal, has no column close to the
         zero-eigenvalue vector of the requested Laplacian (for a combinatorial one, to
-        the constant vector), or if ``eigenspaces``, ``laplacian``, ``tol`` or ``scale``
-        is invalid.
+        the constant vector), is the ``FourierBasis`` of a disconnected graph whose
+        components share an eigenvalue (or comes with ``eigenspaces`` or
+        ``ordered``), or if ``eigenspaces``, ``laplacian``, ``tol`` or ``scale`` is
+        invalid.
     TypeError
         If ``V_hat`` is not an array, a HouseholderProduct or a FourierBasis.
 
@@ -160,6 +165,17 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         graph returned at once, if the least edge-like pairs show a standardised noise
         level above 1/60 (``history["unresolvable"]``): no edge can be told from a
         non-edge.
+
+    Notes
+    -----
+    Disconnected graphs: when the columns split the nodes into blocks, each spanned by
+    the columns supported on it (as ``fourier_basis`` gives them: one zero-eigenvalue
+    vector per component; an isolated node shows as a unit column), no edge can join
+    two blocks, and every block is inferred as a component on its own, at the mean
+    degree ``scale``. The components' relative scale is not identifiable:
+    ``family_dimension`` counts it, and ``history["components"]`` gives their sizes.
+    Zero-eigenvalue columns that mix the components also fit connected graphs; such
+    a basis is not split.
 
     Examples
     --------
@@ -177,8 +193,16 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     """
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
-    B = _anchored_pair_basis(basis)
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
+    if basis["groups"] is None and not basis["ordered"]:
+        blocks = node_blocks(basis["V"])
+        if blocks is not None:
+            return _components_result(basis, blocks, tol, rng)
+        if "components" in basis:
+            raise ValueError(f"V_hat is the basis of a graph with {basis['components']} "
+                             "connected components whose eigenvectors mix them (a shared "
+                             "eigenvalue): its components cannot be told apart")
+    B = _anchored_pair_basis(basis)
     ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     return _result(basis, B, ranked, family_dimension, history)
 
@@ -188,10 +212,14 @@ def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:
     info = {"nodelist": None, "scale": None, "kind": laplacian}
     if isinstance(V_hat, FourierBasis):
         if not V_hat.connected:
-            raise ValueError(f"V_hat must be the basis of a connected graph, got one with "
-                             f"{V_hat.n_components} connected components")
-        eigenspaces = V_hat.eigenspaces if eigenspaces is None else eigenspaces
-        ordered = True if ordered is None else ordered
+            if eigenspaces is not None or ordered:
+                raise ValueError(f"V_hat is the basis of a graph with {V_hat.n_components} "
+                                 "connected components: its components are inferred "
+                                 "without eigenspaces or order, pass neither")
+            info["components"] = V_hat.n_components
+        else:
+            eigenspaces = V_hat.eigenspaces if eigenspaces is None else eigenspaces
+            ordered = True if ordered is None else ordered
         info["kind"] = V_hat.laplacian_type if laplacian is None else laplacian
         info["nodelist"] = list(V_hat.nodelist)
         if V_hat.laplacian is not None:
@@ -298,6 +326,9 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     ``RANKINGS`` are tried in turn (``_ladder``).
     """
     history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
+    if B.n <= SMALL_NODES:
+        ranked, family_dimension = sparsest_small(B)
+        return ranked, family_dimension, history
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
@@ -644,3 +675,50 @@ def _laplacian(W, basis) -> sp.csr_array:
         return sp.csr_array(sp.eye_array(n) - S @ W @ S)
     mean_degree = 1.0 if basis["scale"] is None else basis["scale"]
     return sp.csr_array((sp.diags_array(d) - W) * (n * mean_degree / d.sum()))
+
+
+def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLaplacian:
+    """One graph per block of a disconnected graph's basis, assembled.
+
+    Each component is returned at the mean degree asked for (default 1); their
+    relative scale is not identifiable, so ``family_dimension`` is the sum of those of
+    the components with edges (isolated nodes have no scale).
+    """
+    V = basis["V"]
+    n = V.shape[0]
+    scale = basis["scale"] if basis["kind"] == "combinatorial" else None
+    rows, cols, vals = [], [], []
+    eigenvalues = np.zeros(n)
+    parts = []
+    for block in blocks:
+        if block.nodes.size < 3:
+            sub = small_block_laplacian(block.nodes.size, basis["kind"],
+                                        1.0 if scale is None else scale)
+            part = InferredLaplacian(
+                laplacian=sp.csr_array(sub), eigenvalues=np.diag(block.basis.T @ sub
+                                                                 @ block.basis),
+                n_edges=block.nodes.size - 1, residual=0.0, laplacian_type=basis["kind"])
+        else:
+            part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
+                                   scale=scale, rng=rng)
+        sub = part.laplacian.tocoo()
+        rows.append(block.nodes[sub.row])
+        cols.append(block.nodes[sub.col])
+        vals.append(sub.data)
+        eigenvalues[block.columns] = part.eigenvalues
+        parts.append(part)
+    L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                     shape=(n, n))
+    L.eliminate_zeros()
+    M = V.T @ (L @ V)
+    off = M - np.diag(np.diag(M))
+    nl = sp.linalg.norm(L)
+    history = {"components": [int(block.nodes.size) for block in blocks],
+               "component_histories": [part.history for part in parts]}
+    return InferredLaplacian(
+        laplacian=L, eigenvalues=eigenvalues, n_edges=sum(part.n_edges for part in parts),
+        residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
+        laplacian_type=basis["kind"], nodelist=basis["nodelist"],
+        family_dimension=sum(part.family_dimension for part in parts if part.n_edges) or 1,
+        candidates=[L],
+        history=history)

@@ -334,3 +334,110 @@ def test_connected_graphs_with_twins_are_not_split():
               nx.complete_multipartite_graph(3, 4, 5)):
         V = fourier_basis(G).eigenvectors
         assert node_blocks(V) is None, G
+
+
+@pytest.mark.parametrize("make", [lambda: nx.gnp_random_graph(60, 0.35, seed=1),
+                                  lambda: nx.gnp_random_graph(80, 0.3, seed=3)])
+def test_dense_graphs_with_near_uniform_degrees(make):
+    # a third of the pairs are edges: the leverage rankings fail, the fitted one ranks them
+    B = fourier_basis(make())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-8
+
+
+def test_fitted_ranking_puts_the_edges_first():
+    from gsp_householder.graphs._fitted_ranking import fitted_ranking
+    from gsp_householder.graphs._pair_geometry import pair_basis
+
+    B = fourier_basis(nx.gnp_random_graph(60, 0.35, seed=1))
+    V = B.eigenvectors.copy()
+    V[:, 0] = 1.0 / np.sqrt(B.n)
+    P = pair_basis(V, 0, V[:, 0])
+    scores, (_, I, J) = fitted_ranking(P, r=16, keep=0.5)
+    A = B.laplacian.toarray() < 0
+    i, j = np.triu_indices(B.n, 1)
+    m = int(A[i, j].sum())
+    top = np.argsort(-scores[i, j])[:m]
+    assert A[i[top], j[top]].all()          # the m largest scores are the m edges
+    assert len(I) == len(i) - len(i) // 2 and A[I, J].sum() == m
+
+
+def test_exact_tree_whose_family_members_carry_heavy_twin_graphs():
+    # every member found in the family adds a heavy graph on twin nodes to a scaled-down
+    # tree; the pairs all members share rank the tree's edges first
+    B = fourier_basis(nx.random_labeled_tree(80, seed=2))
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == 79 and res.family_dimension > 1
+
+
+@pytest.mark.parametrize("seed", [100, 101])
+def test_exact_trees_whose_first_family_misses_the_tree(seed):
+    # the first family's members carry heavy graphs on the leaves (seed 100) or its span
+    # holds the tree too inaccurately to pass (seed 101): zeroing the weakest edges and
+    # the next ranking find the tree
+    B = fourier_basis(nx.random_labeled_tree(80, seed=seed))
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == 79
+
+
+def test_zeroing_the_weakest_edges_reaches_the_tree():
+    from gsp_householder.graphs._sparsest_member import zero_weakest_edges
+    from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
+    from gsp_householder.graphs._template_lp import edge_pairs, rank_candidates, sparse_vertices
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_labeled_tree(80, seed=100))
+    basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
+    P = _anchored_pair_basis(basis)
+    fit = seed_fit(P, leverage_ranking(P, keep=0.7, r=8)[1], rounding=1e-9)
+    assert fit is not None and fit.Lam.shape[1] > 1
+    rng = np.random.default_rng(0)
+    best = rank_candidates(P, sparse_vertices(P, fit, rng), fit)[0]
+    assert best[0] > 79                     # the family's vertices miss the tree
+    sparser = zero_weakest_edges(P, fit, best[2])
+    assert len(edge_pairs(P, sparser[-1], fit.tol)[0]) == 79
+
+
+def test_noise_above_the_resolvable_level_gives_up_with_a_warning():
+    from gsp_householder.graphs.laplacian_inference import UNRESOLVABLE_NOISE
+
+    B = fourier_basis(load_graph("sensor", n=100, seed=1))
+    rng = np.random.default_rng(0)
+    S = rng.standard_normal((B.n, B.n))
+    # a basis rotated by 0.5 (Frobenius) away from the eigenvectors
+    V = B.eigenvectors @ scipy.linalg.expm(0.5 * (S - S.T) / np.linalg.norm(S - S.T))
+    V = V[:, rng.permutation(B.n)] * rng.choice([-1.0, 1.0], B.n)
+    with pytest.warns(ConvergenceWarning, match="too noisy to tell edges"):
+        res = infer_laplacian(V, rng=0)
+    assert res.history["unresolvable"] > UNRESOLVABLE_NOISE
+    assert res.n_edges == B.n * (B.n - 1) // 2          # the complete graph, flagged
+    assert _is_valid_laplacian(res.laplacian)
+
+
+@pytest.mark.parametrize("make", [lambda: nx.random_regular_graph(10, 50, seed=1),
+                                  lambda: nx.random_regular_graph(12, 60, seed=2)])
+def test_dense_regular_graphs_from_the_constant_diagonal_family(make):
+    # a constant degree puts the eigenvalue vector among the Gram's largest directions
+    B = fourier_basis(make())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-8
+
+
+def test_constant_diagonal_family_is_empty_for_irregular_graphs():
+    from gsp_householder.graphs._pair_geometry import pair_basis
+    from gsp_householder.graphs._regular_family import constant_diagonal_fit
+
+    for G, expected in ((nx.random_regular_graph(10, 50, seed=1), True),
+                        (nx.gnp_random_graph(50, 0.2, seed=1), False)):
+        V = fourier_basis(G).eigenvectors.copy()
+        V[:, 0] = 1.0 / np.sqrt(G.number_of_nodes())
+        fit = constant_diagonal_fit(pair_basis(V, 0, V[:, 0]))
+        assert (fit is not None) == expected

@@ -16,7 +16,12 @@ space holds a valid Laplacian is searched (modules ``_support_search`` and
 ``_template_lp``: max-margin linear programs with HiGHS). When that space has dimension
 above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
 its sparse vertices are the candidates, the sparsest (then the one with the most equal
-weights) is returned and the others are reported.
+weights) is returned and the others are reported; the pairs all candidates share and
+the candidates with their weakest edges forced to zero (module ``_sparsest_member``)
+are searched too. When no leverage ranking gives a graph (dense graphs with
+near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
+trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
+(regular graphs, module ``_regular_family``) are searched as a family.
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -33,10 +38,14 @@ import scipy.sparse as sp
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._regular_family import constant_diagonal_fit
 from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
 from gsp_householder.graphs._small_search import sparsest_small
+from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
+    CLEAN_FACTOR,
     COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
@@ -46,6 +55,7 @@ from gsp_householder.graphs._support_search import (
     top_pairs,
 )
 from gsp_householder.graphs._template_lp import (
+    LP_ACCURACY,
     candidate_order,
     polish,
     rank_candidates,
@@ -78,6 +88,16 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Noise level above which no edge can be told from a non-edge: a standardised entry
+#: $|L_{ij}| / (s_i + s_j)$ is at most 1/2 ($s_i \ge d_i \ge w_{ij}$), and a pair within
+#: ``CLEAN_FACTOR`` times the noise is taken as a non-edge.
+UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
+#: Exact graphs of families up to this dimension that are not settled (``_settled``) are
+#: searched on the next ranking too (larger families make slow linear programs).
+NEXT_RANKING_FAMILY = 24
+#: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
+#: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
+FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
 #: Above this many nodes only the first ranking is tried (each costs $O(n g^2)$ or more).
 LADDER_MAX_N = 500
 #: Graphs whose residual is within this factor of the smallest one found are compared by
@@ -141,7 +161,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
         Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
         times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
-        are then too inaccurate for this graph to be trusted.
+        are then too inaccurate for this graph to be trusted. And, with the complete
+        graph returned at once, if the least edge-like pairs show a standardised noise
+        level above 1/60 (``history["unresolvable"]``): no edge can be told from a
+        non-edge.
 
     Notes
     -----
@@ -312,10 +335,21 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = _ladder(B, basis, tol, rng, history)
+    if not ranked and "unresolvable" not in history:
+        # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
+        history["leverage_noise_estimates"] = history["noise_estimates"]
+        history["noise_estimates"] = []
+        ranked, family_dimension = _ladder(B, basis, tol, rng, history,
+                                           order=FITTED_RANKINGS)
+        regular = constant_diagonal_fit(B)          # regular graphs: constant degree
+        family = _candidates(B, regular, rng) if regular is not None else []
+        if family:
+            ranked = _merge(ranked, family)
+            family_dimension = max(family_dimension, regular.Lam.shape[1])
     return ranked, family_dimension, history
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -338,14 +372,19 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then all noisy rankings again at the largest estimate, and the graph with the
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
-    searched again at the rounding noise level.
+    searched again at the rounding noise level. When the rankings' agreeing noise level
+    is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
+    rankings this is reported as noise (``history["unresolvable"]``).
     """
-    order = list(RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1])
-    cache = {}
+    leverage = order is None      # the fitted rankings' noise estimates are not the noise
+    if order is None:
+        order = RANKINGS if B.n <= LADDER_MAX_N else RANKINGS[:1]
+    order, cache = list(order), {}
 
     def ranking(key):
         if key not in cache:
-            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+            rank = fitted_ranking if key[2:] == ("fitted",) else leverage_ranking
+            scores, trimmed = rank(B, keep=key[1], r=key[0])
             cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
@@ -359,8 +398,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
             if ranked and dim > 1:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
-                                                rounding=COARSE_ROUNDING)
+                                                rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
+                if rest and not _settled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
+                    # the family's span may hold the sparsest graph too inaccurately to
+                    # pass: the next ranking's span is searched as well
+                    ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
+                                              ranked, dim)
             if ranked:
                 return ranked, dim
             if noise <= EXACT_LEVEL:
@@ -372,6 +416,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             noisy = True
         if noisy:
             break
+    if noisy and not exact_level:
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if level > UNRESOLVABLE_NOISE:
+            if leverage:
+                history["unresolvable"] = level
+            return [], 1
     if (noisy or deferred) and not exact_level:
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
@@ -401,6 +451,16 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
         if ranked:
             return ranked, dim
     return [], 1
+
+
+def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
+    """The exact search (fine then coarse rounding) on another ranking, merged."""
+    scores, trimmed, _ = key_ranking
+    for rounding in (None, COARSE_ROUNDING):
+        more, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                      rounding=rounding, sparsify=rounding is not None)
+        ranked, dim = _merge(ranked, more), max(dim, dim2)
+    return ranked, dim
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
@@ -463,11 +523,15 @@ def _residual(basis, W):
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
-                     search_truncated=False):
-    """Seed from the trimmed pairs, then the searches; candidates of both.
+                     search_truncated=False, sparsify=False):
+    """Seed from the trimmed pairs, then the searches; candidates of all.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
-    starts at its number of edges.
+    starts at its number of edges. When the seed is a family and the eigenvectors are
+    exact, the pairs that all its candidates hold are searched too
+    (``_consensus_scores``), and with ``sparsify``,
+    if the sparsest graph found has more than $n - 1$ edges, the weakest edges of the
+    family's best candidate are zeroed (``zero_weakest_edges``).
     """
     seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated)
     family, family_dimension, start = [], 1, None
@@ -480,7 +544,39 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    return _merge(best, family), max(family_dimension, dim)
+    if len(family) > 1 and not noise and not _settled(B, best):
+        # members of a family mix the sparsest graph with heavy graphs on the twin nodes
+        # (a different one in each member): the pairs all of them hold come first,
+        # unless they are too few to connect the nodes (members that share no graph)
+        common = _consensus_scores(B, family)
+        i, j = B.upper()
+        start = min(int(np.count_nonzero(common[i, j] > LP_ACCURACY ** 2)), family[0][0])
+        if start >= B.n - 1:
+            more, dim2 = _search_loop(B, common, tol, noise, rng, history, start=start,
+                                      rounding=rounding, search_truncated=search_truncated)
+            best, dim = _merge(best, more), max(dim, dim2)
+    best = _merge(best, family)
+    if sparsify and family and family_dimension > 1 and not _settled(B, best):
+        # the vertices reached sit on the eigenvalue floor: zero the weakest edges
+        sparser = zero_weakest_edges(B, seed, family[0][2])
+        best = _merge(best, rank_candidates(B, sparser, seed))
+    return best, max(family_dimension, dim)
+
+
+def _settled(B, ranked):
+    """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
+    (which the vertices of a family rarely have unless they are its sparsest member)."""
+    return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _consensus_scores(B, family):
+    """Smallest squared entry over the members of a family, each relative to its largest."""
+    common = None
+    for item in family:
+        P = B.matrix(item[2]) ** 2
+        P /= max(float(P.max()), 1e-300)
+        common = P if common is None else np.minimum(common, P)
+    return common
 
 
 def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
@@ -531,9 +627,16 @@ def _edge_key(W):
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
     if not ranked:
-        warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
-                      "complete graph, which every basis with this zero-eigenvalue vector "
-                      "diagonalises", ConvergenceWarning, stacklevel=3)
+        if "unresolvable" in history:
+            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges: "
+                          f"the least edge-like pairs show a standardised noise level "
+                          f"{history['unresolvable']:.3g}, above {UNRESOLVABLE_NOISE:.3g}, "
+                          f"where no edge leaves the noise band; returning the complete "
+                          f"graph", ConvergenceWarning, stacklevel=3)
+        else:
+            warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
+                          "complete graph, which every basis with this zero-eigenvalue "
+                          "vector diagonalises", ConvergenceWarning, stacklevel=3)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     laps = [_laplacian(W, basis) for *_, W in ranked]
@@ -544,7 +647,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     nl = sp.linalg.norm(L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
-    if history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0:
+    if (history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0
+            and "unresolvable" not in history):
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)

@@ -11,7 +11,8 @@ script, `_before_*`), "after" the current one.
     python benchmarks/bench_core.py --quick    # small sizes, a few seconds
 
 Table 1: the statistics pass (`SignalStatistics.from_array`) against one
-``Y.sum(axis=1)``, n = 100000, p = 100, float64 and float32, with the compiled
+``Y.sum(axis=1)``, n = 100000, p = 100, on the paper's model signals and on
+arbitrary data (uniform, Gaussian), float64 and float32, with the compiled
 kernel (numba, if installed) and the numpy fallback.
 Table 2: ``estimate_householder_product(Y, m)`` against one ``Y.sum(axis=1)``,
 n = 100000, p = 100, on the paper's model signals and on arbitrary data
@@ -24,6 +25,7 @@ the two GEMMs the WY form is made of, n = 8192, m = 32, p = 1024.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import resource
 import time
@@ -44,14 +46,19 @@ from gsp_householder import (
 from gsp_householder.learning.paper import _noise_level, estimate_scale
 from gsp_householder.statistics import _kernels
 
+# the clock of every timing: wall time by default; ``--clock cpu`` uses the process CPU
+# time, which a loaded machine does not inflate (threads add up their CPU time)
+_clock = {"now": time.perf_counter}
+
 
 def median_time(func, repeat: int) -> float:
     func()  # warm-up: compilation, caches, first-touch of buffers
+    now = _clock["now"]
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = now()
         func()
-        times.append(time.perf_counter() - start)
+        times.append(now() - start)
     return float(np.median(times))
 
 
@@ -59,18 +66,20 @@ def median_ratio(func, base, repeat: int) -> float:
     """Median over ``repeat`` rounds of time(func) / time(base), the two timed back to back."""
     func()
     base()
+    now = _clock["now"]
     ratios = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = now()
         base()
-        middle = time.perf_counter()
+        middle = now()
         func()
-        ratios.append((time.perf_counter() - middle) / (middle - start))
+        ratios.append((now() - middle) / (middle - start))
     return float(np.median(ratios))
 
 
 def load() -> str:
-    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    clock = "" if _clock["now"] is time.perf_counter else "; CPU time"
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) + clock
 
 
 def table(rows, header):
@@ -99,6 +108,30 @@ def _before_statistics(Y):
     stats = SignalStatistics(n)
     stats.row_sums, stats.row_sq_sums, stats.count = sums, squares, p
     return stats
+
+
+def _einsum_row_sums(Y):
+    """The numpy fallback of the fused pass as it was: 1 MiB blocks of rows (converted to
+    float64 in a reused buffer), ``einsum`` for the sums, then for the squares; threads
+    split the rows as the package's kernel does."""
+    n, p = Y.shape
+    sums, squares = np.empty(n), np.empty(n)
+
+    def work(lo, hi):
+        rows = max(1, (1 << 17) // p)
+        buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+        for i in range(lo, hi, rows):
+            j = min(hi, i + rows)
+            block = Y[i:j]
+            if buf is not None:
+                block = buf[:j - i]
+                np.copyto(block, Y[i:j], casting="unsafe")
+            np.einsum("ij->i", block, out=sums[i:j])
+            np.einsum("ij,ij->i", block, block, out=squares[i:j])
+
+    _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
+    _kernels.check_sums(Y, sums, squares, "Y")
+    return sums, squares
 
 
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):
@@ -138,19 +171,25 @@ def _before_apply_transpose(V, Y):
     return out
 
 
-def _main_apply_transpose(V, Y):
-    """V.T @ Y as on main before the beta = 1 GEMM: U W, then Y - U W and the finiteness
-    check by 2 MB blocks of rows (the subtraction reads Y and U W and writes the result)."""
-    U, T = V.vectors, V.wy_factor
-    W = T.T @ (U.T @ Y)
-    out = U @ W
-    rows = max(1, (1 << 21) // (Y.shape[1] * Y.itemsize))
-    finite = True
+def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
+    """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
+    W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
+    into the result, its bounds read, and ``out_r -= A_r W`` (beta = 1) runs while it is in
+    cache. Memory traffic: Y read twice, the result written once (the package's apply
+    writes it, then reads and writes it again in GEMM 2); one BLAS call per block."""
+    from gsp_householder.householder import _subtract_product
+
+    A, M, B = V.T._apply_factors(Y.dtype, False)
+    W = M @ (B.T @ Y)
+    out = np.empty_like(Y)
+    rows = max(1, block_bytes // (Y.shape[1] * Y.itemsize))
+    high = 0.0
     for start in range(0, Y.shape[0], rows):
         block = out[start:start + rows]
-        np.subtract(Y[start:start + rows], block, out=block)
-        finite = finite and bool(np.isfinite(np.add.reduce(block, axis=None)))
-    if not finite:
+        np.copyto(block, Y[start:start + rows])
+        high = max(high, abs(float(block.max())), abs(float(block.min())))
+        _subtract_product(A[start:start + rows], W, block)
+    if not high + float(np.abs(W).sum(axis=0).max()) < 1e300:
         raise ValueError("not finite")
     return out
 
@@ -164,14 +203,20 @@ def _data(n, p, rng):
 
 
 def bench_statistics(n: int, p: int, repeat: int) -> None:
+    """The fused pass against one read; "numpy, einsum blocks" is the numpy fallback as it
+    was before the row-wise BLAS dot products (`_einsum_row_sums`), in the same run."""
     rng = np.random.default_rng(0)
     backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
     rows = []
-    for dtype in (np.float64, np.float32):
-        Y = rng.standard_normal((n, p)).astype(dtype)
+    for (name, data), dtype in itertools.product(_data(n, p, rng).items(),
+                                                 (np.float64, np.float32)):
+        Y = np.ascontiguousarray(data, dtype=dtype)
         base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
         before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
-        cells = [np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}", f"{before:.2f}"]
+        einsum = median_ratio(lambda Y=Y: _einsum_row_sums(Y), base, repeat)
+        cells = [name, np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}",
+                 f"{before:.2f}",
+                 f"{einsum:.2f}"]
         for backend in backends:
             with _kernels.use_backend(backend):
                 after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
@@ -179,7 +224,8 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
         rows.append(cells)
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
-    table(rows, ["dtype", "sum ms", "before", *[f"after, {b}" for b in backends]])
+    table(rows, ["data", "dtype", "sum ms", "before", "numpy, einsum blocks",
+                 *[f"after, {b}" for b in backends]])
 
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
@@ -220,7 +266,11 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     products every WY apply needs whatever else it does. The apply's second GEMM
     runs through scipy's BLAS (``gemm`` with ``beta = 1``); the column "GEMMs
     scipy / numpy" times the same two GEMMs through scipy's BLAS against numpy's,
-    to show the ratio is not won by a faster library.
+    to show the ratio is not won by a faster library. "row blocks" is an
+    alternative that runs the second GEMM by 4 MB blocks of rows while each block
+    is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
+    ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
+    allocating, first-touching and copying the result (an opt-in, reported apart).
     """
     V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
@@ -234,52 +284,63 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     # transposes of C-ordered views, no copies)
     gemms_scipy = lambda: (gemm(1.0, Y.T, U), gemm(1.0, W.T, U.T))  # noqa: E731
     wy = lambda: V.T @ Y  # noqa: E731
+    rowblock = lambda: _rowblock_apply_transpose(V, Y)  # noqa: E731
+    scratch = Y.copy()  # overwritten again and again: V^T is orthogonal, it stays finite
+    Vt = V.T
+    overwrite = lambda: Vt.matvec(scratch, overwrite_y=True)  # noqa: E731
     for _ in range(3):  # three rounds
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
-        main = median_ratio(lambda: _main_apply_transpose(V, Y), gemms, repeat)
+        main = median_ratio(rowblock, gemms, repeat)
         after = median_ratio(wy, gemms, repeat)
+        inplace = median_ratio(overwrite, gemms, repeat)
         library = median_ratio(gemms_scipy, gemms, repeat)
-        dense_ratio = median_ratio(lambda: dense.T @ Y, wy, max(1, repeat // 3))
+        dense_repeat = max(1, repeat // 3)
+        dense_copy = median_ratio(lambda: dense.T @ Y, rowblock, dense_repeat)
+        dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
+        dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
-                     f"{after:.2f}", f"{library:.2f}", f"{dense_ratio:.1f}x"])
+                     f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}", f"{dense_copy:.1f}x",
+                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
-    table(rows, ["two GEMMs ms", "before / GEMMs", "main / GEMMs", "after / GEMMs (<= 1.3)",
-                 "GEMMs scipy / numpy", "dense / after (>= 40)"])
+    table(rows, ["two GEMMs ms", "before / GEMMs", "row blocks / GEMMs",
+                 "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
+                 "dense / row blocks",
+                 "dense / after (>= 40)", "dense / overwrite_y"])
 
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
-    from gsp_householder.householder import _APPLY_BLOCK_BYTES, _subtract_product
+    from gsp_householder.householder import _copy_with_bounds, _subtract_product
 
     V, Y, U, Wr = _apply_case(n, m, p)
-    A, M, B = V._apply_factors(Y.dtype, True)
-    state = {}
-    rows_per_block = max(1, _APPLY_BLOCK_BYTES // (p * Y.itemsize))
+    A, M, B = V.T._apply_factors(Y.dtype, False)
+    state = {"out": np.empty_like(Y)}
+    scratch = Y.copy()
+    Vt = V.T
 
     def copy_bounds():
-        out = np.empty_like(Y)
-        high = 0.0
-        for start in range(0, n, rows_per_block):
-            block = out[start:start + rows_per_block]
-            np.copyto(block, Y[start:start + rows_per_block])
-            high = max(high, abs(float(block.max())), abs(float(block.min())))
-        state["out"] = out
+        state["out"] = np.empty_like(Y)
+        _copy_with_bounds(Y, state["out"], None, True)
 
     phases = {
         "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
+        "apply: out = Y by blocks + bounds (fresh memory)": copy_bounds,
+        "apply: bounds only (overwrite_y)": lambda: _copy_with_bounds(scratch, scratch, None,
+                                                                      True),
         "apply: M (B^T Y) (T-multiply)": lambda: state.__setitem__("W", M @ state["G"]),
-        "apply: out = Y by blocks + bounds": copy_bounds,
         "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
                                                                         state["out"]),
         "apply: overflow bound": lambda: float(np.abs(state["W"]).sum(axis=0).max()),
         "baseline: U^T Y (GEMM 1)": lambda: U.T @ Y,
         "baseline: U W (GEMM 2, beta=0, fresh output)": lambda: U @ Wr,
         "whole apply V.T @ Y": lambda: V.T @ Y,
+        "whole apply, overwrite_y=True": lambda: Vt.matvec(scratch, overwrite_y=True),
         "whole baseline (two GEMMs)": lambda: (U.T @ Y, U @ Wr),
-        "main's apply (U W, then Y - U W by blocks)": lambda: _main_apply_transpose(V, Y),
+        "row blocks (GEMM 2 by 4 MB blocks of rows)": lambda: _rowblock_apply_transpose(V, Y),
         "memory: np.empty + first touch (np.copyto Y)": lambda: np.copyto(np.empty_like(Y), Y),
+        "memory: copy into warm memory": lambda: np.copyto(scratch, Y),
         "memory: read Y once (np.add.reduce)": lambda: np.add.reduce(Y, axis=None),
     }
     samples = {name: ([], []) for name in phases}
@@ -288,9 +349,9 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     for _ in range(repeat):
         for name, func in phases.items():
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            start = time.perf_counter()
+            start = _clock["now"]()
             func()
-            samples[name][0].append(time.perf_counter() - start)
+            samples[name][0].append(_clock["now"]() - start)
             samples[name][1].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
     rows = [[name, f"{np.median(t) * 1e3:.2f}", f"{np.median(f):.0f}"]
             for name, (t, f) in samples.items()]
@@ -315,10 +376,15 @@ def main(argv=None) -> None:
     parser.add_argument("--only", choices=("statistics", "estimator", "apply"))
     parser.add_argument("--threads", type=int, default=None,
                         help="limit BLAS threads (threadpoolctl); default: BLAS's own")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall time (default) or process CPU time, which the load of "
+                             "a shared machine does not inflate; use it with one thread")
     parser.add_argument("--profile", action="store_true",
                         help="also print the per-phase time breakdown of each target")
     args = parser.parse_args(argv)
     limit_blas_threads(args.threads)
+    if args.clock == "cpu":
+        _clock["now"] = time.process_time
     if args.quick:
         sizes = {"statistics": (20_000, 50, 3), "estimator": (20_000, 50, (1, 10), 3),
                  "apply": (1024, 16, 128, 3)}

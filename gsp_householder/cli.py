@@ -95,7 +95,7 @@ def _demo(args) -> int:
     if graph not in list_graphs():
         raise _UsageError(f"argument --graph: invalid choice: {graph!r} "
                           f"(choose from {', '.join(list_graphs())})")
-    if not 0.0 < args.theta <= 1.0:
+    if args.theta is not None and not 0.0 < args.theta <= 1.0:
         raise _UsageError(f"argument --theta: must be in (0, 1], got {args.theta}")
     out = _out_dir(args.out)
     report = run_demo(graph, out, seed=args.seed, theta=args.theta,
@@ -135,8 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--graph", default=None, help="graph name (see `gsp-householder graphs`)")
     demo.add_argument("--out", default="gsp_householder_demo", help="output directory")
     demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--theta", type=float, default=0.5,
-                      help="probability of a non-zero code, in (0, 1] (default 0.5)")
+    demo.add_argument("--theta", type=float, default=None,
+                      help="probability of a non-zero code, in (0, 1] (default: 0.5 on "
+                           "graphs of up to 40 nodes, 0.1 on larger ones, where the "
+                           "whole-basis learner needs sparse codes)")
     demo.add_argument("--progress", choices=("auto", "lines", "none"), default="auto",
                       help="auto: a status line on stderr when it is a terminal; lines: one "
                            "flushed line per step on stderr; none: silent")

@@ -24,8 +24,8 @@ from gsp_householder._validation import check_real_array, check_scalar, raise_no
 
 __all__ = ["HouseholderProduct"]
 
-# bytes of one block of rows of the result in the WY apply (stays in cache between
-# its copy from Y and the reading of its bounds)
+# bytes of one block of rows (or columns) of the result in the WY apply: it stays in
+# cache between its copy from Y and the reading of its bounds
 _APPLY_BLOCK_BYTES = 1 << 19
 
 
@@ -262,49 +262,45 @@ class HouseholderProduct:
                 f"the {self.n} x {self.n} HouseholderProduct")
         return arr
 
-    def _apply_q(self, Y, transpose: bool) -> tuple[np.ndarray, bool]:
+    def _apply_q(self, Y, transpose: bool, overwrite: bool = False
+                 ) -> tuple[np.ndarray, bool]:
         """$V Y$ (or $V^T Y$) for validated ``Y`` (n first), with whether it is finite.
 
         ``True`` means proven finite; ``False`` means not proven (the caller
-        then checks the result itself). A C-ordered matrix takes the fast path:
-        $W = M (B^T Y)$ (one GEMM over ``Y``), then ``out = D Y`` written block
-        of rows by block of rows while the bounds of each block are read from
-        cache, then one GEMM ``out -= A W`` that accumulates into ``out``
-        (BLAS ``beta = 1``), so no pass over the ``n x p`` result follows.
+        then checks the result itself). A C- or F-ordered matrix takes the fast
+        path: $W = M (B^T Y)$ (one GEMM over ``Y``), then ``out = D Y`` written by
+        blocks of rows (C order) or columns (F order) while the bounds of each
+        block are read from cache, then one GEMM ``out -= A W`` that accumulates
+        into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result
+        follows. Each GEMM is one BLAS call: with several BLAS threads on a busy
+        machine, every call pays for waking the threads. With ``overwrite``, the
+        output is ``Y`` itself: no allocation and no copy, only the bounds pass.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
-            out = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y.copy()
+            if overwrite:
+                out = np.multiply(Y, d if Y.ndim == 1 else d[:, None], out=Y) \
+                    if self._has_signs else Y
+            else:
+                out = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y.copy()
             return out, False
         A, M, B = self._apply_factors(Y.dtype, transpose)
-        W = M @ (B.T @ Y)
         c_order = Y.ndim == 2 and Y.flags.c_contiguous
         if Y.ndim == 1 or Y.shape[1] == 0 or not (c_order or Y.flags.f_contiguous):
+            W = M @ (B.T @ Y)
             out = A @ W  # the one n x p allocation; the subtraction reuses it
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
-        out = np.empty_like(Y)  # same memory order as Y
-        # blocks of rows (C order) or of columns (F order): contiguous, cache-sized
-        size = Y.shape[1] if c_order else Y.shape[0]
-        step = max(1, _APPLY_BLOCK_BYTES // max(1, size * Y.itemsize))
-        dcol = d[:, None]
-        high = 0.0
-        for start in range(0, Y.shape[0 if c_order else 1], step):
-            part = np.s_[start:start + step] if c_order else np.s_[:, start:start + step]
-            block = out[part]
-            if self._has_signs:
-                np.multiply(Y[part], dcol[start:start + step] if c_order else dcol, out=block)
-            else:
-                np.copyto(block, Y[part])
-            # NaN propagates through max and min; their magnitudes bound the block
-            high = max(high, abs(float(block.max())), abs(float(block.min())))
+        W = M @ (B.T @ Y)
+        out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
+        high = _copy_with_bounds(Y, out, d[:, None] if self._has_signs else None, c_order)
         _subtract_product(A, W, out)
         # |(A W)_ij| <= sum_k |W_kj| since |A_ik| <= 1: no overflow below half the range
         with np.errstate(over="ignore", invalid="ignore"):
             bound = high + float(np.abs(W).sum(axis=0).max())
         return out, bool(bound < 0.5 * np.finfo(Y.dtype).max)
 
-    def matvec(self, Y, *, transpose: bool = False) -> np.ndarray:
+    def matvec(self, Y, *, transpose: bool = False, overwrite_y: bool = False) -> np.ndarray:
         """Return ``V @ Y`` (or ``V.T @ Y``) for ``Y`` of shape ``(n,)`` or ``(n, p)``.
 
         Parameters
@@ -313,19 +309,41 @@ class HouseholderProduct:
             Signals as columns.
         transpose : bool, default False
             Apply $V^T$ instead of $V$.
+        overwrite_y : bool, default False
+            Allow the result to be written into ``Y`` (as SciPy's ``overwrite_a``):
+            when ``Y`` is a writeable float32 or float64 matrix in C or F order, it
+            is overwritten and returned, which saves allocating and writing a
+            second ``n x p`` array. Otherwise a new array is returned as usual. If
+            ``Y`` holds NaN or inf (``ValueError``), its contents are lost too.
 
         Returns
         -------
         ndarray of the same shape as ``Y``
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from gsp_householder import HouseholderProduct
+        >>> V = HouseholderProduct(np.array([[1.0], [1.0]]))
+        >>> Y = np.array([[1.0, 2.0], [3.0, 4.0]])
+        >>> out = V.matvec(Y, transpose=True, overwrite_y=True)
+        >>> out is Y, out.tolist()
+        (True, [[-3.0, -4.0], [-1.0, -2.0]])
         """
+        arr = Y
         Y = self._prepare(Y, "Y", axis=0)
+        overwrite = bool(overwrite_y) and Y is arr and Y.ndim == 2 and Y.flags.writeable \
+            and (Y.flags.c_contiguous or Y.flags.f_contiguous)
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-            out, finite = self._apply_q(Y, transpose)
+            out, finite = self._apply_q(Y, transpose, overwrite)
             if not finite:  # one pass: NaN and inf propagate to the total
                 finite = bool(np.isfinite(np.add.reduce(out, axis=None)))
         if not finite and not np.isfinite(out).all():
-            if not np.isfinite(Y).all():
+            if not overwrite and not np.isfinite(Y).all():
                 raise_not_finite(Y, "Y")
+            if overwrite:
+                raise ValueError("Y is not finite, or too large in magnitude for "
+                                 f"{Y.dtype}: the result overflows (Y was overwritten)")
             raise ValueError(f"Y is too large in magnitude for {Y.dtype}: applying the "
                              "reflectors overflows; rescale Y or use float64")
         return out
@@ -548,6 +566,34 @@ class HouseholderProduct:
             vectors.append(u)
         U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
         return cls._trusted(U, np.ones(n))
+
+
+def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
+    """Write ``D Y`` into ``out`` by cache-sized blocks; return ``max |Y|`` (inf if not finite).
+
+    Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` has its shape
+    and memory order (``out`` may be ``Y`` itself: then only the signs are applied),
+    ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
+    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
+    largest and smallest entries are read while they are in cache (numpy's own
+    reductions: a BLAS call per block would wake BLAS's threads once per block).
+    """
+    n, p = Y.shape
+    step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
+    high = 0.0
+    for start in range(0, n if c_order else p, step):
+        sl = slice(start, start + step)
+        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+        if dcol is not None:
+            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+        elif out is not Y:
+            np.copyto(block, source)
+        # NaN propagates through numpy's max and min; Python's max would drop it, hence
+        # the explicit comparison
+        top, bottom = abs(float(block.max())), abs(float(block.min()))
+        if not (top <= high and bottom <= high):
+            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+    return high
 
 
 def _subtract_product(A, W, out) -> None:

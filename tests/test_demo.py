@@ -77,12 +77,25 @@ def test_demo_rows_are_pluggable(tmp_path):
     def exact_basis(ctx):
         return ctx.V
 
+    def family(ctx):
+        wrong = ctx.basis.laplacian.toarray().copy()
+        wrong[0, 1] = wrong[1, 0] = 0.0                 # one edge fewer
+        return types.SimpleNamespace(laplacian=wrong, ambiguous=True, family_dimension=3,
+                                     candidates=[wrong, ctx.basis.laplacian])
+
     rows = [DemoRow("true graph (learned-graph row)", true_graph),
+            DemoRow("family row", family),
             DemoRow("exact basis row", exact_basis),
             DemoRow("Fourier basis row", lambda ctx: ctx.basis),
             DemoRow("too big", exact_basis, max_nodes=3, reason="a test limit")]
     text = run_demo("ring", tmp_path, n_signals=40, rows=rows, contrast=None).read_text()
     assert calls == [("ring", 50, (50, 40))]
+    # 50 nodes: sparse codes by default, and the report says so
+    assert "## ring: n = 50 nodes, 49 reflector(s), p = 40 signals, theta = 0.1" in text
+    assert "Codes: theta = 0.1 (the default above 40 nodes" in text
+    dense = run_demo("ring", tmp_path / "dense", n_signals=40, theta=0.5, rows=rows[:1],
+                     contrast=None).read_text()
+    assert "theta = 0.5" in dense and "Codes: theta" not in dense
     line = _table_line(text, "| true graph (learned-graph row) | learned graph |")
     assert "| 50 / 50 | 1.000 | 1.000 | 1.000 |" in line
     assert float(_table_line(text, "| exact basis row |").split("|")[2]) < 1e-10
@@ -98,6 +111,10 @@ def test_demo_rows_are_pluggable(tmp_path):
         f"| Fourier basis row | {expected:.3g} |")
     assert "| Fourier basis row | learned graph |" not in text
     assert "- too big: skipped (n = 50 > 3): a test limit." in text
+    assert ("- family row: the eigenvectors do not determine the graph (a family of "
+            "dimension 3; 2 candidate(s) found, the table shows the first); the best "
+            "candidate, scored against the true graph that the signals do not give, has F1 "
+            "1.000") in text
     assert "| too big |" not in text and "paper, Algorithm 3" not in text
     with pytest.raises(TypeError, match="rows must be DemoRow instances"):
         run_demo("ring", tmp_path, rows=[exact_basis])

@@ -425,3 +425,26 @@ def test_compare_accepts_graphs_and_refuses_adjacency():
         compare_spectra(L, L, eigenspaces=[[0, 99]])
     with pytest.raises(ValueError, match=r"eigenspaces\[1\] must be a non-empty"):
         compare_spectra(L, L, eigenspaces=[[0], []])
+
+
+def test_compare_matches_labelled_nodes_by_label():
+    from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+    from gsp_householder.graphs.inferred import InferredLaplacian
+
+    G = load_graph("karate")
+    H = nx.Graph()
+    H.add_nodes_from(sorted(G, reverse=True))      # same graph, other node order
+    H.add_edges_from(G.edges(data=True))
+    assert list(H) != list(G)
+    assert compare_graphs(G, H)["f1"] == 1.0
+    assert compare_graphs(G, H)["relative_error"] < 1e-14
+    assert compare_spectra(G, H)["basis_error"] < 1e-8
+    # an inferred graph on the reversed node order, labelled: matched by label
+    inferred = InferredLaplacian(laplacian=laplacian_matrix(H), eigenvalues=np.zeros(34),
+                                 n_edges=78, residual=0.0, nodelist=list(H))
+    assert compare_graphs(G, inferred)["f1"] == 1.0
+    # by position, the reversed order is another graph
+    assert compare_graphs(G, laplacian_matrix(H))["f1"] < 0.6
+    relabelled = nx.relabel_nodes(G, {v: f"n{v}" for v in G})
+    with pytest.raises(ValueError, match="L_true and L_hat must label the same nodes: 0 is"):
+        compare_graphs(G, relabelled)

@@ -236,6 +236,110 @@ def test_apply_by_blocks_reports_non_finite_input(monkeypatch, block_bytes, bad)
         V @ np.full((9, 5), 3e38, dtype=np.float32)
 
 
+@pytest.mark.parametrize("block_bytes", [8, 24, 200, 1 << 21])
+@pytest.mark.parametrize("m", [0, 1, 6])
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("p", [1, 3, 11])
+def test_blocked_apply_matches_dense_for_every_block(monkeypatch, block_bytes, m, with_signs, p):
+    """The blocked copy pass (D Y copied, bounds read while in cache) gives the dense product
+    for blocks of one row or column, blocks that do not divide n or p, and one block."""
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(block_bytes + 10 * m + p)
+    n = 23
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    V = HouseholderProduct(U, signs) if m else HouseholderProduct(np.zeros((n, 0)), signs)
+    D = dense_product(U, signs)
+    Y = rng.standard_normal((n, p)) * 3.0
+    for dtype, tol in ((np.float64, 1e-13), (np.float32, 3e-6)):
+        for layout in (np.ascontiguousarray, np.asfortranarray):
+            Z = layout(Y, dtype=dtype)
+            for got, ref in ((V @ Z, D @ Y), (V.T @ Z, D.T @ Y), (Z.T @ V, Y.T @ D)):
+                assert got.dtype == dtype
+                assert np.linalg.norm(got - ref) <= tol * np.linalg.norm(Y)
+            np.testing.assert_array_equal(Z, layout(Y, dtype=dtype))  # Y is left alone
+
+
+@pytest.mark.parametrize("layout", [np.ascontiguousarray, np.asfortranarray])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_overwrite_y_writes_the_product_into_y(layout, dtype, transpose):
+    rng = np.random.default_rng(3)
+    U, signs = random_case(rng, 17, 4)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((17, 9))
+    ref = (D.T if transpose else D) @ Y
+    Z = layout(Y.copy(), dtype=dtype)
+    out = V.matvec(Z, transpose=transpose, overwrite_y=True)
+    assert out is Z
+    tol = 1e-13 if dtype == np.float64 else 3e-6
+    assert np.linalg.norm(out - ref) <= tol * np.linalg.norm(Y)
+    np.testing.assert_array_equal(out, V.matvec(layout(Y, dtype=dtype), transpose=transpose))
+
+
+def test_overwrite_y_leaves_inputs_it_cannot_use():
+    """Integer, read-only, strided and 1-D inputs are not overwritten; a new array comes back."""
+    rng = np.random.default_rng(4)
+    U, signs = random_case(rng, 8, 3)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    frozen = rng.standard_normal((8, 5))
+    frozen.setflags(write=False)
+    cases = [np.arange(40).reshape(8, 5), frozen, rng.standard_normal((8, 10))[:, ::2],
+             rng.standard_normal(8)]
+    for Y in cases:
+        before = np.array(Y)
+        out = V.matvec(Y, overwrite_y=True)
+        assert out is not Y
+        np.testing.assert_array_equal(Y, before)
+        np.testing.assert_allclose(out, D @ before, atol=1e-12 * max(1.0, np.abs(before).max()))
+
+
+@pytest.mark.parametrize("bad", [np.nan, -np.inf])
+def test_overwrite_y_still_reports_non_finite_input(bad):
+    V = HouseholderProduct(np.random.default_rng(0).standard_normal((9, 2)))
+    Y = np.ones((9, 5))
+    Y[4, 2] = bad
+    with pytest.raises(ValueError, match="Y"):
+        V.matvec(Y, overwrite_y=True)
+
+
+def test_copy_bound_is_infinite_for_nan_and_inf():
+    """The bound from the copy pass never hides a NaN or an inf, and bounds every entry."""
+    import gsp_householder.householder as hh
+
+    for bad in (np.nan, np.inf, -np.inf):
+        Y = np.ones((9, 5))
+        Y[8, 4] = bad
+        for c_order in (True, False):
+            Z = Y if c_order else np.asfortranarray(Y)
+            assert hh._copy_with_bounds(Z, np.empty_like(Z), None, c_order) == np.inf
+    signs = np.where(np.arange(9) % 2, -1.0, 1.0)[:, None]
+    Y = np.arange(45.0).reshape(9, 5) - 30.0
+    out = np.empty_like(Y)
+    bound = hh._copy_with_bounds(Y, out, signs, True)
+    assert bound == 30.0
+    np.testing.assert_array_equal(out, signs * Y)
+    assert hh._copy_with_bounds(Y, Y, signs, True) == bound  # in place
+    np.testing.assert_array_equal(Y, out)
+
+
+@pytest.mark.parametrize("block_bytes", [8, 1 << 21])
+def test_apply_of_entries_whose_squares_overflow_is_still_exact(monkeypatch, block_bytes):
+    """Entries of 1e20 in float32 and 1e150 in float64 are applied exactly."""
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(6)
+    U, signs = random_case(rng, 12, 3)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((12, 4)) * 1e20
+    got = V.T @ Y.astype(np.float32)
+    assert got.dtype == np.float32 and np.isfinite(got).all()
+    assert np.linalg.norm(got - D.T @ Y) <= 3e-6 * np.linalg.norm(Y)
+    np.testing.assert_allclose(V.T @ (Y * 1e130), (D.T @ Y) * 1e130, rtol=1e-12, atol=1e137)
+
+
 def _factored_case(rng, n, m):
     basis, _ = np.linalg.qr(rng.standard_normal((n, 2)))
     coef = rng.standard_normal((2, m))

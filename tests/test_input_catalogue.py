@@ -224,8 +224,9 @@ def _inference_entries():
     L_nan.data[0] = np.nan
     A = nx.to_scipy_sparse_array(nx.path_graph(4), dtype=float)
     return [
-        ("infer-no-constant-column", "infer_laplacian(np.eye(6))",
-         lambda: infer_laplacian(np.eye(6)), ValueError, r"V_hat has no column close to the "
+        ("infer-no-constant-column", "infer_laplacian(Q)  (Q: random orthogonal 6 x 6)",
+         lambda: infer_laplacian(np.linalg.qr(np.random.default_rng(0).standard_normal(
+             (6, 6)))[0]), ValueError, r"V_hat has no column close to the "
          r"constant vector"),
         ("infer-normalized-basis", "infer_laplacian(fourier_basis(G, 'normalized').eigenvectors)",
          lambda: infer_laplacian(B_norm.eigenvectors), ValueError,
@@ -473,6 +474,9 @@ CATALOGUE = [
      lambda: learn_orthogonal_basis(Y, max_iter=0), ValueError, r"max_iter must be >= 1"),
     ("wb-momentum", "learn_orthogonal_basis(Y, momentum=1)",
      lambda: learn_orthogonal_basis(Y, momentum=1), ValueError, r"momentum must be < 1"),
+    ("wb-rank", "learn_orthogonal_basis(np.ones((6, 20)))  (rank 1)",
+     lambda: learn_orthogonal_basis(np.ones((6, 20))), ValueError,
+     r"Y has rank 1 for 6 rows \(nodes\)"),
     ("est-ica-samples", "HouseholderDictionaryLearning(method='ica').fit(Y.T[:4])",
      lambda: HouseholderDictionaryLearning(method="ica").fit(Y.T[:4]), ValueError,
      r"X has 4 sample\(s\) for 6 features"),

@@ -61,3 +61,13 @@ def test_bad_nodelist_is_named(karate_signals, nodelist):
     _, _, Y = karate_signals
     with pytest.raises(ValueError, match="nodelist must hold 34 distinct labels"):
         learn_graph(Y, nodelist=nodelist, rng=0)
+
+
+def test_bad_nodelist_is_refused_before_learning(monkeypatch):
+    import gsp_householder.graphs.from_signals as from_signals
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the basis was learned before the nodelist was checked")
+    monkeypatch.setattr(from_signals, "learn_orthogonal_basis", fail)
+    with pytest.raises(ValueError, match="nodelist must hold 5 distinct labels"):
+        learn_graph(np.ones((5, 30)), nodelist=["a", "b"])

@@ -267,3 +267,16 @@ def test_never_fits_worse_than_the_start(snr_db):
     misfit = np.linalg.norm(Z - res.codes) / np.linalg.norm(Y)
     assert misfit <= res.history["initial_misfit"][0] + 1e-12
     assert np.isfinite(basis_error(V, res.dictionary))
+
+
+def test_refinement_progress_bar_counts_the_sweeps(capsys):
+    rng = np.random.default_rng(0)
+    V = random_householder_product(20, 2, rng=rng)
+    Y, _ = make_signals(V, 200, BernoulliUniform(0.3), rng=rng)
+    quiet = refine_householder_product(Y, 2, rng=1, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = refine_householder_product(Y, 2, rng=1, progress=True)
+    err = capsys.readouterr().err
+    assert "refine_householder_product" in err and "sweep" in err
+    np.testing.assert_array_equal(quiet.dictionary.to_dense(), shown.dictionary.to_dense())
+    assert len(shown.history["completion_residual"]) > 0

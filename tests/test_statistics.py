@@ -191,3 +191,27 @@ def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
     Y = np.random.default_rng(0).random((6, 9)).astype(np.float32)
     stats = SignalStatistics.from_array(Y)
     np.testing.assert_allclose(stats.row_sums, Y.astype(np.float64).sum(axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("dot_max", [4096, 4])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_numpy_row_kernel_blocking_is_invisible(monkeypatch, dtype, dot_max):
+    """Blocks of rows of any size (here 1, 3 and 7 rows) give the same bits as one block."""
+    monkeypatch.setattr(_kernels, "_DOT_MAX", dot_max)  # 4: the einsum path for long rows
+    rng = np.random.default_rng(11)
+    X = (rng.standard_normal((53, 29)) * 7 + 2).astype(dtype)
+    with _kernels.use_backend("numpy"):
+        whole = _kernels.sums_along_axis(X, 1, n_threads=1)
+        for rows in (1, 3, 7):
+            monkeypatch.setattr(_kernels, "_LAST_CHUNK", rows * X.shape[1])
+            for n_threads in (1, 2):
+                got = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
+                np.testing.assert_array_equal(got[0], whole[0])
+                np.testing.assert_array_equal(got[1], whole[1])
+            acc = _kernels.sums_along_axis(X, 1, out=(got[0].copy(), got[1].copy()),
+                                           accumulate=True)
+            np.testing.assert_allclose(acc[0], 2 * whole[0], rtol=1e-15)
+            np.testing.assert_allclose(acc[1], 2 * whole[1], rtol=1e-15)
+    ref_s, ref_q = _reference(X, 1)
+    np.testing.assert_allclose(whole[0], ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
+    np.testing.assert_allclose(whole[1], ref_q, rtol=1e-12)

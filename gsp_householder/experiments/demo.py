@@ -61,6 +61,13 @@ CONTRAST_GRAPH = "complete"
 #: Signals per node drawn for each graph (before the cap :data:`MAX_SIGNAL_ENTRIES`).
 SIGNALS_PER_NODE = 20
 
+#: Default probability of a non-zero code: dense codes up to ``AUTO_THETA_MAX_NODES``
+#: nodes, sparse ones above (``theta=None``).
+AUTO_THETA = (0.5, 0.1)
+#: Largest graph drawn with dense codes by default: beyond it the whole-basis learner
+#: needs about 0.4 n^2 signals at theta = 0.5 (docs/whole-basis.md), against 5 n at 0.1.
+AUTO_THETA_MAX_NODES = 40
+
 #: Largest number of nodes at which each size-bounded step runs, with the reason.
 LIMITS: dict[str, tuple[int, str]] = {
     "householder_search": (
@@ -79,6 +86,11 @@ LIMITS: dict[str, tuple[int, str]] = {
         150, "the structured refinement with m ~ n reflectors fits each reflector against "
              "all the others, O(m^2 n) per sweep on top of the O(n p) data passes (about a "
              "minute at n = 200 on two cores)"),
+    "refinement_sparse": (
+        40, "with sparse codes (theta <= 0.2) the refinement's least-squares completion "
+            "finds enough zero codes in every row and runs its full sweeps, O(n p m^2 + "
+            "p m^3) each with m ~ n reflectors: on Les Miserables (n = 77, theta = 0.1) it "
+            "ran for more than 9 minutes"),
     "inference_order_free": (
         300, "inference without eigenvalue order trims and searches over the n(n - 1)/2 "
              "node pairs with O(n^3) linear algebra per step: seconds at n = 200, more than "
@@ -195,8 +207,9 @@ DEFAULT_ROWS: tuple[DemoRow, ...] = (
             max_nodes=lambda theta: LIMITS["whole_basis_sparse" if theta <= 0.2
                                            else "whole_basis"]),
     DemoRow("paper, Algorithm 3", _paper),
-    DemoRow("structured refinement", _refinement, max_nodes=LIMITS["refinement"][0],
-            reason=LIMITS["refinement"][1]),
+    DemoRow("structured refinement", _refinement,
+            max_nodes=lambda theta: LIMITS["refinement_sparse" if theta <= 0.2
+                                           else "refinement"]),
     DemoRow("identity (trivial estimate)", _identity, learned=False),
 )
 
@@ -316,7 +329,7 @@ def _pipeline(name, *, seed, n_signals, theta, rows, steps):
         run.row(row)
     run.reference()
     return {"name": name, "graph": ctx.graph, "n": ctx.n, "m": ctx.m, "p": ctx.Y.shape[1],
-            "theta": theta, "bases": run.bases, "graphs": run.graphs,
+            "theta": ctx.theta, "bases": run.bases, "graphs": run.graphs,
             "L_true": ctx.basis.laplacian, "notes": notes}
 
 
@@ -329,6 +342,13 @@ def _context(name, seed, n_signals, theta, steps, notes) -> DemoContext:
     G = steps.run(name, "load graph", load_graph, name)
     B = steps.run(name, "Laplacian eigenbasis", fourier_basis, G)
     n = B.n
+    if theta is None:
+        theta = AUTO_THETA[0] if n <= AUTO_THETA_MAX_NODES else AUTO_THETA[1]
+        if n > AUTO_THETA_MAX_NODES:
+            notes.append(f"Codes: theta = {theta} (the default above "
+                         f"{AUTO_THETA_MAX_NODES} nodes: with theta = {AUTO_THETA[0]} the "
+                         "whole-basis learner needs about 0.4 n^2 signals; pass --theta to "
+                         "choose).")
     V, lam_cols = _true_dictionary(name, G, B, steps, notes)
     if n_signals is None:
         p = int(min(SIGNALS_PER_NODE * n, max(1, MAX_SIGNAL_ENTRIES // n)))
@@ -385,6 +405,7 @@ class _GraphRun:
             self.graphs.append({"basis": row.name, "inference": "learned graph",
                                 "inferred": est,
                                 **compare_graphs(ctx.basis.laplacian, L_learned)})
+            self._family_note(row.name, est)
             return
         if not self.skip_free:
             # A learned basis comes without eigenvalue order, so no order is assumed.
@@ -425,6 +446,21 @@ class _GraphRun:
             out = _complete_graph(self.ctx.n)
         self.graphs.append({"basis": label, "inference": kind, "inferred": out,
                             **compare_graphs(self.ctx.basis.laplacian, out.laplacian)})
+        self._family_note(f"{label}, inference {kind}", out)
+
+    def _family_note(self, label, inferred) -> None:
+        """Say when several valid graphs share the eigenvectors, and how the best one scores."""
+        from gsp_householder.graphs.comparison import compare_graphs
+
+        if not getattr(inferred, "ambiguous", False):
+            return
+        cands = inferred.candidates or [inferred.laplacian]
+        best = max(compare_graphs(self.ctx.basis.laplacian, c)["f1"] for c in cands)
+        self.notes.append(f"{label}: the eigenvectors do not determine the graph (a family of "
+                          f"dimension {inferred.family_dimension}; {len(cands)} candidate(s) "
+                          f"found, the table shows the first); the best candidate, scored "
+                          f"against the true graph that the signals do not give, has F1 "
+                          f"{best:.3f}")
 
     def reference(self) -> None:
         """The exact eigenbasis with its eigenvalue order and eigenspaces."""
@@ -538,7 +574,7 @@ def _report(results, out: pathlib.Path, rows) -> list[str]:
 
 
 def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed: int = 0,
-             n_signals: int | None = None, theta: float = 0.5, progress=None,
+             n_signals: int | None = None, theta: float | None = None, progress=None,
              rows: Sequence[DemoRow] | None = None,
              contrast: str | None = CONTRAST_GRAPH) -> pathlib.Path:
     """Run the whole pipeline on a graph and write ``report.md``, figures and ``timings.csv``.
@@ -559,8 +595,11 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
         of nodes,
         capped so that the signal matrix has at most :data:`MAX_SIGNAL_ENTRIES`
         entries (``contrast`` always gets the default).
-    theta : float in (0, 1], default 0.5
-        Probability of a non-zero code in the signals of both graphs.
+    theta : float in (0, 1], optional
+        Probability of a non-zero code in the signals of both graphs. Default, per
+        graph: 0.5 on graphs of up to :data:`AUTO_THETA_MAX_NODES` nodes, 0.1 on
+        larger ones (the whole-basis learner needs about $0.4 n^2$ signals at 0.5
+        beyond that size, 5 n at 0.1); the report says which.
     progress : None, bool or callable
         ``None``: a one-line tqdm status on stderr when stderr is a terminal,
         else silent; ``True``: the status line always; ``False``: silent; a
@@ -606,7 +645,7 @@ def run_demo(graph: str = DEFAULT_GRAPH, out_dir="gsp_householder_demo", *, seed
         raise ValueError(f"contrast must be None or one of {sorted(list_graphs())}, got "
                          f"{contrast!r}")
     seed = check_seed(seed)
-    theta = check_theta(theta)
+    theta = None if theta is None else check_theta(theta)
     if n_signals is not None:
         n_signals = check_scalar(n_signals, "n_signals", low=1, low_inclusive=True,
                                  integer=True)

@@ -44,6 +44,42 @@ def _dense_laplacian(L, name):
     return A
 
 
+def _labels(L):
+    """Node labels of a networkx graph, or the ``nodelist`` of a basis or inferred graph.
+
+    None for matrices, PyGSP graphs and objects without labels: those are taken in
+    their row order.
+    """
+    from gsp_householder.graphs.fourier import _networkx
+
+    if isinstance(L, _networkx().Graph):
+        return list(L)
+    labels = getattr(L, "nodelist", None)
+    return None if labels is None else list(labels)
+
+
+def _laplacian_pair(L_true, L_hat):
+    """Both dense Laplacians, ``L_hat``'s rows put in ``L_true``'s node order.
+
+    Inputs that both carry node labels are matched by label (their node sets must
+    agree); otherwise rows are matched by position.
+    """
+    A = _dense_laplacian(L_true, "L_true")
+    B = _dense_laplacian(L_hat, "L_hat")
+    if A.shape != B.shape:
+        raise ValueError(f"L_true and L_hat must have equal shapes, got {A.shape} and {B.shape}")
+    la, lb = _labels(L_true), _labels(L_hat)
+    if la is None or lb is None or la == lb:
+        return A, B
+    position = {label: k for k, label in enumerate(lb)}
+    missing = [label for label in la if label not in position]
+    if missing:
+        raise ValueError(f"L_true and L_hat must label the same nodes: {missing[0]!r} is a "
+                         f"node of L_true only ({len(missing)} such nodes)")
+    order = np.array([position[label] for label in la])
+    return A, B[np.ix_(order, order)]
+
+
 def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
                    normalize: bool = True) -> dict[str, float]:
     """Edge and matrix errors of an inferred Laplacian.
@@ -51,10 +87,12 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     Parameters
     ----------
     L_true, L_hat : Laplacian, graph or InferredLaplacian
-        Laplacians on the same node order: arrays or scipy sparse arrays of
-        shape (n, n), networkx or PyGSP graphs (their Laplacian in the order
-        ``list(G)``; a PyGSP graph's ``lap_type``), ``InferredLaplacian`` or
-        ``FourierBasis`` objects. An adjacency matrix is refused.
+        Arrays or scipy sparse arrays of shape (n, n), networkx or PyGSP graphs
+        (their Laplacian in the order ``list(G)``; a PyGSP graph's
+        ``lap_type``), ``InferredLaplacian`` or ``FourierBasis`` objects. When
+        both carry node labels (a networkx graph, or a ``nodelist``), their nodes
+        are matched by label; otherwise by position. An adjacency matrix is
+        refused.
     weight_tol : float, default 1e-6
         An entry is an edge when $-L_{ij}$ exceeds ``weight_tol`` times the
         largest $|L_{ij}|$ of its matrix.
@@ -72,7 +110,8 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     Raises
     ------
     ValueError
-        If the shapes differ, or a matrix is not a Laplacian (an adjacency
+        If the shapes differ, two labelled inputs label different nodes, or a
+        matrix is not a Laplacian (an adjacency
         matrix: zero diagonal, non-negative off-diagonal; or a positive
         off-diagonal entry).
     TypeError
@@ -89,10 +128,7 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     >>> r["f1"], round(r["relative_error"], 12)
     (1.0, 0.0)
     """
-    A = _dense_laplacian(L_true, "L_true")
-    B = _dense_laplacian(L_hat, "L_hat")
-    if A.shape != B.shape:
-        raise ValueError(f"L_true and L_hat must have equal shapes, got {A.shape} and {B.shape}")
+    A, B = _laplacian_pair(L_true, L_hat)
     weight_tol = check_scalar(weight_tol, "weight_tol", low=0.0, low_inclusive=True)
     if normalize:
         ta, tb = np.trace(A), np.trace(B)
@@ -156,10 +192,7 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
     from gsp_householder.graphs.fourier import group_eigenvalues
     from gsp_householder.metrics import match_columns
 
-    A = _dense_laplacian(L_true, "L_true")
-    B = _dense_laplacian(L_hat, "L_hat")
-    if A.shape != B.shape:
-        raise ValueError(f"L_true and L_hat must have equal shapes, got {A.shape} and {B.shape}")
+    A, B = _laplacian_pair(L_true, L_hat)
     n = A.shape[0]
     if normalize:
         A = A * (n / np.trace(A)) if np.trace(A) > 0 else A

@@ -9,6 +9,8 @@ then inferred without it (`gsp_householder.graphs.laplacian_inference.infer_lapl
 
 from __future__ import annotations
 
+import numpy as np
+
 from gsp_householder._validation import check_rng
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
@@ -84,13 +86,14 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     33
     """
     nodes = None if nodelist is None else list(nodelist)
+    if nodes is not None and np.ndim(Y) == 2:
+        n = np.shape(Y)[0]
+        if len(nodes) != n or len(set(nodes)) != n:
+            raise ValueError(f"nodelist must hold {n} distinct labels, one per row of Y, "
+                             f"got {len(nodes)} labels ({len(set(nodes))} distinct)")
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
-    n = result.dictionary.n
-    if nodes is not None and (len(nodes) != n or len(set(nodes)) != n):
-        raise ValueError(f"nodelist must hold {n} distinct labels, one per row of Y, got "
-                         f"{len(nodes)} labels ({len(set(nodes))} distinct)")
     inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale, rng=rng)
     inferred.nodelist = nodes
     inferred.learned = result

@@ -17,7 +17,12 @@ space holds a valid Laplacian is searched (modules ``_support_search`` and
 on a random sample of pairs, module ``_sampled_ranking``). When that space has dimension
 above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
 its sparse vertices are the candidates, the sparsest (then the one with the most equal
-weights) is returned and the others are reported.
+weights) is returned and the others are reported; the pairs all candidates share and
+the candidates with their weakest edges forced to zero (module ``_sparsest_member``)
+are searched too. When no leverage ranking gives a graph (dense graphs with
+near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
+trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
+(regular graphs, module ``_regular_family``) are searched as a family.
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -33,9 +38,16 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._regular_family import constant_diagonal_fit
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
+from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
+from gsp_householder.graphs._small_search import sparsest_small
+from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import (
+    CLEAN_FACTOR,
     COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
@@ -45,6 +57,7 @@ from gsp_householder.graphs._support_search import (
     top_pairs,
 )
 from gsp_householder.graphs._template_lp import (
+    LP_ACCURACY,
     candidate_order,
     polish,
     rank_candidates,
@@ -77,6 +90,16 @@ MAX_NOISE = 0.05
 #: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
 #: trimming round) of the leverage ranking.
 RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Noise level above which no edge can be told from a non-edge: a standardised entry
+#: $|L_{ij}| / (s_i + s_j)$ is at most 1/2 ($s_i \ge d_i \ge w_{ij}$), and a pair within
+#: ``CLEAN_FACTOR`` times the noise is taken as a non-edge.
+UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
+#: Exact graphs of families up to this dimension that are not settled (``_settled``) are
+#: searched on the next ranking too (larger families make slow linear programs).
+NEXT_RANKING_FAMILY = 24
+#: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
+#: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
+FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
 #: Above this many nodes the rankings trim a random sample of pairs
 #: (``sampled_leverage_ranking``) and are those of ``LARGE_RANKINGS``.
 LADDER_MAX_N = 500
@@ -134,8 +157,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     ValueError
         If ``V_hat`` is not square and near-orthogonal, has no column close to the
         zero-eigenvalue vector of the requested Laplacian (for a combinatorial one, to
-        the constant vector), or if ``eigenspaces``, ``laplacian``, ``tol`` or ``scale``
-        is invalid.
+        the constant vector), is the ``FourierBasis`` of a disconnected graph whose
+        components share an eigenvalue (or comes with ``eigenspaces`` or
+        ``ordered``), or if ``eigenspaces``, ``laplacian``, ``tol`` or ``scale`` is
+        invalid.
     TypeError
         If ``V_hat`` is not an array, a HouseholderProduct or a FourierBasis.
 
@@ -145,7 +170,21 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
         Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
         times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
-        are then too inaccurate for this graph to be trusted.
+        are then too inaccurate for this graph to be trusted. And, with the complete
+        graph returned at once, if the least edge-like pairs show a standardised noise
+        level above 1/60 (``history["unresolvable"]``): no edge can be told from a
+        non-edge.
+
+    Notes
+    -----
+    Disconnected graphs: when the columns split the nodes into blocks, each spanned by
+    the columns supported on it (as ``fourier_basis`` gives them: one zero-eigenvalue
+    vector per component; an isolated node shows as a unit column), no edge can join
+    two blocks, and every block is inferred as a component on its own, at the mean
+    degree ``scale``. The components' relative scale is not identifiable:
+    ``family_dimension`` counts it, and ``history["components"]`` gives their sizes.
+    Zero-eigenvalue columns that mix the components also fit connected graphs; such
+    a basis is not split.
 
     Examples
     --------
@@ -163,8 +202,16 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     """
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
-    B = _anchored_pair_basis(basis)
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
+    if basis["groups"] is None and not basis["ordered"]:
+        blocks = node_blocks(basis["V"])
+        if blocks is not None:
+            return _components_result(basis, blocks, tol, rng)
+        if "components" in basis:
+            raise ValueError(f"V_hat is the basis of a graph with {basis['components']} "
+                             "connected components whose eigenvectors mix them (a shared "
+                             "eigenvalue): its components cannot be told apart")
+    B = _anchored_pair_basis(basis)
     ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     return _result(basis, B, ranked, family_dimension, history)
 
@@ -174,10 +221,14 @@ def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:
     info = {"nodelist": None, "scale": None, "kind": laplacian}
     if isinstance(V_hat, FourierBasis):
         if not V_hat.connected:
-            raise ValueError(f"V_hat must be the basis of a connected graph, got one with "
-                             f"{V_hat.n_components} connected components")
-        eigenspaces = V_hat.eigenspaces if eigenspaces is None else eigenspaces
-        ordered = True if ordered is None else ordered
+            if eigenspaces is not None or ordered:
+                raise ValueError(f"V_hat is the basis of a graph with {V_hat.n_components} "
+                                 "connected components: its components are inferred "
+                                 "without eigenspaces or order, pass neither")
+            info["components"] = V_hat.n_components
+        else:
+            eigenspaces = V_hat.eigenspaces if eigenspaces is None else eigenspaces
+            ordered = True if ordered is None else ordered
         info["kind"] = V_hat.laplacian_type if laplacian is None else laplacian
         info["nodelist"] = list(V_hat.nodelist)
         if V_hat.laplacian is not None:
@@ -284,16 +335,30 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     ``RANKINGS`` are tried in turn (``_ladder``).
     """
     history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
+    if B.n <= SMALL_NODES:
+        ranked, family_dimension = sparsest_small(B)
+        return ranked, family_dimension, history
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history)
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = _ladder(B, basis, tol, rng, history)
+    if not ranked and "unresolvable" not in history:
+        # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
+        history["leverage_noise_estimates"] = history["noise_estimates"]
+        history["noise_estimates"] = []
+        ranked, family_dimension = _ladder(B, basis, tol, rng, history,
+                                           order=FITTED_RANKINGS)
+        regular = constant_diagonal_fit(B)          # regular graphs: constant degree
+        family = _candidates(B, regular, rng) if regular is not None else []
+        if family:
+            ranked = _merge(ranked, family)
+            family_dimension = max(family_dimension, regular.Lam.shape[1])
     return ranked, family_dimension, history
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -316,14 +381,20 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then all noisy rankings again at the largest estimate, and the graph with the
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
-    searched again at the rounding noise level.
+    searched again at the rounding noise level. When the rankings' agreeing noise level
+    is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
+    rankings this is reported as noise (``history["unresolvable"]``).
     """
-    order = list(RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS)
-    cache = {}
+    leverage = order is None      # the fitted rankings' noise estimates are not the noise
+    if order is None:
+        order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
+    order, cache = list(order), {}
 
     def ranking(key):
         if key not in cache:
-            if B.n <= LADDER_MAX_N:
+            if key[2:] == ("fitted",):
+                scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+            elif B.n <= LADDER_MAX_N:
                 scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
             else:
                 scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
@@ -332,7 +403,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 
-    if B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
+    if leverage and B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
         order.sort(key=lambda k: ranking(k)[2])    # not exact: the cleanest rankings first
     deferred, exact_level, noisy = [], [], len(order) == 1
     rest = list(order)
@@ -343,8 +414,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
             if ranked and dim > 1:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
-                                                rounding=COARSE_ROUNDING)
+                                                rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
+                if rest and not _settled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
+                    # the family's span may hold the sparsest graph too inaccurately to
+                    # pass: the next ranking's span is searched as well
+                    ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
+                                              ranked, dim)
             if ranked:
                 return ranked, dim
             if noise <= EXACT_LEVEL:
@@ -356,6 +432,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
             noisy = True
         if noisy:
             break
+    if noisy and not exact_level:
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if level > UNRESOLVABLE_NOISE:
+            if leverage:
+                history["unresolvable"] = level
+            return [], 1
     if (noisy or deferred) and not exact_level:
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
@@ -385,6 +467,16 @@ def _ladder(B: PairBasis, basis, tol, rng, history):
         if ranked:
             return ranked, dim
     return [], 1
+
+
+def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
+    """The exact search (fine then coarse rounding) on another ranking, merged."""
+    scores, trimmed, _ = key_ranking
+    for rounding in (None, COARSE_ROUNDING):
+        more, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                      rounding=rounding, sparsify=rounding is not None)
+        ranked, dim = _merge(ranked, more), max(dim, dim2)
+    return ranked, dim
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
@@ -447,11 +539,15 @@ def _residual(basis, W):
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
-                     search_truncated=False):
-    """Seed from the trimmed pairs, then the searches; candidates of both.
+                     search_truncated=False, sparsify=False):
+    """Seed from the trimmed pairs, then the searches; candidates of all.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
-    starts at its number of edges.
+    starts at its number of edges. When the seed is a family and the eigenvectors are
+    exact, the pairs that all its candidates hold are searched too
+    (``_consensus_scores``), and with ``sparsify``,
+    if the sparsest graph found has more than $n - 1$ edges, the weakest edges of the
+    family's best candidate are zeroed (``zero_weakest_edges``).
     """
     seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated,
                     refit=B.n > LADDER_MAX_N)
@@ -465,7 +561,39 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    return _merge(best, family), max(family_dimension, dim)
+    if len(family) > 1 and not noise and not _settled(B, best):
+        # members of a family mix the sparsest graph with heavy graphs on the twin nodes
+        # (a different one in each member): the pairs all of them hold come first,
+        # unless they are too few to connect the nodes (members that share no graph)
+        common = _consensus_scores(B, family)
+        i, j = B.upper()
+        start = min(int(np.count_nonzero(common[i, j] > LP_ACCURACY ** 2)), family[0][0])
+        if start >= B.n - 1:
+            more, dim2 = _search_loop(B, common, tol, noise, rng, history, start=start,
+                                      rounding=rounding, search_truncated=search_truncated)
+            best, dim = _merge(best, more), max(dim, dim2)
+    best = _merge(best, family)
+    if sparsify and family and family_dimension > 1 and not _settled(B, best):
+        # the vertices reached sit on the eigenvalue floor: zero the weakest edges
+        sparser = zero_weakest_edges(B, seed, family[0][2])
+        best = _merge(best, rank_candidates(B, sparser, seed))
+    return best, max(family_dimension, dim)
+
+
+def _settled(B, ranked):
+    """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
+    (which the vertices of a family rarely have unless they are its sparsest member)."""
+    return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _consensus_scores(B, family):
+    """Smallest squared entry over the members of a family, each relative to its largest."""
+    common = None
+    for item in family:
+        P = B.matrix(item[2]) ** 2
+        P /= max(float(P.max()), 1e-300)
+        common = P if common is None else np.minimum(common, P)
+    return common
 
 
 def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None,
@@ -516,9 +644,16 @@ def _edge_key(W):
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
     if not ranked:
-        warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
-                      "complete graph, which every basis with this zero-eigenvalue vector "
-                      "diagonalises", ConvergenceWarning, stacklevel=3)
+        if "unresolvable" in history:
+            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges: "
+                          f"the least edge-like pairs show a standardised noise level "
+                          f"{history['unresolvable']:.3g}, above {UNRESOLVABLE_NOISE:.3g}, "
+                          f"where no edge leaves the noise band; returning the complete "
+                          f"graph", ConvergenceWarning, stacklevel=3)
+        else:
+            warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
+                          "complete graph, which every basis with this zero-eigenvalue "
+                          "vector diagonalises", ConvergenceWarning, stacklevel=3)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     laps = [_laplacian(W, basis) for *_, W in ranked]
@@ -529,7 +664,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     nl = sp.linalg.norm(L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
-    if history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0:
+    if (history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0
+            and "unresolvable" not in history):
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)
@@ -556,3 +692,50 @@ def _laplacian(W, basis) -> sp.csr_array:
         return sp.csr_array(sp.eye_array(n) - S @ W @ S)
     mean_degree = 1.0 if basis["scale"] is None else basis["scale"]
     return sp.csr_array((sp.diags_array(d) - W) * (n * mean_degree / d.sum()))
+
+
+def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLaplacian:
+    """One graph per block of a disconnected graph's basis, assembled.
+
+    Each component is returned at the mean degree asked for (default 1); their
+    relative scale is not identifiable, so ``family_dimension`` is the sum of those of
+    the components with edges (isolated nodes have no scale).
+    """
+    V = basis["V"]
+    n = V.shape[0]
+    scale = basis["scale"] if basis["kind"] == "combinatorial" else None
+    rows, cols, vals = [], [], []
+    eigenvalues = np.zeros(n)
+    parts = []
+    for block in blocks:
+        if block.nodes.size < 3:
+            sub = small_block_laplacian(block.nodes.size, basis["kind"],
+                                        1.0 if scale is None else scale)
+            part = InferredLaplacian(
+                laplacian=sp.csr_array(sub), eigenvalues=np.diag(block.basis.T @ sub
+                                                                 @ block.basis),
+                n_edges=block.nodes.size - 1, residual=0.0, laplacian_type=basis["kind"])
+        else:
+            part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
+                                   scale=scale, rng=rng)
+        sub = part.laplacian.tocoo()
+        rows.append(block.nodes[sub.row])
+        cols.append(block.nodes[sub.col])
+        vals.append(sub.data)
+        eigenvalues[block.columns] = part.eigenvalues
+        parts.append(part)
+    L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                     shape=(n, n))
+    L.eliminate_zeros()
+    M = V.T @ (L @ V)
+    off = M - np.diag(np.diag(M))
+    nl = sp.linalg.norm(L)
+    history = {"components": [int(block.nodes.size) for block in blocks],
+               "component_histories": [part.history for part in parts]}
+    return InferredLaplacian(
+        laplacian=L, eigenvalues=eigenvalues, n_edges=sum(part.n_edges for part in parts),
+        residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
+        laplacian_type=basis["kind"], nodelist=basis["nodelist"],
+        family_dimension=sum(part.family_dimension for part in parts if part.n_edges) or 1,
+        candidates=[L],
+        history=history)

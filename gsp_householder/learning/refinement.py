@@ -42,6 +42,7 @@ import numpy as np
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning._progress import progress_bar
 from gsp_householder.learning.result import DictionaryResult
 
 __all__ = [
@@ -336,7 +337,7 @@ def structured_procrustes(Y, X, n_reflectors: int, *, n_iter: int = 0,
 
 # ------------------------------------------------------- low-rank completion
 def _complete(Y: np.ndarray, mask: np.ndarray, B: np.ndarray, n_iter: int, tol: float,
-              rows: np.ndarray | None = None, delta: float = np.inf):
+              rows: np.ndarray | None = None, delta: float = np.inf, tick=None):
     """Alternating least squares for $M = BC$ with $M_{ij} = -Y_{ij}$ on ``mask``.
 
     Each half-step solves $n$ (or $p$) independent $m \\times m$ normal equations,
@@ -375,6 +376,8 @@ def _complete(Y: np.ndarray, mask: np.ndarray, B: np.ndarray, n_iter: int, tol: 
         r = M0 * (B @ C + Y)
         res = float(np.linalg.norm(r[rows])) / norm_obs
         residuals.append(res)
+        if tick is not None:
+            tick(res)
         if res <= tol:
             converged = True
             break
@@ -487,7 +490,7 @@ def _misfit(Z: np.ndarray, X: np.ndarray, norm_y: float) -> float:
 
 
 def _refine_once(Y, m, V0, B_start, first_factor, values: _ValueSet, n_iter, tol, fit_iter,
-                 history):
+                 history, tick=None):
     """One start: support from ``V0``, completion rounds, then the structured fit.
 
     Returns ``B, R, X, misfit, iterations, exact, stable`` (stable: the support
@@ -519,7 +522,7 @@ def _refine_once(Y, m, V0, B_start, first_factor, values: _ValueSet, n_iter, tol
         if rows.sum() < m + _ROW_MARGIN:
             break  # too few zero codes: nothing to complete from
         B, C, res, _ = _complete(Y, mask, B, n_iter=n_iter, tol=1e-3 * tol, rows=rows,
-                                 delta=0.5 * thr)
+                                 delta=0.5 * thr, tick=tick)
         if not rows.all() and (~rows).sum() * m <= _MAX_SPARSE_UNKNOWNS:
             B = _solve_sparse_rows(Y, mask, B, C, ~rows)
         Q, Rq = np.linalg.qr(B)  # balance: B orthonormal, C carries the scale
@@ -547,7 +550,8 @@ def refine_householder_product(Y, n_reflectors: int, init=None, *, theta: float 
                                low: float | None = None, high: float | None = None,
                                threshold: float | None = None, n_iter: int = 100,
                                tol: float = 1e-10, n_restarts: int = 2,
-                               fit_iter: int = 0, rng=None) -> DictionaryResult:
+                               fit_iter: int = 0, rng=None,
+                               progress: bool | None = None) -> DictionaryResult:
     """Learn $V = H_1 \\cdots H_m$ and the codes $X$ from $Y = VX$ (+ noise).
 
     Uses the structure $V = I + B(R - I)B^T$ (so $X - Y$ has rank $\\le m$) and
@@ -594,6 +598,10 @@ def refine_householder_product(Y, n_reflectors: int, init=None, *, theta: float 
         `structured_procrustes`; 0 keeps the spectral estimate).
     rng : None, int or numpy.random.Generator
         Randomness of the restarts.
+    progress : bool, optional
+        Show a tqdm bar of the completion sweeps (default: on a terminal, when a
+        sweep is long: many reflectors, for example $m \\sim n$ with sparse codes,
+        where the sweeps can run for minutes).
 
     Returns
     -------
@@ -655,7 +663,7 @@ def refine_householder_product(Y, n_reflectors: int, init=None, *, theta: float 
         raise ValueError(f"init must have n = {Y.shape[0]} to match Y, got n = {init.n}")
     return refine_validated(Y, m, init, low=low, high=high, threshold=threshold, n_iter=n_iter,
                             tol=tol, n_restarts=n_restarts, fit_iter=fit_iter,
-                            rng=check_rng(rng))
+                            rng=check_rng(rng), progress=progress)
 
 
 def _check_values(theta, low, high, threshold):
@@ -675,7 +683,8 @@ def _check_values(theta, low, high, threshold):
 
 def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high, threshold,
                      n_iter: int, tol: float, n_restarts: int, fit_iter: int,
-                     rng: np.random.Generator) -> DictionaryResult:
+                     rng: np.random.Generator,
+                     progress: bool | None = False) -> DictionaryResult:
     """`refine_householder_product` on arguments that are already validated.
 
     ``Y`` is a finite float64 array (n, p), ``1 <= m <= n``, ``V0`` a
@@ -690,9 +699,16 @@ def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high
         X0, misfit0, _ = _start_fit(Y, V0, low, high, threshold)
         history["start_misfit"].append(misfit0)
         return DictionaryResult(V0, X0, history, 0, False)
-    (misfit, B, R, X, conv, values), total_it = _best_of_starts(
-        Y, min(m, Y.shape[1]), V0, low, high, threshold, n_iter, tol, n_restarts, fit_iter,
-        rng, history)
+    n, p = Y.shape
+    bar = progress_bar(progress, float(p) * m * m * (n + m), "refine_householder_product",
+                       unit="sweep")
+    try:
+        (misfit, B, R, X, conv, values), total_it = _best_of_starts(
+            Y, min(m, Y.shape[1]), V0, low, high, threshold, n_iter, tol, n_restarts,
+            fit_iter, rng, history, _ticker(bar))
+    finally:
+        if bar is not None:
+            bar.close()
     # Never return a fit to the model set worse than the start's own.
     X0, misfit0, start_values = _start_fit(Y, V0, low, high, threshold)
     history["initial_misfit"] = [misfit0]
@@ -710,8 +726,19 @@ def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high
     return DictionaryResult(_factor(B, R), X, history, total_it, conv)
 
 
+def _ticker(bar):
+    """The completion sweeps' progress callback (None without a bar)."""
+    if bar is None:
+        return None
+
+    def tick(residual):
+        bar.update(1)
+        bar.set_postfix(residual=f"{residual:.2e}", refresh=False)
+    return tick
+
+
 def _best_of_starts(Y, m, V0, low, high, threshold, n_iter, tol, n_restarts, fit_iter, rng,
-                    history):
+                    history, tick=None):
     """Run the starts until one is exact or settles; the best one and the total sweeps.
 
     Starts 0 and 1: the spectral start with a cautious and with the nearest-point
@@ -727,7 +754,7 @@ def _best_of_starts(Y, m, V0, low, high, threshold, n_iter, tol, n_restarts, fit
             factor = float(rng.uniform(_FIRST_FACTORS[2], _FIRST_FACTORS[1]))
         values = _ValueSet(low, high, threshold)
         B, R, X, misfit, it, exact, stable = _refine_once(
-            Y, m, V0, B_start, factor, values, n_iter, tol, fit_iter, history)
+            Y, m, V0, B_start, factor, values, n_iter, tol, fit_iter, history, tick)
         total_it += it
         history["start_misfit"].append(misfit)
         if best is None or misfit < best[0]:

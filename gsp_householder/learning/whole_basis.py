@@ -75,7 +75,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import sys
 import warnings
 
 import numpy as np
@@ -84,6 +83,7 @@ from gsp_householder._validation import check_rng, check_scalar, check_signals, 
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
 from gsp_householder.learning._orthogonal import random_orthogonal
+from gsp_householder.learning._progress import progress_bar
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
 from gsp_householder.learning.result import DictionaryResult
 from gsp_householder.learning.zero_pattern import (
@@ -96,8 +96,6 @@ from gsp_householder.learning.zero_pattern import (
 
 __all__ = ["learn_orthogonal_basis"]
 
-# n^2 p above which progress=None shows a bar on a terminal (about a few seconds of BLAS)
-_LONG_RUN = 5e9
 # stage 1 hands over to the zero-pattern stage when its rotation step is this small
 _SWITCH_TOL = 1e-3
 # stage-1 tolerance of the rounds after the first; at most this many rounds per start
@@ -115,6 +113,10 @@ _RESIDUAL = 0.5
 # columns trapped near -v_k (rectified_procrustes.trapped_columns) are negated and the
 # start continued at most this many times before a fresh start
 _SIGN_REPAIRS = 3
+# Y is refused as rank deficient when the smallest eigenvalue of Y Y^T is below this
+# fraction of the largest (a singular value ratio of 1e-6; model signals with p >= 2n
+# have a ratio near 1 / sqrt(n))
+_RANK_TOL = 1e-12
 
 
 def _check_range(low, high) -> tuple[float | None, float | None]:
@@ -132,16 +134,6 @@ def _check_range(low, high) -> tuple[float | None, float | None]:
                          f"low < high <= 0): with low={low} < 0 < high={high} their zeros "
                          "cannot be told from small non-zero values")
     return low, high
-
-
-def _progress_bar(progress, work: float):
-    if progress is None:
-        progress = sys.stderr.isatty() and work >= _LONG_RUN
-    if not progress:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(desc="learn_orthogonal_basis", unit="step", leave=False)
 
 
 def _canonical_columns(V: np.ndarray, Y: np.ndarray) -> np.ndarray:
@@ -213,8 +205,9 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     ------
     ValueError
         ``Y`` not 2-D, non-finite, zero, with fewer than 2 rows or fewer signals
-        than rows; ``theta`` outside (0, 1]; ``low``/``high`` given alone, not
-        increasing or of both signs; a bad ``max_iter``, ``tol``,
+        than rows, or of rank below its number of rows (some direction carries no
+        signal, so no basis is identifiable there); ``theta`` outside (0, 1];
+        ``low``/``high`` given alone, not increasing or of both signs; a bad ``max_iter``, ``tol``,
         ``n_restarts`` or ``momentum``.
     TypeError
         Non-numeric ``Y`` or parameters.
@@ -282,6 +275,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     if not scale * math.sqrt(n) < _FLOAT_MAX:
         raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
     Y = Y / scale                              # scale-free: no overflow in the products
+    _check_full_rank(Y)
     if low is not None:
         bound = max(abs(low), abs(high))
         if bound >= scale * _FLOAT_MAX:
@@ -293,7 +287,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
         Y, low, high = -Y, -high, -low
     history: dict[str, list[float]] = {"cost": [], "residual": [], "change": [], "start": [],
                                         "balance": [], "spread": []}
-    bar = _progress_bar(progress, float(n) * n * p)
+    bar = progress_bar(progress, float(n) * n * p, "learn_orthogonal_basis")
     try:
         with _blas_threads(n):
             (V, residual, settled), n_iter = _best_start(
@@ -313,6 +307,20 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     codes = -scale * codes if flip else scale * codes
     return DictionaryResult(dictionary=HouseholderProduct.from_orthogonal(V, method="qr"),
                             codes=codes, history=history, n_iter=n_iter, converged=settled)
+
+
+def _check_full_rank(Y: np.ndarray) -> None:
+    """Refuse signals that leave a direction of $\\mathbb R^n$ empty.
+
+    With $Y = VX$ and $V$ orthogonal, $\\operatorname{rank} Y = \\operatorname{rank} X$;
+    below $n$ some rows of the codes are zero or dependent, and the atoms they weigh
+    are not identifiable (for example, constant signals fix one atom only).
+    """
+    gram = np.linalg.eigvalsh(Y @ Y.T)
+    if gram[0] <= _RANK_TOL * gram[-1]:
+        rank = int(np.count_nonzero(gram > _RANK_TOL * gram[-1]))
+        raise ValueError(f"Y has rank {rank} for {Y.shape[0]} rows (nodes): its signals "
+                         "leave some directions empty, so no basis is identifiable there")
 
 
 def _blas_threads(n: int):

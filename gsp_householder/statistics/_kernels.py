@@ -12,7 +12,9 @@ additions (relative differences of order $10^{-16}$):
   extra): one compiled loop computes both sums, converting float32 to float64 in
   registers;
 - ``"numpy"``, always available: cache-sized blocks (converted to float64 in a
-  reused buffer when needed), reduced twice while they sit in cache.
+  reused buffer when needed), reduced twice while they sit in cache; along rows,
+  by one BLAS dot product per row for the squares and one against ones for the
+  sums, so each row's result does not depend on the blocking.
 
 `use_backend` selects one inside a ``with`` block; `active_backend` names the one
 in use. The numpy kernel splits large inputs between threads (numpy releases
@@ -37,11 +39,17 @@ __all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend"
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
+# float64 entries of one block of rows of the numpy row-sum kernel (2 MiB): large
+# enough that the per-call overhead of numpy stays small, small enough for L3
+_LAST_CHUNK = 1 << 18
+# longest row summed by BLAS dot products (OpenBLAS threads dot above 10000 entries)
+_DOT_MAX = 4096
 # entries below which one thread does all the work
 _PARALLEL_MIN = 1 << 22
 # columns of one block of the first-axis compiled kernel (two float64 accumulators in L1)
 _COLUMN_BLOCK = 4096
 
+_vecdot = getattr(np, "vecdot", None)
 _state = {"backend": None}  # None: "numba" if importable, else "numpy"
 _lock = threading.Lock()
 _pool: ThreadPoolExecutor | None = None
@@ -192,11 +200,30 @@ def _numba_kernels():
 
 
 # --------------------------------------------------------------------- numpy
+def _row_dot(a, b, out) -> None:
+    """``out[i] = a[i] . b[i]`` (``b`` broadcast), float64, for C-ordered ``a``.
+
+    `numpy.vecdot` (numpy >= 2) calls BLAS ``dot`` once per row: single-threaded
+    for rows of up to ``_DOT_MAX`` entries. Longer rows use ``einsum``, which
+    needs no BLAS threads (BLAS threads its ``dot`` on long vectors, and waking
+    them once per row costs more than the row).
+    """
+    if _vecdot is not None and a.shape[1] <= _DOT_MAX:
+        _vecdot(a, b, out=out)
+    else:
+        np.einsum("ij,ij->i" if b.ndim == 2 else "ij,j->i", a, b, out=out)
+
+
 def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
+    # per block of rows: the squares by one dot product per row (BLAS ``dot``, which
+    # streams the block in from memory), then the sums by a dot product with ones
+    # while the block is still in cache; each row is one ``dot`` call whatever the
+    # blocking or the threads, so the bits do not depend on them
     p = X.shape[1]
-    rows = max(1, _CHUNK // max(p, 1))
+    rows = max(1, _LAST_CHUNK // max(p, 1))
     buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
-    part = np.empty((2, min(rows, hi - lo)))
+    ones = np.ones(p)
+    part = np.empty((2, min(rows, hi - lo))) if accumulate else None
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
         for i in range(lo, hi, rows):
             j = min(hi, i + rows)
@@ -205,13 +232,13 @@ def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
                 block = buf[:j - i]
                 np.copyto(block, X[i:j], casting="unsafe")
             if accumulate:
-                np.einsum("ij->i", block, out=part[0, :j - i])
-                np.einsum("ij,ij->i", block, block, out=part[1, :j - i])
+                _row_dot(block, block, part[1, :j - i])
+                _row_dot(block, ones, part[0, :j - i])
                 sums[i:j] += part[0, :j - i]
                 sq_sums[i:j] += part[1, :j - i]
             else:
-                np.einsum("ij->i", block, out=sums[i:j])
-                np.einsum("ij,ij->i", block, block, out=sq_sums[i:j])
+                _row_dot(block, block, sq_sums[i:j])
+                _row_dot(block, ones, sums[i:j])
 
 
 def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):

@@ -1,0 +1,73 @@
+"""Where the numpy kernel of the statistics pass spends its time, pass by pass.
+
+CPU time (``time.process_time``, which the load of a shared machine does not
+inflate), one BLAS thread, one kernel thread, n = 100000, p = 100, medians of 15.
+Each line adds one pass to the blocked loop of the numpy row kernel
+(`gsp_householder.statistics._kernels`), into outputs that are already in memory:
+
+    python benchmarks/profile_row_sums.py
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from _threads import limit_blas_threads
+
+from gsp_householder.statistics import _kernels
+
+
+def cpu_ms(func, repeat: int = 15) -> float:
+    func()
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        func()
+        times.append(time.process_time() - start)
+    return float(np.median(times)) * 1e3
+
+
+def blocked_loop(Y, passes: int):
+    """The kernel's loop with its first ``passes`` reductions (0: blocks, conversion only)."""
+    n, p = Y.shape
+    rows = _kernels._LAST_CHUNK // p
+    buf = np.empty((rows, p))
+    sums, squares, ones = np.empty(n), np.empty(n), np.ones(p)
+
+    def run():
+        for i in range(0, n, rows):
+            j = min(n, i + rows)
+            block = Y[i:j]
+            if Y.dtype != np.float64:
+                block = buf[:j - i]
+                np.copyto(block, Y[i:j])
+            if passes >= 1:
+                np.vecdot(block, block, out=squares[i:j])
+            if passes >= 2:
+                np.vecdot(block, ones, out=sums[i:j])
+
+    return run
+
+
+def main() -> None:
+    limit_blas_threads(1)
+    n, p = 100_000, 100
+    print("load average {:.2f} {:.2f} {:.2f}; CPU time".format(*os.getloadavg()))
+    for dtype in (np.float64, np.float32):
+        Y = np.random.default_rng(0).standard_normal((n, p)).astype(dtype)
+        read = cpu_ms(lambda Y=Y: Y.sum(axis=1))
+        print(f"{np.dtype(dtype).name}: one Y.sum(axis=1) {read:.2f} ms")
+        steps = (("blocks (and the float64 conversion)", 0), ("+ squares (vecdot)", 1),
+                 ("+ sums (vecdot with ones)", 2))
+        for name, passes in steps:
+            t = cpu_ms(blocked_loop(Y, passes))
+            print(f"  {name}: {t:.2f} ms = {t / read:.2f} read")
+        with _kernels.use_backend("numpy"):
+            whole = cpu_ms(lambda Y=Y: _kernels.sums_along_axis(Y, 1, n_threads=1))
+        print(f"  the kernel, one thread, fresh outputs: {whole:.2f} ms = {whole / read:.2f} read")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Bases of disconnected graphs: node blocks that no column joins.
+
+A graph with components $C_1, \\dots, C_c$ has a Fourier basis made of $n - c$
+eigenvectors each supported on one component and $c$ zero-eigenvalue vectors; when
+these are chosen one per component (as `gsp_householder.graphs.fourier.fourier_basis`
+does, and so the signals built on it and the bases learned from them), every column
+lies in one block. `node_blocks` finds that structure in a basis given in any column
+order.
+
+Such a block is a component for certain: its columns span all of its coordinates, so
+its zero vector is a combination of eigenvectors supported on the block, and
+$L\\mathbf 1_B$ vanishes outside the block only if no edge leaves it (an isolated node
+shows as a unit column). A basis whose zero-eigenvalue columns mix the components is
+not split: the same columns then also diagonalise connected graphs (a complete
+bipartite graph's two parts look alike), and the sparsest connected one is inferred.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+#: An entry is part of a column's support above this fraction of the column's largest.
+SUPPORT_TOL = 1e-9
+#: Largest defect ||Q^T Q - I||_max of a block's basis.
+ORTHONORMAL_TOL = 1e-8
+
+
+@dataclass
+class NodeBlock:
+    """One component: its nodes, its columns, and its basis ``V[nodes][:, columns]``."""
+
+    nodes: np.ndarray
+    columns: np.ndarray
+    basis: np.ndarray
+
+
+def node_blocks(V: np.ndarray) -> list[NodeBlock] | None:
+    """The components of the graph whose eigenvectors are ``V``, or None if none show.
+
+    ``V`` is a validated orthonormal (n, n) array. Returns None unless the nodes split
+    into at least two blocks, each with as many columns supported on it alone as it
+    has nodes.
+    """
+    n = V.shape[0]
+    size = np.abs(V)
+    support = size > SUPPORT_TOL * size.max(axis=0)
+    rows, cols = np.nonzero(support)
+    links = sp.coo_array((np.ones(rows.size), (rows, n + cols)), shape=(2 * n, 2 * n))
+    n_blocks, label = csgraph.connected_components(links, directed=False)
+    if n_blocks < 2:
+        return None
+    blocks = []
+    for b in range(n_blocks):
+        nodes = np.flatnonzero(label[:n] == b)
+        columns = np.flatnonzero(label[n:] == b)
+        if nodes.size != columns.size:
+            return None
+        Q = V[np.ix_(nodes, columns)]
+        if np.abs(Q.T @ Q - np.eye(nodes.size)).max() > ORTHONORMAL_TOL:
+            return None
+        blocks.append(NodeBlock(nodes=nodes, columns=columns, basis=Q))
+    return blocks
+
+
+def small_block_laplacian(size: int, kind: str, mean_degree: float) -> np.ndarray:
+    """The Laplacian of a component of 1 or 2 nodes: an isolated node or one edge.
+
+    Both are determined by their size; an isolated node has a zero row in either
+    kind of Laplacian.
+    """
+    if size == 1:
+        return np.zeros((1, 1))
+    weight = 1.0 if kind == "normalized" else mean_degree
+    return weight * np.array([[1.0, -1.0], [-1.0, 1.0]])

@@ -6,6 +6,8 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+from _basis_inputs import perturbed as _perturbed
+from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder.graphs import _pair_geometry
 from gsp_householder.graphs import laplacian_inference as inference
@@ -19,18 +21,6 @@ from gsp_householder.graphs._support_search import (
 )
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
-
-
-def _shuffled(V, seed):
-    rng = np.random.default_rng(seed)
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-
-
-def _perturbed(V, rel, seed):
-    E = np.random.default_rng(seed).standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + rel * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return U @ Wt
 
 
 def _pairs(V):

@@ -97,6 +97,10 @@ UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Exact graphs of families up to this dimension that are not settled (``_settled``) are
 #: searched on the next ranking too (larger families make slow linear programs).
 NEXT_RANKING_FAMILY = 24
+#: Above this many nodes the extra family searches of unsettled graphs (next ranking,
+#: consensus, weakest edges) are skipped: on RGG(1000, 0.06) they doubled the time (46 to
+#: 91 CPU s) and changed no edge; sensor, WS and BA at n = 1000 are the same without them.
+FAMILY_SEARCH_MAX_N = 500
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
 FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
@@ -416,7 +420,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
-                if rest and not _settled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
+                if rest and _unsettled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
                     # the family's span may hold the sparsest graph too inaccurately to
                     # pass: the next ranking's span is searched as well
                     ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
@@ -561,7 +565,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    if len(family) > 1 and not noise and not _settled(B, best):
+    if len(family) > 1 and not noise and _unsettled(B, best):
         # members of a family mix the sparsest graph with heavy graphs on the twin nodes
         # (a different one in each member): the pairs all of them hold come first,
         # unless they are too few to connect the nodes (members that share no graph)
@@ -573,7 +577,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                                       rounding=rounding, search_truncated=search_truncated)
             best, dim = _merge(best, more), max(dim, dim2)
     best = _merge(best, family)
-    if sparsify and family and family_dimension > 1 and not _settled(B, best):
+    if sparsify and family and family_dimension > 1 and _unsettled(B, best):
         # the vertices reached sit on the eigenvalue floor: zero the weakest edges
         sparser = zero_weakest_edges(B, seed, family[0][2])
         best = _merge(best, rank_candidates(B, sparser, seed))
@@ -584,6 +588,12 @@ def _settled(B, ranked):
     """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
     (which the vertices of a family rarely have unless they are its sparsest member)."""
     return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _unsettled(B, ranked):
+    """Worth the extra family searches: not `_settled`, on at most `FAMILY_SEARCH_MAX_N`
+    nodes."""
+    return B.n <= FAMILY_SEARCH_MAX_N and not _settled(B, ranked)
 
 
 def _consensus_scores(B, family):

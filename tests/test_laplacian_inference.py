@@ -423,3 +423,25 @@ def test_constant_diagonal_family_is_empty_for_irregular_graphs():
         V[:, 0] = 1.0 / np.sqrt(G.number_of_nodes())
         fit = constant_diagonal_fit(pair_basis(V, 0, V[:, 0]))
         assert (fit is not None) == expected
+
+
+def test_progress_bar_counts_the_prefixes(capsys):
+    B = fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2, seed=1))
+    V = _shuffled(B.eigenvectors, 0)
+    quiet = infer_laplacian(V, progress=False)
+    assert capsys.readouterr().err == ""
+    shown = infer_laplacian(V, progress=True)
+    err = capsys.readouterr().err
+    assert "infer_laplacian" in err and "prefix" in err
+    assert (shown.laplacian != quiet.laplacian).nnz == 0
+    assert shown.history["n_evaluations"] == quiet.history["n_evaluations"] > 0
+
+
+def test_warnings_point_at_the_caller():
+    B = fourier_basis(load_graph("karate"))
+    A = np.random.default_rng(1).standard_normal((33, 33))
+    V = B.eigenvectors.copy()
+    V[:, 1:] = V[:, 1:] @ scipy.linalg.expm(0.3 * (A - A.T))   # far from any graph's
+    with pytest.warns(ConvergenceWarning) as caught:
+        infer_laplacian(V)
+    assert caught[0].filename == __file__

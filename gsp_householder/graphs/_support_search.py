@@ -15,10 +15,17 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import contextvars
+
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
+
+#: Called with the number of excluded pairs after every prefix evaluated (the progress
+#: bar of ``infer_laplacian`` sets it; None: nothing is called).
+evaluation_hook: contextvars.ContextVar = contextvars.ContextVar("evaluation_hook",
+                                                                 default=None)
 
 #: Largest standardised residual of a clean set of non-edges, in noise units.
 CLEAN_FACTOR = 30.0
@@ -97,6 +104,9 @@ class PrefixSearch:
         """
         B = self.B
         self.n_evaluations += 1
+        hook = evaluation_hook.get()
+        if hook is not None:
+            hook(c)
         mu, Lam, exact, truncated = self._near_null(c, gram)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)

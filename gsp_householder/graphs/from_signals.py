@@ -46,8 +46,8 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     rng : None, int or numpy.random.Generator
         Randomness of the learner's starts and of the candidate search.
     progress : bool, optional
-        Show a tqdm bar for the basis learning (default: on a terminal, for long
-        runs).
+        Show tqdm bars for the basis learning and the inference (default: on a
+        terminal, for long runs).
 
     Returns
     -------
@@ -94,7 +94,8 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
-    inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale, rng=rng)
+    inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale, rng=rng,
+                               progress=progress)
     inferred.nodelist = nodes
     inferred.learned = result
     return inferred

@@ -31,6 +31,7 @@ The same search runs with fewer unknowns, so it is never slower than without the
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import numpy as np
@@ -51,6 +52,7 @@ from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
+    evaluation_hook,
     leverage_ranking,
     robust_noise,
     seed_fit,
@@ -97,6 +99,8 @@ UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Exact graphs of families up to this dimension that are not settled (``_settled``) are
 #: searched on the next ranking too (larger families make slow linear programs).
 NEXT_RANKING_FAMILY = 24
+#: Smallest basis for which ``progress=None`` shows a bar on a terminal.
+PROGRESS_MIN_N = 500
 #: Above this many nodes the extra family searches of unsettled graphs (next ranking,
 #: consensus, weakest edges) are skipped: on RGG(1000, 0.06) they doubled the time (46 to
 #: 91 CPU s) and changed no edge; sensor, WS and BA at n = 1000 are the same without them.
@@ -120,7 +124,8 @@ RESIDUAL_SLACK = 1.25
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
                     laplacian: str | None = None, tol: float = 0.0,
-                    scale: float | None = None, rng=None) -> InferredLaplacian:
+                    scale: float | None = None, rng=None,
+                    progress: bool | None = None) -> InferredLaplacian:
     """Sparsest valid Laplacian with the given eigenvectors, in any column order.
 
     Parameters
@@ -150,6 +155,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         objectives of the linear programs; the candidates are then ranked by sparsity
         and equal weights) and, above 500 nodes, of the pairs sampled by the ranking.
         Default None: a fixed seed, so that the result is deterministic.
+    progress : bool, optional
+        Show a tqdm bar of the prefixes evaluated (each a null space and, often, a
+        linear program). Default: on a terminal, for bases of at least
+        ``PROGRESS_MIN_N`` columns (tens of seconds and more).
 
     Returns
     -------
@@ -207,6 +216,27 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
+    if progress is None:
+        progress = sys.stderr.isatty() and basis["V"].shape[0] >= PROGRESS_MIN_N
+    if not progress:
+        return _infer(basis, tol, rng)
+    from tqdm.auto import tqdm
+
+    bar = tqdm(desc="infer_laplacian", unit="prefix", leave=False)
+
+    def tick(excluded):
+        bar.update(1)
+        bar.set_postfix(excluded_pairs=excluded, refresh=False)
+    token = evaluation_hook.set(tick)
+    try:
+        return _infer(basis, tol, rng)
+    finally:
+        evaluation_hook.reset(token)
+        bar.close()
+
+
+def _infer(basis, tol, rng) -> InferredLaplacian:
+    """`infer_laplacian` on a validated basis and options."""
     if basis["groups"] is None and not basis["ordered"]:
         blocks = node_blocks(basis["V"])
         if blocks is not None:
@@ -659,11 +689,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"the least edge-like pairs show a standardised noise level "
                           f"{history['unresolvable']:.3g}, above {UNRESOLVABLE_NOISE:.3g}, "
                           f"where no edge leaves the noise band; returning the complete "
-                          f"graph", ConvergenceWarning, stacklevel=3)
+                          f"graph", ConvergenceWarning, stacklevel=4)
         else:
             warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
                           "complete graph, which every basis with this zero-eigenvalue "
-                          "vector diagonalises", ConvergenceWarning, stacklevel=3)
+                          "vector diagonalises", ConvergenceWarning, stacklevel=4)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     laps = [_laplacian(W, basis) for *_, W in ranked]
@@ -684,7 +714,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"level (residual {history['noise_ratio']:.1f} times the noise the "
                           f"pairs show, above {RESIDUAL_CONSISTENT:g}): the eigenvectors are "
                           f"probably too far from any sparse graph's, and the graph is "
-                          f"doubtful", ConvergenceWarning, stacklevel=3)
+                          f"doubtful", ConvergenceWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
         residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
@@ -727,7 +757,7 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
                 n_edges=block.nodes.size - 1, residual=0.0, laplacian_type=basis["kind"])
         else:
             part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
-                                   scale=scale, rng=rng)
+                                   scale=scale, rng=rng, progress=False)
         sub = part.laplacian.tocoo()
         rows.append(block.nodes[sub.row])
         cols.append(block.nodes[sub.col])

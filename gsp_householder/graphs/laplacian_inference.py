@@ -31,7 +31,6 @@ The same search runs with fewer unknowns, so it is never slower than without the
 
 from __future__ import annotations
 
-import sys
 import warnings
 
 import numpy as np
@@ -68,6 +67,7 @@ from gsp_householder.graphs._template_lp import (
 from gsp_householder.graphs.fourier import FourierBasis
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning._progress import progress_bar
 
 __all__ = ["infer_laplacian"]
 
@@ -216,13 +216,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     basis = _read_basis(V_hat, eigenspaces, ordered, laplacian, scale)
     tol = check_scalar(tol, "tol", low=0.0, low_inclusive=True)
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
-    if progress is None:
-        progress = sys.stderr.isatty() and basis["V"].shape[0] >= PROGRESS_MIN_N
-    if not progress:
+    bar = progress_bar(progress, basis["V"].shape[0], "infer_laplacian", unit="prefix",
+                       long_run=PROGRESS_MIN_N)
+    if bar is None:
         return _infer(basis, tol, rng)
-    from tqdm.auto import tqdm
-
-    bar = tqdm(desc="infer_laplacian", unit="prefix", leave=False)
 
     def tick(excluded):
         bar.update(1)
@@ -564,12 +561,17 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
 
 
 def _residual(basis, W):
-    """$\\|\\mathrm{off}(V^T L V)\\|_F / \\|L\\|_F$ for the Laplacian of weights ``W``."""
-    L = _laplacian(W, basis)
-    V = basis["V"]
+    """`_diagonal_fit`'s residual for the Laplacian of weights ``W``."""
+    return _diagonal_fit(basis["V"], _laplacian(W, basis))[1]
+
+
+def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:
+    """The diagonal of $V^T L V$ (the eigenvalue of every column) and
+    $\\|\\mathrm{off}(V^T L V)\\|_F / \\|L\\|_F$ (0 for a zero ``L``)."""
     M = V.T @ (L @ V)
     nl = sp.linalg.norm(L)
-    return float(np.linalg.norm(M - np.diag(np.diag(M))) / nl) if nl > 0 else 0.0
+    off = np.linalg.norm(M - np.diag(np.diag(M)))
+    return np.diag(M).copy(), float(off / nl) if nl > 0 else 0.0
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
@@ -698,17 +700,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]
-    V = basis["V"]
-    M = V.T @ (L @ V)
-    off = M - np.diag(np.diag(M))
-    nl = sp.linalg.norm(L)
+    eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
-    if (history.get("noise", 0.0) > EXACT_NOISE and levels and nl > 0
+    if (history.get("noise", 0.0) > EXACT_NOISE and levels and L.count_nonzero()
             and "unresolvable" not in history):
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
-        history["noise_ratio"] = float(np.linalg.norm(off) / nl) / min(levels)
+        history["noise_ratio"] = residual / min(levels)
         if history["noise_ratio"] > RESIDUAL_CONSISTENT:
             warnings.warn(f"the inferred graph does not fit the eigenvectors to their noise "
                           f"level (residual {history['noise_ratio']:.1f} times the noise the "
@@ -716,8 +715,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"probably too far from any sparse graph's, and the graph is "
                           f"doubtful", ConvergenceWarning, stacklevel=4)
     return InferredLaplacian(
-        laplacian=L, eigenvalues=np.diag(M).copy(), n_edges=int(ranked[0][0]),
-        residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
+        laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
 
@@ -745,37 +743,30 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
     n = V.shape[0]
     scale = basis["scale"] if basis["kind"] == "combinatorial" else None
     rows, cols, vals = [], [], []
-    eigenvalues = np.zeros(n)
-    parts = []
+    n_edges, family_dimension, histories = 0, 0, []
     for block in blocks:
-        if block.nodes.size < 3:
-            sub = small_block_laplacian(block.nodes.size, basis["kind"],
-                                        1.0 if scale is None else scale)
-            part = InferredLaplacian(
-                laplacian=sp.csr_array(sub), eigenvalues=np.diag(block.basis.T @ sub
-                                                                 @ block.basis),
-                n_edges=block.nodes.size - 1, residual=0.0, laplacian_type=basis["kind"])
+        if block.nodes.size < 3:             # an isolated node or one edge: determined
+            sub = sp.coo_array(small_block_laplacian(block.nodes.size, basis["kind"],
+                                                     1.0 if scale is None else scale))
+            edges, family, history = block.nodes.size - 1, 1, {}
         else:
             part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
                                    scale=scale, rng=rng, progress=False)
-        sub = part.laplacian.tocoo()
+            sub = part.laplacian.tocoo()
+            edges, family, history = part.n_edges, part.family_dimension, part.history
         rows.append(block.nodes[sub.row])
         cols.append(block.nodes[sub.col])
         vals.append(sub.data)
-        eigenvalues[block.columns] = part.eigenvalues
-        parts.append(part)
+        n_edges += edges
+        family_dimension += family if edges else 0
+        histories.append(history)
     L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                      shape=(n, n))
     L.eliminate_zeros()
-    M = V.T @ (L @ V)
-    off = M - np.diag(np.diag(M))
-    nl = sp.linalg.norm(L)
-    history = {"components": [int(block.nodes.size) for block in blocks],
-               "component_histories": [part.history for part in parts]}
+    eigenvalues, residual = _diagonal_fit(V, L)
     return InferredLaplacian(
-        laplacian=L, eigenvalues=eigenvalues, n_edges=sum(part.n_edges for part in parts),
-        residual=float(np.linalg.norm(off) / nl) if nl > 0 else 0.0,
+        laplacian=L, eigenvalues=eigenvalues, n_edges=n_edges, residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
-        family_dimension=sum(part.family_dimension for part in parts if part.n_edges) or 1,
-        candidates=[L],
-        history=history)
+        family_dimension=family_dimension or 1, candidates=[L],
+        history={"components": [int(block.nodes.size) for block in blocks],
+                 "component_histories": histories})

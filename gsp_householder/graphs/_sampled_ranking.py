@@ -58,12 +58,8 @@ def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
 
 def sample_scores(B: PairBasis, i, j, mu, Lam):
     """Leverage $\\sum_k (a_{ij}^T \\lambda_k)^2 / \\mu_k$ of the pairs ``(i, j)``."""
-    w = 1.0 / np.maximum(mu, 1e-12)
-    out = np.empty(len(i))
-    for s in range(0, len(i), CHUNK):
-        P = B.rows(i[s:s + CHUNK], j[s:s + CHUNK]) @ Lam
-        out[s:s + CHUNK] = (P * P) @ w
-    return out
+    P = B.products(i, j, Lam)
+    return (P * P) @ (1.0 / np.maximum(mu, 1e-12))
 
 
 def sample_gram(B: PairBasis, i, j) -> PairGram:

@@ -36,7 +36,7 @@ def sparsest_small(B: PairBasis):
     rays = np.concatenate([rays, -rays])
     values = rays @ A.T                                # off-diagonal entries, scaled
     top = np.abs(values).max(axis=1, keepdims=True)
-    eigen = np.array([B.columns(lam) for lam in rays]) if B.G is not None else rays
+    eigen = rays if B.G is None else rays @ B.G.T     # eigenvalue of every column
     valid = ((values <= RELATIVE_TOL * top).all(axis=1)
              & (eigen.min(axis=1) > RELATIVE_TOL * np.abs(eigen).max(axis=1)))
     if B.ordered:                                      # ascending unknowns

@@ -18,7 +18,7 @@ costs $O(|C| g^2)$. Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
@@ -48,6 +48,9 @@ class PairBasis:
         Gram matrix of all pair rows.
     total : ndarray of shape (g,)
         Sum of all pair rows.
+    local_groups : list
+        Groups of columns supported on a few nodes (``_local_columns.LocalGroup``), set
+        by the caller; empty by default.
     """
 
     V: np.ndarray
@@ -57,6 +60,7 @@ class PairBasis:
     u: np.ndarray
     M: np.ndarray
     total: np.ndarray
+    local_groups: list = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -65,6 +69,12 @@ class PairBasis:
     @property
     def g(self) -> int:
         return self.mult.size
+
+    @property
+    def n_local(self) -> int:
+        """Number of local columns (``local_groups``): exact null directions of every
+        set of pairs that leaves out the pairs among their nodes."""
+        return sum(len(grp.cols) for grp in self.local_groups)
 
     @property
     def n_pairs(self) -> int:

@@ -35,7 +35,8 @@ NULL_FACTOR = 16.0
 EXACT_NOISE = 1e-11
 #: A coarser rounding level, tried as well when exact eigenvectors leave a family.
 COARSE_ROUNDING = 1e-9
-#: Largest dimension of a family of valid graphs that is searched.
+#: Largest dimension of a family of valid graphs that is searched, besides the local
+#: columns of the basis (``PairBasis.n_local``: twin nodes), which add one each.
 MAX_FAMILY = 48
 
 
@@ -207,7 +208,8 @@ class PrefixSearch:
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
-        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``.
+        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``
+        plus the local columns.
         """
         B = self.B
         while True:
@@ -217,7 +219,7 @@ class PrefixSearch:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
             near = mu <= limit
             reach = NULL_FACTOR * self.noise ** 2 * self._max_energy() if self.noise else 0.0
-            if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY):
+            if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY + B.n_local):
                 break
             r *= 2
         truncated = bool(near[-1]) and mu.size < B.g

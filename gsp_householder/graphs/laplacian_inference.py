@@ -40,6 +40,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._regular_family import constant_diagonal_fit
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
@@ -349,11 +350,28 @@ def _anchored_pair_basis(basis) -> PairBasis:
     V = V - 2.0 * np.outer(b, b @ V)                 # -v -> u
     V[:, c] = u
     basis["V_anchored"], basis["zero_column"] = V, c
-    return pair_basis(V, c, u, groups, ordered)
+    B = pair_basis(V, c, u, groups, ordered)
+    B.local_groups = local_groups(B)
+    return B
 
 
 def _candidates(B, fit, rng):
+    """Candidate graphs of a fit's family, ranked (``rank_candidates``).
+
+    Above ``LADDER_MAX_N`` nodes, a family that is one member plus columns supported on
+    a few nodes (twins) is not searched (linear programs over it are slow): those
+    columns' eigenvalues are set to the sparsest entries (``sparsify_local``), and the
+    max-margin member is the other candidate. Otherwise its sparse vertices are, each
+    also with its local columns sparsified.
+    """
+    groups = B.local_groups
+    if B.n > LADDER_MAX_N and explains(groups, fit.Lam):
+        lam = sparsify_local(B, fit.lam, groups, fit.tol, fit.floor)
+        return rank_candidates(B, [polish(B, lam, fit), polish(B, fit.lam, fit)], fit)
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
+    if groups and fit.Lam.shape[1] > 1:
+        cands += [polish(B, sparsify_local(B, lam, groups, fit.tol, fit.floor), fit)
+                  for lam in cands]
     return rank_candidates(B, cands, fit)
 
 

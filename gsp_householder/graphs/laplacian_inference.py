@@ -351,27 +351,28 @@ def _anchored_pair_basis(basis) -> PairBasis:
     V[:, c] = u
     basis["V_anchored"], basis["zero_column"] = V, c
     B = pair_basis(V, c, u, groups, ordered)
-    B.local_groups = local_groups(B)
+    if V.shape[0] > LADDER_MAX_N:       # below, the family searches are fast enough
+        B.local_groups = local_groups(B)
     return B
 
 
 def _candidates(B, fit, rng):
     """Candidate graphs of a fit's family, ranked (``rank_candidates``).
 
-    Above ``LADDER_MAX_N`` nodes, a family that is one member plus columns supported on
-    a few nodes (twins) is not searched (linear programs over it are slow): those
-    columns' eigenvalues are set to the sparsest entries (``sparsify_local``), and the
+    Above ``LADDER_MAX_N`` nodes, the basis's columns supported on a few nodes (twins)
+    are known (``PairBasis.local_groups``), and a family that is one member plus such
+    columns is not searched (linear programs over it are slow): those columns'
+    eigenvalues are set to the sparsest entries (``sparsify_local``), and the
     max-margin member is the other candidate. Otherwise its sparse vertices are, each
     also with its local columns sparsified.
     """
     groups = B.local_groups
-    if B.n > LADDER_MAX_N and explains(groups, fit.Lam):
+    if explains(groups, fit.Lam):
         lam = sparsify_local(B, fit.lam, groups, fit.tol, fit.floor)
         return rank_candidates(B, [polish(B, lam, fit), polish(B, fit.lam, fit)], fit)
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
-        cands += [polish(B, sparsify_local(B, lam, groups, fit.tol, fit.floor), fit)
-                  for lam in cands]
+        cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
     return rank_candidates(B, cands, fit)
 
 

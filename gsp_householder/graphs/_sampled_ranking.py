@@ -24,7 +24,11 @@ from __future__ import annotations
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
-from gsp_householder.graphs._support_search import leverage_scores, top_pairs
+from gsp_householder.graphs._support_search import (
+    leverage_scores,
+    other_null_directions,
+    top_pairs,
+)
 
 #: Pairs sampled per eigenvalue unknown.
 SAMPLE_PER_UNKNOWN = 40
@@ -46,11 +50,23 @@ def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
     idx = np.sort(rng.choice(N, size=k, replace=False))
     si, sj = iu[idx], ju[idx]
     del iu, ju
-    mu, Lam = PairGram(B).null_directions(r)
+    local = None
+    if B.local_groups:
+        # twins' columns: exact null directions that say nothing about the other pairs
+        local = np.concatenate([grp.cols for grp in B.local_groups])
+        li = np.concatenate([grp.i for grp in B.local_groups])
+        lj = np.concatenate([grp.j for grp in B.local_groups])
+        outside = ~np.isin(si.astype(np.int64) * n + sj, li.astype(np.int64) * n + lj)
+        si, sj = si[outside], sj[outside]
+        mu, Lam = other_null_directions(PairGram(B).without(li, lj), local, r)
+    else:
+        mu, Lam = PairGram(B).null_directions(r)
     for t in range(rounds):
         s = sample_scores(B, si, sj, mu, Lam)
         kept = s <= np.quantile(s, keep ** (t + 1))
-        mu, Lam = sample_gram(B, si[kept], sj[kept]).null_directions(r)
+        gram = sample_gram(B, si[kept], sj[kept])
+        mu, Lam = (gram.null_directions(r) if local is None
+                   else other_null_directions(gram, local, r))
     S = leverage_scores(B, mu, Lam)
     i, j = top_pairs(B, S, min(N - 1, max(6000, 16 * n)))
     return S, (PairGram(B).without(i, j), i, j)

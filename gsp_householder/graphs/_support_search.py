@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextvars
 
 import numpy as np
+import scipy.linalg
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
@@ -41,9 +42,14 @@ MAX_FAMILY = 48
 
 
 def top_pairs(B: PairBasis, scores, c):
-    """The ``c`` pairs of largest score (an ``(n, n)`` array), in descending order."""
+    """The ``c`` pairs of largest score (an ``(n, n)`` array), in descending order; the
+    pairs among the nodes of local columns (``PairBasis.local_groups``) come first."""
     i, j = B.upper()
     s = scores[i, j]
+    if B.local_groups:
+        a = np.concatenate([grp.i for grp in B.local_groups]).astype(np.int64)
+        b = np.concatenate([grp.j for grp in B.local_groups]).astype(np.int64)
+        s[a * B.n - a * (a + 1) // 2 + b - a - 1] = np.inf     # flat index of (a, b), a < b
     c = min(int(c), s.size)
     idx = np.argpartition(-s, c - 1)[:c] if c < s.size else np.arange(s.size)
     idx = idx[np.argsort(-s[idx], kind="stable")]
@@ -212,8 +218,15 @@ class PrefixSearch:
         plus the local columns.
         """
         B = self.B
+        local = self._local_columns(c)
+        if local is None:
+            directions = gram.null_directions
+            r = max(r, B.n_local + 8)   # local columns are null directions: one eigh call
+        else:
+            def directions(r):
+                return other_null_directions(gram, local, r)
         while True:
-            mu, Lam = gram.null_directions(r)
+            mu, Lam = directions(r)
             limit = np.full(mu.size, B.cluster(mu[0]))
             if self.noise:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
@@ -225,7 +238,35 @@ class PrefixSearch:
         truncated = bool(near[-1]) and mu.size < B.g
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])
-        return mu[near], Lam[:, near], exact, truncated
+        mu, Lam = mu[near], Lam[:, near]
+        if local is not None:            # the local columns' own directions, exact
+            E = np.zeros((B.g, local.size))
+            E[local, np.arange(local.size)] = 1.0
+            mu, Lam = np.append(mu, np.zeros(local.size)), np.hstack([Lam, E])
+            exact = np.append(exact, np.ones(local.size, dtype=bool))
+        return mu, Lam, exact, truncated
+
+    def _local_columns(self, c):
+        """The local columns of the basis (``PairBasis.local_groups``) if every pair
+        among their nodes is among the first ``c`` pairs, else None.
+
+        Their eigenvalues then enter no pair after the first ``c`` (up to the noise), and
+        the other directions are computed without them (``other_null_directions``):
+        with noise, the local columns' near-null directions would otherwise mix with
+        the graph's and hide it.
+        """
+        B = self.B
+        if not B.local_groups:
+            return None
+        if not hasattr(self, "_local_last"):
+            gi = np.concatenate([grp.i for grp in B.local_groups])
+            gj = np.concatenate([grp.j for grp in B.local_groups])
+            code = self.i.astype(np.int64) * B.n + self.j
+            found = np.flatnonzero(np.isin(code, gi.astype(np.int64) * B.n + gj))
+            self._local_last = int(found.max()) if found.size == gi.size else len(self.i)
+        if c <= self._local_last:
+            return None
+        return np.concatenate([grp.cols for grp in B.local_groups])
 
     def _max_energy(self):
         """Bound on ``_energy`` of a unit direction: with $s_i^2 \\le \\max_k \\tilde Z_{ik}$.
@@ -265,7 +306,8 @@ class PrefixSearch:
         ``Fit`` or None."""
         B = self.B
         c_max = len(self.i)
-        c, base_c, base = max(B.n - 1, int(start or 0)), 0, PairGram(B)
+        within = sum(grp.i.size for grp in B.local_groups)    # first in the order
+        c, base_c, base = max(B.n - 1, int(start or 0)) + within, 0, PairGram(B)
         lo = lo_gram = None
         while True:
             c = min(c, c_max)
@@ -286,6 +328,25 @@ class PrefixSearch:
             else:
                 lo, lo_gram = mid, gram
         return best
+
+
+def other_null_directions(gram: PairGram, local, r):
+    """``PairGram.null_directions`` over the unknowns other than ``local`` (which get the
+    lift of the direction $\\mathbf 1$ only)."""
+    g = gram.B.g
+    other = np.ones(g, dtype=bool)
+    other[local] = False
+    m = int(other.sum())
+    mean = gram.total[other] / gram.k
+    C = gram.M[np.ix_(other, other)] - gram.k * np.outer(mean, mean)
+    C += (max(np.trace(C), 1e-300) / m) * np.ones((m, m))
+    C = 0.5 * (C + C.T)
+    w, D = scipy.linalg.eigh(C, subset_by_index=[0, min(r, m) - 1], driver="evr")
+    Lam = np.empty((g, D.shape[1]))
+    Lam[other] = D
+    Lam[local] = 0.0
+    Lam += np.outer(np.ones(g), mean @ D)
+    return np.maximum(w, 0.0), Lam
 
 
 def robust_noise(B: PairBasis, trimmed):

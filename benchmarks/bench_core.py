@@ -134,6 +134,31 @@ def _einsum_row_sums(Y):
     return sums, squares
 
 
+def _dot_row_sums(Y):
+    """The numpy fallback of the fused pass as it was before the ``gemv`` sums: 2 MiB blocks
+    of rows (converted to float64 in a reused buffer), one BLAS ``dot`` per row for the
+    squares, then one per row against ones for the sums; threads split the rows evenly."""
+    n, p = Y.shape
+    sums, squares = np.empty(n), np.empty(n)
+
+    def work(lo, hi):
+        rows = max(1, (1 << 18) // p)
+        buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+        ones = np.ones(p)
+        for i in range(lo, hi, rows):
+            j = min(hi, i + rows)
+            block = Y[i:j]
+            if buf is not None:
+                block = buf[:j - i]
+                np.copyto(block, Y[i:j], casting="unsafe")
+            _kernels._row_dot(block, block, squares[i:j])
+            _kernels._row_dot(block, ones, sums[i:j])
+
+    _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
+    _kernels.check_sums(Y, sums, squares, "Y")
+    return sums, squares
+
+
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):
     """Algorithm 3 from the identity as it was: Gram-matrix loop, then U formed and renormalised."""
     stats = _before_statistics(Y)
@@ -204,7 +229,8 @@ def _data(n, p, rng):
 
 def bench_statistics(n: int, p: int, repeat: int) -> None:
     """The fused pass against one read; "numpy, einsum blocks" is the numpy fallback as it
-    was before the row-wise BLAS dot products (`_einsum_row_sums`), in the same run."""
+    was before the row-wise BLAS dot products (`_einsum_row_sums`), "numpy, dot per row"
+    as it was before the ``gemv`` sums (`_dot_row_sums`), in the same run."""
     rng = np.random.default_rng(0)
     backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
     rows = []
@@ -214,9 +240,9 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
         base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
         before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
         einsum = median_ratio(lambda Y=Y: _einsum_row_sums(Y), base, repeat)
+        dots = median_ratio(lambda Y=Y: _dot_row_sums(Y), base, repeat)
         cells = [name, np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}",
-                 f"{before:.2f}",
-                 f"{einsum:.2f}"]
+                 f"{before:.2f}", f"{einsum:.2f}", f"{dots:.2f}"]
         for backend in backends:
             with _kernels.use_backend(backend):
                 after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
@@ -225,7 +251,7 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
     table(rows, ["data", "dtype", "sum ms", "before", "numpy, einsum blocks",
-                 *[f"after, {b}" for b in backends]])
+                 "numpy, dot per row", *[f"after, {b}" for b in backends]])
 
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:

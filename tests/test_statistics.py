@@ -195,23 +195,28 @@ def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
 
 @pytest.mark.parametrize("dot_max", [4096, 4])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_numpy_row_kernel_blocking_is_invisible(monkeypatch, dtype, dot_max):
-    """Blocks of rows of any size (here 1, 3 and 7 rows) give the same bits as one block."""
+def test_numpy_row_kernel_threads_and_blocking(monkeypatch, dtype, dot_max):
+    """For any block size (here 1, 3, 7, 8 and 16 rows) the threads give the same bits,
+    and the blockings agree to rounding (BLAS ``gemv`` may group rows differently)."""
     monkeypatch.setattr(_kernels, "_DOT_MAX", dot_max)  # 4: the einsum path for long rows
     rng = np.random.default_rng(11)
     X = (rng.standard_normal((53, 29)) * 7 + 2).astype(dtype)
     with _kernels.use_backend("numpy"):
         whole = _kernels.sums_along_axis(X, 1, n_threads=1)
-        for rows in (1, 3, 7):
+        for rows in (1, 3, 7, 8, 16):
             monkeypatch.setattr(_kernels, "_LAST_CHUNK", rows * X.shape[1])
-            for n_threads in (1, 2):
+            one = _kernels.sums_along_axis(X, 1, n_threads=1)
+            for n_threads in (2, 3, 8):
                 got = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
-                np.testing.assert_array_equal(got[0], whole[0])
-                np.testing.assert_array_equal(got[1], whole[1])
+                np.testing.assert_array_equal(got[0], one[0])
+                np.testing.assert_array_equal(got[1], one[1])
+            np.testing.assert_allclose(one[0], whole[0], rtol=1e-14,
+                                       atol=1e-14 * np.abs(X).sum(axis=1).max())
+            np.testing.assert_array_equal(one[1], whole[1])  # one dot per row
             acc = _kernels.sums_along_axis(X, 1, out=(got[0].copy(), got[1].copy()),
                                            accumulate=True)
-            np.testing.assert_allclose(acc[0], 2 * whole[0], rtol=1e-15)
-            np.testing.assert_allclose(acc[1], 2 * whole[1], rtol=1e-15)
+            np.testing.assert_allclose(acc[0], 2 * got[0], rtol=1e-15)
+            np.testing.assert_allclose(acc[1], 2 * got[1], rtol=1e-15)
     ref_s, ref_q = _reference(X, 1)
     np.testing.assert_allclose(whole[0], ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
     np.testing.assert_allclose(whole[1], ref_q, rtol=1e-12)

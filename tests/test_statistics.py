@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gsp_householder import (
     BernoulliUniform,
@@ -220,3 +222,35 @@ def test_numpy_row_kernel_threads_and_blocking(monkeypatch, dtype, dot_max):
     ref_s, ref_q = _reference(X, 1)
     np.testing.assert_allclose(whole[0], ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
     np.testing.assert_allclose(whole[1], ref_q, rtol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.tuples(st.integers(1, 70), st.integers(1, 40)),
+       dtype=st.sampled_from([np.float64, np.float32]),
+       layout=st.sampled_from(["C", "F", "strided"]), rows=st.integers(1, 20),
+       scale=st.sampled_from([1e-3, 1.0, 1e6]), seed=st.integers(0, 2**32 - 1))
+def test_property_numpy_row_kernel(shape, dtype, layout, rows, scale, seed):
+    """The numpy row kernel (any block size, 1-3 threads) gives the float64 sums and sums
+    of squares to 1e-12, the same bits for every number of threads, and agrees with the
+    compiled kernel when it is installed."""
+    rng = np.random.default_rng(seed)
+    big = (rng.standard_normal((2 * shape[0], 2 * shape[1])) * scale + scale).astype(dtype)
+    X = {"C": np.ascontiguousarray(big[:shape[0], :shape[1]]),
+         "F": np.asfortranarray(big[:shape[0], :shape[1]]),
+         "strided": big[::2, ::2]}[layout]
+    ref_s, ref_q = _reference(X, 1)
+    with pytest.MonkeyPatch.context() as mp, _kernels.use_backend("numpy"):
+        mp.setattr(_kernels, "_LAST_CHUNK", rows * shape[1])
+        one = _kernels.sums_along_axis(X, 1, n_threads=1)
+        for n_threads in (2, 3):
+            many = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
+            np.testing.assert_array_equal(many[0], one[0])
+            np.testing.assert_array_equal(many[1], one[1])
+    atol = 1e-12 * np.abs(ref_q).max() ** 0.5
+    np.testing.assert_allclose(one[0], ref_s, rtol=1e-12, atol=atol)
+    np.testing.assert_allclose(one[1], ref_q, rtol=1e-12)
+    if _kernels._numba_available():
+        with _kernels.use_backend("numba"):
+            compiled = _kernels.sums_along_axis(X, 1)
+        np.testing.assert_allclose(compiled[0], one[0], rtol=1e-12, atol=atol)
+        np.testing.assert_allclose(compiled[1], one[1], rtol=1e-12)

@@ -7,13 +7,9 @@ kernel to map page after page (warm cache), and cannot compute meanwhile.
 populate the page tables of the next blocks (``madvise(MADV_POPULATE_READ)``,
 which reads the file if needed, through ``ctypes`` so that the GIL is released;
 ``MADV_WILLNEED`` where the former is not supported), while the caller sums the
-current block. With ``start_next`` (the dask path, where two processes read
-at once), the thread also starts the reads of the block after the one it
-populates (``MADV_WILLNEED``: the page cache reads the whole range ahead with
-large requests), so that the disk does not wait for the thread. Pages of a
-block that has been used are dropped from the process (``MADV_DONTNEED``; the
-file's page cache keeps them), so the resident memory stays at a few blocks
-whatever the size of the file.
+current block. Pages of a block that has been used are dropped from the process
+(``MADV_DONTNEED``; the file's page cache keeps them), so the resident memory
+stays at a few blocks whatever the size of the file.
 
 Only read-only mappings (``numpy.memmap`` mode ``"r"``, as `numpy.load` with
 ``mmap_mode="r"`` gives) have their used pages dropped: a private copy-on-write
@@ -80,8 +76,7 @@ class _Populator:
     """Background thread that populates the pages of the next row ranges."""
 
     def __init__(self, ranges: list[list[tuple[int, int]]], depth: int, release: bool,
-                 advice: int = _MADV_POPULATE_READ, start_next: bool = False):
-        self._start_next = start_next
+                 advice: int = _MADV_POPULATE_READ):
         self._ranges = ranges
         self._ready = [threading.Event() for _ in ranges]
         self._room = threading.Semaphore(depth)
@@ -92,22 +87,9 @@ class _Populator:
                                         name="gsp_householder-readahead")
         self._thread.start()
 
-    def _start_reads(self, i: int) -> None:
-        """Ask the kernel to read item ``i`` from the file (no-op past the end or if cached).
-
-        ``MADV_WILLNEED`` on a file mapping starts the page cache's read-ahead of the
-        whole range at once and returns: the disk gets one deep queue of large reads
-        instead of one read-around per page fault, and keeps reading while this
-        thread waits for room.
-        """
-        if self._start_next and self._advice != mmap.MADV_WILLNEED and i < len(self._ranges):
-            for addr, length in self._ranges[i]:
-                _madvise()(addr, length, mmap.MADV_WILLNEED)
-
     def _run(self) -> None:
         fn = _madvise()
         try:
-            self._start_reads(0)
             for i, item in enumerate(self._ranges):
                 self._room.acquire()
                 if self._stop:
@@ -118,7 +100,6 @@ class _Populator:
                             and self._advice != mmap.MADV_WILLNEED):
                         self._advice = mmap.MADV_WILLNEED  # older kernels: start the reads
                         fn(addr, length, self._advice)
-                self._start_reads(i + 1)
                 if profile is not None:
                     profile["populate_s"] = profile.get("populate_s", 0.0) + (
                         time.perf_counter() - start)
@@ -149,8 +130,7 @@ class _Populator:
 
 
 def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2,
-                      populate: bool = True, start_next: bool = False
-                      ) -> Iterator[np.ndarray]:
+                      populate: bool = True) -> Iterator[np.ndarray]:
     """Yield ``rows[k:k + block_rows]`` for a C-ordered memory-mapped ``rows``, read ahead.
 
     ``rows`` is a C-contiguous view of a memory-mapped file (`is_mapped`);
@@ -159,8 +139,7 @@ def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2,
     the page cache if touched), but holding on to blocks defeats the purpose.
     ``populate=False`` only starts the reads of the next blocks
     (``MADV_WILLNEED``): their pages are mapped when the caller touches them,
-    so that the resident memory is one block, not ``depth + 1``. ``start_next``
-    also starts reading the block after the one being populated (page cache only).
+    so that the resident memory is one block, not ``depth + 1``.
     """
     total = rows.shape[0]
     starts = range(0, total, block_rows)
@@ -181,7 +160,7 @@ def mapped_row_blocks(rows: np.ndarray, block_rows: int, *, depth: int = 2,
         lo -= lo % page
         ranges.append([(lo, hi - lo)])
     populator = _Populator(ranges, depth, release,
-                           _MADV_POPULATE_READ if populate else mmap.MADV_WILLNEED, start_next)
+                           _MADV_POPULATE_READ if populate else mmap.MADV_WILLNEED)
     try:
         for i, start in enumerate(starts):
             populator.wait(i)

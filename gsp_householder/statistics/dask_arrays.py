@@ -118,8 +118,7 @@ def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
     out = np.empty((2, rows.shape[1], 1))
     sums, sq_sums = out[0, :, 0], out[1, :, 0]
     if rows.flags.c_contiguous and rows.nbytes > 2 * _PART_BYTES and is_mapped(rows):
-        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]), depth=1,
-                                  start_next=True)
+        parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]), depth=1)
     else:
         parts = [rows]
     for i, part in enumerate(parts):

@@ -94,6 +94,11 @@ def graphs(large: bool, extra: bool = False):
         out["BA(1000, 2)"] = lambda: nx.barabasi_albert_graph(1000, 2, seed=1)
         out["weighted G(1000, 5000)"] = lambda: _weighted_random(1000, 5000, 7)
         out["minnesota"] = lambda: load_graph("minnesota")
+        # not looked at while designing the local columns (step 10 of the docs)
+        out["sensor-1000 seed 7"] = lambda: load_graph("sensor", n=1000, seed=7)
+        out["RGG(1000, 0.07) seed 11"] = lambda: _largest_component(
+            nx.random_geometric_graph(1000, 0.07, seed=11))
+        out["hexagonal lattice 20x24"] = lambda: nx.hexagonal_lattice_graph(20, 24)
     if extra:
         out.update(EXTRA)
     return out
@@ -141,7 +146,8 @@ def draws(B, seeds, noise):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--large", action="store_true",
-                    help="add n = 1000 graphs (sensor, WS, SBM, RGG, BA, weighted G) and Minnesota")
+                    help="add n = 1000 graphs (sensor, WS, SBM, RGG, BA, weighted G, another "
+                         "sensor and RGG, a hexagonal lattice) and Minnesota")
     ap.add_argument("--noise", type=float, default=1e-3)
     ap.add_argument("--only", nargs="*", help="graph names to run")
     ap.add_argument("--extra", action="store_true", help="add graphs not used for tuning")

@@ -93,6 +93,8 @@ def local_groups(B: PairBasis) -> list[LocalGroup]:
             continue
         i, j = np.triu_indices(nodes.size, 1)
         groups.append(LocalGroup(cols[members], nodes, nodes[i], nodes[j]))
+    if sum(grp.cols.size for grp in groups) > B.g - 2:    # too few other columns left
+        return []
     return groups
 
 

@@ -53,3 +53,26 @@ def test_perturbed_basis_of_a_connected_graph_is_not_split(make):
 
     V = _perturbed(fourier_basis(make()).eigenvectors, 1e-2, 3)
     assert node_blocks(V) is None
+
+
+def test_triangle_free_regular_graph_is_not_its_distance_two_graph():
+    # a 3-regular graph's eigenvectors also diagonalise its distance-2 graph (A^2 - 3I),
+    # which a ranking may find first: the constant-diagonal family holds the sparser one
+    G = nx.random_regular_graph(3, 100, seed=5)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, 5), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension > 1                  # the distance-2 graph is reported
+    assert res.n_candidates >= 2
+
+
+@pytest.mark.parametrize(("d", "n", "seed"), [(12, 60, 2), (10, 70, 4)])
+def test_perturbed_dense_regular_graph(d, n, seed):
+    # the leverage and fitted rankings fail; the constant-diagonal family at the noise
+    # level holds the graph (the complete graph, always in it, is not a candidate)
+    B = fourier_basis(nx.random_regular_graph(d, n, seed=seed))
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0

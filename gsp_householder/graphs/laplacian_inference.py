@@ -117,6 +117,9 @@ LADDER_MAX_N = 500
 #: pairs below the noise (functions of the Laplacian concentrated on the trimmed
 #: pairs), and one round with more directions ranks the edges first.
 LARGE_RANKINGS = ((8, 0.7, 3), (32, 0.7, 1), (16, 0.7, 1), (32, 0.7, 2))
+#: A graph found whose weighted degrees agree within this fraction of their mean is
+#: regular: the constant-diagonal family is searched for a sparser member too.
+REGULAR_SPREAD = 1e-2
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -381,12 +384,40 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         history["noise_estimates"] = []
         ranked, family_dimension = _ladder(B, basis, tol, rng, history,
                                            order=FITTED_RANKINGS)
-        regular = constant_diagonal_fit(B)          # regular graphs: constant degree
-        family = _candidates(B, regular, rng) if regular is not None else []
+        exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
+        family, dim = _regular_family(B, rng, noisy=not exact)
         if family:
             ranked = _merge(ranked, family)
-            family_dimension = max(family_dimension, regular.Lam.shape[1])
+            family_dimension = max(family_dimension, dim)
+    elif ranked and _constant_degree(ranked[0][3]):
+        # a regular graph found: the constant-diagonal family may hold a sparser one (a
+        # triangle-free regular graph shares its eigenvectors with its distance-2 graph)
+        family, dim = _regular_family(B, rng, noisy=history["noise"] > EXACT_NOISE)
+        sparser = [c for c in family if c[0] < ranked[0][0]]
+        if sparser:
+            ranked = _merge(ranked, sparser)
+            family_dimension = max(family_dimension, dim)
     return ranked, family_dimension, history
+
+
+def _regular_family(B: PairBasis, rng, noisy):
+    """Candidates of the constant-diagonal family (``constant_diagonal_fit``) other than
+    the complete graph, and the family's dimension; ``([], 1)`` if it is empty.
+
+    The complete graph (equal eigenvalues) is in every family: with noise its equal
+    weights would rank it above the sparse members, whose weights vary at the noise.
+    """
+    regular = constant_diagonal_fit(B, noisy=noisy)
+    if regular is None:
+        return [], 1
+    family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
+    return family, regular.Lam.shape[1]
+
+
+def _constant_degree(W) -> bool:
+    """The weighted degrees of ``W`` agree within ``REGULAR_SPREAD``."""
+    d = np.asarray(W.sum(axis=1)).ravel()
+    return bool(np.ptp(d) <= REGULAR_SPREAD * d.mean())
 
 
 def _ladder(B: PairBasis, basis, tol, rng, history, order=None):

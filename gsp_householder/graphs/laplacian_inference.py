@@ -389,6 +389,20 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if family:
             ranked = _merge(ranked, family)
             family_dimension = max(family_dimension, dim)
+    elif ranked and _doubtful(basis, ranked, history):
+        # the graph does not fit the eigenvectors to their noise level: the fitted
+        # rankings and the constant-diagonal family may give one that does
+        sub = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0,
+               "noise_estimates": []}
+        other, dim = _ladder(B, basis, tol, rng, sub, order=FITTED_RANKINGS)
+        family, dim2 = _regular_family(B, rng, noisy=True)
+        other, dim = _merge(other, family), max(dim, dim2)
+        history["n_evaluations"] += sub["n_evaluations"]
+        if other and (RESIDUAL_SLACK * _residual(basis, other[0][3])
+                      < _residual(basis, ranked[0][3])):
+            ranked, family_dimension = other, dim
+            history["noise"] = max(sub["noise"], history["noise"])
+            history["refitted"] = True
     elif ranked and _constant_degree(ranked[0][3]):
         # a regular graph found: the constant-diagonal family may hold a sparser one (a
         # triangle-free regular graph shares its eigenvectors with its distance-2 graph)
@@ -412,6 +426,15 @@ def _regular_family(B: PairBasis, rng, noisy):
         return [], 1
     family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
     return family, regular.Lam.shape[1]
+
+
+def _doubtful(basis, ranked, history) -> bool:
+    """A graph found at a noise level (not exact) whose residual is above
+    ``RESIDUAL_CONSISTENT`` times the smallest noise estimate."""
+    levels = [e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE]
+    if history["noise"] <= EXACT_NOISE or not levels:
+        return False
+    return _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)
 
 
 def _constant_degree(W) -> bool:

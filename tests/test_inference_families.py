@@ -66,13 +66,20 @@ def test_triangle_free_regular_graph_is_not_its_distance_two_graph():
     assert res.n_candidates >= 2
 
 
-@pytest.mark.parametrize(("d", "n", "seed"), [(12, 60, 2), (10, 70, 4)])
-def test_perturbed_dense_regular_graph(d, n, seed):
-    # the leverage and fitted rankings fail; the constant-diagonal family at the noise
-    # level holds the graph (the complete graph, always in it, is not a candidate)
+@pytest.mark.parametrize(("d", "n", "seed", "path"), [
+    (12, 60, 2, None),       # the leverage and fitted rankings find no graph
+    (10, 70, 4, None),
+    (6, 60, 3, True),        # the leverage rankings call the noise unresolvable
+    (7, 50, 3, "refit"),     # they give a graph that does not fit to the noise
+])
+def test_perturbed_regular_graph(d, n, seed, path):
+    # the constant-diagonal family at the noise level holds the graph (the complete
+    # graph, always in it, is not a candidate)
     B = fourier_basis(nx.random_regular_graph(d, n, seed=seed))
     V = _shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
         res = infer_laplacian(V, rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history.get("regular_family") == path
+

@@ -389,23 +389,29 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if family:
             ranked = _merge(ranked, family)
             family_dimension = max(family_dimension, dim)
+    elif not ranked:
+        # too noisy for the leverage rankings, whose noise estimates are not clean for a
+        # regular graph: its constant-diagonal family shows its own noise level
+        family, dim = _regular_family(B, rng, noisy=True)
+        if family:
+            ranked, family_dimension = family, dim
+            history["regular_family"] = True
+            history["leverage_unresolvable"] = history.pop("unresolvable")
     elif ranked and _doubtful(basis, ranked, history):
-        # the graph does not fit the eigenvectors to their noise level: the fitted
-        # rankings and the constant-diagonal family may give one that does
-        sub = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0,
-               "noise_estimates": []}
-        other, dim = _ladder(B, basis, tol, rng, sub, order=FITTED_RANKINGS)
-        family, dim2 = _regular_family(B, rng, noisy=True)
-        other, dim = _merge(other, family), max(dim, dim2)
-        history["n_evaluations"] += sub["n_evaluations"]
-        if other and (RESIDUAL_SLACK * _residual(basis, other[0][3])
-                      < _residual(basis, ranked[0][3])):
-            ranked, family_dimension = other, dim
-            history["noise"] = max(sub["noise"], history["noise"])
-            history["refitted"] = True
-    elif ranked and _constant_degree(ranked[0][3]):
-        # a regular graph found: the constant-diagonal family may hold a sparser one (a
-        # triangle-free regular graph shares its eigenvectors with its distance-2 graph)
+        # the graph does not fit the eigenvectors to their noise level: the
+        # constant-diagonal family (one SVD) may hold a sparser one that fits better (a
+        # regular graph, whose eigenvalue vector the leverage rankings do not see);
+        # a denser graph fits the noise better and is no evidence
+        family, dim = _regular_family(B, rng, noisy=True)
+        if family and family[0][0] <= ranked[0][0] and (
+                RESIDUAL_SLACK * _residual(basis, family[0][3])
+                < _residual(basis, ranked[0][3])):
+            ranked, family_dimension = family, dim
+            history["regular_family"] = "refit"
+    elif ranked and _constant_degree(ranked[0][3]) and not _settled(B, ranked):
+        # a regular graph with unequal weights found: the constant-diagonal family may
+        # hold a sparser one (a triangle-free regular graph shares its eigenvectors
+        # with its distance-2 graph)
         family, dim = _regular_family(B, rng, noisy=history["noise"] > EXACT_NOISE)
         sparser = [c for c in family if c[0] < ranked[0][0]]
         if sparser:

@@ -83,3 +83,13 @@ def test_perturbed_regular_graph(d, n, seed, path):
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history.get("regular_family") == path
 
+
+
+@pytest.mark.parametrize(("n", "seed"), [(80, 0), (60, 7)])
+def test_three_regular_graph_with_equal_weight_distance_two_graph(n, seed):
+    # girth 5 or more: the distance-2 graph is 6-regular with equal weights, found
+    # first and settled by its weights; the constant-diagonal family holds the sparser
+    B = fourier_basis(nx.random_regular_graph(3, n, seed=seed))
+    res = infer_laplacian(_shuffled(B.eigenvectors, 5), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension > 1

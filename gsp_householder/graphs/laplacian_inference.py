@@ -22,7 +22,11 @@ the candidates with their weakest edges forced to zero (module ``_sparsest_membe
 are searched too. When no leverage ranking gives a graph (dense graphs with
 near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
 trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
-(regular graphs, module ``_regular_family``) are searched as a family.
+(regular graphs, module ``_regular_family``) are searched as a family; that family is
+also searched, at the noise level its own near-null space shows, when noisy
+eigenvectors give no graph or one that does not fit them, and when the graph found is
+regular with unequal weights (a triangle-free regular graph's distance-2 graph shares
+its eigenvectors).
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -200,7 +204,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     degree ``scale``. The components' relative scale is not identifiable:
     ``family_dimension`` counts it, and ``history["components"]`` gives their sizes.
     Zero-eigenvalue columns that mix the components also fit connected graphs; such
-    a basis is not split.
+    a basis is not split. A perturbed or learned basis has no exact zeros: its blocks
+    are read at the first support level (1e-9 to 3e-2 of each column's largest entry)
+    at which they appear, each with as many columns as nodes.
 
     Examples
     --------
@@ -408,15 +414,14 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                 < _residual(basis, ranked[0][3])):
             ranked, family_dimension = family, dim
             history["regular_family"] = "refit"
-    elif ranked and _constant_degree(ranked[0][3]) and not _settled(B, ranked):
-        # a regular graph with unequal weights found: the constant-diagonal family may
-        # hold a sparser one (a triangle-free regular graph shares its eigenvectors
-        # with its distance-2 graph)
-        family, dim = _regular_family(B, rng, noisy=history["noise"] > EXACT_NOISE)
-        sparser = [c for c in family if c[0] < ranked[0][0]]
+    elif ranked and ranked[0][0] > B.n - 1 and _constant_degree(ranked[0][3]):
+        # a regular graph found: the constant-diagonal family may hold a sparser one (a
+        # 3-regular graph of girth 5 shares its eigenvectors with its distance-2 graph,
+        # 6-regular with equal weights)
+        sparser = _sparser_regular(B, ranked[0], history["noise"] > EXACT_NOISE, rng)
         if sparser:
             ranked = _merge(ranked, sparser)
-            family_dimension = max(family_dimension, dim)
+            family_dimension = max(family_dimension, 2)
     return ranked, family_dimension, history
 
 
@@ -441,6 +446,13 @@ def _doubtful(basis, ranked, history) -> bool:
     if history["noise"] <= EXACT_NOISE or not levels:
         return False
     return _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)
+
+
+def _sparser_regular(B: PairBasis, found, noisy, rng):
+    """Members of the constant-diagonal family (``_regular_family``) with fewer edges
+    than the graph ``found`` (a ``rank_candidates`` item), or []."""
+    family, _ = _regular_family(B, rng, noisy)
+    return [c for c in family if c[0] < found[0]]
 
 
 def _constant_degree(W) -> bool:

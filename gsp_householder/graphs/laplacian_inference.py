@@ -449,18 +449,17 @@ def _doubtful(basis, ranked, history) -> bool:
     return _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)
 
 
-def _sparser_regular(B: PairBasis, found, noisy, rng, n_random=3):
+def _sparser_regular(B: PairBasis, found, noisy, rng):
     """Members of the constant-diagonal family with fewer edges than the graph ``found``
-    (a ``rank_candidates`` item), or []: the vertices of ``n_random`` random objectives
-    (the family's valid cone has few vertices: the graph found, the sparser graph and
-    the complete graph's neighbours)."""
+    (a ``rank_candidates`` item), or []: its sparse vertices (``sparse_vertices``),
+    polished only when sparser than ``found``."""
     regular = constant_diagonal_fit(B, noisy=noisy)
     if regular is None:
         return []
-    lams = sparse_vertices(B, regular, rng, n_random=n_random, n_reweight=0)
-    lams = [lam for lam in lams if len(edge_pairs(B, lam, regular.tol)[0]) < found[0]]
+    lams = [lam for lam in sparse_vertices(B, regular, rng)
+            if len(edge_pairs(B, lam, regular.tol)[0]) < found[0]]
     cands = rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular)
-    return [c for c in cands if 0 < c[0] < found[0]]
+    return [c for c in cands if c[0] < found[0]]
 
 
 def _constant_degree(W) -> bool:

@@ -93,3 +93,22 @@ def test_three_regular_graph_with_equal_weight_distance_two_graph(n, seed):
     res = infer_laplacian(_shuffled(B.eigenvectors, 5), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.family_dimension > 1
+
+
+def test_exact_component_with_unclean_rankings_is_not_called_too_noisy():
+    # the WS component's first two rankings agree on a noise level above 1/60 although
+    # the learned basis is exact: the exact search runs before giving up
+    from gsp_householder import BernoulliUniform, learn_graph, make_signals
+
+    tree, rng = nx.random_labeled_tree(30, seed=0), np.random.default_rng(1000)
+    weighted = nx.Graph()
+    weighted.add_nodes_from(tree)
+    weighted.add_weighted_edges_from((u, v, rng.uniform(0.1, 2.0)) for u, v in tree.edges)
+    G = nx.disjoint_union(nx.connected_watts_strogatz_graph(30, 4, 0.2, seed=0), weighted)
+    B = fourier_basis(G)
+    Y, _ = make_signals(B.eigenvectors, 5 * B.n, BernoulliUniform(0.1), rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = learn_graph(Y, rng=0, progress=False)
+    assert res.history["components"] == [30, 30]
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.98

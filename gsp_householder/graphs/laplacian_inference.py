@@ -545,6 +545,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     if noisy and not exact_level:
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if level > UNRESOLVABLE_NOISE:
+            # unclean rankings of exact eigenvectors can agree on such a level too: the
+            # exact search (no linear program unless a prefix fits to rounding) first
+            for key in deferred:
+                scores, trimmed, _ = ranking(key)
+                ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+                if ranked:
+                    return ranked, dim
             if leverage:
                 history["unresolvable"] = level
             return [], 1

@@ -43,7 +43,8 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5):
     Lam = np.hstack([np.ones((g, 1)), Q @ Wt[null].T])
     hint = B.upper()
     tol = np.full(B.n, 1e-9 * B.n)
-    ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint)
+    programs = {}
+    ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, cache=programs)
     if not ok:
         return None
-    return Fit(lam, Lam, np.zeros(Lam.shape[1]), 0, tol, floor, hint)
+    return Fit(lam, Lam, np.zeros(Lam.shape[1]), 0, tol, floor, hint, programs)

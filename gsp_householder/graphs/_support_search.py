@@ -118,9 +118,10 @@ class PrefixSearch:
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         for span in (exact, np.ones(mu.size, dtype=bool)):
-            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
+            programs = {}
+            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
             if ok and (not family or self._residual_noise(c, lam)[1] is not None):
-                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
+                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
         fit = self._banded(c, mu, Lam, noise, floor) if family else None
@@ -171,23 +172,25 @@ class PrefixSearch:
         for _ in range(rounds):
             scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
             tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
-            lam = self._band_lp(Lam, tol, floor, hint, (I, J))
+            programs = {}
+            lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs)
             if lam is None:
                 return None
             if self._residual_noise(c, lam)[1] is not None:
-                return Fit(lam, Lam, mu, c, tol, floor, hint)
+                return Fit(lam, Lam, mu, c, tol, floor, hint, programs)
         return None
 
-    def _band_lp(self, Lam, tol, floor, hint, pairs, batch=500, max_rounds=20):
+    def _band_lp(self, Lam, tol, floor, hint, pairs, programs, batch=500, max_rounds=20):
         """``valid_in_span`` with the noise band on ``pairs``, by constraint generation:
-        only the pairs violating the band so far are constrained."""
+        only the pairs violating the band so far are constrained (``programs``: the
+        ``cache`` of ``valid_in_span``, shared by the rounds)."""
         B = self.B
         I, J = pairs
         width = tol[I] + tol[J]
         active = np.zeros(len(I), dtype=bool)
         for _ in range(max_rounds):
             band = (I[active], J[active], width[active])
-            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band)
+            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band, cache=programs)
             if not ok:
                 return None
             excess = np.abs(B.matrix(lam)[I, J]) - width
@@ -274,6 +277,10 @@ class PrefixSearch:
             if c >= c_max:
                 return None
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
+        if not self.noise and best.Lam.shape[1] == 1:
+            # exact and determined: the pairs after a smaller c include these, so any
+            # fit there is this Laplacian again (re-ranking by it finds its size)
+            return best
         hi = c
         while lo is not None and hi - lo > max(1, hi // 200):
             mid = (lo + hi) // 2

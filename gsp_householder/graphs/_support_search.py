@@ -107,7 +107,15 @@ class PrefixSearch:
         hook = evaluation_hook.get()
         if hook is not None:
             hook(c)
-        mu, Lam, exact, truncated = self._near_null(c, gram)
+        first = None
+        if not self.noise:
+            # exact: rejected unless the best direction is clean, which the smallest
+            # directions decide before the near-null ones are counted
+            first = gram.null_directions(8)
+            lam0 = first[1][:, 0] * (B.n / (B.mult @ first[1][:, 0]))
+            if self._residual_noise(c, lam0)[1] is None:
+                return None
+        mu, Lam, exact, truncated = self._near_null(c, gram, first=first)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
@@ -201,7 +209,7 @@ class PrefixSearch:
             active[worst[excess[worst] > 0.0]] = True
         return None
 
-    def _near_null(self, c, gram: PairGram, r=8):
+    def _near_null(self, c, gram: PairGram, r=8, first=None):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
         ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
@@ -211,10 +219,12 @@ class PrefixSearch:
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
         give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``.
+        ``first``: ``gram.null_directions(r)`` if already computed.
         """
         B = self.B
         while True:
-            mu, Lam = gram.null_directions(r)
+            mu, Lam = first if first is not None else gram.null_directions(r)
+            first = None
             limit = np.full(mu.size, B.cluster(mu[0]))
             if self.noise:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))

@@ -134,6 +134,31 @@ def _einsum_row_sums(Y):
     return sums, squares
 
 
+def _dot_row_sums(Y):
+    """The numpy fallback of the fused pass as it was before the ``gemv`` sums: 2 MiB blocks
+    of rows (converted to float64 in a reused buffer), one BLAS ``dot`` per row for the
+    squares, then one per row against ones for the sums; threads split the rows evenly."""
+    n, p = Y.shape
+    sums, squares = np.empty(n), np.empty(n)
+
+    def work(lo, hi):
+        rows = max(1, (1 << 18) // p)
+        buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+        ones = np.ones(p)
+        for i in range(lo, hi, rows):
+            j = min(hi, i + rows)
+            block = Y[i:j]
+            if buf is not None:
+                block = buf[:j - i]
+                np.copyto(block, Y[i:j], casting="unsafe")
+            _kernels._row_dot(block, block, squares[i:j])
+            _kernels._row_dot(block, ones, sums[i:j])
+
+    _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
+    _kernels.check_sums(Y, sums, squares, "Y")
+    return sums, squares
+
+
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):
     """Algorithm 3 from the identity as it was: Gram-matrix loop, then U formed and renormalised."""
     stats = _before_statistics(Y)
@@ -171,6 +196,22 @@ def _before_apply_transpose(V, Y):
     return out
 
 
+def _main_apply_transpose(V, Y):
+    """V.T @ Y as it was before the folded factor and the threaded copy: W = M (B^T Y) (a
+    GEMM and an m x m product), the copy of Y by 512 KB blocks with their bounds on one
+    thread, then one GEMM with beta = 1."""
+    from gsp_householder.householder import _copy_with_bounds, _subtract_product
+
+    A, M, B = V.T._apply_factors(Y.dtype, False)
+    W = M @ (B.T @ Y)
+    out = np.empty_like(Y)
+    high = _copy_with_bounds(Y, out, None, True, n_threads=1)
+    _subtract_product(A, W, out)
+    if not high + float(np.abs(W).sum(axis=0).max()) < 1e300:
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -204,7 +245,8 @@ def _data(n, p, rng):
 
 def bench_statistics(n: int, p: int, repeat: int) -> None:
     """The fused pass against one read; "numpy, einsum blocks" is the numpy fallback as it
-    was before the row-wise BLAS dot products (`_einsum_row_sums`), in the same run."""
+    was before the row-wise BLAS dot products (`_einsum_row_sums`), "numpy, dot per row"
+    as it was before the ``gemv`` sums (`_dot_row_sums`), in the same run."""
     rng = np.random.default_rng(0)
     backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
     rows = []
@@ -214,9 +256,9 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
         base = lambda Y=Y: Y.sum(axis=1)  # noqa: E731
         before = median_ratio(lambda Y=Y: _before_statistics(Y), base, repeat)
         einsum = median_ratio(lambda Y=Y: _einsum_row_sums(Y), base, repeat)
+        dots = median_ratio(lambda Y=Y: _dot_row_sums(Y), base, repeat)
         cells = [name, np.dtype(dtype).name, f"{median_time(base, repeat) * 1e3:.2f}",
-                 f"{before:.2f}",
-                 f"{einsum:.2f}"]
+                 f"{before:.2f}", f"{einsum:.2f}", f"{dots:.2f}"]
         for backend in backends:
             with _kernels.use_backend(backend):
                 after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
@@ -225,7 +267,7 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
     table(rows, ["data", "dtype", "sum ms", "before", "numpy, einsum blocks",
-                 *[f"after, {b}" for b in backends]])
+                 "numpy, dot per row", *[f"after, {b}" for b in backends]])
 
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
@@ -266,7 +308,8 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     products every WY apply needs whatever else it does. The apply's second GEMM
     runs through scipy's BLAS (``gemm`` with ``beta = 1``); the column "GEMMs
     scipy / numpy" times the same two GEMMs through scipy's BLAS against numpy's,
-    to show the ratio is not won by a faster library. "row blocks" is an
+    to show the ratio is not won by a faster library. "main" is the apply before the
+    folded factor and the threaded copy (`_main_apply_transpose`). "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
@@ -288,26 +331,27 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     scratch = Y.copy()  # overwritten again and again: V^T is orthogonal, it stays finite
     Vt = V.T
     overwrite = lambda: Vt.matvec(scratch, overwrite_y=True)  # noqa: E731
+    main_apply = lambda: _main_apply_transpose(V, Y)  # noqa: E731
     for _ in range(3):  # three rounds
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
-        main = median_ratio(rowblock, gemms, repeat)
+        main = median_ratio(main_apply, gemms, repeat)
+        blocks = median_ratio(rowblock, gemms, repeat)
         after = median_ratio(wy, gemms, repeat)
         inplace = median_ratio(overwrite, gemms, repeat)
         library = median_ratio(gemms_scipy, gemms, repeat)
         dense_repeat = max(1, repeat // 3)
-        dense_copy = median_ratio(lambda: dense.T @ Y, rowblock, dense_repeat)
+        dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
-                     f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}", f"{dense_copy:.1f}x",
-                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
+                     f"{blocks:.2f}", f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}",
+                     f"{dense_main:.1f}x", f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
-    table(rows, ["two GEMMs ms", "before / GEMMs", "row blocks / GEMMs",
+    table(rows, ["two GEMMs ms", "before / GEMMs", "main / GEMMs", "row blocks / GEMMs",
                  "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
-                 "dense / row blocks",
-                 "dense / after (>= 40)", "dense / overwrite_y"])
+                 "dense / main", "dense / after (>= 40)", "dense / overwrite_y"])
 
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:

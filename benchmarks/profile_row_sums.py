@@ -30,9 +30,10 @@ def cpu_ms(func, repeat: int = 15) -> float:
 
 
 def blocked_loop(Y, passes: int):
-    """The kernel's loop with its first ``passes`` reductions (0: blocks, conversion only)."""
+    """The kernel's loop with its first ``passes`` reductions (0: blocks, conversion only;
+    2: sums by a dot per row; 3: sums by one gemv per block)."""
     n, p = Y.shape
-    rows = _kernels._LAST_CHUNK // p
+    rows = _kernels._last_rows(p)
     buf = np.empty((rows, p))
     sums, squares, ones = np.empty(n), np.empty(n), np.ones(p)
 
@@ -45,8 +46,10 @@ def blocked_loop(Y, passes: int):
                 np.copyto(block, Y[i:j])
             if passes >= 1:
                 np.vecdot(block, block, out=squares[i:j])
-            if passes >= 2:
+            if passes == 2:
                 np.vecdot(block, ones, out=sums[i:j])
+            if passes == 3:  # the kernel's choice: one BLAS gemv per block
+                np.matmul(block, ones, out=sums[i:j])
 
     return run
 
@@ -60,7 +63,7 @@ def main() -> None:
         read = cpu_ms(lambda Y=Y: Y.sum(axis=1))
         print(f"{np.dtype(dtype).name}: one Y.sum(axis=1) {read:.2f} ms")
         steps = (("blocks (and the float64 conversion)", 0), ("+ squares (vecdot)", 1),
-                 ("+ sums (vecdot with ones)", 2))
+                 ("+ sums (vecdot with ones)", 2), ("+ sums (one gemv with ones) instead", 3))
         for name, passes in steps:
             t = cpu_ms(blocked_loop(Y, passes))
             print(f"  {name}: {t:.2f} ms = {t / read:.2f} read")

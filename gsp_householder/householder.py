@@ -16,6 +16,10 @@ block of $p$ signals then costs two matrix-matrix products, $O(nmp)$ flops.
 
 from __future__ import annotations
 
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import scipy.linalg
 import scipy.linalg.blas
@@ -27,6 +31,10 @@ __all__ = ["HouseholderProduct"]
 # bytes of one block of rows (or columns) of the result in the WY apply: it stays in
 # cache between its copy from Y and the reading of its bounds
 _APPLY_BLOCK_BYTES = 1 << 19
+# bytes of Y from which the copy of the WY apply is split between threads
+_PARALLEL_COPY_BYTES = 1 << 23
+_copy_pool: dict = {}
+_copy_pool_lock = threading.Lock()
 
 
 class HouseholderProduct:
@@ -244,6 +252,20 @@ class HouseholderProduct:
             self._cast_cache[key] = (A, M, B)
         return self._cast_cache[key]
 
+    def _apply_pair(self, dtype, transpose: bool):
+        """``(A, C)`` with $V = D - A C^T$: ``A`` as in `_apply_factors`, $C = B M^T$.
+
+        Folding the $m \\times m$ factor into $B$ once (in float64, then cast) makes
+        $W = C^T Y$ a single GEMM over ``Y``, with no small product after it.
+        """
+        key = ("pair", np.dtype(dtype), transpose)
+        if key not in self._cast_cache:
+            A = self._apply_factors(dtype, transpose)[0]
+            _, M, B = self._apply_factors(np.float64, transpose)
+            C = np.ascontiguousarray(B @ M.T, dtype=dtype)
+            self._cast_cache[key] = (A, C)
+        return self._cast_cache[key]
+
     def _prepare(self, Y, name, axis):
         arr = np.asarray(Y)
         if arr.dtype.kind not in "fiu" or arr.dtype == np.float16:
@@ -268,13 +290,14 @@ class HouseholderProduct:
 
         ``True`` means proven finite; ``False`` means not proven (the caller
         then checks the result itself). A C- or F-ordered matrix takes the fast
-        path: $W = M (B^T Y)$ (one GEMM over ``Y``), then ``out = D Y`` written by
-        blocks of rows (C order) or columns (F order) while the bounds of each
-        block are read from cache, then one GEMM ``out -= A W`` that accumulates
-        into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result
-        follows. Each GEMM is one BLAS call: with several BLAS threads on a busy
-        machine, every call pays for waking the threads. With ``overwrite``, the
-        output is ``Y`` itself: no allocation and no copy, only the bounds pass.
+        path: $W = C^T Y$ with $C = B M^T$ (one GEMM over ``Y``), then ``out = D Y``
+        written by blocks of rows (C order) or columns (F order) while the bounds
+        of each block are read from cache (large arrays: blocks shared out
+        between threads), then one GEMM ``out -= A W`` that accumulates into
+        ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result follows.
+        Each GEMM is one BLAS call: with several BLAS threads, every call pays for
+        waking the threads. With ``overwrite``, the output is ``Y`` itself: no
+        allocation and no copy, only the bounds pass.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
@@ -284,14 +307,15 @@ class HouseholderProduct:
             else:
                 out = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y.copy()
             return out, False
-        A, M, B = self._apply_factors(Y.dtype, transpose)
         c_order = Y.ndim == 2 and Y.flags.c_contiguous
         if Y.ndim == 1 or Y.shape[1] == 0 or not (c_order or Y.flags.f_contiguous):
+            A, M, B = self._apply_factors(Y.dtype, transpose)
             W = M @ (B.T @ Y)
             out = A @ W  # the one n x p allocation; the subtraction reuses it
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
-        W = M @ (B.T @ Y)
+        A, C = self._apply_pair(Y.dtype, transpose)
+        W = C.T @ Y
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         high = _copy_with_bounds(Y, out, d[:, None] if self._has_signs else None, c_order)
         _subtract_product(A, W, out)
@@ -568,21 +592,27 @@ class HouseholderProduct:
         return cls._trusted(U, np.ones(n))
 
 
-def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
-    """Write ``D Y`` into ``out`` by cache-sized blocks; return ``max |Y|`` (inf if not finite).
+def _copy_threads() -> int:
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, 4))
 
-    Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` has its shape
-    and memory order (``out`` may be ``Y`` itself: then only the signs are applied),
-    ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
-    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
-    largest and smallest entries are read while they are in cache (numpy's own
-    reductions: a BLAS call per block would wake BLAS's threads once per block).
-    """
-    n, p = Y.shape
-    step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
+
+def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
+    with _copy_pool_lock:
+        if workers not in _copy_pool:
+            _copy_pool[workers] = ThreadPoolExecutor(
+                workers, thread_name_prefix="gsp_householder-apply")
+        return _copy_pool[workers]
+
+
+def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
+    """Copy and bound the blocks handed out by ``claim()`` (a block index, or ``None``)."""
     high = 0.0
-    for start in range(0, n if c_order else p, step):
-        sl = slice(start, start + step)
+    while (index := claim()) is not None:
+        sl = slice(index * step, (index + 1) * step)
         source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
         if dcol is not None:
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
@@ -594,6 +624,42 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool) -> float:
         if not (top <= high and bottom <= high):
             high = max(top, bottom) if top == top and bottom == bottom else np.inf
     return high
+
+
+def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> float:
+    """Write ``D Y`` into ``out`` by cache-sized blocks; return ``max |Y|`` (inf if not finite).
+
+    Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` has its shape
+    and memory order (``out`` may be ``Y`` itself: then only the signs are applied),
+    ``dcol`` is the ``(n, 1)`` sign column or ``None``. Blocks of rows (C order) or
+    of columns (F order) of about ``_APPLY_BLOCK_BYTES`` are copied, and their
+    largest and smallest entries are read while they are in cache (numpy's own
+    reductions: a BLAS call per block would wake BLAS's threads once per block).
+    Arrays of ``_PARALLEL_COPY_BYTES`` or more are shared out between threads
+    (default: the CPUs this process may use, at most 4), block by block as each
+    thread becomes free (numpy releases the GIL in the copy and the reductions).
+    """
+    n, p = Y.shape
+    step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
+    blocks = -(-(n if c_order else p) // step)
+    if n_threads is None:
+        n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
+    n_threads = max(1, min(n_threads, blocks))
+    counter = iter(range(blocks))
+    lock = threading.Lock()
+
+    def claim():
+        with lock:
+            return next(counter, None)
+
+    if n_threads == 1:
+        return _copy_blocks(Y, out, dcol, c_order, step, claim)
+    futures = [_get_copy_pool(n_threads - 1).submit(_copy_blocks, Y, out, dcol, c_order,
+                                                    step, claim)
+               for _ in range(n_threads - 1)]
+    highs = [_copy_blocks(Y, out, dcol, c_order, step, claim)]
+    highs.extend(f.result() for f in futures)
+    return max(highs)  # each thread's bound is inf if its blocks were not finite
 
 
 def _subtract_product(A, W, out) -> None:

@@ -406,3 +406,72 @@ def test_apply_with_signs_equals_dense_in_both_orders():
         np.testing.assert_allclose(V @ Z, D @ Y, atol=1e-12)
         np.testing.assert_allclose(V.T @ Z, D.T @ Y, atol=1e-12)
         np.testing.assert_allclose(Z.T @ V, Y.T @ D, atol=1e-12)
+
+
+# --------------------------------------------- the copy pass shared out between threads
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 40), m=st.integers(0, 6), p=st.integers(1, 9),
+       block_bytes=st.sampled_from([8, 40, 256, 1 << 21]), n_threads=st.integers(1, 4),
+       dtype=st.sampled_from([np.float64, np.float32]), fortran=st.booleans(),
+       with_signs=st.booleans(), transpose=st.booleans(), overwrite=st.booleans(),
+       seed=st.integers(0, 2**32 - 1))
+def test_property_threaded_apply_equals_dense(n, m, p, block_bytes, n_threads, dtype, fortran,
+                                              with_signs, transpose, overwrite, seed):
+    """With the copy of Y split between threads (every size, here), the WY apply equals
+    the dense product to rounding, in both memory orders, with signs, in place or not."""
+    import gsp_householder.householder as hh
+
+    rng = np.random.default_rng(seed)
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    if signs is None:
+        signs = np.ones(n)
+    V = HouseholderProduct(U, signs) if m else HouseholderProduct(np.zeros((n, 0)), signs)
+    D = dense_product(U, signs)
+    Y = rng.standard_normal((n, p)) * 5.0
+    Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+        mp.setattr(hh, "_PARALLEL_COPY_BYTES", 0)
+        mp.setattr(hh, "_copy_threads", lambda: n_threads)
+        got = V.matvec(Z, transpose=transpose, overwrite_y=overwrite)
+    ref = (D.T if transpose else D) @ Y
+    tol = 1e-13 if dtype == np.float64 else 3e-6
+    assert got.dtype == dtype
+    assert np.linalg.norm(got - ref) <= tol * max(np.linalg.norm(Y), 1e-300)
+
+
+@pytest.mark.parametrize("n_threads", [2, 3, 8])
+@pytest.mark.parametrize("c_order", [True, False])
+def test_threaded_copy_bound_sees_every_block(n_threads, c_order):
+    """Each thread's bound reaches the result: a NaN or inf in any block gives inf, and a
+    finite array gives its largest magnitude, wherever it sits."""
+    import gsp_householder.householder as hh
+
+    rng = np.random.default_rng(n_threads)
+    for where in [(0, 0), (5, 3), (16, 6)]:
+        Y = rng.standard_normal((17, 7))
+        Y[where] = -40.0
+        Z = Y if c_order else np.asfortranarray(Y)
+        out = np.empty_like(Z)
+        assert hh._copy_with_bounds(Z, out, None, c_order, n_threads=n_threads) == 40.0
+        np.testing.assert_array_equal(out, Z)
+        for bad in (np.nan, np.inf, -np.inf):
+            Y[where] = bad
+            Z = Y if c_order else np.asfortranarray(Y)
+            assert hh._copy_with_bounds(Z, np.empty_like(Z), None, c_order,
+                                        n_threads=n_threads) == np.inf
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_threaded_apply_reports_non_finite_input(monkeypatch, bad):
+    import gsp_householder.householder as hh
+
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", 16)
+    monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 0)
+    V = HouseholderProduct(np.random.default_rng(0).standard_normal((9, 2)))
+    Y = np.ones((9, 5))
+    Y[8, 4] = bad
+    with pytest.raises(ValueError, match="Y"):
+        V.T @ Y
+    with pytest.raises(ValueError, match="Y"):
+        V.matvec(Y, overwrite_y=True)

@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gsp_householder import (
     BernoulliUniform,
@@ -195,23 +197,60 @@ def test_without_numba_the_numpy_kernel_is_used(monkeypatch):
 
 @pytest.mark.parametrize("dot_max", [4096, 4])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_numpy_row_kernel_blocking_is_invisible(monkeypatch, dtype, dot_max):
-    """Blocks of rows of any size (here 1, 3 and 7 rows) give the same bits as one block."""
+def test_numpy_row_kernel_threads_and_blocking(monkeypatch, dtype, dot_max):
+    """For any block size (here 1, 3, 7, 8 and 16 rows) the threads give the same bits,
+    and the blockings agree to rounding (BLAS ``gemv`` may group rows differently)."""
     monkeypatch.setattr(_kernels, "_DOT_MAX", dot_max)  # 4: the einsum path for long rows
     rng = np.random.default_rng(11)
     X = (rng.standard_normal((53, 29)) * 7 + 2).astype(dtype)
     with _kernels.use_backend("numpy"):
         whole = _kernels.sums_along_axis(X, 1, n_threads=1)
-        for rows in (1, 3, 7):
+        for rows in (1, 3, 7, 8, 16):
             monkeypatch.setattr(_kernels, "_LAST_CHUNK", rows * X.shape[1])
-            for n_threads in (1, 2):
+            one = _kernels.sums_along_axis(X, 1, n_threads=1)
+            for n_threads in (2, 3, 8):
                 got = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
-                np.testing.assert_array_equal(got[0], whole[0])
-                np.testing.assert_array_equal(got[1], whole[1])
+                np.testing.assert_array_equal(got[0], one[0])
+                np.testing.assert_array_equal(got[1], one[1])
+            np.testing.assert_allclose(one[0], whole[0], rtol=1e-14,
+                                       atol=1e-14 * np.abs(X).sum(axis=1).max())
+            np.testing.assert_array_equal(one[1], whole[1])  # one dot per row
             acc = _kernels.sums_along_axis(X, 1, out=(got[0].copy(), got[1].copy()),
                                            accumulate=True)
-            np.testing.assert_allclose(acc[0], 2 * whole[0], rtol=1e-15)
-            np.testing.assert_allclose(acc[1], 2 * whole[1], rtol=1e-15)
+            np.testing.assert_allclose(acc[0], 2 * got[0], rtol=1e-15)
+            np.testing.assert_allclose(acc[1], 2 * got[1], rtol=1e-15)
     ref_s, ref_q = _reference(X, 1)
     np.testing.assert_allclose(whole[0], ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
     np.testing.assert_allclose(whole[1], ref_q, rtol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.tuples(st.integers(1, 70), st.integers(1, 40)),
+       dtype=st.sampled_from([np.float64, np.float32]),
+       layout=st.sampled_from(["C", "F", "strided"]), rows=st.integers(1, 20),
+       scale=st.sampled_from([1e-3, 1.0, 1e6]), seed=st.integers(0, 2**32 - 1))
+def test_property_numpy_row_kernel(shape, dtype, layout, rows, scale, seed):
+    """The numpy row kernel (any block size, 1-3 threads) gives the float64 sums and sums
+    of squares to 1e-12, the same bits for every number of threads, and agrees with the
+    compiled kernel when it is installed."""
+    rng = np.random.default_rng(seed)
+    big = (rng.standard_normal((2 * shape[0], 2 * shape[1])) * scale + scale).astype(dtype)
+    X = {"C": np.ascontiguousarray(big[:shape[0], :shape[1]]),
+         "F": np.asfortranarray(big[:shape[0], :shape[1]]),
+         "strided": big[::2, ::2]}[layout]
+    ref_s, ref_q = _reference(X, 1)
+    with pytest.MonkeyPatch.context() as mp, _kernels.use_backend("numpy"):
+        mp.setattr(_kernels, "_LAST_CHUNK", rows * shape[1])
+        one = _kernels.sums_along_axis(X, 1, n_threads=1)
+        for n_threads in (2, 3):
+            many = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
+            np.testing.assert_array_equal(many[0], one[0])
+            np.testing.assert_array_equal(many[1], one[1])
+    atol = 1e-12 * np.abs(ref_q).max() ** 0.5
+    np.testing.assert_allclose(one[0], ref_s, rtol=1e-12, atol=atol)
+    np.testing.assert_allclose(one[1], ref_q, rtol=1e-12)
+    if _kernels._numba_available():
+        with _kernels.use_backend("numba"):
+            compiled = _kernels.sums_along_axis(X, 1)
+        np.testing.assert_allclose(compiled[0], one[0], rtol=1e-12, atol=atol)
+        np.testing.assert_allclose(compiled[1], one[1], rtol=1e-12)

@@ -13,14 +13,16 @@ additions (relative differences of order $10^{-16}$):
   registers;
 - ``"numpy"``, always available: cache-sized blocks (converted to float64 in a
   reused buffer when needed), reduced twice while they sit in cache; along rows,
-  by one BLAS dot product per row for the squares and one against ones for the
-  sums, so each row's result does not depend on the blocking.
+  by one BLAS dot product per row for the squares and one BLAS matrix-vector
+  product against ones per block for the sums.
 
 `use_backend` selects one inside a ``with`` block; `active_backend` names the one
 in use. The numpy kernel splits large inputs between threads (numpy releases
 the GIL); the compiled loop reads memory about as fast as one core can and runs
 on one thread unless asked for more. Each output entry is computed by one
-thread in a fixed order, so the result does not depend on the number of threads.
+thread in a fixed order (the numpy kernel splits the rows between threads at
+the boundaries of its blocks, whose size depends only on the row length), so the
+result does not depend on the number of threads.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ _CHUNK = 1 << 17
 # float64 entries of one block of rows of the numpy row-sum kernel (2 MiB): large
 # enough that the per-call overhead of numpy stays small, small enough for L3
 _LAST_CHUNK = 1 << 18
+# the numpy row kernel's blocks hold a multiple of this many rows (BLAS ``gemv``
+# kernels sum rows in groups; aligned blocks give every row the same grouping)
+_ROW_ALIGN = 8
 # longest row summed by BLAS dot products (OpenBLAS threads dot above 10000 entries)
 _DOT_MAX = 4096
 # entries below which one thread does all the work
@@ -119,13 +124,18 @@ def _default_threads(size: int, compiled: bool) -> int:
     return min(os.cpu_count() or 1, 4)
 
 
-def _run_split(work: Callable[[int, int], None], length: int, n_threads: int) -> None:
-    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``."""
-    n_threads = max(1, min(n_threads, length))
+def _run_split(work: Callable[[int, int], None], length: int, n_threads: int,
+               align: int = 1) -> None:
+    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``.
+
+    Every slice but the last starts and ends at a multiple of ``align``.
+    """
+    n_threads = max(1, min(n_threads, -(-length // align)))
     if n_threads == 1:
         work(0, length)
         return
-    edges = np.linspace(0, length, n_threads + 1).astype(int)
+    units = -(-length // align)
+    edges = np.minimum(np.linspace(0, units, n_threads + 1).astype(int) * align, length)
     futures = [_get_pool().submit(work, int(edges[i]), int(edges[i + 1]))
                for i in range(1, n_threads)]
     work(int(edges[0]), int(edges[1]))
@@ -214,13 +224,21 @@ def _row_dot(a, b, out) -> None:
         np.einsum("ij,ij->i" if b.ndim == 2 else "ij,j->i", a, b, out=out)
 
 
+def _last_rows(p: int) -> int:
+    """Rows of one block of the numpy row kernel for rows of ``p`` entries."""
+    rows = max(1, _LAST_CHUNK // max(p, 1))
+    return rows - rows % _ROW_ALIGN if rows >= 2 * _ROW_ALIGN else rows
+
+
 def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
     # per block of rows: the squares by one dot product per row (BLAS ``dot``, which
-    # streams the block in from memory), then the sums by a dot product with ones
-    # while the block is still in cache; each row is one ``dot`` call whatever the
-    # blocking or the threads, so the bits do not depend on them
+    # streams the block in from memory), then the sums by one matrix-vector product
+    # with ones (BLAS ``gemv``, faster per entry than a ``dot`` per row) while the
+    # block is still in cache; ``lo`` is a block boundary (`_run_split` aligns the
+    # threads' slices to blocks), so each row is summed by the same calls whatever
+    # the number of threads
     p = X.shape[1]
-    rows = max(1, _LAST_CHUNK // max(p, 1))
+    rows = _last_rows(p)
     buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
     ones = np.ones(p)
     part = np.empty((2, min(rows, hi - lo))) if accumulate else None
@@ -233,12 +251,12 @@ def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
                 np.copyto(block, X[i:j], casting="unsafe")
             if accumulate:
                 _row_dot(block, block, part[1, :j - i])
-                _row_dot(block, ones, part[0, :j - i])
+                np.matmul(block, ones, out=part[0, :j - i])
                 sums[i:j] += part[0, :j - i]
                 sq_sums[i:j] += part[1, :j - i]
             else:
                 _row_dot(block, block, sq_sums[i:j])
-                _row_dot(block, ones, sums[i:j])
+                np.matmul(block, ones, out=sums[i:j])
 
 
 def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
@@ -411,6 +429,8 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     elif axis == 1:
         def work(lo, hi):
             _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
+        _run_split(work, length, n_threads, align=_last_rows(X.shape[1]))
+        return sums, sq_sums
     else:
         def work(lo, hi):
             _numpy_first(X, sums, sq_sums, lo, hi, accumulate)

@@ -26,9 +26,6 @@ CUT_ROWS = 1000
 #: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
 #: 1e-7): smaller entries, relative to the largest, are not edges.
 LP_ACCURACY = 1e-6
-#: Solver options: HiGHS's presolve costs more than it saves on these dense programs with
-#: few columns (about half of the solve time at n = 200, the same graphs found).
-HIGHS_OPTIONS = {"presolve": False}
 
 @dataclass
 class Fit:
@@ -102,7 +99,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     while True:
         A = np.vstack([fixed_rows, np.hstack([H[sel], np.zeros((int(sel.sum()), 1))])])
         res = linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[sel]]), bounds=bounds,
-                      method="highs", options=HIGHS_OPTIONS, **equality)
+                      method="highs", **equality)
         if res.status != 0 and sel.all():
             break
         if res.status == 2:                          # a relaxation is infeasible

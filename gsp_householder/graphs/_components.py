@@ -13,6 +13,13 @@ $L\\mathbf 1_B$ vanishes outside the block only if no edge leaves it (an isolate
 shows as a unit column). A basis whose zero-eigenvalue columns mix the components is
 not split: the same columns then also diagonalise connected graphs (a complete
 bipartite graph's two parts look alike), and the sparsest connected one is inferred.
+
+A perturbed or learned basis has no exact zeros: its columns leak into the other blocks
+at the noise level. The support is then read at coarser levels in turn
+(``SUPPORT_LEVELS``), and the first level at which the blocks appear, each with as many
+columns as nodes and near-orthonormal, splits the basis. A connected graph never splits at
+any level below its zero-eigenvalue vector's smallest relative entry (1 for the constant
+vector of a combinatorial Laplacian): that column joins every node.
 """
 
 from __future__ import annotations
@@ -27,6 +34,10 @@ from scipy.sparse import csgraph
 SUPPORT_TOL = 1e-9
 #: Largest defect ||Q^T Q - I||_max of a block's basis.
 ORTHONORMAL_TOL = 1e-8
+#: Support levels tried in turn: rounding (exact bases), then the levels at which
+#: perturbed bases show their blocks (an entry left out of a block is below the level
+#: times its column's largest entry).
+SUPPORT_LEVELS = (SUPPORT_TOL, 1e-6, 1e-4, 1e-3, 1e-2, 3e-2)
 
 
 @dataclass
@@ -43,11 +54,22 @@ def node_blocks(V: np.ndarray) -> list[NodeBlock] | None:
 
     ``V`` is a validated orthonormal (n, n) array. Returns None unless the nodes split
     into at least two blocks, each with as many columns supported on it alone as it
-    has nodes.
+    has nodes, at one of the ``SUPPORT_LEVELS`` (the first that splits). The entries
+    left out of the blocks bound the defect of a block's basis by $n\tau^2$ at level
+    $\tau$; a block's basis is then not exactly orthonormal (the caller projects it).
     """
+    for level in SUPPORT_LEVELS:
+        blocks = _blocks_at(V, level)
+        if blocks is not None:
+            return blocks
+    return None
+
+
+def _blocks_at(V: np.ndarray, level: float) -> list[NodeBlock] | None:
+    """`node_blocks` at one support level, or None."""
     n = V.shape[0]
     size = np.abs(V)
-    support = size > SUPPORT_TOL * size.max(axis=0)
+    support = size > level * size.max(axis=0)
     rows, cols = np.nonzero(support)
     links = sp.coo_array((np.ones(rows.size), (rows, n + cols)), shape=(2 * n, 2 * n))
     n_blocks, label = csgraph.connected_components(links, directed=False)
@@ -60,7 +82,8 @@ def node_blocks(V: np.ndarray) -> list[NodeBlock] | None:
         if nodes.size != columns.size:
             return None
         Q = V[np.ix_(nodes, columns)]
-        if np.abs(Q.T @ Q - np.eye(nodes.size)).max() > ORTHONORMAL_TOL:
+        if np.abs(Q.T @ Q - np.eye(nodes.size)).max() > max(ORTHONORMAL_TOL,
+                                                             n * level * level):
             return None
         blocks.append(NodeBlock(nodes=nodes, columns=columns, basis=Q))
     return blocks

@@ -7,7 +7,10 @@ mean), which for generic eigenvectors holds only $\\mathbf 1$. Its off-diagonal 
 carry all its spread, so it sits among the *largest* directions of the pairs' Gram
 matrix, where the rankings of ``_support_search`` and ``_fitted_ranking`` do not look.
 The exact null space (rounding level) is searched as a family instead: its valid sparse
-vertices are candidate graphs.
+vertices are candidate graphs. A perturbed basis has no exact null space: the directions
+below the widest gap among the smallest singular values (at least ``NOISY_GAP`` wide,
+and below ``NOISY_LEVEL`` times the noise level) are its near-null space, searched with
+off-diagonal tolerances at the noise level.
 
 Internal module: arguments are validated by the caller.
 """
@@ -17,18 +20,41 @@ from __future__ import annotations
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._template_lp import Fit, valid_in_span
+from gsp_householder.graphs._support_search import CLEAN_FACTOR
+from gsp_householder.graphs._template_lp import Fit, edge_pairs, valid_in_span
 
 #: Singular values of the centred $Z$ below this fraction of the largest are null.
 NULL_LEVEL = 1e-9
 #: Largest null space searched (beyond it the diagonal does not pin the family down).
 MAX_DIMENSION = 8
+#: With noise, the near-null directions are separated from the others by a gap of at
+#: least this factor in singular value...
+NOISY_GAP = 10.0
+#: ... and lie below this fraction of the largest one (their level, taken as the
+#: standardised noise level of the basis).
+NOISY_LEVEL = 1e-2
 
 
-def constant_diagonal_fit(B: PairBasis, floor=1e-5):
+def _noisy_null(s):
+    """Mask of the singular values below the widest gap among the smallest
+    ``MAX_DIMENSION + 1`` and their level relative to the largest, if that gap passes
+    ``NOISY_GAP`` and the level ``NOISY_LEVEL``; else an empty mask."""
+    null = np.zeros(s.size, dtype=bool)
+    tail = s[-(MAX_DIMENSION + 1):]
+    ratios = tail[:-1] / np.maximum(tail[1:], 1e-300)
+    k = int(np.argmax(ratios))
+    level = float(tail[k + 1] / s[0])
+    if ratios[k] >= NOISY_GAP and level <= NOISY_LEVEL:
+        null[s.size - tail.size + k + 1:] = True
+    return null, level
+
+
+def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 
     Only for one unknown per column and a combinatorial Laplacian (constant ``u``).
+    With ``noisy``, when the centred diagonal has no exact null space, its near-null
+    space (``_noisy_null``) is searched at the noise level it shows.
     """
     if B.G is not None or np.ptp(B.u) > 1e-12 * B.u.max():
         return None
@@ -38,13 +64,31 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5):
     Q = np.linalg.qr(np.hstack([np.ones((g, 1)), np.eye(g)[:, : g - 1]]))[0][:, 1:]
     _, s, Wt = np.linalg.svd(P @ Q)
     null = s <= NULL_LEVEL * s[0]
+    tol = np.full(B.n, 1e-9 * B.n)
+    noisy = noisy and not null.any()
+    if noisy:
+        null, noise = _noisy_null(s)
+        # tolerances in the units of equal eigenvalues, as for a noisy prefix's pairs
+        lam = np.full(g, B.n / B.mult.sum())
+        scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
+        tol = np.maximum(CLEAN_FACTOR * noise * scale, 5e-10)
+        floor = max(floor, noise)
     if not null.any() or null.sum() > MAX_DIMENSION:
         return None
     Lam = np.hstack([np.ones((g, 1)), Q @ Wt[null].T])
+    mu = np.zeros(Lam.shape[1])
     hint = B.upper()
-    tol = np.full(B.n, 1e-9 * B.n)
     programs = {}
     ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, cache=programs)
     if not ok:
         return None
-    return Fit(lam, Lam, np.zeros(Lam.shape[1]), 0, tol, floor, hint, programs)
+    if noisy:
+        # the misfit of the pairs left at zero, in the units of the pairs' Gram (the
+        # level ``polish`` and the candidates' least squares work at)
+        I, J = edge_pairs(B, lam, tol)
+        i, j = hint
+        R = B.matrix(lam)
+        own = float(np.sum(R[i, j] ** 2) - np.sum(R[I, J] ** 2))
+        centred = lam - lam.mean()
+        mu[:] = max(own / max(float(centred @ centred), 1e-300), 2.0 * B.null_floor)
+    return Fit(lam, Lam, mu, 0, tol, floor, hint, programs)

@@ -22,7 +22,11 @@ the candidates with their weakest edges forced to zero (module ``_sparsest_membe
 are searched too. When no leverage ranking gives a graph (dense graphs with
 near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
 trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
-(regular graphs, module ``_regular_family``) are searched as a family.
+(regular graphs, module ``_regular_family``) are searched as a family; that family is
+also searched, at the noise level its own near-null space shows, when noisy
+eigenvectors give no graph or one that does not fit them, and when the graph found is
+regular with unequal weights (a triangle-free regular graph's distance-2 graph shares
+its eigenvectors).
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -60,6 +64,7 @@ from gsp_householder.graphs._support_search import (
 from gsp_householder.graphs._template_lp import (
     LP_ACCURACY,
     candidate_order,
+    edge_pairs,
     polish,
     rank_candidates,
     sparse_vertices,
@@ -117,6 +122,9 @@ LADDER_MAX_N = 500
 #: pairs below the noise (functions of the Laplacian concentrated on the trimmed
 #: pairs), and one round with more directions ranks the edges first.
 LARGE_RANKINGS = ((8, 0.7, 3), (32, 0.7, 1), (16, 0.7, 1), (32, 0.7, 2))
+#: A graph found whose weighted degrees agree within this fraction of their mean is
+#: regular: the constant-diagonal family is searched for a sparser member too.
+REGULAR_SPREAD = 1e-2
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -197,7 +205,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     degree ``scale``. The components' relative scale is not identifiable:
     ``family_dimension`` counts it, and ``history["components"]`` gives their sizes.
     Zero-eigenvalue columns that mix the components also fit connected graphs; such
-    a basis is not split.
+    a basis is not split. A perturbed or learned basis has no exact zeros: its blocks
+    are read at the first support level (1e-9 to 3e-2 of each column's largest entry)
+    at which they appear, each with as many columns as nodes.
 
     Examples
     --------
@@ -381,12 +391,81 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         history["noise_estimates"] = []
         ranked, family_dimension = _ladder(B, basis, tol, rng, history,
                                            order=FITTED_RANKINGS)
-        regular = constant_diagonal_fit(B)          # regular graphs: constant degree
-        family = _candidates(B, regular, rng) if regular is not None else []
+        exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
+        family, dim = _regular_family(B, rng, noisy=not exact)
         if family:
             ranked = _merge(ranked, family)
-            family_dimension = max(family_dimension, regular.Lam.shape[1])
+            family_dimension = max(family_dimension, dim)
+    elif not ranked:
+        # too noisy for the leverage rankings, whose noise estimates are not clean for a
+        # regular graph: its constant-diagonal family shows its own noise level
+        family, dim = _regular_family(B, rng, noisy=True)
+        if family:
+            ranked, family_dimension = family, dim
+            history["regular_family"] = True
+            history["leverage_unresolvable"] = history.pop("unresolvable")
+    elif ranked and _doubtful(basis, ranked, history):
+        # the graph does not fit the eigenvectors to their noise level: the
+        # constant-diagonal family (one SVD) may hold a sparser one that fits better (a
+        # regular graph, whose eigenvalue vector the leverage rankings do not see);
+        # a denser graph fits the noise better and is no evidence
+        family, dim = _regular_family(B, rng, noisy=True)
+        if family and family[0][0] <= ranked[0][0] and (
+                RESIDUAL_SLACK * _residual(basis, family[0][3])
+                < _residual(basis, ranked[0][3])):
+            ranked, family_dimension = family, dim
+            history["regular_family"] = "refit"
+    elif ranked and ranked[0][0] > B.n - 1 and _constant_degree(ranked[0][3]):
+        # a regular graph found: the constant-diagonal family may hold a sparser one (a
+        # 3-regular graph of girth 5 shares its eigenvectors with its distance-2 graph,
+        # 6-regular with equal weights)
+        sparser = _sparser_regular(B, ranked[0], history["noise"] > EXACT_NOISE, rng)
+        if sparser:
+            ranked = _merge(ranked, sparser)
+            family_dimension = max(family_dimension, 2)
     return ranked, family_dimension, history
+
+
+def _regular_family(B: PairBasis, rng, noisy):
+    """Candidates of the constant-diagonal family (``constant_diagonal_fit``) other than
+    the complete graph, and the family's dimension; ``([], 1)`` if it is empty.
+
+    The complete graph (equal eigenvalues) is in every family: with noise its equal
+    weights would rank it above the sparse members, whose weights vary at the noise.
+    """
+    regular = constant_diagonal_fit(B, noisy=noisy)
+    if regular is None:
+        return [], 1
+    family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
+    return family, regular.Lam.shape[1]
+
+
+def _doubtful(basis, ranked, history) -> bool:
+    """A graph found at a noise level (not exact) whose residual is above
+    ``RESIDUAL_CONSISTENT`` times the smallest noise estimate."""
+    levels = [e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE]
+    if history["noise"] <= EXACT_NOISE or not levels:
+        return False
+    return _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)
+
+
+def _sparser_regular(B: PairBasis, found, noisy, rng):
+    """Members of the constant-diagonal family with fewer edges than the graph ``found``
+    (a ``rank_candidates`` item), or []: its sparse vertices (``sparse_vertices``),
+    polished only when sparser than ``found``."""
+    regular = constant_diagonal_fit(B, noisy=noisy)
+    if regular is None:
+        return []
+    lams = [lam for lam in sparse_vertices(B, regular, rng)
+            if len(edge_pairs(B, lam, regular.tol)[0]) < found[0]]
+    cands = rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular)
+    return [c for c in cands if c[0] < found[0]]
+
+
+def _constant_degree(W) -> bool:
+    """The weighted degrees of ``W`` agree within ``REGULAR_SPREAD``."""
+    d = np.asarray(W.sum(axis=1)).ravel()
+    return bool(np.ptp(d) <= REGULAR_SPREAD * d.mean())
 
 
 def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
@@ -466,6 +545,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     if noisy and not exact_level:
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if level > UNRESOLVABLE_NOISE:
+            # unclean rankings of exact eigenvectors can agree on such a level too: the
+            # exact search (no linear program unless a prefix fits to rounding) first
+            for key in deferred:
+                scores, trimmed, _ = ranking(key)
+                ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+                if ranked:
+                    return ranked, dim
             if leverage:
                 history["unresolvable"] = level
             return [], 1

@@ -445,3 +445,28 @@ def test_warnings_point_at_the_caller():
     with pytest.warns(ConvergenceWarning) as caught:
         infer_laplacian(V)
     assert caught[0].filename == __file__
+
+
+def test_linear_programs_sharing_a_span_reuse_its_rows_and_agree():
+    from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
+    from gsp_householder.graphs._template_lp import valid_in_span
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_labeled_tree(80, seed=100))
+    basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
+    P = _anchored_pair_basis(basis)
+    fit = seed_fit(P, leverage_ranking(P, keep=0.7, r=8)[1], rounding=1e-9)
+    d = fit.Lam.shape[1]
+    assert d > 1 and "rows" in fit.programs          # the max-margin program's rows
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        objective = rng.standard_normal(d)
+        before = fit.programs["rows"].sum()
+        ok, lam, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint,
+                                   objective=objective)
+        ok2, lam2, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint,
+                                     objective=objective, cache=fit.programs)
+        assert ok and ok2
+        # a generic objective has one optimal vertex, whichever rows the cuts start from
+        np.testing.assert_allclose(lam2, lam, atol=1e-6 * np.abs(lam).max())
+        assert fit.programs["rows"].sum() >= before       # rows are only added

@@ -78,7 +78,8 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     Lam = np.hstack([np.ones((g, 1)), Q @ Wt[null].T])
     mu = np.zeros(Lam.shape[1])
     hint = B.upper()
-    ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint)
+    programs = {}
+    ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, cache=programs)
     if not ok:
         return None
     if noisy:
@@ -90,4 +91,4 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
         own = float(np.sum(R[i, j] ** 2) - np.sum(R[I, J] ** 2))
         centred = lam - lam.mean()
         mu[:] = max(own / max(float(centred @ centred), 1e-300), 2.0 * B.null_floor)
-    return Fit(lam, Lam, mu, 0, tol, floor, hint)
+    return Fit(lam, Lam, mu, 0, tol, floor, hint, programs)

@@ -114,7 +114,15 @@ class PrefixSearch:
         hook = evaluation_hook.get()
         if hook is not None:
             hook(c)
-        mu, Lam, exact, truncated = self._near_null(c, gram)
+        first = None
+        if not self.noise:
+            # exact: rejected unless the best direction is clean, which the smallest
+            # directions decide before the near-null ones are counted
+            first = gram.null_directions(8)
+            lam0 = first[1][:, 0] * (B.n / (B.mult @ first[1][:, 0]))
+            if self._residual_noise(c, lam0)[1] is None:
+                return None
+        mu, Lam, exact, truncated = self._near_null(c, gram, first=first)
         lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
@@ -125,9 +133,10 @@ class PrefixSearch:
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         for span in (exact, np.ones(mu.size, dtype=bool)):
-            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint)
+            programs = {}
+            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
             if ok and (not family or self._residual_noise(c, lam)[1] is not None):
-                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint)
+                return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
         fit = self._banded(c, mu, Lam, noise, floor) if family else None
@@ -178,23 +187,25 @@ class PrefixSearch:
         for _ in range(rounds):
             scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
             tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
-            lam = self._band_lp(Lam, tol, floor, hint, (I, J))
+            programs = {}
+            lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs)
             if lam is None:
                 return None
             if self._residual_noise(c, lam)[1] is not None:
-                return Fit(lam, Lam, mu, c, tol, floor, hint)
+                return Fit(lam, Lam, mu, c, tol, floor, hint, programs)
         return None
 
-    def _band_lp(self, Lam, tol, floor, hint, pairs, batch=500, max_rounds=20):
+    def _band_lp(self, Lam, tol, floor, hint, pairs, programs, batch=500, max_rounds=20):
         """``valid_in_span`` with the noise band on ``pairs``, by constraint generation:
-        only the pairs violating the band so far are constrained."""
+        only the pairs violating the band so far are constrained (``programs``: the
+        ``cache`` of ``valid_in_span``, shared by the rounds)."""
         B = self.B
         I, J = pairs
         width = tol[I] + tol[J]
         active = np.zeros(len(I), dtype=bool)
         for _ in range(max_rounds):
             band = (I[active], J[active], width[active])
-            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band)
+            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band, cache=programs)
             if not ok:
                 return None
             excess = np.abs(B.matrix(lam)[I, J]) - width
@@ -205,7 +216,7 @@ class PrefixSearch:
             active[worst[excess[worst] > 0.0]] = True
         return None
 
-    def _near_null(self, c, gram: PairGram, r=8):
+    def _near_null(self, c, gram: PairGram, r=8, first=None):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
         ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
@@ -215,7 +226,8 @@ class PrefixSearch:
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
         give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``
-        plus the local columns.
+        plus the local columns. ``first``: ``gram.null_directions(r)`` if already computed
+        (not used when the local columns are left out).
         """
         B = self.B
         local = self._local_columns(c)
@@ -223,10 +235,13 @@ class PrefixSearch:
             directions = gram.null_directions
             r = max(r, B.n_local + 8)   # local columns are null directions: one eigh call
         else:
+            first = None
+
             def directions(r):
                 return other_null_directions(gram, local, r)
         while True:
-            mu, Lam = directions(r)
+            mu, Lam = first if first is not None else directions(r)
+            first = None
             limit = np.full(mu.size, B.cluster(mu[0]))
             if self.noise:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
@@ -318,6 +333,10 @@ class PrefixSearch:
             if c >= c_max:
                 return None
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
+        if not self.noise and best.Lam.shape[1] == 1:
+            # exact and determined: the pairs after a smaller c include these, so any
+            # fit there is this Laplacian again (re-ranking by it finds its size)
+            return best
         hi = c
         while lo is not None and hi - lo > max(1, hi // 200):
             mid = (lo + hi) // 2

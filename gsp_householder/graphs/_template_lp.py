@@ -10,7 +10,7 @@ graphs. Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,6 +34,8 @@ class Fit:
     ``tol`` is the per-node off-diagonal tolerance (pair $(i, j)$ may reach
     ``tol[i] + tol[j]``), ``floor`` the smallest accepted eigenvalue and ``hint`` the
     complement pairs, the only ones whose entries can differ from zero in the span.
+    ``programs`` is the ``cache`` of ``valid_in_span`` for this span, tolerance and
+    hint (the pair constraints and the rows the linear programs needed so far).
     """
 
     lam: np.ndarray
@@ -43,33 +45,34 @@ class Fit:
     tol: np.ndarray
     floor: float
     hint: tuple
+    programs: dict = field(default_factory=dict, repr=False)
 
 
-def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None):
+def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,
+                  cache=None):
     """Max-margin (or ``objective``-minimising, margin fixed at ``floor``) valid Laplacian.
 
     ``band = (I, J, width)`` also bounds $|\\tilde L_{ij}| \\le$ ``width`` on those pairs.
+    ``cache`` (a dict, filled on the first call) keeps, between calls with the same
+    ``Lam``, ``tol`` and ``hint``, the pair constraints and the pair rows the linear
+    programs needed so far, from which the next call's cutting planes start.
     Returns ``(ok, lam, t)``: whether a valid Laplacian with margin ``t >= floor``
     exists in ``span(Lam)``, normalised to ``mult @ lam = n``.
     """
     n, g = B.n, B.g
-    I, J = hint
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
-    Lam = np.linalg.qr(Lam)[0]
+    cache = {} if cache is None else cache
+    if "H" not in cache:
+        cache.update(_pair_constraints(B, Lam, tol, hint))
+    Lam, H, h, trace_row = cache["Lam"], cache["H"], cache["h"], cache["trace_row"]
     d = Lam.shape[1]
-    trace_row = B.mult @ Lam
     if objective is None:
         cost = np.append(np.zeros(d), -1.0)
         t_bounds = (None, 2.0 * n / B.mult.sum())
     else:
         cost = np.append(objective, 0.0)
         t_bounds = (floor, floor)
-    H = B.products(I, J, Lam)                                             # L_ij <= tol
-    h = POSITIVE_SLACK * (tol[I] + tol[J])
-    live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
-                                                              1e-300)
-    H, h = H[live], h[live]
     blocks = [np.hstack([-Lam, np.ones((g, 1))])]                        # t - lam <= 0
     bounds_ub = [np.zeros(g)]
     if band is not None:
@@ -82,9 +85,12 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     fixed_rows, fixed_ub = np.vstack(blocks), np.concatenate(bounds_ub)
     equality = {"A_eq": np.append(trace_row, 0.0)[None, :], "b_eq": [float(n)]}
     bounds = [(None, None)] * d + [t_bounds]
-    # Cutting planes on the pair constraints: start with those nearest to binding at the
-    # first direction of the span (the best-fitting member), add the violated ones.
-    if len(H) > CUT_ROWS:
+    # Cutting planes on the pair constraints: start with those the earlier programs of
+    # this span needed or, on the first call, those nearest to binding at the first
+    # direction of the span (the best-fitting member); add the violated ones.
+    if "rows" in cache:
+        sel = cache["rows"].copy()
+    elif len(H) > CUT_ROWS:
         y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
         sel = np.zeros(len(H), dtype=bool)
         sel[np.argsort(-(H @ y_ref - h))[:CUT_ROWS]] = True
@@ -95,9 +101,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         res = linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[sel]]), bounds=bounds,
                       method="highs", **equality)
         if res.status != 0 and sel.all():
-            return False, None, -np.inf
+            break
         if res.status == 2:                          # a relaxation is infeasible
-            return False, None, -np.inf
+            break
         if res.status != 0:
             sel[:] = True
             continue
@@ -109,8 +115,23 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         if worst.size == 0:
             break
         sel[worst] = True
+    cache["rows"] = sel
+    if res.status != 0:
+        return False, None, -np.inf
     y, t = res.x[:-1], float(res.x[-1])
     return t >= floor, Lam @ y, t
+
+
+def _pair_constraints(B: PairBasis, Lam, tol, hint):
+    """Orthonormalised span, the rows $a_{ij}^T \\Lambda \\le 2(\\mathrm{tol}_i +
+    \\mathrm{tol}_j)$ of the ``hint`` pairs that do not vanish on it, and the trace row."""
+    I, J = hint
+    Lam = np.linalg.qr(Lam)[0]
+    H = B.products(I, J, Lam)                                             # L_ij <= tol
+    h = POSITIVE_SLACK * (tol[I] + tol[J])
+    live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
+                                                              1e-300)
+    return {"Lam": Lam, "H": H[live], "h": h[live], "trace_row": B.mult @ Lam}
 
 
 def _check_single(B, lam, tol, floor, hint):
@@ -150,14 +171,15 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
         R = B.rows(I, J)
         w = 1.0 / (np.maximum(-(R @ lam), 0.0) + 1e-3 * max(float(np.abs(R @ lam).max()), 1e-300))
         obj = -(w @ R) @ np.linalg.qr(fit.Lam)[0]
-        ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint, objective=obj)
+        ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint, objective=obj,
+                                    cache=fit.programs)
         if not ok:
             break
         lam = lam2
         cands.append(lam)
     for _ in range(n_random):
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
-                                    objective=rng.standard_normal(d))
+                                    objective=rng.standard_normal(d), cache=fit.programs)
         if ok:
             cands.append(lam2)
     return cands

@@ -15,6 +15,7 @@ import warnings
 
 import networkx as nx
 import numpy as np
+from bench_inference import _perturb, _shuffle
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 
@@ -36,19 +37,6 @@ def _unions():
     ]
 
 
-def _shuffled(V, seed):
-    rng = np.random.default_rng(seed)
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-
-
-def _perturbed(V, rel, seed):
-    rng = np.random.default_rng(seed)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + rel * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return U @ Wt
-
-
 def main():
     cases = [(f"{d}-regular({n}) seed {s}",
               (lambda d=d, n=n, s=s: nx.random_regular_graph(d, n, seed=s)), s)
@@ -59,8 +47,10 @@ def main():
         B = fourier_basis(make())
         out = []
         for noise in (0.0, 1e-3):
-            V = B.eigenvectors if not noise else _perturbed(B.eigenvectors, noise, seed)
-            V = _shuffled(V, seed)
+            V = B.eigenvectors
+            if noise:
+                V = _perturb(V, noise, np.random.default_rng(seed))
+            V = _shuffle(V, np.random.default_rng(seed))
             t = time.process_time()
             try:
                 with warnings.catch_warnings(record=True) as caught:

@@ -7,22 +7,11 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+from _basis_inputs import perturbed as _perturbed
+from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import ConvergenceWarning
-
-
-def _shuffled(V, seed):
-    rng = np.random.default_rng(seed)
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-
-
-def _perturbed(V, rel, seed):
-    rng = np.random.default_rng(seed)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + rel * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return U @ Wt
 
 
 @pytest.mark.parametrize(("make", "noise"), [

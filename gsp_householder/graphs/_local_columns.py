@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.optimize import linprog
+from scipy.sparse import csgraph
 
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._template_lp import LP_ACCURACY
@@ -80,23 +82,14 @@ def local_groups(B: PairBasis) -> list[LocalGroup]:
     if cols.size == 0:
         return []
     supports = [np.sort(np.argsort(-A[:, k])[:s]) for k, s in zip(cols, size, strict=True)]
-    parent = list(range(cols.size))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-    owner = {}
-    for a, nodes in enumerate(supports):
-        for v in nodes.tolist():
-            if v in owner:
-                parent[find(a)] = find(owner[v])
-            else:
-                owner[v] = a
+    # columns sharing a node join one group: components of the column-node links
+    column = np.repeat(np.arange(cols.size), [nodes.size for nodes in supports])
+    links = sp.coo_array((np.ones(column.size), (column, cols.size + np.concatenate(supports))),
+                         shape=(cols.size + B.n, cols.size + B.n))
+    label = csgraph.connected_components(links, directed=False)[1][:cols.size]
     roots = {}
     for a in range(cols.size):
-        roots.setdefault(find(a), []).append(a)
+        roots.setdefault(label[a], []).append(a)
     groups = []
     for members in roots.values():
         nodes = np.unique(np.concatenate([supports[a] for a in members]))

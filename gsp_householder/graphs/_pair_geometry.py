@@ -102,6 +102,12 @@ class PairBasis:
         R = self.V[i] * self.V[j]
         return R if self.G is None else R @ self.G
 
+    def row_chunks(self, i, j):
+        """``rows(i, j)`` in consecutive chunks of at most ``MAX_ROW_ENTRIES`` entries."""
+        step = max(1, MAX_ROW_ENTRIES // max(self.V.shape[1], 1))
+        for s in range(0, len(i), step):
+            yield self.rows(i[s:s + step], j[s:s + step])
+
     def products(self, i, j, Lam):
         """$a_{ij}^T \\Lambda$ for index arrays ``i``, ``j`` (rows of ``rows(i, j) @ Lam``).
 
@@ -109,14 +115,11 @@ class PairBasis:
         column, each column is read off the dense matrix $\\tilde L(\\lambda)$
         ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks.
         """
-        width = self.V.shape[1]
-        if len(i) * width <= MAX_ROW_ENTRIES:
+        if len(i) * self.V.shape[1] <= MAX_ROW_ENTRIES:
             return self.rows(i, j) @ Lam
         if len(i) > 8 * self.n * Lam.shape[1]:
             return np.column_stack([self.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
-        step = max(1, MAX_ROW_ENTRIES // width)
-        return np.vstack([self.rows(i[s:s + step], j[s:s + step]) @ Lam
-                          for s in range(0, len(i), step)])
+        return np.vstack([R @ Lam for R in self.row_chunks(i, j)])
 
     def upper(self):
         """Row and column indices of all pairs $i < j$."""
@@ -168,14 +171,8 @@ class PairGram:
     def without(self, i, j) -> PairGram:
         """The Gram of the current pairs minus the pairs ``(i, j)`` (rows built in chunks
         of at most ``MAX_ROW_ENTRIES`` entries)."""
-        step = max(1, MAX_ROW_ENTRIES // max(self.B.V.shape[1], 1))
-        if len(i) <= step:
-            A = self.B.rows(i, j)
-            return PairGram(self.B, self.M - A.T @ A, self.total - A.sum(axis=0),
-                            self.k - len(i))
         M, total = self.M.copy(), self.total.copy()
-        for s in range(0, len(i), step):
-            A = self.B.rows(i[s:s + step], j[s:s + step])
+        for A in self.B.row_chunks(i, j):
             M -= A.T @ A
             total -= A.sum(axis=0)
         return PairGram(self.B, M, total, self.k - len(i))

@@ -110,15 +110,16 @@ def _before_statistics(Y):
     return stats
 
 
-def _einsum_row_sums(Y):
-    """The numpy fallback of the fused pass as it was: 1 MiB blocks of rows (converted to
-    float64 in a reused buffer), ``einsum`` for the sums, then for the squares; threads
-    split the rows as the package's kernel does."""
+def _blocked_row_pass(Y, block_entries, reduce):
+    """Row sums and row sums of squares as the package's numpy fallback once computed
+    them: blocks of ``block_entries`` float64 entries of rows (converted in a reused
+    buffer), each reduced by ``reduce(block, sums, squares)``; threads split the rows
+    evenly."""
     n, p = Y.shape
     sums, squares = np.empty(n), np.empty(n)
 
     def work(lo, hi):
-        rows = max(1, (1 << 17) // p)
+        rows = max(1, block_entries // p)
         buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
         for i in range(lo, hi, rows):
             j = min(hi, i + rows)
@@ -126,37 +127,34 @@ def _einsum_row_sums(Y):
             if buf is not None:
                 block = buf[:j - i]
                 np.copyto(block, Y[i:j], casting="unsafe")
-            np.einsum("ij->i", block, out=sums[i:j])
-            np.einsum("ij,ij->i", block, block, out=squares[i:j])
+            reduce(block, sums[i:j], squares[i:j])
 
     _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
     _kernels.check_sums(Y, sums, squares, "Y")
     return sums, squares
+
+
+def _einsum_row_sums(Y):
+    """The numpy fallback of the fused pass as it was: 1 MiB blocks, ``einsum`` for the
+    sums, then for the squares."""
+    def reduce(block, sums, squares):
+        np.einsum("ij->i", block, out=sums)
+        np.einsum("ij,ij->i", block, block, out=squares)
+
+    return _blocked_row_pass(Y, 1 << 17, reduce)
 
 
 def _dot_row_sums(Y):
-    """The numpy fallback of the fused pass as it was before the ``gemv`` sums: 2 MiB blocks
-    of rows (converted to float64 in a reused buffer), one BLAS ``dot`` per row for the
-    squares, then one per row against ones for the sums; threads split the rows evenly."""
-    n, p = Y.shape
-    sums, squares = np.empty(n), np.empty(n)
+    """The numpy fallback of the fused pass as it was before the ``gemv`` sums: 2 MiB
+    blocks, one BLAS ``dot`` per row for the squares, then one per row against ones for
+    the sums."""
+    ones = np.ones(Y.shape[1])
 
-    def work(lo, hi):
-        rows = max(1, (1 << 18) // p)
-        buf = None if Y.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
-        ones = np.ones(p)
-        for i in range(lo, hi, rows):
-            j = min(hi, i + rows)
-            block = Y[i:j]
-            if buf is not None:
-                block = buf[:j - i]
-                np.copyto(block, Y[i:j], casting="unsafe")
-            _kernels._row_dot(block, block, squares[i:j])
-            _kernels._row_dot(block, ones, sums[i:j])
+    def reduce(block, sums, squares):
+        _kernels._row_dot(block, block, squares)
+        _kernels._row_dot(block, ones, sums)
 
-    _kernels._run_split(work, n, _kernels._default_threads(Y.size, False))
-    _kernels.check_sums(Y, sums, squares, "Y")
-    return sums, squares
+    return _blocked_row_pass(Y, 1 << 18, reduce)
 
 
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):

@@ -20,13 +20,19 @@ from __future__ import annotations
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._support_search import CLEAN_FACTOR
+from gsp_householder.graphs._support_search import CLEAN_FACTOR, MAX_FAMILY
 from gsp_householder.graphs._template_lp import Fit, edge_pairs, valid_in_span
 
 #: Singular values of the centred $Z$ below this fraction of the largest are null.
 NULL_LEVEL = 1e-9
-#: Largest null space searched (beyond it the diagonal does not pin the family down).
-MAX_DIMENSION = 8
+#: Largest null space searched: the truncation size of the prefix search's families
+#: (``MAX_FAMILY``). Distance-regular and other vertex-transitive graphs with repeated
+#: eigenvalues have large ones (31 directions for the 6-cube, whose exact eigenvectors
+#: gave the complete graph with a cap of 8). The noisy near-null space is searched
+#: among the smallest ``NOISY_TAIL`` directions only.
+MAX_DIMENSION = MAX_FAMILY
+#: Singular values examined for the noisy near-null space's gap.
+NOISY_TAIL = 8
 #: With noise, the near-null directions are separated from the others by a gap of at
 #: least this factor in singular value...
 NOISY_GAP = 10.0
@@ -37,10 +43,10 @@ NOISY_LEVEL = 1e-2
 
 def _noisy_null(s):
     """Mask of the singular values below the widest gap among the smallest
-    ``MAX_DIMENSION + 1`` and their level relative to the largest, if that gap passes
+    ``NOISY_TAIL + 1`` and their level relative to the largest, if that gap passes
     ``NOISY_GAP`` and the level ``NOISY_LEVEL``; else an empty mask."""
     null = np.zeros(s.size, dtype=bool)
-    tail = s[-(MAX_DIMENSION + 1):]
+    tail = s[-(NOISY_TAIL + 1):]
     ratios = tail[:-1] / np.maximum(tail[1:], 1e-300)
     k = int(np.argmax(ratios))
     level = float(tail[k + 1] / s[0])

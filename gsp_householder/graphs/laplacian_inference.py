@@ -55,6 +55,7 @@ from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
     COARSE_ROUNDING,
     EXACT_NOISE,
+    MAX_FAMILY,
     PrefixSearch,
     evaluation_hook,
     leverage_ranking,
@@ -105,6 +106,11 @@ UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Exact graphs of families up to this dimension that are not settled (``_settled``) are
 #: searched on the next ranking too (larger families make slow linear programs).
 NEXT_RANKING_FAMILY = 24
+#: Exact families of at least this dimension (the truncation size of the prefix
+#: search's near-null families) are not searched again at the coarse rounding level:
+#: their linear programs are slow (0.5 to 3.5 s each on a 10 x 20 torus, whose second
+#: search took 58 of its 87 CPU s and found no sparser graph).
+COARSE_MAX_FAMILY = MAX_FAMILY
 #: Smallest basis for which ``progress=None`` shows a bar on a terminal.
 PROGRESS_MIN_N = 500
 #: Above this many nodes the extra family searches of unsettled graphs (next ranking,
@@ -541,7 +547,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-            if ranked and dim > 1:
+            if ranked and 1 < dim < COARSE_MAX_FAMILY:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)

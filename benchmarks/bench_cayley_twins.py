@@ -9,7 +9,9 @@ repeated eigenspace) and lists the connected Cayley graphs, with connection sets
 to ``--classes`` pairs $\\{s, -s\\}$, that this basis diagonalises exactly (off-diagonal
 part of $V^T L V$ below 1e-9 of $\\|L\\|$). When several have the true graph's number
 of edges and none has fewer, the true graph is one of several sparsest valid Laplacians
-with these eigenvectors: no order-free method can identify it.
+with these eigenvectors: no order-free method can identify it ("identifiable: no").
+"not excluded" means no other Cayley graph of this size was found (other graphs may
+still share the eigenvectors).
 
 Run::
 
@@ -99,7 +101,8 @@ def main():
         for e, _ in found:
             counts[e] = counts.get(e, 0) + 1
         sparsest = min(counts)
-        ident = "yes" if sparsest == true_edges and counts[sparsest] == 1 else "no"
+        ident = ("no" if sparsest < true_edges or counts[sparsest] > 1
+                 else "not excluded")
         summary = ", ".join(f"{e}: {c}" for e, c in sorted(counts.items())[:4])
         print(f"| {name} | {int(np.prod(dims))} | {true_edges} | {summary} | "
               f"{sparsest} ({counts[sparsest]} graphs) | {ident} | {cpu:.1f} |")

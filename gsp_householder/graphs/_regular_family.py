@@ -55,6 +55,16 @@ def _noisy_null(s):
     return null, level
 
 
+def constant_diagonal_dimension(B: PairBasis) -> int:
+    """Dimension of the exact constant-diagonal family (the null space of the centred
+    $Z$ plus the direction $\\mathbf 1$); 0 for grouped unknowns or a non-constant ``u``."""
+    if B.G is not None or np.ptp(B.u) > 1e-12 * B.u.max():
+        return 0
+    Z = B.V * B.V * (B.u ** 2)[:, None]
+    s = np.linalg.svd(Z - Z.mean(axis=0), compute_uv=False)
+    return int(np.count_nonzero(s <= NULL_LEVEL * s[0]))
+
+
 def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 

@@ -46,7 +46,11 @@ from gsp_householder.graphs._components import NodeBlock, node_blocks, small_blo
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
-from gsp_householder.graphs._regular_family import constant_diagonal_fit
+from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
+from gsp_householder.graphs._regular_family import (
+    constant_diagonal_dimension,
+    constant_diagonal_fit,
+)
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
 from gsp_householder.graphs._small_search import sparsest_small
@@ -449,6 +453,15 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if sparser:
             ranked = _merge(ranked, sparser)
             family_dimension = max(family_dimension, 2)
+    if (ranked and history["noise"] <= EXACT_NOISE and ranked[0][0] > B.n - 1
+            and _constant_degree(ranked[0][3])):
+        # a constant-diagonal family too large to search (tori: 43 to 125 directions):
+        # other regular graphs with as many edges may share the eigenvectors (twin
+        # tori and circulants); its dimension is reported
+        dim = constant_diagonal_dimension(B)
+        if dim > MAX_CONSTANT_DIAGONAL:
+            history["constant_diagonal_dimension"] = dim
+            family_dimension = max(family_dimension, dim)
     return ranked, family_dimension, history
 
 
@@ -477,15 +490,18 @@ def _doubtful(basis, ranked, history) -> bool:
 
 def _sparser_regular(B: PairBasis, found, noisy, rng):
     """Members of the constant-diagonal family with fewer edges than the graph ``found``
-    (a ``rank_candidates`` item), or []: its sparse vertices (``sparse_vertices``),
-    polished only when sparser than ``found``."""
+    (a ``rank_candidates`` item), or with as many and equal weights (a twin: another
+    graph of the same size shares the eigenvectors), or []: its sparse vertices
+    (``sparse_vertices``), polished only when not denser than ``found``."""
     regular = constant_diagonal_fit(B, noisy=noisy)
     if regular is None:
         return []
     lams = [lam for lam in sparse_vertices(B, regular, rng)
-            if len(edge_pairs(B, lam, regular.tol)[0]) < found[0]]
+            if len(edge_pairs(B, lam, regular.tol)[0]) <= found[0]]
     cands = rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular)
-    return [c for c in cands if c[0] < found[0]]
+    key = _edge_key(found[3])
+    return [c for c in cands if c[0] < found[0] or (
+        c[0] == found[0] and c[1] <= 1e-6 and _edge_key(c[3]) != key)]
 
 
 def _constant_degree(W) -> bool:
@@ -505,7 +521,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     search runs (a smaller prefix of the ranking may be clean) and the first graph found
     is returned; if it belongs to a family (dimension above 1, and not truncated: below
     ``COARSE_MAX_FAMILY`` plus the local columns), the search also runs at the coarser
-    rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is returned (linear programs are accurate to about 1e-7, so which members of a family
+    rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is returned
+    (linear programs are accurate to about 1e-7, so which members of a family
     pass depends on that level). Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy

@@ -414,7 +414,7 @@ class HouseholderProduct:
                 U = self._U[:, ::-1]
                 if self._has_signs:
                     U = U * self._d[:, None]
-                transpose = HouseholderProduct._trusted(U, self._d)
+                transpose = HouseholderProduct._trusted(U, self._d if self._has_signs else None)
             transpose._transpose = self  # (V^T)^T is V: its cached factors are reused
             self._transpose = transpose
         return self._transpose
@@ -439,15 +439,22 @@ class HouseholderProduct:
 
     @classmethod
     def _trusted(cls, U, d):
-        """Build from columns already known to be unit vectors (no re-validation cost)."""
+        """Build from columns already known to be unit vectors (no re-validation cost).
+
+        ``d=None``: no signs, stored as a read-only broadcast of 1.0 (no memory).
+        """
         obj = cls.__new__(cls)
         U = np.ascontiguousarray(U, dtype=np.float64)
         U.setflags(write=False)
-        d = np.array(d, dtype=np.float64)
-        d.setflags(write=False)
+        if d is None:
+            d = np.broadcast_to(np.float64(1.0), (U.shape[0],))
+            obj._has_signs = False
+        else:
+            d = np.array(d, dtype=np.float64)
+            d.setflags(write=False)
+            obj._has_signs = bool(np.any(d < 0))
         obj._U_store, obj._d = U, d
         obj._plane = None
-        obj._has_signs = bool(np.any(d < 0))
         obj._T = None
         obj._transpose = None
         obj._cast_cache = {}
@@ -459,7 +466,7 @@ class HouseholderProduct:
         columns, ``coef`` $C$ (r, m) with unit columns; no signs. ``U`` is formed only
         when asked for (`vectors`); applying the product costs $O(nrp)$.
         """
-        obj = cls._trusted(np.zeros((basis.shape[0], 0)), np.ones(basis.shape[0]))
+        obj = cls._trusted(np.zeros((basis.shape[0], 0)), None)
         basis = np.asarray(basis, dtype=np.float64)  # either memory order
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         basis.setflags(write=False)
@@ -473,7 +480,7 @@ class HouseholderProduct:
         i = check_scalar(i, "i", integer=True)
         if not -self.m <= i < self.m:
             raise IndexError(f"i must be in [0, {self.m}), got {i}")
-        return HouseholderProduct._trusted(self._U[:, [i]], np.ones(self.n))
+        return HouseholderProduct._trusted(self._U[:, [i]], None)
 
     def to_dense(self) -> np.ndarray:
         """The dense $n \\times n$ matrix (costs $O(n^2 m)$ and $O(n^2)$ memory)."""
@@ -489,7 +496,7 @@ class HouseholderProduct:
     def identity(cls, n: int) -> HouseholderProduct:
         """The $n \\times n$ identity, with no reflectors."""
         n = check_scalar(n, "n", low=1, low_inclusive=True, integer=True)
-        return cls._trusted(np.zeros((n, 0)), np.ones(n))
+        return cls._trusted(np.zeros((n, 0)), None)
 
     @classmethod
     def from_orthogonal(cls, Q, *, method: str = "qr", atol: float | None = None
@@ -589,7 +596,7 @@ class HouseholderProduct:
             A -= 2.0 * np.outer(u, u @ A)
             vectors.append(u)
         U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
-        return cls._trusted(U, np.ones(n))
+        return cls._trusted(U, None)
 
 
 def _copy_threads() -> int:

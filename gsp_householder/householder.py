@@ -24,6 +24,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.blas
 
+from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
@@ -33,6 +34,10 @@ __all__ = ["HouseholderProduct"]
 _APPLY_BLOCK_BYTES = 1 << 19
 # bytes of Y from which the copy of the WY apply is split between threads
 _PARALLEL_COPY_BYTES = 1 << 23
+# bytes of one block of the result in the fused second half of the WY apply (copy,
+# bounds and GEMM 2 per block): with the block of Y it came from, half of one core's
+# L2 cache (2 MiB on the machine it was measured on)
+_FUSED_BLOCK_BYTES = 1 << 20
 _copy_pool: dict = {}
 _copy_pool_lock = threading.Lock()
 
@@ -317,8 +322,12 @@ class HouseholderProduct:
         A, C = self._apply_pair(Y.dtype, transpose)
         W = C.T @ Y
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
-        high = _copy_with_bounds(Y, out, d[:, None] if self._has_signs else None, c_order)
-        _subtract_product(A, W, out)
+        dcol = d[:, None] if self._has_signs else None
+        if Y.nbytes >= _PARALLEL_COPY_BYTES and blas_controller() is not None:
+            high = _fused_copy_subtract(Y, out, dcol, c_order, A, W)
+        else:
+            high = _copy_with_bounds(Y, out, dcol, c_order)
+            _subtract_product(A, W, out)
         # |(A W)_ij| <= sum_k |W_kj| since |A_ik| <= 1: no overflow below half the range
         with np.errstate(over="ignore", invalid="ignore"):
             bound = high + float(np.abs(W).sum(axis=0).max())
@@ -667,6 +676,66 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     highs = [_copy_blocks(Y, out, dcol, c_order, step, claim)]
     highs.extend(f.result() for f in futures)
     return max(highs)  # each thread's bound is inf if its blocks were not finite
+
+
+def _fused_blocks(Y, out, dcol, c_order: bool, A, W, step: int, claim) -> float:
+    """Copy, bound and update the blocks handed out by ``claim()``; see `_fused_copy_subtract`."""
+    high = 0.0
+    while (index := claim()) is not None:
+        sl = slice(index * step, (index + 1) * step)
+        if c_order:
+            source, block, A_block, W_block = Y[sl], out[sl], A[sl], W
+        else:
+            source, block, A_block, W_block = Y[:, sl], out[:, sl], A, W[:, sl]
+        if dcol is not None:
+            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+        elif out is not Y:
+            np.copyto(block, source)
+        top, bottom = abs(float(block.max())), abs(float(block.min()))
+        if not (top <= high and bottom <= high):  # NaN: as in `_copy_blocks`
+            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+        _subtract_product(A_block, W_block, block)
+    return high
+
+
+def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W,
+                         n_threads: int | None = None) -> float:
+    """``out = D Y - A W`` block by block; return ``max |Y|`` (inf if not finite).
+
+    Internal: arguments as in `_copy_with_bounds` and `_subtract_product`. Each
+    block of rows (C order) or columns (F order) of about ``_FUSED_BLOCK_BYTES``
+    is copied from ``Y``, its bounds are read, and ``out_block -= A_block W`` runs
+    as one BLAS GEMM with ``beta = 1``, all while the block is in cache: the
+    result is written to memory once, instead of once by the copy and again by a
+    GEMM over the whole array. The blocks are taken last first: the GEMM that
+    made ``W`` read ``Y`` first to last, so the last blocks are still in the
+    shared cache. Several threads (default: as many as BLAS would use, at most
+    the CPUs) take blocks as they become free, each block's GEMM on its own
+    thread (`one_blas_thread`). Every entry of the result comes from the same
+    BLAS kernel call on the same data whatever the number of threads.
+    """
+    n, p = Y.shape
+    step = max(1, _FUSED_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
+    blocks = -(-(n if c_order else p) // step)
+    if n_threads is None:
+        n_threads = min(_copy_threads(), blas_threads() or 1)
+    n_threads = max(1, min(n_threads, blocks))
+    counter = iter(range(blocks - 1, -1, -1))
+    lock = threading.Lock()
+
+    def claim():
+        with lock:
+            return next(counter, None)
+
+    with one_blas_thread():
+        if n_threads == 1:
+            return _fused_blocks(Y, out, dcol, c_order, A, W, step, claim)
+        futures = [_get_copy_pool(n_threads - 1).submit(_fused_blocks, Y, out, dcol, c_order,
+                                                        A, W, step, claim)
+                   for _ in range(n_threads - 1)]
+        highs = [_fused_blocks(Y, out, dcol, c_order, A, W, step, claim)]
+        highs.extend(f.result() for f in futures)
+    return max(highs)
 
 
 def _subtract_product(A, W, out) -> None:

@@ -616,6 +616,11 @@ def _copy_threads() -> int:
     return max(1, min(cpus, 4))
 
 
+def _fused_threads() -> int:
+    """Threads of the fused pass: as many as BLAS would use, at most `_copy_threads`."""
+    return min(_copy_threads(), blas_threads() or 1)
+
+
 def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
     with _copy_pool_lock:
         if workers not in _copy_pool:
@@ -718,7 +723,7 @@ def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W,
     step = max(1, _FUSED_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
     blocks = -(-(n if c_order else p) // step)
     if n_threads is None:
-        n_threads = min(_copy_threads(), blas_threads() or 1)
+        n_threads = _fused_threads()
     n_threads = max(1, min(n_threads, blocks))
     counter = iter(range(blocks - 1, -1, -1))
     lock = threading.Lock()

@@ -380,7 +380,12 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
-    from gsp_householder.householder import _copy_with_bounds, _subtract_product
+    from gsp_householder._blas_threads import blas_controller
+    from gsp_householder.householder import (
+        _copy_with_bounds,
+        _fused_copy_subtract,
+        _subtract_product,
+    )
 
     V, Y, U, Wr = _apply_case(n, m, p)
     A, M, B = V.T._apply_factors(Y.dtype, False)
@@ -392,6 +397,15 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         state["out"] = np.empty_like(Y)
         _copy_with_bounds(Y, state["out"], None, True)
 
+    def unfused_half():  # the second half as it was: copy and bounds, then one GEMM 2
+        out = np.empty_like(Y)
+        _copy_with_bounds(Y, out, None, True)
+        _subtract_product(A, state["W"], out)
+
+    def fused_half():  # the package's second half: copy, bounds and GEMM 2 per block
+        if blas_controller() is not None:
+            _fused_copy_subtract(Y, np.empty_like(Y), None, True, A, state["W"])
+
     phases = {
         "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
         "apply: out = Y by blocks + bounds (fresh memory)": copy_bounds,
@@ -401,6 +415,10 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
                                                                         state["out"]),
         "apply: overflow bound": lambda: float(np.abs(state["W"]).sum(axis=0).max()),
+        "apply: second half unfused (fresh result; copy + bounds, then GEMM 2)": unfused_half,
+        "apply: second half fused (fresh result; per block copy, bounds, GEMM 2)": fused_half,
+        "apply: GEMM 2 alone into a warm result": lambda: _subtract_product(A, state["W"],
+                                                                         scratch),
         "baseline: U^T Y (GEMM 1)": lambda: U.T @ Y,
         "baseline: U W (GEMM 2, beta=0, fresh output)": lambda: U @ Wr,
         "whole apply V.T @ Y": lambda: V.T @ Y,

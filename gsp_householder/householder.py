@@ -297,12 +297,15 @@ class HouseholderProduct:
         then checks the result itself). A C- or F-ordered matrix takes the fast
         path: $W = C^T Y$ with $C = B M^T$ (one GEMM over ``Y``), then ``out = D Y``
         written by blocks of rows (C order) or columns (F order) while the bounds
-        of each block are read from cache (large arrays: blocks shared out
-        between threads), then one GEMM ``out -= A W`` that accumulates into
-        ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result follows.
-        Each GEMM is one BLAS call: with several BLAS threads, every call pays for
-        waking the threads. With ``overwrite``, the output is ``Y`` itself: no
-        allocation and no copy, only the bounds pass.
+        of each block are read from cache, then ``out -= A W`` by a GEMM that
+        accumulates into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p``
+        result follows. Arrays of ``_PARALLEL_COPY_BYTES`` or more, when
+        threadpoolctl is installed, run the copy, the bounds and the GEMM block by
+        block while each block is in cache, on several threads with one BLAS
+        thread each (`_fused_copy_subtract`); otherwise the copy runs first
+        (shared out between threads for large arrays) and GEMM 2 is one BLAS call.
+        With ``overwrite``, the output is ``Y`` itself: no allocation and no copy,
+        only the bounds pass.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:

@@ -535,3 +535,26 @@ def test_one_blas_thread_nests_and_restores():
     with pytest.raises(ZeroDivisionError), one_blas_thread():
         1 / 0
     assert blas_threads() == before
+
+
+def test_products_without_signs_keep_no_sign_vector():
+    """Products built without signs (identity, factored estimates, transposes, single
+    reflectors) report signs of +1 as a read-only vector, apply, pickle and compose as
+    products with an explicit vector of ones."""
+    from gsp_householder import BernoulliUniform, estimate_householder_product, make_signals
+
+    rng = np.random.default_rng(5)
+    V0 = HouseholderProduct(rng.standard_normal((30, 3)))
+    Y, _ = make_signals(V0, 200, BernoulliUniform(0.5), rng=rng)
+    for V in (HouseholderProduct.identity(30), estimate_householder_product(Y, 1),
+              V0.T, V0.reflector(1)):
+        signs = V.signs
+        assert signs.shape == (30,) and not signs.flags.writeable
+        np.testing.assert_array_equal(signs, np.ones(30))
+        explicit = HouseholderProduct(V.vectors, np.ones(30)) if V.m else None
+        Z = rng.standard_normal((30, 4))
+        if explicit is not None:
+            np.testing.assert_allclose(V @ Z, explicit @ Z, atol=1e-13)
+        W = pickle.loads(pickle.dumps(V))
+        np.testing.assert_allclose(W @ Z, V @ Z, atol=1e-13)
+        np.testing.assert_allclose((V @ V0) @ Z, V @ (V0 @ Z), atol=1e-12)

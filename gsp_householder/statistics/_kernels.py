@@ -435,9 +435,9 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
     if out is None:
-        sums, sq_sums = np.zeros(length) if accumulate else np.empty(length), np.empty(length)
-        if accumulate:
-            sq_sums[:] = 0.0
+        # one allocation for both vectors: the allocator hands a freed block of this size
+        # back on the next call instead of faulting fresh pages in twice
+        sums, sq_sums = np.zeros((2, length)) if accumulate else np.empty((2, length))
     else:
         sums, sq_sums = out
     if length == 0:

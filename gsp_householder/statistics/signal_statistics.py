@@ -248,7 +248,13 @@ def statistics_of_validated(Y: np.ndarray, *, block_size: int | None = None,
     Finiteness is still detected (from the sums, without a second pass), so a
     caller may validate with ``check_finite=False``.
     """
-    stats = SignalStatistics(Y.shape[0])
+    if Y.shape[0] >= 2 and Y.shape[1] >= 1:
+        # the first block's sums become the statistics (`_accumulate`): no zero vectors
+        # to allocate and throw away
+        stats = SignalStatistics.__new__(SignalStatistics)
+        stats.count = 0
+    else:
+        stats = SignalStatistics(Y.shape[0])  # raises on fewer than 2 rows
     if block_size is None:
         block_size = Y.shape[1]
     for start in range(0, Y.shape[1], block_size):

@@ -324,3 +324,40 @@ def test_property_vector_dot_equals_the_float64_sum(n, seed):
     assert abs(vector_dot(x[::-1], y[::-1]) - ref) <= bound  # strided views
     with np.errstate(over="raise"):  # an overflow gives inf without a warning
         assert vector_dot(np.full(5000, 1e300), np.full(5000, 1e300)) == np.inf
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.sampled_from([2, 7, 8192, 8193, 20000]), p=st.integers(2, 6),
+       offset=st.floats(-2, 2), seed=st.integers(0, 2**32 - 1))
+def test_property_variances_in_place_equal_the_variances_apart(n, p, offset, seed):
+    """The variances written over the sums of squares (in blocks) equal those written into
+    a separate vector, bit for bit, and equal `variance` times p - 1 to rounding."""
+    rng = np.random.default_rng(seed)
+    Y = rng.standard_normal((n, p)) + offset
+    apart = SignalStatistics.from_array(Y)._scaled_variance(np.empty(n))
+    stats = SignalStatistics.from_array(Y)
+    reference = stats.variance * (p - 1)
+    in_place = stats._scaled_variance(stats.row_sq_sums)
+    np.testing.assert_array_equal(in_place, apart)
+    np.testing.assert_allclose(in_place, reference, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kw", [{}, {"theta": 0.5, "mu": 1.5}, {"prune": False}])
+@pytest.mark.parametrize("m", [1, 3])
+def test_estimator_from_an_array_equals_it_from_its_statistics(kw, m):
+    """From an array, the estimator reuses the statistics' buffer for the basis of the
+    plane; from a SignalStatistics it leaves them untouched: both give the same product."""
+    from gsp_householder import estimate_householder_product
+
+    rng = np.random.default_rng(m)
+    V = random_householder_product(300, 4, rng=rng)
+    Y, _ = make_signals(V, 40, BernoulliUniform(0.5), rng=rng)
+    stats = SignalStatistics.from_array(Y)
+    sums, squares = stats.row_sums.copy(), stats.row_sq_sums.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateStatisticsWarning)
+        from_array = estimate_householder_product(Y, m, **kw)
+        from_stats = estimate_householder_product(stats, m, **kw)
+    np.testing.assert_array_equal(stats.row_sums, sums)  # the user's statistics are kept
+    np.testing.assert_array_equal(stats.row_sq_sums, squares)
+    np.testing.assert_allclose(from_array.vectors, from_stats.vectors, rtol=0, atol=1e-15)

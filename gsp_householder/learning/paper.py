@@ -115,6 +115,20 @@ def _scale_and_noise(stats: SignalStatistics, theta, mu, scratch: np.ndarray | N
     return scale, _noise_level(stats, scale, variance_sum)
 
 
+def _own_statistics_buffer(stats: SignalStatistics) -> np.ndarray | None:
+    """The (2, n) float64 array whose rows are the row sums and the row sums of squares
+    (as `SignalStatistics.from_array` leaves them), or ``None`` if they are stored apart."""
+    base = stats.row_sums.base
+    if (base is None or base is not stats.row_sq_sums.base or base.shape != (2, stats.n_nodes)
+            or base.dtype != np.float64 or not base.flags.c_contiguous
+            or not base.flags.writeable):
+        return None
+    if (stats.row_sums.ctypes.data != base.ctypes.data
+            or stats.row_sq_sums.ctypes.data != base[1].ctypes.data):
+        return None
+    return base
+
+
 def _mean_over_scale(stats: SignalStatistics, scale: float, out=None) -> np.ndarray:
     """$\\bar y / a$ in one pass (into ``out`` if given)."""
     return np.multiply(stats.row_sums, 1.0 / (stats.count * scale), out=out)
@@ -388,13 +402,20 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     m = check_scalar(n_reflectors, "n_reflectors", low=1, low_inclusive=True, integer=True)
     if m > n:
         raise ValueError(f"n_reflectors must be at most n = {n}, got {m}")
-    # the basis of the plane of Algorithm 3 (below) is the one n x 2 array allocated
-    # after the statistics: before, its rows hold the variances, then mean / scale
-    columns = np.empty((2, n))
-    scale, noise = _scale_and_noise(stats, theta, mu, scratch=columns[0])
+    # the basis of the plane of Algorithm 3 (below) is an n x 2 array whose rows first
+    # hold the variances, then mean / scale: the statistics' own buffer when they were
+    # computed here from an array (they are not seen again), else a new one
+    in_plane = init is None and Y_arr is None
+    columns = _own_statistics_buffer(stats) if in_plane and stats is not Y else None
+    if columns is None:
+        columns = np.empty((2, n))
+        scratch = columns[0]
+    else:  # the variances overwrite the sums of squares they are computed from
+        scratch = columns[1]
+    scale, noise = _scale_and_noise(stats, theta, mu, scratch=scratch)
     vectors = _initial_vectors(init, n, m)
 
-    if init is None and Y_arr is None:
+    if in_plane:
         _mean_over_scale(stats, scale, out=columns[1])
         basis, coef, dropped = _algorithm3_in_plane(columns, m, noise, prune)
         U = None

@@ -192,9 +192,23 @@ class SignalStatistics:
     def _scaled_variance(self, out: np.ndarray | None = None) -> np.ndarray:
         """$(p - 1) s_i^2$ for every row, as `variance` but in four passes over one
         n-vector instead of six: ``out`` (float64, shape (n,)) if given, so that a
-        caller with a buffer to spare allocates nothing."""
-        part = np.multiply(self.row_sums, self.row_sums, out=out)
+        caller with a buffer to spare allocates nothing. ``out`` may be
+        ``row_sq_sums`` itself (the statistics are then lost): the rows are then
+        taken in blocks of 8192 through a small temporary."""
+        if out is not None and np.shares_memory(out, self.row_sq_sums):
+            block = 1 << 13
+            part = np.empty(min(block, out.shape[0]))
+            for lo in range(0, out.shape[0], block):
+                hi = min(out.shape[0], lo + block)
+                chunk = part[:hi - lo]
+                with np.errstate(over="ignore", invalid="ignore"):  # as `variance`
+                    np.multiply(self.row_sums[lo:hi], self.row_sums[lo:hi], out=chunk)
+                    chunk *= 1.0 / self.count
+                    np.subtract(self.row_sq_sums[lo:hi], chunk, out=out[lo:hi])
+                np.maximum(out[lo:hi], 0.0, out=out[lo:hi])
+            return out
         with np.errstate(over="ignore", invalid="ignore"):  # as `variance` on huge rows
+            part = np.multiply(self.row_sums, self.row_sums, out=out)
             part *= 1.0 / self.count
             np.subtract(self.row_sq_sums, part, out=part)
         return np.maximum(part, 0.0, out=part)

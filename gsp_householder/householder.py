@@ -356,6 +356,14 @@ class HouseholderProduct:
         -------
         ndarray of the same shape as ``Y``
 
+        Notes
+        -----
+        For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
+        installed, the copy of ``Y`` into the result and the second GEMM run block
+        by block on as many threads as BLAS uses, each with one BLAS thread: for
+        that part of the call, BLAS is held to one thread in the whole process
+        (other threads' BLAS calls included), then restored.
+
         Examples
         --------
         >>> import numpy as np

@@ -263,7 +263,7 @@ def complement_gram(B: PairBasis, i, j) -> PairGram:
     The complements built from scratch are kept in ``B.grams`` (at most ``GRAM_CACHE``).
     When one of them differs from ``(i, j)`` in fewer pairs than ``(i, j)`` holds, its
     Gram is updated instead: the pairs it left out and ``(i, j)`` holds are added back,
-    those ``(i, j)`` adds are removed ($O(|\Delta| g^2)$ instead of $O(|C| g^2)$). Only
+    those ``(i, j)`` adds are removed ($O(|\\Delta| g^2)$ instead of $O(|C| g^2)$). Only
     Grams built from scratch are updated, so the rounding error stays that of one
     update of ``B.M``.
     """

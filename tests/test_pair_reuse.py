@@ -28,7 +28,7 @@ def _close(A, B, rel=1e-12):
     np.testing.assert_allclose(A, B, rtol=0, atol=rel * max(float(np.abs(B).max()), 1e-300))
 
 
-def test_grouped_rows_are_the_column_sums_of_each_unknown():
+def test_grouped_rows_are_the_column_sums_of_each_unknown(monkeypatch):
     F = _grid()
     B = _pairs(F)
     assert B.G is not None and B.starts is not None and B.g < B.V.shape[1]
@@ -36,6 +36,10 @@ def test_grouped_rows_are_the_column_sums_of_each_unknown():
     _close(B.rows(i, j), (B.V[i] * B.V[j]) @ B.G)
     R = B.rows(i, j)
     _close(R.T @ R, B.M)                          # the closed-form Gram of all pairs
+    Lam = np.random.default_rng(0).standard_normal((B.g, 3))
+    _close(B.products(i, j, Lam), R @ Lam)
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 1000)   # chunks of 34 pairs
+    _close(B.products(i[:300], j[:300], Lam), R[:300] @ Lam)
     assert B.rows(i[:0], j[:0]).shape == (0, B.g)
     # without the runs (a basis built by hand): the product with G, same rows
     B.starts = None

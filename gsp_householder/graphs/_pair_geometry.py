@@ -146,13 +146,18 @@ class PairBasis:
 
         More than ``MAX_ROW_ENTRIES`` row entries: if the pairs outnumber ``8 n`` per
         column, each column is read off the dense matrix $\\tilde L(\\lambda)$
-        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks.
+        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks. Grouped
+        unknowns: the products of the column rows with ``columns(Lam)`` (no group sums).
         """
-        if len(i) * self.V.shape[1] <= MAX_ROW_ENTRIES:
-            return self.rows(i, j) @ Lam
-        if len(i) > 8 * self.n * Lam.shape[1]:
+        q = self.V.shape[1]
+        if len(i) * q > MAX_ROW_ENTRIES and len(i) > 8 * self.n * Lam.shape[1]:
             return np.column_stack([self.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
-        return np.vstack([R @ Lam for R in self.row_chunks(i, j)])
+        W = self.columns(Lam)
+        step = max(1, MAX_ROW_ENTRIES // max(q, 1))
+        if len(i) <= step:
+            return (self.V[i] * self.V[j]) @ W
+        return np.vstack([(self.V[i[s:s + step]] * self.V[j[s:s + step]]) @ W
+                          for s in range(0, len(i), step)])
 
     def upper(self):
         """Row and column indices of all pairs $i < j$."""

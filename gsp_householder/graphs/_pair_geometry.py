@@ -56,8 +56,8 @@ class PairBasis:
         Groups of columns supported on a few nodes (``_local_columns.LocalGroup``), set
         by the caller; empty by default.
     grams : list
-        ``(pair codes, PairGram)`` of the last complements ``complement_gram`` built
-        from scratch, newest first.
+        ``(pair codes, PairGram)`` of the last complements ``complement_gram`` built,
+        most recently asked first.
     matrices : list
         ``(lambda bytes, matrix)`` of the last ``MATRIX_CACHE`` results of ``matrix``.
     starts : ndarray of int or None
@@ -224,14 +224,6 @@ class PairGram:
             total -= A.sum(axis=0)
         return PairGram(self.B, M, total, self.k - len(i))
 
-    def with_pairs(self, i, j) -> PairGram:
-        """The Gram of the current pairs plus the pairs ``(i, j)`` (not among them)."""
-        M, total = self.M.copy(), self.total.copy()
-        for A in self.B.row_chunks(i, j):
-            M += A.T @ A
-            total += A.sum(axis=0)
-        return PairGram(self.B, M, total, self.k + len(i))
-
     def null_directions(self, r=8, cluster=None):
         """Smallest eigenpairs of the centred Gram, mapped back to eigenvalue vectors.
 
@@ -263,30 +255,20 @@ class PairGram:
 
 
 def complement_gram(B: PairBasis, i, j) -> PairGram:
-    """``PairGram(B).without(i, j)`` for distinct pairs, from the nearest one built before.
+    """``PairGram(B).without(i, j)`` for distinct pairs, kept: the same set asked again
+    returns the same ``PairGram`` (with its eigenpairs, see ``null_directions``).
 
-    The complements built from scratch are kept in ``B.grams`` (at most ``GRAM_CACHE``).
-    When one of them differs from ``(i, j)`` in fewer pairs than ``(i, j)`` holds, its
-    Gram is updated instead: the pairs it left out and ``(i, j)`` holds are added back,
-    those ``(i, j)`` adds are removed ($O(|\\Delta| g^2)$ instead of $O(|C| g^2)$). Only
-    Grams built from scratch are updated, so the rounding error stays that of one
-    update of ``B.M``.
+    The last ``GRAM_CACHE`` sets are kept in ``B.grams``. The candidates of a family
+    mostly share one edge set, whose Gram (``O(|C| g^2)``) and eigenpairs the
+    projections (``_template_lp.polish``) then compute once.
     """
     i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
     code = np.unique(np.minimum(i, j) * B.n + np.maximum(i, j))
-    best = None
-    for key, gram in B.grams:
-        back = np.setdiff1d(key, code, assume_unique=True)
-        out = np.setdiff1d(code, key, assume_unique=True)
-        size = back.size + out.size
-        if size < code.size and (best is None or size < best[0]):
-            best = (size, gram, back, out)
-    if best is None:
-        gram = PairGram(B).without(code // B.n, code % B.n)
-        B.grams.insert(0, (code, gram))
-        del B.grams[GRAM_CACHE:]
-        return gram
-    size, gram, back, out = best
-    if size == 0:
-        return gram
-    return gram.with_pairs(back // B.n, back % B.n).without(out // B.n, out % B.n)
+    for k, (key, gram) in enumerate(B.grams):
+        if key.size == code.size and np.array_equal(key, code):
+            B.grams.insert(0, B.grams.pop(k))
+            return gram
+    gram = PairGram(B).without(code // B.n, code % B.n)
+    B.grams.insert(0, (code, gram))
+    del B.grams[GRAM_CACHE:]
+    return gram

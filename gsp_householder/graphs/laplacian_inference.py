@@ -757,11 +757,14 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
     """
     best, family_dimension, previous = [], 1, None
     c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
-    for _ in range(max_searches):
+    for k in range(max_searches):
         search = PrefixSearch(B, top_pairs(B, scores, c_max), tol, noise, rounding,
                               search_truncated, refit=B.n > LADDER_MAX_N)
         fit = search.run(start, bisect=bisect_first or bool(best))
         history["n_evaluations"] += search.n_evaluations
+        if k == 1 and not bisect_first and fit is not None:
+            # the family at the graph found, not at the first valid size reached
+            family_dimension = fit.Lam.shape[1]
         if B.ordered and fit is not None and previous is not None and _same_span(
                 previous.Lam, fit.Lam):
             break

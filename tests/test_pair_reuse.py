@@ -147,6 +147,7 @@ def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
     G = make()
     G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
     F = fourier_basis(G)
+    monkeypatch.setattr(inference, "UNBISECTED_MIN_N", 0)     # as above 500 nodes
     calls = []
     run = inference.PrefixSearch.run
 
@@ -157,4 +158,19 @@ def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
     monkeypatch.setattr(inference.PrefixSearch, "run", spy)
     res = inference.infer_laplacian(F)
     assert calls[0] is False and all(calls[1:])
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_ordered_search_bisects_on_small_graphs(monkeypatch):
+    F = fourier_basis(nx.karate_club_graph())
+    calls = []
+    run = inference.PrefixSearch.run
+
+    def spy(self, start=None, bisect=True):
+        calls.append(bisect)
+        return run(self, start, bisect)
+
+    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    res = inference.infer_laplacian(F)
+    assert calls and all(calls)
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0

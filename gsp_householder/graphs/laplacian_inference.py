@@ -59,7 +59,6 @@ from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
     COARSE_ROUNDING,
     EXACT_NOISE,
-    MAX_FAMILY,
     PrefixSearch,
     evaluation_hook,
     leverage_ranking,
@@ -110,12 +109,6 @@ UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Exact graphs of families up to this dimension that are not settled (``_settled``) are
 #: searched on the next ranking too (larger families make slow linear programs).
 NEXT_RANKING_FAMILY = 24
-#: Exact families of at least this dimension plus the local columns (the truncation
-#: size of the prefix search's near-null families) are not searched again at the
-#: coarse rounding level:
-#: their linear programs are slow (0.5 to 3.5 s each on a 10 x 20 torus, whose second
-#: search took 58 of its 87 CPU s and found no sparser graph).
-COARSE_MAX_FAMILY = MAX_FAMILY
 #: Smallest basis for which ``progress=None`` shows a bar on a terminal.
 PROGRESS_MIN_N = 500
 #: Above this many nodes the extra family searches of unsettled graphs (next ranking,
@@ -528,10 +521,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
     exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
     search runs (a smaller prefix of the ranking may be clean) and the first graph found
-    is returned; if it belongs to a family (dimension above 1, and not truncated: below
-    ``COARSE_MAX_FAMILY`` plus the local columns), the search also runs at the coarser
-    rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is returned
-    (linear programs are accurate to about 1e-7, so which members of a family
+    is returned; if it belongs to a family (dimension above 1), the search also runs at
+    the coarser rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is
+    returned (linear programs are accurate to about 1e-7, so which members of a family
     pass depends on that level). Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
@@ -574,7 +566,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-            if ranked and 1 < dim < COARSE_MAX_FAMILY + B.n_local:
+            if ranked and dim > 1:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)

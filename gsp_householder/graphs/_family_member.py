@@ -18,6 +18,8 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
@@ -30,15 +32,18 @@ DRAWS = 64
 ON_PLANE = 1e-8
 
 
-def sparsest_direction(B: PairBasis, Lam, hint, rng):
-    """The member of ``span(Lam)`` (eigenvalue vector) with the most zero entries on the
-    ``hint`` pairs outside the local groups, or None.
+def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor):
+    """The valid member of ``span(Lam)`` (eigenvalue vector) with the most zero entries on
+    the ``hint`` pairs outside the local groups, or None.
 
-    None when the span has one direction or more than ``MAX_DIRECTIONS`` besides the
-    local columns, or when the rows on the best hyperplane do not fix one normal. The
-    member's sign makes its eigenvalues on the unknowns outside the local groups sum
-    to a positive number; its local unknowns are set to their mean (to be replaced by
-    ``sparsify_local``); it is normalised to trace $n$.
+    Valid: eigenvalues at least ``floor`` (outside the local groups, whose unknowns are
+    set to their mean, to be replaced by ``sparsify_local``) and entries at most
+    $2(\\mathrm{tol}_i + \\mathrm{tol}_j)$ on those pairs, at trace $n$: members of few
+    edges (one twin pair's column) are not graphs. None when the span has one direction
+    or more than ``MAX_DIRECTIONS`` besides the local columns, when no draw gives a
+    valid member. When the rows on the best plane leave several members (a twin pair's
+    column adds a member that is zero on all but one pair), the search goes on among
+    those members. The draws use a copy of ``rng``.
     """
     I, J = hint
     local = (np.concatenate([grp.cols for grp in B.local_groups]) if B.local_groups
@@ -56,31 +61,53 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng):
     d = int(np.count_nonzero(s > 1e-9 * s[0])) if s.size and s[0] > 0 else 0
     if d < 2 or d > MAX_DIRECTIONS:
         return None
-    basis = Wt[:d].T
-    R = R @ basis
+    basis = Q @ Wt[:d].T                 # the family's part the pairs see
+    R = R @ Wt[:d].T
     norms = np.linalg.norm(R, axis=1)
-    R = R[norms > 1e-12 * norms.max()]
-    R /= np.linalg.norm(R, axis=1)[:, None]
-    if len(R) < d - 1:
+    live = norms > 1e-12 * norms.max()
+    R, norms, slack = R[live], norms[live], 2.0 * (tol[I[live]] + tol[J[live]])
+    U = R / norms[:, None]
+    if len(U) < d - 1:
         return None
-    best, on = -1, None
-    for _ in range(DRAWS):
-        rows = R[rng.choice(len(R), size=d - 1, replace=False)]
-        y = np.linalg.svd(rows)[2][-1]
-        zero = np.abs(R @ y) <= ON_PLANE
-        count = int(np.count_nonzero(zero))
-        if count > best:
-            best, on = count, zero
-    sv, Wt = np.linalg.svd(R[on])[1:]
-    if sv.size < d - 1 or sv[d - 2] <= 1e3 * ON_PLANE * sv[0]:
-        return None                     # the rows on the plane leave several normals
-    lam = Q @ (basis @ Wt[-1])
     rest = np.ones(B.g, dtype=bool)
     rest[local] = False
-    total = float(lam[rest].sum())
-    if total == 0.0:
-        return None
-    lam *= np.sign(total)
-    if local.size:
-        lam[local] = lam[rest].mean()
-    return lam * (B.n / (B.mult @ lam))
+
+    def member(y):
+        lam = basis @ y
+        total = float(lam[rest].sum())
+        if total == 0.0:
+            return None, None
+        lam *= np.sign(total)
+        if local.size:
+            lam[local] = lam[rest].mean()
+        scale = B.n / (B.mult @ lam)
+        lam *= scale
+        entries = (R @ y) * (np.sign(total) * scale)
+        if lam[rest].min() < floor or np.any(entries > slack):
+            return None, None
+        return lam, np.abs(U @ y) <= ON_PLANE
+
+    rng = copy.deepcopy(rng)            # the caller's generator is left as it was
+    W = np.eye(d)                       # the members searched: span(W), in plane coordinates
+    while W.shape[1] > 1:
+        k = W.shape[1]
+        P = U @ W
+        pn = np.linalg.norm(P, axis=1)
+        rows = np.flatnonzero(pn > ON_PLANE)
+        if len(rows) < k - 1:
+            return None
+        best, on = -1, None
+        for _ in range(DRAWS):
+            pick = P[rng.choice(rows, size=k - 1, replace=False)]
+            lam, zero = member(W @ np.linalg.svd(pick)[2][-1])
+            if lam is not None and int(np.count_nonzero(zero)) > best:
+                best, on = int(np.count_nonzero(zero)), zero
+        if on is None:
+            return None
+        sv, Wt2 = np.linalg.svd(U[on] @ W)[1:]
+        rank = int(np.count_nonzero(sv > 1e3 * ON_PLANE * sv[0]))
+        if rank == 0:
+            return None
+        # members of span(W) with all these zeros; several: the next zeros decide
+        W = W @ Wt2[rank:].T
+    return member(W[:, 0])[0]

@@ -397,7 +397,7 @@ def _sparsest_member(B, fit, rng):
     families)."""
     if fit.Lam.shape[1] < 2 or float(fit.mu[0]) > B.cluster(0.0):
         return None
-    lam = sparsest_direction(B, fit.Lam, fit.hint, rng)
+    lam = sparsest_direction(B, fit.Lam, fit.hint, rng, fit.tol, fit.floor)
     if lam is None:
         return None
     if B.local_groups:

@@ -60,6 +60,7 @@ def test_family_candidates_return_the_graph_not_a_polynomial_of_it(monkeypatch):
     def no_vertex_search(*args, **kwargs):
         raise AssertionError("the sparsest member needs no linear-program vertex search")
     monkeypatch.setattr(inference, "sparse_vertices", no_vertex_search)
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 20)
     G = _graph(0)
     F = fourier_basis(G)
     basis = inference._read_basis(_shuffled(F.eigenvectors, 2), None, None, None, None)

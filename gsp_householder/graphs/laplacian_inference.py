@@ -394,8 +394,11 @@ def _candidates(B, fit, rng):
 def _sparsest_member(B, fit, rng):
     """The sparsest member of an exact family (``sparsest_direction``), its local columns
     sparsified and polished, if valid; else None (noisy fits, one direction, large
-    families)."""
-    if fit.Lam.shape[1] < 2 or float(fit.mu[0]) > B.cluster(0.0):
+    families). Above ``LADDER_MAX_N`` nodes only: below, the linear-program vertices of
+    the family are fast, and on the twin grids (15 x 15) the two searches return
+    different members of equal sparsity."""
+    if (B.n <= LADDER_MAX_N or fit.Lam.shape[1] < 2
+            or float(fit.mu[0]) > B.cluster(0.0)):
         return None
     lam = sparsest_direction(B, fit.Lam, fit.hint, rng, fit.tol, fit.floor)
     if lam is None:

@@ -11,28 +11,30 @@ off-diagonal entry is linear in the eigenvalues, $L_{ij} \\propto a_{ij}^T\\lamb
 $a_{ij} = V_i \\circ V_j$ (module ``_pair_geometry``), so the non-edges are the pairs
 whose rows lie on the hyperplane orthogonal to $\\lambda$. The pairs are ranked by their
 leverage in the smallest directions of the Gram matrix of the kept pairs (trimming the
-most edge-like ones), and the largest set of least edge-like pairs whose near-null space
-holds a valid Laplacian is searched (modules ``_support_search`` and ``_template_lp``:
-max-margin linear programs with HiGHS; above 500 nodes the trimming runs on a random
-sample of pairs, module ``_sampled_ranking``). When that space has dimension above 1,
-several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes): its sparse
-vertices are the candidates, the sparsest (then the one with the most equal weights) is
-returned and the others are reported (above 500 nodes, for exact eigenvectors, the
-family's sparsest member is sought first as the plane holding the most pair rows, module
-``_family_member``, and when valid it replaces the vertex search); the pairs all
-candidates share and the candidates with their weakest edges forced to zero (module
-``_sparsest_member``) are searched too. When no leverage ranking gives a graph (dense
-graphs with near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by
-least trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant
-diagonal (regular graphs, module ``_regular_family``) are searched as a family; that
-family is also searched, at the noise level its own near-null space shows, when noisy
+most edge-like ones), and the largest set of least edge-like pairs whose near-null
+space holds a valid Laplacian is searched (modules ``_support_search`` and
+``_template_lp``: max-margin linear programs with HiGHS; above 500 nodes the trimming runs
+on a random sample of pairs, module ``_sampled_ranking``). When that space has dimension
+above 1, several valid graphs share the eigenvectors (repeated eigenvalues, twin nodes):
+its sparse vertices are the candidates, the sparsest (then the one with the most equal
+weights) is returned and the others are reported; the pairs all candidates share and
+the candidates with their weakest edges forced to zero (module ``_sparsest_member``)
+are searched too. When no leverage ranking gives a graph (dense graphs with
+near-uniform degrees), the pairs are ranked by one eigenvalue vector fitted by least
+trimmed squares (module ``_fitted_ranking``), and the Laplacians with a constant diagonal
+(regular graphs, module ``_regular_family``) are searched as a family; that family is
+also searched, at the noise level its own near-null space shows, when noisy
 eigenvectors give no graph or one that does not fit them, and when the graph found is
-regular with unequal weights (a triangle-free regular graph's distance-2 graph shares its
-eigenvectors).
+regular with unequal weights (a triangle-free regular graph's distance-2 graph shares
+its eigenvectors).
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
 The same search runs with fewer unknowns, so it is never slower than without the order.
+
+Above 500 nodes, for exact eigenvectors, a family's sparsest member is sought before its
+vertices: the plane holding the most pair rows (module ``_family_member``); when valid,
+it replaces the vertex search.
 """
 
 from __future__ import annotations

@@ -134,6 +134,12 @@ def _pair_constraints(B: PairBasis, Lam, tol, hint):
     return {"Lam": Lam, "H": H[live], "h": h[live], "trace_row": B.mult @ Lam}
 
 
+def check_member(B, lam, tol, floor, hint) -> bool:
+    """Whether ``lam`` (normalised to trace $n$) is a valid Laplacian: eigenvalues at least
+    ``floor``, entries on the ``hint`` pairs at most ``POSITIVE_SLACK`` tolerances."""
+    return _check_single(B, lam, tol, floor, hint)[0]
+
+
 def _check_single(B, lam, tol, floor, hint):
     tr = B.mult @ lam
     if abs(tr) < 1e-300:

@@ -31,6 +31,10 @@ its eigenvectors).
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
 The same search runs with fewer unknowns, so it is never slower than without the order.
+
+Above 500 nodes, for exact eigenvectors, a family's sparsest member is sought before its
+vertices: the plane holding the most pair rows (module ``_family_member``); when valid,
+it replaces the vertex search.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ import scipy.sparse as sp
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
@@ -69,6 +74,7 @@ from gsp_householder.graphs._support_search import (
 from gsp_householder.graphs._template_lp import (
     LP_ACCURACY,
     candidate_order,
+    check_member,
     edge_pairs,
     polish,
     rank_candidates,
@@ -391,10 +397,32 @@ def _candidates(B, fit, rng):
     if explains(groups, fit.Lam):
         lam = sparsify_local(B, fit.lam, groups, fit.tol, fit.floor)
         return rank_candidates(B, [polish(B, lam, fit), polish(B, fit.lam, fit)], fit)
+    member = _sparsest_member(B, fit, rng)
+    if member is not None:
+        return rank_candidates(B, [member, fit.lam], fit)
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
     return rank_candidates(B, cands, fit)
+
+
+def _sparsest_member(B, fit, rng):
+    """The sparsest member of an exact family (``sparsest_direction``), its local columns
+    sparsified and polished, if valid; else None (noisy fits, one direction, large
+    families). Above ``LADDER_MAX_N`` nodes only: below, the linear-program vertices of
+    the family are fast, and on the twin grids (15 x 15) the two searches return
+    different members of equal sparsity."""
+    if (B.n <= LADDER_MAX_N or fit.Lam.shape[1] < 2
+            or float(fit.mu[0]) > B.cluster(0.0)):
+        return None
+    lam = sparsest_direction(B, fit.Lam, fit.hint, rng, fit.tol, fit.floor)
+    if lam is None:
+        return None
+    if B.local_groups:
+        lam = sparsify_local(B, lam, B.local_groups, fit.tol, fit.floor)
+    lam = polish(B, lam, fit)
+    ok = check_member(B, lam, fit.tol, fit.floor, fit.hint)
+    return lam if ok else None
 
 
 def _sparsest_graphs(B: PairBasis, basis, tol, rng):

@@ -1,0 +1,83 @@
+"""The sparsest member of an exact family: L among its powers."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import shuffled as _shuffled
+
+from gsp_householder.graphs import _support_search as search
+from gsp_householder.graphs import laplacian_inference as inference
+from gsp_householder.graphs._family_member import sparsest_direction
+from gsp_householder.graphs._pair_geometry import PairGram
+from gsp_householder.graphs.fourier import fourier_basis
+
+
+def _graph(seed):
+    """A sparse small-world graph (simple spectrum)."""
+    return nx.connected_watts_strogatz_graph(60 - 10 * seed, 4, 0.3 - 0.1 * seed, seed=seed + 1)
+
+
+def _within_two(F, k=2):
+    """Upper pairs within distance ``k`` (where L, ..., L^k may be non-zero), and the
+    rest."""
+    A = (sp.csr_array(F.laplacian) != 0).astype(float)
+    Ak = A.copy()
+    for _ in range(k - 1):
+        Ak = Ak @ A
+    Ak = Ak.toarray() != 0
+    i, j = np.triu_indices(F.n, 1)
+    near = Ak[i, j]
+    return (i[near], j[near]), (i[~near], j[~near])
+
+
+def _edges(L, n):
+    U = sp.triu(sp.csr_array(L), 1).tocoo()
+    U.data[np.abs(U.data) <= 1e-8 * np.abs(U.data).max()] = 0.0
+    U.eliminate_zeros()
+    return set(zip(U.row.tolist(), U.col.tolist(), strict=True))
+
+
+@pytest.mark.parametrize(("seed", "k"), [(0, 2), (1, 2), (0, 3), (1, 3)])
+def test_sparsest_direction_is_the_laplacian_among_its_powers(seed, k):
+    G = _graph(seed)
+    F = fourier_basis(G)
+    basis = inference._read_basis(_shuffled(F.eigenvectors, seed), None, None, None, None)
+    B = inference._anchored_pair_basis(basis)
+    (I, J), _ = _within_two(F, k)
+    mu, Lam = PairGram(B).without(I, J).null_directions(cluster=0.0)
+    Lam = Lam[:, mu <= B.cluster(mu[0])]
+    assert Lam.shape[1] == k                # L, ..., L^k all vanish outside the pairs
+    lam = sparsest_direction(B, Lam, (I, J), np.random.default_rng(0), np.full(B.n, 1e-10),
+                             1e-5)
+    L = B.matrix(lam) * np.outer(B.u, B.u)
+    assert _edges(L, B.n) == _edges(F.laplacian, B.n)
+    L *= F.laplacian.diagonal().sum() / np.trace(L)
+    np.testing.assert_allclose(L, F.laplacian.toarray(), atol=1e-8)
+
+
+def test_family_candidates_return_the_graph_not_a_polynomial_of_it(monkeypatch):
+    def no_vertex_search(*args, **kwargs):
+        raise AssertionError("the sparsest member needs no linear-program vertex search")
+    monkeypatch.setattr(inference, "sparse_vertices", no_vertex_search)
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 20)
+    G = _graph(0)
+    F = fourier_basis(G)
+    basis = inference._read_basis(_shuffled(F.eigenvectors, 2), None, None, None, None)
+    B = inference._anchored_pair_basis(basis)
+    (I, J), (ki, kj) = _within_two(F, 3)
+    order = (np.concatenate([I, ki]), np.concatenate([J, kj]))
+    fit = search.PrefixSearch(B, order).evaluate(len(I), PairGram(B).without(I, J))
+    assert fit is not None and fit.Lam.shape[1] >= 2
+    ranked = inference._candidates(B, fit, np.random.default_rng(0))
+    assert _edges(ranked[0][3], B.n) == _edges(F.laplacian, B.n)
+
+
+def test_one_direction_or_noise_gives_no_member():
+    F = fourier_basis(_graph(0))
+    basis = inference._read_basis(F.eigenvectors, None, None, None, None)
+    B = inference._anchored_pair_basis(basis)
+    (I, J), _ = _within_two(F)
+    lam = np.diag(B.V.T @ F.laplacian.toarray() @ B.V)
+    assert sparsest_direction(B, lam[:, None], (I, J), np.random.default_rng(0),
+                             np.full(B.n, 1e-10), 1e-5) is None

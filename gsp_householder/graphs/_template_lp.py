@@ -26,6 +26,13 @@ CUT_ROWS = 1000
 #: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
 #: 1e-7): smaller entries, relative to the largest, are not edges.
 LP_ACCURACY = 1e-6
+#: A relaxation's margin proves a program's failure when it is below the floor by more
+#: than this fraction of the floor (well above HiGHS's tolerances, so that the full
+#: program could not reach the floor either).
+CERTIFY_MARGIN = 1e-6
+#: Accuracy of the dual values of a program (HiGHS dual feasibility tolerance 1e-7),
+#: relative to the change of the right-hand side they are applied to.
+DUAL_ACCURACY = 1e-6
 
 @dataclass
 class Fit:
@@ -49,7 +56,7 @@ class Fit:
 
 
 def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,
-                  cache=None):
+                  cache=None, settle=False):
     """Max-margin (or ``objective``-minimising, margin fixed at ``floor``) valid Laplacian.
 
     ``band = (I, J, width)`` also bounds $|\\tilde L_{ij}| \\le$ ``width`` on those pairs.
@@ -57,7 +64,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     ``Lam``, ``tol`` and ``hint``, the pair constraints and the pair rows the linear
     programs needed so far, from which the next call's cutting planes start.
     Returns ``(ok, lam, t)``: whether a valid Laplacian with margin ``t >= floor``
-    exists in ``span(Lam)``, normalised to ``mult @ lam = n``.
+    exists in ``span(Lam)``, normalised to ``mult @ lam = n``; ``lam`` is None when not.
+
+    A cutting-plane round solves a relaxation (a subset of the pair constraints), whose
+    margin bounds the full program's from above: once it is below ``floor`` the answer
+    is no, and the max-margin program stops there (``t`` is then that bound). With
+    ``settle`` the rounds run to the end anyway, so that ``cache`` holds the rows of
+    the full program for the later programs that share it.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -107,6 +120,8 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         if res.status != 0:
             sel[:] = True
             continue
+        if objective is None and not settle and res.x[-1] < floor - CERTIFY_MARGIN * abs(floor):
+            break                                    # the relaxation's margin is too small
         y = res.x[:-1]
         excess = H @ y - h
         excess[sel] = 0.0
@@ -118,20 +133,47 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     cache["rows"] = sel
     if res.status != 0:
         return False, None, -np.inf
+    if objective is None:
+        # the dual of the pair rows: a bound on this margin at other tolerances
+        cache["dual"] = (float(res.x[-1]), sel.copy(),
+                         -np.asarray(res.ineqlin.marginals)[len(fixed_ub):])
     y, t = res.x[:-1], float(res.x[-1])
-    return t >= floor, Lam @ y, t
+    if t < floor:
+        return False, None, t
+    return True, Lam @ y, t
 
 
 def _pair_constraints(B: PairBasis, Lam, tol, hint):
     """Orthonormalised span, the rows $a_{ij}^T \\Lambda \\le 2(\\mathrm{tol}_i +
-    \\mathrm{tol}_j)$ of the ``hint`` pairs that do not vanish on it, and the trace row."""
+    \\mathrm{tol}_j)$ of the ``hint`` pairs that do not vanish on it (and these pairs),
+    and the trace row."""
     I, J = hint
     Lam = np.linalg.qr(Lam)[0]
     H = B.products(I, J, Lam)                                             # L_ij <= tol
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
                                                               1e-300)
-    return {"Lam": Lam, "H": H[live], "h": h[live], "trace_row": B.mult @ Lam}
+    return {"Lam": Lam, "H": H[live], "h": h[live], "trace_row": B.mult @ Lam,
+            "pairs": (I[live], J[live])}
+
+
+def margin_bound(cache, tol):
+    """Upper bound on the margin of ``valid_in_span`` (max-margin, no band) at the
+    tolerances ``tol``, from the last max-margin program solved with ``cache`` (same
+    span and ``hint``, other tolerances); ``inf`` if there is none.
+
+    The optimal margin of a linear program is a concave function of the right-hand
+    side of its constraints, and the dual values of a relaxation (the pair rows of its
+    last cutting-plane round) are a supergradient: $t(h') \\le t(h) + \\pi^T(h' - h)$
+    bounds the relaxation at ``tol``, hence the full program.
+    """
+    if "dual" not in cache:
+        return np.inf
+    t, sel, pi = cache["dual"]
+    I, J = cache["pairs"]
+    change = POSITIVE_SLACK * (tol[I[sel]] + tol[J[sel]]) - cache["h"][sel]
+    # dual values are accurate to HiGHS's tolerance (1e-7): the bound allows for it
+    return t + float(np.maximum(pi, 0.0) @ change) + DUAL_ACCURACY * float(np.abs(change).sum())
 
 
 def _check_single(B, lam, tol, floor, hint):

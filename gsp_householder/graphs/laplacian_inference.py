@@ -129,6 +129,9 @@ REGULAR_SPREAD = 1e-2
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
+#: Weights of a graph found at a noise level whose coefficient of variation is within
+#: this factor of the noise are equal (perturbed unweighted graphs: 0.5 to 0.9 times).
+EQUAL_WEIGHTS_NOISE = 3.0
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -624,7 +627,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     until one gives a graph. The
     rankings stop when two consecutive ones give the same graph, when a graph
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
-    smallest noise estimate) is determined by the eigenvectors (family dimension 1), or
+    smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
+    settled (a tree, or equal weights to within the noise: ``_settled_at_noise``), or
     when two consistent graphs have been found.
     """
     found, previous, consistent = [], None, 0
@@ -642,7 +646,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
-                if dim == 1 or consistent >= 2:
+                if dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked, noise):
                     break
         if edges is not None and edges == previous:
             break
@@ -725,6 +729,13 @@ def _settled(B, ranked):
     """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
     (which the vertices of a family rarely have unless they are its sparsest member)."""
     return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _settled_at_noise(B, ranked, noise):
+    """`_settled` for a graph found at a noise level: a tree, or weights equal to within
+    ``EQUAL_WEIGHTS_NOISE`` times the noise (their coefficient of variation)."""
+    return bool(ranked) and (ranked[0][0] <= B.n - 1
+                             or ranked[0][1] <= EQUAL_WEIGHTS_NOISE * noise)
 
 
 def _unsettled(B, ranked):

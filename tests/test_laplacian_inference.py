@@ -489,29 +489,14 @@ def test_a_relaxation_below_the_floor_answers_as_the_full_program():
     assert fit.Lam.shape[1] > 1
     _, _, t = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, settle=True)
     assert t > fit.floor
-    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t):
+    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t, 1e3 * t):
         full = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, settle=True)
         early = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
         assert early[0] == full[0] == (floor <= t)
         if full[0]:              # the same program solved to the end: the same vertex
             np.testing.assert_allclose(early[1], full[1], atol=1e-9 * np.abs(full[1]).max())
         else:                    # stopped at a relaxation: its margin bounds the program's
-            assert early[1] is None and early[2] >= t - 1e-9 * abs(t)
-
-
-def test_margin_bound_bounds_the_margin_at_other_tolerances():
-    from gsp_householder.graphs._template_lp import margin_bound, valid_in_span
-
-    P, fit = _tree_family()
-    cache = {}
-    _, _, t = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, cache=cache)
-    assert margin_bound(cache, fit.tol) == pytest.approx(t, rel=1e-9)
-    assert margin_bound({}, fit.tol) == np.inf           # no program solved yet
-    rng = np.random.default_rng(2)
-    for _ in range(4):
-        tol = fit.tol * rng.uniform(0.2, 3.0, fit.tol.size)
-        _, _, t2 = valid_in_span(P, fit.Lam, tol, -np.inf, fit.hint, settle=True)
-        assert margin_bound(cache, tol) >= t2 - 1e-9 * abs(t2)
+            assert early[1] is None and (early[2] == -np.inf or early[2] >= t - 1e-9 * abs(t))
 
 
 def test_noisy_rankings_stop_at_a_settled_graph():

@@ -21,12 +21,7 @@ import numpy as np
 import scipy.linalg
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
-from gsp_householder.graphs._template_lp import (
-    CERTIFY_MARGIN,
-    Fit,
-    margin_bound,
-    valid_in_span,
-)
+from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
 #: bar of ``infer_laplacian`` sets it; None: nothing is called).
@@ -152,7 +147,7 @@ class PrefixSearch:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
-        fit = self._banded(c, mu, Lam, noise, floor, whole) if family else None
+        fit = self._banded(c, mu, Lam, noise, floor) if family else None
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit
@@ -182,17 +177,14 @@ class PrefixSearch:
         self.n_evaluations += sub.n_evaluations
         return fit
 
-    def _banded(self, c, mu, Lam, noise, floor, whole, rounds=3, max_entries=4_000_000):
+    def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000):
         """A valid Laplacian of the family whose entries on the pairs after the first
         ``c`` stay within the noise band, or None.
 
         The max-margin point of a family found at the noise level may leave large
         entries on those pairs; the band $|L_{ij}| \\le$ ``CLEAN_FACTOR`` times the noise
         is then imposed in the linear program, in the units (``scale``) of equal
-        eigenvalues first, then of the solution found, ``rounds`` times. ``whole`` is
-        the ``cache`` of the program on the span at the prefix's own tolerances: when
-        its dual bound (``margin_bound``) shows that the first round's program, the
-        band aside, cannot reach ``floor``, no program is solved.
+        eigenvalues first, then of the solution found, ``rounds`` times.
         """
         B = self.B
         I, J = self.i[c:], self.j[c:]
@@ -200,11 +192,9 @@ class PrefixSearch:
             return None
         lam = np.full(B.g, B.n / B.mult.sum())
         hint = (self.i[:c], self.j[:c])
-        for k in range(rounds):
+        for _ in range(rounds):
             scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
             tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
-            if k == 0 and margin_bound(whole, tol) < floor - CERTIFY_MARGIN * abs(floor):
-                return None
             programs = {}
             lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs)
             if lam is None:

@@ -129,9 +129,6 @@ REGULAR_SPREAD = 1e-2
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
-#: Weights of a graph found at a noise level whose coefficient of variation is within
-#: this factor of the noise are equal (perturbed unweighted graphs: 0.5 to 0.9 times).
-EQUAL_WEIGHTS_NOISE = 3.0
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -628,8 +625,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     rankings stop when two consecutive ones give the same graph, when a graph
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
     smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
-    settled (a tree, or equal weights to within the noise: ``_settled_at_noise``), or
-    when two consistent graphs have been found.
+    is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
+    consistent graphs have been found.
     """
     found, previous, consistent = [], None, 0
     for key in order:
@@ -646,7 +643,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
-                if dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked, noise):
+                if dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked):
                     break
         if edges is not None and edges == previous:
             break
@@ -731,11 +728,11 @@ def _settled(B, ranked):
     return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
 
 
-def _settled_at_noise(B, ranked, noise):
-    """`_settled` for a graph found at a noise level: a tree, or weights equal to within
-    ``EQUAL_WEIGHTS_NOISE`` times the noise (their coefficient of variation)."""
-    return bool(ranked) and (ranked[0][0] <= B.n - 1
-                             or ranked[0][1] <= EQUAL_WEIGHTS_NOISE * noise)
+def _settled_at_noise(B, ranked):
+    """A graph found at a noise level that no connected graph can be sparser than (a
+    tree), unless another candidate is a tree too."""
+    return (bool(ranked) and ranked[0][0] <= B.n - 1
+            and not any(item[0] <= B.n - 1 for item in ranked[1:]))
 
 
 def _unsettled(B, ranked):

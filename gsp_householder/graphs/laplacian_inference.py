@@ -575,6 +575,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 history["unresolvable"] = level
             return [], 1
     if (noisy or deferred) and not exact_level:
+        for key in [k for k in rest if ranking(k)[2] <= EXACT_LEVEL]:
+            # a later prefix clean to rounding level: the eigenvectors are exact after all
+            # (unclean rankings agreed on a level by chance), and their exact graph wins
+            scores, trimmed, _ = ranking(key)
+            exact, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+            if exact:
+                return exact, dim
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:

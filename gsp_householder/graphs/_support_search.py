@@ -132,17 +132,9 @@ class PrefixSearch:
         tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
-        # the whole span first: where it holds no valid Laplacian, neither does the span
-        # of the directions that fit to rounding (a subspace), whose program is skipped
-        whole = {}
-        whole_fit = valid_in_span(B, Lam, tol, floor, hint, cache=whole)
-        for span in (exact, np.ones(mu.size, dtype=bool)) if whole_fit[0] else ():
-            if span.all():
-                ok, lam, _ = whole_fit
-                programs = whole
-            else:
-                programs = {}
-                ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
+        for span in (exact, np.ones(mu.size, dtype=bool)):
+            programs = {}
+            ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
             if ok and (not family or self._residual_noise(c, lam)[1] is not None):
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():

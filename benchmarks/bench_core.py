@@ -210,6 +210,23 @@ def _main_apply_transpose(V, Y):
     return out
 
 
+def _unfused_apply_transpose(V, Y):
+    """V.T @ Y as it was before the fused second half: W = C^T Y (one GEMM, the factor
+    folded into C), the copy of Y by 512 KB blocks with their bounds (threads share the
+    blocks), then one GEMM ``out -= A W`` with beta = 1 over the whole result."""
+    from gsp_householder.householder import _copy_with_bounds, _subtract_product
+
+    Vt = V.T
+    A, C = Vt._apply_pair(Y.dtype, False)
+    W = C.T @ Y
+    out = np.empty_like(Y)
+    high = _copy_with_bounds(Y, out, None, True)
+    _subtract_product(A, W, out)
+    if not high + float(np.abs(W).sum(axis=0).max()) < 1e300:
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -307,7 +324,9 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     runs through scipy's BLAS (``gemm`` with ``beta = 1``); the column "GEMMs
     scipy / numpy" times the same two GEMMs through scipy's BLAS against numpy's,
     to show the ratio is not won by a faster library. "main" is the apply before the
-    folded factor and the threaded copy (`_main_apply_transpose`). "row blocks" is an
+    folded factor and the threaded copy (`_main_apply_transpose`); "unfused" the apply
+    before the fused second half (`_unfused_apply_transpose`: the copy of Y, then GEMM 2
+    over the whole result). "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
@@ -330,31 +349,43 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     Vt = V.T
     overwrite = lambda: Vt.matvec(scratch, overwrite_y=True)  # noqa: E731
     main_apply = lambda: _main_apply_transpose(V, Y)  # noqa: E731
+    unfused_apply = lambda: _unfused_apply_transpose(V, Y)  # noqa: E731
+    err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
     for _ in range(3):  # three rounds
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
         main = median_ratio(main_apply, gemms, repeat)
         blocks = median_ratio(rowblock, gemms, repeat)
+        unfused = median_ratio(unfused_apply, gemms, repeat)
         after = median_ratio(wy, gemms, repeat)
         inplace = median_ratio(overwrite, gemms, repeat)
         library = median_ratio(gemms_scipy, gemms, repeat)
         dense_repeat = max(1, repeat // 3)
         dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
+        dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
-                     f"{blocks:.2f}", f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}",
-                     f"{dense_main:.1f}x", f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
+                     f"{blocks:.2f}", f"{unfused:.2f}", f"{after:.2f}", f"{inplace:.2f}",
+                     f"{library:.2f}", f"{dense_main:.1f}x", f"{dense_unfused:.1f}x",
+                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
-          f"difference to the dense product: before {err_before:.1e}, after {err:.1e}; "
+          f"difference to the dense product: before {err_before:.1e}, unfused "
+          f"{err_unfused:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     table(rows, ["two GEMMs ms", "before / GEMMs", "main / GEMMs", "row blocks / GEMMs",
-                 "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
-                 "dense / main", "dense / after (>= 40)", "dense / overwrite_y"])
+                 "unfused / GEMMs", "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs",
+                 "GEMMs scipy / numpy", "dense / main", "dense / unfused",
+                 "dense / after (>= 40)", "dense / overwrite_y"])
 
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
-    from gsp_householder.householder import _copy_with_bounds, _subtract_product
+    from gsp_householder._blas_threads import blas_controller
+    from gsp_householder.householder import (
+        _copy_with_bounds,
+        _fused_copy_subtract,
+        _subtract_product,
+    )
 
     V, Y, U, Wr = _apply_case(n, m, p)
     A, M, B = V.T._apply_factors(Y.dtype, False)
@@ -366,6 +397,15 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         state["out"] = np.empty_like(Y)
         _copy_with_bounds(Y, state["out"], None, True)
 
+    def unfused_half():  # the second half as it was: copy and bounds, then one GEMM 2
+        out = np.empty_like(Y)
+        _copy_with_bounds(Y, out, None, True)
+        _subtract_product(A, state["W"], out)
+
+    def fused_half():  # the package's second half: copy, bounds and GEMM 2 per block
+        if blas_controller() is not None:
+            _fused_copy_subtract(Y, np.empty_like(Y), None, True, A, state["W"])
+
     phases = {
         "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
         "apply: out = Y by blocks + bounds (fresh memory)": copy_bounds,
@@ -375,6 +415,10 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
                                                                         state["out"]),
         "apply: overflow bound": lambda: float(np.abs(state["W"]).sum(axis=0).max()),
+        "apply: second half unfused (fresh result; copy + bounds, then GEMM 2)": unfused_half,
+        "apply: second half fused (fresh result; per block copy, bounds, GEMM 2)": fused_half,
+        "apply: GEMM 2 alone into a warm result": lambda: _subtract_product(A, state["W"],
+                                                                         scratch),
         "baseline: U^T Y (GEMM 1)": lambda: U.T @ Y,
         "baseline: U W (GEMM 2, beta=0, fresh output)": lambda: U @ Wr,
         "whole apply V.T @ Y": lambda: V.T @ Y,

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.linalg
 import scipy.linalg.blas
 
+from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
@@ -33,6 +34,10 @@ __all__ = ["HouseholderProduct"]
 _APPLY_BLOCK_BYTES = 1 << 19
 # bytes of Y from which the copy of the WY apply is split between threads
 _PARALLEL_COPY_BYTES = 1 << 23
+# bytes of one block of the result in the fused second half of the WY apply (copy,
+# bounds and GEMM 2 per block): with the block of Y it came from, half of one core's
+# L2 cache (2 MiB on the machine it was measured on)
+_FUSED_BLOCK_BYTES = 1 << 20
 _copy_pool: dict = {}
 _copy_pool_lock = threading.Lock()
 
@@ -292,12 +297,15 @@ class HouseholderProduct:
         then checks the result itself). A C- or F-ordered matrix takes the fast
         path: $W = C^T Y$ with $C = B M^T$ (one GEMM over ``Y``), then ``out = D Y``
         written by blocks of rows (C order) or columns (F order) while the bounds
-        of each block are read from cache (large arrays: blocks shared out
-        between threads), then one GEMM ``out -= A W`` that accumulates into
-        ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p`` result follows.
-        Each GEMM is one BLAS call: with several BLAS threads, every call pays for
-        waking the threads. With ``overwrite``, the output is ``Y`` itself: no
-        allocation and no copy, only the bounds pass.
+        of each block are read from cache, then ``out -= A W`` by a GEMM that
+        accumulates into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p``
+        result follows. Arrays of ``_PARALLEL_COPY_BYTES`` or more, when
+        threadpoolctl is installed, run the copy, the bounds and the GEMM block by
+        block while each block is in cache, on several threads with one BLAS
+        thread each (`_fused_copy_subtract`); otherwise the copy runs first
+        (shared out between threads for large arrays) and GEMM 2 is one BLAS call.
+        With ``overwrite``, the output is ``Y`` itself: no allocation and no copy,
+        only the bounds pass.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
@@ -317,8 +325,12 @@ class HouseholderProduct:
         A, C = self._apply_pair(Y.dtype, transpose)
         W = C.T @ Y
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
-        high = _copy_with_bounds(Y, out, d[:, None] if self._has_signs else None, c_order)
-        _subtract_product(A, W, out)
+        dcol = d[:, None] if self._has_signs else None
+        if Y.nbytes >= _PARALLEL_COPY_BYTES and blas_controller() is not None:
+            high = _fused_copy_subtract(Y, out, dcol, c_order, A, W)
+        else:
+            high = _copy_with_bounds(Y, out, dcol, c_order)
+            _subtract_product(A, W, out)
         # |(A W)_ij| <= sum_k |W_kj| since |A_ik| <= 1: no overflow below half the range
         with np.errstate(over="ignore", invalid="ignore"):
             bound = high + float(np.abs(W).sum(axis=0).max())
@@ -343,6 +355,14 @@ class HouseholderProduct:
         Returns
         -------
         ndarray of the same shape as ``Y``
+
+        Notes
+        -----
+        For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
+        installed, the copy of ``Y`` into the result and the second GEMM run block
+        by block on as many threads as BLAS uses, each with one BLAS thread: for
+        that part of the call, BLAS is held to one thread in the whole process
+        (other threads' BLAS calls included), then restored.
 
         Examples
         --------
@@ -414,7 +434,7 @@ class HouseholderProduct:
                 U = self._U[:, ::-1]
                 if self._has_signs:
                     U = U * self._d[:, None]
-                transpose = HouseholderProduct._trusted(U, self._d)
+                transpose = HouseholderProduct._trusted(U, self._d if self._has_signs else None)
             transpose._transpose = self  # (V^T)^T is V: its cached factors are reused
             self._transpose = transpose
         return self._transpose
@@ -439,15 +459,22 @@ class HouseholderProduct:
 
     @classmethod
     def _trusted(cls, U, d):
-        """Build from columns already known to be unit vectors (no re-validation cost)."""
+        """Build from columns already known to be unit vectors (no re-validation cost).
+
+        ``d=None``: no signs, stored as a read-only broadcast of 1.0 (no memory).
+        """
         obj = cls.__new__(cls)
         U = np.ascontiguousarray(U, dtype=np.float64)
         U.setflags(write=False)
-        d = np.array(d, dtype=np.float64)
-        d.setflags(write=False)
+        if d is None:
+            d = np.broadcast_to(np.float64(1.0), (U.shape[0],))
+            obj._has_signs = False
+        else:
+            d = np.array(d, dtype=np.float64)
+            d.setflags(write=False)
+            obj._has_signs = bool(np.any(d < 0))
         obj._U_store, obj._d = U, d
         obj._plane = None
-        obj._has_signs = bool(np.any(d < 0))
         obj._T = None
         obj._transpose = None
         obj._cast_cache = {}
@@ -459,7 +486,7 @@ class HouseholderProduct:
         columns, ``coef`` $C$ (r, m) with unit columns; no signs. ``U`` is formed only
         when asked for (`vectors`); applying the product costs $O(nrp)$.
         """
-        obj = cls._trusted(np.zeros((basis.shape[0], 0)), np.ones(basis.shape[0]))
+        obj = cls._trusted(np.zeros((basis.shape[0], 0)), None)
         basis = np.asarray(basis, dtype=np.float64)  # either memory order
         coef = np.ascontiguousarray(coef, dtype=np.float64)
         basis.setflags(write=False)
@@ -473,7 +500,7 @@ class HouseholderProduct:
         i = check_scalar(i, "i", integer=True)
         if not -self.m <= i < self.m:
             raise IndexError(f"i must be in [0, {self.m}), got {i}")
-        return HouseholderProduct._trusted(self._U[:, [i]], np.ones(self.n))
+        return HouseholderProduct._trusted(self._U[:, [i]], None)
 
     def to_dense(self) -> np.ndarray:
         """The dense $n \\times n$ matrix (costs $O(n^2 m)$ and $O(n^2)$ memory)."""
@@ -489,7 +516,7 @@ class HouseholderProduct:
     def identity(cls, n: int) -> HouseholderProduct:
         """The $n \\times n$ identity, with no reflectors."""
         n = check_scalar(n, "n", low=1, low_inclusive=True, integer=True)
-        return cls._trusted(np.zeros((n, 0)), np.ones(n))
+        return cls._trusted(np.zeros((n, 0)), None)
 
     @classmethod
     def from_orthogonal(cls, Q, *, method: str = "qr", atol: float | None = None
@@ -589,7 +616,7 @@ class HouseholderProduct:
             A -= 2.0 * np.outer(u, u @ A)
             vectors.append(u)
         U = np.column_stack(vectors) if vectors else np.zeros((n, 0))
-        return cls._trusted(U, np.ones(n))
+        return cls._trusted(U, None)
 
 
 def _copy_threads() -> int:
@@ -598,6 +625,11 @@ def _copy_threads() -> int:
     except AttributeError:  # pragma: no cover - not on Linux
         cpus = os.cpu_count() or 1
     return max(1, min(cpus, 4))
+
+
+def _fused_threads() -> int:
+    """Threads of the fused pass: as many as BLAS would use, at most `_copy_threads`."""
+    return min(_copy_threads(), blas_threads() or 1)
 
 
 def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
@@ -660,6 +692,66 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     highs = [_copy_blocks(Y, out, dcol, c_order, step, claim)]
     highs.extend(f.result() for f in futures)
     return max(highs)  # each thread's bound is inf if its blocks were not finite
+
+
+def _fused_blocks(Y, out, dcol, c_order: bool, A, W, step: int, claim) -> float:
+    """Copy, bound and update the blocks handed out by ``claim()``; see `_fused_copy_subtract`."""
+    high = 0.0
+    while (index := claim()) is not None:
+        sl = slice(index * step, (index + 1) * step)
+        if c_order:
+            source, block, A_block, W_block = Y[sl], out[sl], A[sl], W
+        else:
+            source, block, A_block, W_block = Y[:, sl], out[:, sl], A, W[:, sl]
+        if dcol is not None:
+            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+        elif out is not Y:
+            np.copyto(block, source)
+        top, bottom = abs(float(block.max())), abs(float(block.min()))
+        if not (top <= high and bottom <= high):  # NaN: as in `_copy_blocks`
+            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+        _subtract_product(A_block, W_block, block)
+    return high
+
+
+def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W,
+                         n_threads: int | None = None) -> float:
+    """``out = D Y - A W`` block by block; return ``max |Y|`` (inf if not finite).
+
+    Internal: arguments as in `_copy_with_bounds` and `_subtract_product`. Each
+    block of rows (C order) or columns (F order) of about ``_FUSED_BLOCK_BYTES``
+    is copied from ``Y``, its bounds are read, and ``out_block -= A_block W`` runs
+    as one BLAS GEMM with ``beta = 1``, all while the block is in cache: the
+    result is written to memory once, instead of once by the copy and again by a
+    GEMM over the whole array. The blocks are taken last first: the GEMM that
+    made ``W`` read ``Y`` first to last, so the last blocks are still in the
+    shared cache. Several threads (default: as many as BLAS would use, at most
+    the CPUs) take blocks as they become free, each block's GEMM on its own
+    thread (`one_blas_thread`). Every entry of the result comes from the same
+    BLAS kernel call on the same data whatever the number of threads.
+    """
+    n, p = Y.shape
+    step = max(1, _FUSED_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
+    blocks = -(-(n if c_order else p) // step)
+    if n_threads is None:
+        n_threads = _fused_threads()
+    n_threads = max(1, min(n_threads, blocks))
+    counter = iter(range(blocks - 1, -1, -1))
+    lock = threading.Lock()
+
+    def claim():
+        with lock:
+            return next(counter, None)
+
+    with one_blas_thread():
+        if n_threads == 1:
+            return _fused_blocks(Y, out, dcol, c_order, A, W, step, claim)
+        futures = [_get_copy_pool(n_threads - 1).submit(_fused_blocks, Y, out, dcol, c_order,
+                                                        A, W, step, claim)
+                   for _ in range(n_threads - 1)]
+        highs = [_fused_blocks(Y, out, dcol, c_order, A, W, step, claim)]
+        highs.extend(f.result() for f in futures)
+    return max(highs)
 
 
 def _subtract_product(A, W, out) -> None:

@@ -1,7 +1,7 @@
 """The package's folders are the pipeline: imports only go down a floor, never in a circle.
 
 Floors, bottom to top: the ground modules (algebra, model, metrics, validation,
-exceptions); ``statistics/``; ``learning/``; ``graphs/``; the drivers
+exceptions, BLAS threads); ``statistics/``; ``learning/``; ``graphs/``; the drivers
 (``estimator``, ``cli``, ``experiments/``); and the package root, which
 re-exports the public names. A module may import from its own floor or below.
 Imports inside functions count as much as those at the top of a module.
@@ -18,7 +18,7 @@ import pytest
 import gsp_householder
 
 PACKAGE_DIR = pathlib.Path(gsp_householder.__file__).parent
-GROUND = {"_validation", "exceptions", "householder", "model", "metrics"}
+GROUND = {"_blas_threads", "_validation", "exceptions", "householder", "model", "metrics"}
 FLOORS = {"statistics": 1, "learning": 2, "graphs": 3,
           "_sklearn_protocol": 4, "estimator": 4, "cli": 4, "experiments": 4}
 

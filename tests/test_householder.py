@@ -414,12 +414,16 @@ def test_apply_with_signs_equals_dense_in_both_orders():
        block_bytes=st.sampled_from([8, 40, 256, 1 << 21]), n_threads=st.integers(1, 4),
        dtype=st.sampled_from([np.float64, np.float32]), fortran=st.booleans(),
        with_signs=st.booleans(), transpose=st.booleans(), overwrite=st.booleans(),
-       seed=st.integers(0, 2**32 - 1))
+       fused=st.booleans(), seed=st.integers(0, 2**32 - 1))
 def test_property_threaded_apply_equals_dense(n, m, p, block_bytes, n_threads, dtype, fortran,
-                                              with_signs, transpose, overwrite, seed):
+                                              with_signs, transpose, overwrite, fused, seed):
     """With the copy of Y split between threads (every size, here), the WY apply equals
-    the dense product to rounding, in both memory orders, with signs, in place or not."""
+    the dense product to rounding, in both memory orders, with signs, in place or not,
+    with the copy and GEMM 2 fused per block (BLAS on one thread per block) or not."""
     import gsp_householder.householder as hh
+
+    if fused and hh.blas_controller() is None:
+        fused = False  # without threadpoolctl the package never fuses
 
     rng = np.random.default_rng(seed)
     U, signs = random_case(rng, n, m, with_signs=with_signs)
@@ -433,7 +437,13 @@ def test_property_threaded_apply_equals_dense(n, m, p, block_bytes, n_threads, d
         mp.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
         mp.setattr(hh, "_PARALLEL_COPY_BYTES", 0)
         mp.setattr(hh, "_copy_threads", lambda: n_threads)
+        mp.setattr(hh, "_FUSED_BLOCK_BYTES", block_bytes)
+        mp.setattr(hh, "_fused_threads", lambda: n_threads)
+        if not fused:
+            mp.setattr(hh, "blas_controller", lambda: None)
+        threads_before = hh.blas_threads()
         got = V.matvec(Z, transpose=transpose, overwrite_y=overwrite)
+        assert hh.blas_threads() == threads_before  # the one-thread limit is lifted
     ref = (D.T if transpose else D) @ Y
     tol = 1e-13 if dtype == np.float64 else 3e-6
     assert got.dtype == dtype
@@ -475,3 +485,76 @@ def test_threaded_apply_reports_non_finite_input(monkeypatch, bad):
         V.T @ Y
     with pytest.raises(ValueError, match="Y"):
         V.matvec(Y, overwrite_y=True)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+@pytest.mark.parametrize("c_order", [True, False])
+def test_fused_pass_bounds_every_block_and_writes_the_product(n_threads, c_order):
+    """The fused copy + GEMM 2 pass gives out = Y - A W exactly as the unfused one (same
+    BLAS kernel on the same data), its bound is the largest |Y| wherever it sits, and a
+    NaN or inf in any block gives inf; the BLAS thread count is restored after."""
+    import gsp_householder.householder as hh
+
+    if hh.blas_controller() is None:
+        pytest.skip("the fused pass needs threadpoolctl")
+    rng = np.random.default_rng(n_threads)
+    A, W = rng.standard_normal((17, 3)), rng.standard_normal((3, 7))
+    threads_before = hh.blas_threads()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_FUSED_BLOCK_BYTES", 24)
+        for where in [(0, 0), (5, 3), (16, 6)]:
+            Y = rng.standard_normal((17, 7))
+            Y[where] = -40.0
+            Z = Y if c_order else np.asfortranarray(Y)
+            out = np.empty_like(Z)
+            high = hh._fused_copy_subtract(Z, out, None, c_order, A, W, n_threads=n_threads)
+            assert high == 40.0
+            ref = Z.copy(order="K")
+            hh._subtract_product(A, W, ref)
+            np.testing.assert_array_equal(out, ref)
+            for bad in (np.nan, np.inf, -np.inf):
+                Y[where] = bad
+                Z = Y if c_order else np.asfortranarray(Y)
+                assert hh._fused_copy_subtract(Z, np.empty_like(Z), None, c_order, A, W,
+                                               n_threads=n_threads) == np.inf
+    assert hh.blas_threads() == threads_before
+
+
+def test_one_blas_thread_nests_and_restores():
+    from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
+
+    if blas_controller() is None:
+        pytest.skip("needs threadpoolctl")
+    before = blas_threads()
+    with one_blas_thread():
+        assert blas_threads() == 1
+        with one_blas_thread():
+            assert blas_threads() == 1
+        assert blas_threads() == 1  # the outer block still holds the limit
+    assert blas_threads() == before
+    with pytest.raises(ZeroDivisionError), one_blas_thread():
+        1 / 0
+    assert blas_threads() == before
+
+
+def test_products_without_signs_keep_no_sign_vector():
+    """Products built without signs (identity, factored estimates, transposes, single
+    reflectors) report signs of +1 as a read-only vector, apply, pickle and compose as
+    products with an explicit vector of ones."""
+    from gsp_householder import BernoulliUniform, estimate_householder_product, make_signals
+
+    rng = np.random.default_rng(5)
+    V0 = HouseholderProduct(rng.standard_normal((30, 3)))
+    Y, _ = make_signals(V0, 200, BernoulliUniform(0.5), rng=rng)
+    for V in (HouseholderProduct.identity(30), estimate_householder_product(Y, 1),
+              V0.T, V0.reflector(1)):
+        signs = V.signs
+        assert signs.shape == (30,) and not signs.flags.writeable
+        np.testing.assert_array_equal(signs, np.ones(30))
+        explicit = HouseholderProduct(V.vectors, np.ones(30)) if V.m else None
+        Z = rng.standard_normal((30, 4))
+        if explicit is not None:
+            np.testing.assert_allclose(V @ Z, explicit @ Z, atol=1e-13)
+        W = pickle.loads(pickle.dumps(V))
+        np.testing.assert_allclose(W @ Z, V @ Z, atol=1e-13)
+        np.testing.assert_allclose((V @ V0) @ Z, V @ (V0 @ Z), atol=1e-12)

@@ -254,3 +254,110 @@ def test_property_numpy_row_kernel(shape, dtype, layout, rows, scale, seed):
             compiled = _kernels.sums_along_axis(X, 1)
         np.testing.assert_allclose(compiled[0], one[0], rtol=1e-12, atol=atol)
         np.testing.assert_allclose(compiled[1], one[1], rtol=1e-12)
+
+
+def _blind_scale_from_the_definition(Y):
+    """The blind scale, its null sd and the noise level of Algorithm 3, straight from
+    their formulas on the float64 array (no statistics object, no shortcuts)."""
+    Y = np.asarray(Y, dtype=np.float64)
+    p = Y.shape[1]
+    mean = Y.mean(axis=1)
+    var = Y.var(axis=1, ddof=1)
+    sq = mean @ mean - var.sum() / p
+    null_sd = np.sqrt(2.0) * np.linalg.norm(var) / p
+    return sq, null_sd, var.sum()
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 40), p=st.integers(2, 12), offset=st.floats(-3, 3),
+       scale=st.sampled_from([1e-3, 1.0, 1e3]), seed=st.integers(0, 2**32 - 1))
+def test_property_blind_scale_and_variance_sum_match_their_definitions(n, p, offset, scale,
+                                                                       seed):
+    """One pass of the variances gives the blind scale, the z-score warning and the
+    variance sum of the noise level; they agree with the formulas computed directly."""
+    from gsp_householder.learning.paper import _scale_and_noise
+
+    rng = np.random.default_rng(seed)
+    Y = (rng.standard_normal((n, p)) + offset) * scale
+    stats = SignalStatistics.from_array(Y)
+    sq, null_sd, var_sum = _blind_scale_from_the_definition(Y)
+    assert stats._variance_sum() == pytest.approx(var_sum, rel=1e-9, abs=1e-12 * scale**2)
+    np.testing.assert_allclose(stats._variance_sum(), stats.variance.sum(), rtol=1e-12,
+                               atol=1e-14 * scale**2)
+    if sq <= 1e-9 * (var_sum / p + 1e-300):
+        return  # too close to zero to tell the sign apart from rounding
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            got = stats.scale_estimate()
+        except DegenerateStatisticsError:
+            assert sq < 0
+            return
+    assert sq > 0
+    assert got == pytest.approx(np.sqrt(sq / n), rel=1e-7)
+    z_warned = any("not significantly different" in str(w.message) for w in caught)
+    if abs(sq - 3.0 * null_sd) > 1e-6 * sq:
+        assert z_warned == (sq < 3.0 * null_sd)
+    buffer = np.full(n, np.nan)  # the scratch vector is overwritten, never read
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateStatisticsWarning)
+        blind, noise = _scale_and_noise(stats, None, None, scratch=buffer)
+        oracle, noise_oracle = _scale_and_noise(stats, 0.5, 2.0)
+    assert blind == got
+    assert noise == pytest.approx(var_sum / (4 * p * blind**2), rel=1e-9)
+    assert oracle == 1.0
+    assert noise_oracle == pytest.approx(var_sum / (4 * p), rel=1e-9, abs=1e-12 * scale**2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 20000), seed=st.integers(0, 2**32 - 1))
+def test_property_vector_dot_equals_the_float64_sum(n, seed):
+    """The blocked single-thread dot product equals x @ y to rounding, every length
+    (below, at and across the block length), contiguous or strided."""
+    from gsp_householder.statistics._kernels import vector_dot
+
+    rng = np.random.default_rng(seed)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    ref = float(np.sum(x.astype(np.longdouble) * y))
+    bound = 1e-14 * max(1.0, float(np.abs(x) @ np.abs(y)))
+    assert abs(vector_dot(x, y) - ref) <= bound
+    assert abs(vector_dot(x[::-1], y[::-1]) - ref) <= bound  # strided views
+    with np.errstate(over="raise"):  # an overflow gives inf without a warning
+        assert vector_dot(np.full(5000, 1e300), np.full(5000, 1e300)) == np.inf
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.sampled_from([2, 7, 8192, 8193, 20000]), p=st.integers(2, 6),
+       offset=st.floats(-2, 2), seed=st.integers(0, 2**32 - 1))
+def test_property_variances_in_place_equal_the_variances_apart(n, p, offset, seed):
+    """The variances written over the sums of squares (in blocks) equal those written into
+    a separate vector, bit for bit, and equal `variance` times p - 1 to rounding."""
+    rng = np.random.default_rng(seed)
+    Y = rng.standard_normal((n, p)) + offset
+    apart = SignalStatistics.from_array(Y)._scaled_variance(np.empty(n))
+    stats = SignalStatistics.from_array(Y)
+    reference = stats.variance * (p - 1)
+    in_place = stats._scaled_variance(stats.row_sq_sums)
+    np.testing.assert_array_equal(in_place, apart)
+    np.testing.assert_allclose(in_place, reference, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kw", [{}, {"theta": 0.5, "mu": 1.5}, {"prune": False}])
+@pytest.mark.parametrize("m", [1, 3])
+def test_estimator_from_an_array_equals_it_from_its_statistics(kw, m):
+    """From an array, the estimator reuses the statistics' buffer for the basis of the
+    plane; from a SignalStatistics it leaves them untouched: both give the same product."""
+    from gsp_householder import estimate_householder_product
+
+    rng = np.random.default_rng(m)
+    V = random_householder_product(300, 4, rng=rng)
+    Y, _ = make_signals(V, 40, BernoulliUniform(0.5), rng=rng)
+    stats = SignalStatistics.from_array(Y)
+    sums, squares = stats.row_sums.copy(), stats.row_sq_sums.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateStatisticsWarning)
+        from_array = estimate_householder_product(Y, m, **kw)
+        from_stats = estimate_householder_product(stats, m, **kw)
+    np.testing.assert_array_equal(stats.row_sums, sums)  # the user's statistics are kept
+    np.testing.assert_array_equal(stats.row_sq_sums, squares)
+    np.testing.assert_allclose(from_array.vectors, from_stats.vectors, rtol=0, atol=1e-15)

@@ -25,6 +25,10 @@ import scipy.linalg
 
 #: Largest number of pair-row entries built at once (128 MB).
 MAX_ROW_ENTRIES = 1 << 24
+#: Grams of complements kept per basis by ``complement_gram`` (each $g^2$ floats).
+GRAM_CACHE = 3
+#: Matrices $\\tilde L(\\lambda)$ kept per basis by ``PairBasis.matrix`` (each $n^2$ floats).
+MATRIX_CACHE = 2
 
 
 @dataclass
@@ -51,6 +55,16 @@ class PairBasis:
     local_groups : list
         Groups of columns supported on a few nodes (``_local_columns.LocalGroup``), set
         by the caller; empty by default.
+    grams : list
+        ``(pair codes, PairGram)`` of the last complements ``complement_gram`` built,
+        most recently asked first.
+    matrices : list
+        ``(lambda bytes, matrix)`` of the last ``MATRIX_CACHE`` results of ``matrix``.
+    starts : ndarray of int or None
+        With ``G``: the first column of every unknown, when the columns of each unknown
+        are consecutive in ``V`` (as ``pair_basis`` orders them) and none is empty; the
+        pair rows are then column sums over these runs (``numpy.add.reduceat``, $O(q)$
+        per pair) instead of a product with ``G`` ($O(q g)$ per pair).
     """
 
     V: np.ndarray
@@ -61,6 +75,9 @@ class PairBasis:
     M: np.ndarray
     total: np.ndarray
     local_groups: list = field(default_factory=list)
+    starts: np.ndarray | None = None
+    grams: list = field(default_factory=list, repr=False, compare=False)
+    matrices: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -94,13 +111,29 @@ class PairBasis:
         return lam if self.G is None else self.G @ lam
 
     def matrix(self, lam):
-        """$\\tilde L(\\lambda) = \\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ (dense)."""
-        return (self.V * self.columns(lam)) @ self.V.T
+        """$\\tilde L(\\lambda) = \\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ (dense,
+        read-only: the last ``MATRIX_CACHE`` are kept and returned again for the same
+        ``lam``, which the candidate searches ask for several times)."""
+        lam = np.ascontiguousarray(lam, dtype=np.float64)
+        key = lam.tobytes()
+        for k, (known, L) in enumerate(self.matrices):
+            if known == key:
+                self.matrices.insert(0, self.matrices.pop(k))
+                return L
+        L = (self.V * self.columns(lam)) @ self.V.T
+        L.setflags(write=False)
+        self.matrices.insert(0, (key, L))
+        del self.matrices[MATRIX_CACHE:]
+        return L
 
     def rows(self, i, j):
         """Pair rows $a_{ij}$ for index arrays ``i``, ``j``."""
         R = self.V[i] * self.V[j]
-        return R if self.G is None else R @ self.G
+        if self.G is None:
+            return R
+        if self.starts is not None:
+            return np.add.reduceat(R, self.starts, axis=1) if len(R) else R @ self.G
+        return R @ self.G
 
     def row_chunks(self, i, j):
         """``rows(i, j)`` in consecutive chunks of at most ``MAX_ROW_ENTRIES`` entries."""
@@ -113,13 +146,18 @@ class PairBasis:
 
         More than ``MAX_ROW_ENTRIES`` row entries: if the pairs outnumber ``8 n`` per
         column, each column is read off the dense matrix $\\tilde L(\\lambda)$
-        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks.
+        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks. Grouped
+        unknowns: the products of the column rows with ``columns(Lam)`` (no group sums).
         """
-        if len(i) * self.V.shape[1] <= MAX_ROW_ENTRIES:
-            return self.rows(i, j) @ Lam
-        if len(i) > 8 * self.n * Lam.shape[1]:
+        q = self.V.shape[1]
+        if len(i) * q > MAX_ROW_ENTRIES and len(i) > 8 * self.n * Lam.shape[1]:
             return np.column_stack([self.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
-        return np.vstack([R @ Lam for R in self.row_chunks(i, j)])
+        W = self.columns(Lam)
+        step = max(1, MAX_ROW_ENTRIES // max(q, 1))
+        if len(i) <= step:
+            return (self.V[i] * self.V[j]) @ W
+        return np.vstack([(self.V[i[s:s + step]] * self.V[j[s:s + step]]) @ W
+                          for s in range(0, len(i), step)])
 
     def upper(self):
         """Row and column indices of all pairs $i < j$."""
@@ -130,11 +168,19 @@ def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:
     """Build the pair geometry of the orthonormal ``V`` whose column ``c`` is ``u``.
 
     ``groups`` is a partition of the columns into eigenspaces (None: one per column).
+    The free columns are then reordered so that those of each unknown are consecutive.
     """
     n = V.shape[0]
     free = np.delete(np.arange(n), c)
+    G = starts = None
+    if groups is not None:
+        G = _group_matrix(groups, free, c, n)
+        unknown = np.argmax(G, axis=1)
+        order = np.argsort(unknown, kind="stable")
+        free, G, unknown = free[order], G[order], unknown[order]
+        if np.all(G.sum(axis=0) > 0):
+            starts = np.flatnonzero(np.r_[True, np.diff(unknown) != 0])
     Vs = np.ascontiguousarray(V[:, free] / u[:, None])
-    G = None if groups is None else _group_matrix(groups, free, c, n)
     T = Vs.T @ Vs
     Z = Vs * Vs
     M = 0.5 * (T * T - Z.T @ Z)
@@ -145,7 +191,7 @@ def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:
         mult = G.sum(axis=0)
     else:
         mult = np.ones(n - 1)
-    return PairBasis(Vs, G, mult, bool(ordered), u, 0.5 * (M + M.T), total)
+    return PairBasis(Vs, G, mult, bool(ordered), u, 0.5 * (M + M.T), total, starts=starts)
 
 
 def _group_matrix(groups, free, c, n):
@@ -167,6 +213,7 @@ class PairGram:
         self.M = B.M if M is None else M
         self.total = B.total if total is None else total
         self.k = B.n_pairs if k is None else k
+        self._eigh = {}              # number of eigenpairs -> (w, D), see null_directions
 
     def without(self, i, j) -> PairGram:
         """The Gram of the current pairs minus the pairs ``(i, j)`` (rows built in chunks
@@ -184,18 +231,44 @@ class PairGram:
         squared centred residual of a unit centred vector) and ``Lam`` whose
         columns are $\\lambda = \\delta + (\\bar a^T \\delta)\\mathbf 1$, i.e. vectors
         with $a_{ij}^T\\lambda = (a_{ij} - \\bar a)^T \\delta$. When ``cluster`` is
-        given, more pairs are computed until one exceeds ``cluster``.
+        given, more pairs are computed until one exceeds ``cluster``. The eigenpairs
+        are kept per count: a Gram asked again (``complement_gram``) is not solved again.
         """
         g = self.B.g
         mean = self.total / self.k
-        C = self.M - self.k * np.outer(mean, mean)
-        C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))   # lift the direction 1
-        C = 0.5 * (C + C.T)
+        C = None
         while True:
             rr = min(r, g)
-            w, D = scipy.linalg.eigh(C, subset_by_index=[0, rr - 1], driver="evr")
+            if rr not in self._eigh:
+                if C is None:
+                    C = self.M - self.k * np.outer(mean, mean)
+                    C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))   # lift 1
+                    C = 0.5 * (C + C.T)
+                self._eigh[rr] = scipy.linalg.eigh(C, subset_by_index=[0, rr - 1],
+                                                   driver="evr")
+            w, D = self._eigh[rr]
             if cluster is None or w[-1] > cluster or rr == g:
                 break
             r *= 2
         Lam = D + np.outer(np.ones(g), mean @ D)
         return np.maximum(w, 0.0), Lam
+
+
+def complement_gram(B: PairBasis, i, j) -> PairGram:
+    """``PairGram(B).without(i, j)`` for distinct pairs, kept: the same set asked again
+    returns the same ``PairGram`` (with its eigenpairs, see ``null_directions``).
+
+    The last ``GRAM_CACHE`` sets are kept in ``B.grams``. The candidates of a family
+    mostly share one edge set, whose Gram (``O(|C| g^2)``) and eigenpairs the
+    projections (``_template_lp.polish``) then compute once.
+    """
+    i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+    code = np.unique(np.minimum(i, j) * B.n + np.maximum(i, j))
+    for k, (key, gram) in enumerate(B.grams):
+        if key.size == code.size and np.array_equal(key, code):
+            B.grams.insert(0, B.grams.pop(k))
+            return gram
+    gram = PairGram(B).without(code // B.n, code % B.n)
+    B.grams.insert(0, (code, gram))
+    del B.grams[GRAM_CACHE:]
+    return gram

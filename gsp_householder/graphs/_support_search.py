@@ -316,9 +316,9 @@ class PrefixSearch:
         noise = max(float(self.noise or 0.0), self.rounding)
         return scale, (noise if z.max(initial=0.0) <= CLEAN_FACTOR * noise else None)
 
-    def run(self, start=None):
-        """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect; the best
-        ``Fit`` or None."""
+    def run(self, start=None, bisect=True):
+        """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect (unless
+        not ``bisect``); the best ``Fit`` or None."""
         B = self.B
         c_max = len(self.i)
         within = sum(grp.i.size for grp in B.local_groups)    # first in the order
@@ -333,7 +333,7 @@ class PrefixSearch:
             if c >= c_max:
                 return None
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
-        if not self.noise and best.Lam.shape[1] == 1:
+        if not bisect or (not self.noise and best.Lam.shape[1] == 1):
             # exact and determined: the pairs after a smaller c include these, so any
             # fit there is this Laplacian again (re-ranking by it finds its size)
             return best

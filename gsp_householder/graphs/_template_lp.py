@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
@@ -229,7 +229,7 @@ def polish(B: PairBasis, lam, fit: Fit):
     I, J = edge_pairs(B, lam, fit.tol)
     if len(I) >= B.n_pairs - B.g:
         return lam
-    gram = PairGram(B).without(I, J)
+    gram = complement_gram(B, I, J)
     noisy = float(fit.mu[0]) > B.cluster(0.0)
     R = B.matrix(lam)
     i, j = B.upper()

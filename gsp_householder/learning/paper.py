@@ -37,6 +37,7 @@ import numpy as np
 from gsp_householder._validation import check_real_array, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.statistics._kernels import vector_dot
 from gsp_householder.statistics.dispatch import as_statistics
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
@@ -82,8 +83,12 @@ def estimate_scale(Y, theta: float | None = None, mu: float | None = None) -> fl
     return theta * mu
 
 
-def _noise_level(stats: SignalStatistics, scale: float) -> float | None:
-    """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$."""
+def _noise_level(stats: SignalStatistics, scale: float,
+                 variance_sum: float | None = None) -> float | None:
+    """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$.
+
+    ``variance_sum`` is $\\sum_i s_i^2$ when the caller has it already (the blind scale).
+    """
     with np.errstate(over="ignore"):
         # |mean / scale| <= 1e150 keeps the squares and dot products of k finite
         peak = max(abs(float(stats.row_sums.max())), abs(float(stats.row_sums.min())))
@@ -93,7 +98,40 @@ def _noise_level(stats: SignalStatistics, scale: float) -> float | None:
                          "mean / (theta*mu) or (theta*mu)^2 is not representable in float64")
     if stats.count < 2:
         return None
-    return float(stats.variance.sum()) / (4.0 * stats.count * scale**2)
+    if variance_sum is None:
+        variance_sum = stats._variance_sum()
+    return variance_sum / (4.0 * stats.count * scale**2)
+
+
+def _scale_and_noise(stats: SignalStatistics, theta, mu, scratch: np.ndarray | None = None
+                     ) -> tuple[float, float | None]:
+    """`estimate_scale` and `_noise_level`, the row variances summed once for both
+    (in ``scratch``, a float64 n-vector, if given)."""
+    if theta is None and mu is None:
+        scale, variance_sum = stats._blind_scale(scratch)
+    else:
+        scale = estimate_scale(stats, theta, mu)
+        variance_sum = stats._variance_sum(scratch) if stats.count >= 2 else None
+    return scale, _noise_level(stats, scale, variance_sum)
+
+
+def _own_statistics_buffer(stats: SignalStatistics) -> np.ndarray | None:
+    """The (2, n) float64 array whose rows are the row sums and the row sums of squares
+    (as `SignalStatistics.from_array` leaves them), or ``None`` if they are stored apart."""
+    base = stats.row_sums.base
+    if (base is None or base is not stats.row_sq_sums.base or base.shape != (2, stats.n_nodes)
+            or base.dtype != np.float64 or not base.flags.c_contiguous
+            or not base.flags.writeable):
+        return None
+    if (stats.row_sums.ctypes.data != base.ctypes.data
+            or stats.row_sq_sums.ctypes.data != base[1].ctypes.data):
+        return None
+    return base
+
+
+def _mean_over_scale(stats: SignalStatistics, scale: float, out=None) -> np.ndarray:
+    """$\\bar y / a$ in one pass (into ``out`` if given)."""
+    return np.multiply(stats.row_sums, 1.0 / (stats.count * scale), out=out)
 
 
 def _reflector_from_mean(mean_over_scale: np.ndarray, s: np.ndarray, *, normalize: bool,
@@ -188,9 +226,9 @@ def estimate_householder_vector(Y, theta: float | None = None, mu: float | None 
     stats = as_statistics(Y)
     n = stats.n_nodes
     s = np.ones(n) if s is None else _ones_image(s, n)
-    scale = estimate_scale(stats, theta, mu)
-    noise = _noise_level(stats, scale)  # checks the scale before the mean is divided by it
-    u, _ = _reflector_from_mean(stats.mean / scale, s, normalize=normalize,
+    # the noise level checks the scale before the mean is divided by it
+    scale, noise = _scale_and_noise(stats, theta, mu)
+    u, _ = _reflector_from_mean(_mean_over_scale(stats, scale), s, normalize=normalize,
                                 noise=noise, step="estimate_householder")
     if u is None:
         raise DegenerateStatisticsError(
@@ -364,12 +402,22 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     m = check_scalar(n_reflectors, "n_reflectors", low=1, low_inclusive=True, integer=True)
     if m > n:
         raise ValueError(f"n_reflectors must be at most n = {n}, got {m}")
-    scale = estimate_scale(stats, theta, mu)
-    noise = _noise_level(stats, scale)
+    # the basis of the plane of Algorithm 3 (below) is an n x 2 array whose rows first
+    # hold the variances, then mean / scale: the statistics' own buffer when they were
+    # computed here from an array (they are not seen again), else a new one
+    in_plane = init is None and Y_arr is None
+    columns = _own_statistics_buffer(stats) if in_plane and stats is not Y else None
+    if columns is None:
+        columns = np.empty((2, n))
+        scratch = columns[0]
+    else:  # the variances overwrite the sums of squares they are computed from
+        scratch = columns[1]
+    scale, noise = _scale_and_noise(stats, theta, mu, scratch=scratch)
     vectors = _initial_vectors(init, n, m)
 
-    if init is None and Y_arr is None:
-        basis, coef, dropped = _algorithm3_in_plane(stats.mean / scale, m, noise, prune)
+    if in_plane:
+        _mean_over_scale(stats, scale, out=columns[1])
+        basis, coef, dropped = _algorithm3_in_plane(columns, m, noise, prune)
         U = None
     else:
         vectors, dropped = _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune)
@@ -389,7 +437,7 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     if U.shape[1] == 0:
         return HouseholderProduct.identity(n)
     # k / ||k|| is unit up to rounding: skip re-validation
-    return HouseholderProduct._trusted(U, np.ones(n))
+    return HouseholderProduct._trusted(U, None)
 
 
 def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
@@ -422,24 +470,25 @@ def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
 
 def _norm(x: np.ndarray) -> float:
     """Euclidean norm of a vector in one pass on this thread (no threaded BLAS call)."""
-    return float(np.sqrt(np.einsum("i,i->", x, x)))
+    return float(np.sqrt(vector_dot(x, x)))
 
 
-def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Orthonormal basis of the span of $\\mathbf 1$ and ``y0``, and their coordinates.
+def _plane_basis(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Orthonormal basis of the span of $\\mathbf 1$ and $y_0$, and their coordinates.
 
-    Returns ``basis`` (n, r), ``one`` and ``y`` (r,) with $\\mathbf 1 = B\\,$``one`` and
-    ``y0`` $= B\\,$``y`` up to rounding; $r = 1$ when ``y0`` is a multiple of $\\mathbf 1$.
+    ``columns`` (2, n) holds $y_0$ in its second row on entry and is overwritten by
+    the basis (no other n-vector is allocated). Returns ``basis`` (n, r), ``one``
+    and ``y`` (r,) with $\\mathbf 1 = B\\,$``one`` and $y_0 = B\\,$``y`` up to
+    rounding; $r = 1$ when $y_0$ is a multiple of $\\mathbf 1$.
     Gram-Schmidt against $\\mathbf 1/\\sqrt n$, repeated until the norm of the
     remainder stops dropping, keeps the basis orthogonal to working precision.
     """
-    n = y0.shape[0]
+    n = columns.shape[1]
     root = np.sqrt(n)
-    along = float(y0.sum()) / root
-    columns = np.empty((2, n))  # the basis is columns.T: two contiguous columns
-    rest = columns[1]
-    np.subtract(y0, along / root, out=rest)
-    norm_before = _norm(y0)
+    rest = columns[1]  # the basis is columns.T: two contiguous columns
+    along = float(rest.sum()) / root
+    norm_before = _norm(rest)
+    rest -= along / root
     norm_rest = _norm(rest)
     for _ in range(2):
         if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
@@ -455,18 +504,19 @@ def _plane_basis(y0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return columns.T, np.array([root, 0.0]), np.array([along, norm_rest])
 
 
-def _algorithm3_in_plane(y0: np.ndarray, m: int, noise, prune: bool):
+def _algorithm3_in_plane(columns: np.ndarray, m: int, noise, prune: bool):
     """Algorithm 3 from the identity start, in the plane spanned by $\\mathbf 1$ and $\\bar y$.
 
     With every initial $H_i = I$, $s = \\mathbf 1$ at each step, and each
     $k$ and each reflected mean is a combination of $\\mathbf 1$ and the scaled
     mean column $y_0$. The steps therefore run on the coordinates of these vectors
     in an orthonormal basis $B$ of that plane: $O(n)$ for the basis, $O(m)$ for the
-    steps. Returns $B$ (n, r), the coordinates $C$ (r, m_kept) of the kept unit
+    steps. ``columns`` (2, n) holds $y_0$ in its second row and becomes $B^T$
+    (`_plane_basis`). Returns $B$ (n, r), the coordinates $C$ (r, m_kept) of the kept unit
     reflector vectors ($U = BC$) and the 1-based steps left as the identity.
     """
-    n = y0.shape[0]
-    basis, one, y = _plane_basis(y0)
+    n = columns.shape[1]
+    basis, one, y = _plane_basis(columns)
     coefficients: list[np.ndarray] = []
     dropped = []
     for i in range(m):

@@ -37,7 +37,7 @@ import numpy as np
 
 from gsp_householder._validation import raise_not_finite
 
-__all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend"]
+__all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend", "vector_dot"]
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
@@ -224,6 +224,33 @@ def _row_dot(a, b, out) -> None:
         np.einsum("ij,ij->i" if b.ndim == 2 else "ij,j->i", a, b, out=out)
 
 
+def vector_dot(x: np.ndarray, y: np.ndarray) -> float:
+    """``x . y`` for float64 vectors of equal length, on the calling thread.
+
+    One BLAS ``dot`` per block of ``_DOT_MAX`` entries (each below the length from
+    which BLAS wakes its threads), through `numpy.vecdot` on a 2-D view: about three
+    times faster than ``einsum`` on long vectors, and no BLAS thread is woken.
+    An overflow gives ``inf`` without a warning, as ``einsum`` does.
+    Internal: ``x`` and ``y`` are 1-D float64 arrays of the same length.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import vector_dot
+    >>> vector_dot(np.arange(10000.0), np.ones(10000))
+    49995000.0
+    """
+    n = x.shape[0]
+    with np.errstate(over="ignore", invalid="ignore"):  # inf or NaN: the caller checks
+        if n <= _DOT_MAX:
+            return float(np.dot(x, y))
+        if _vecdot is None or not (x.flags.c_contiguous and y.flags.c_contiguous):
+            return float(np.einsum("i,i->", x, y))
+        k = n - n % _DOT_MAX
+        parts = _vecdot(x[:k].reshape(-1, _DOT_MAX), y[:k].reshape(-1, _DOT_MAX))
+        return float(np.add.reduce(parts)) + float(np.dot(x[k:], y[k:]))
+
+
 def _last_rows(p: int) -> int:
     """Rows of one block of the numpy row kernel for rows of ``p`` entries."""
     rows = max(1, _LAST_CHUNK // max(p, 1))
@@ -408,9 +435,9 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
     if out is None:
-        sums, sq_sums = np.zeros(length) if accumulate else np.empty(length), np.empty(length)
-        if accumulate:
-            sq_sums[:] = 0.0
+        # one allocation for both vectors: the allocator hands a freed block of this size
+        # back on the next call instead of faulting fresh pages in twice
+        sums, sq_sums = np.zeros((2, length)) if accumulate else np.empty((2, length))
     else:
         sums, sq_sums = out
     if length == 0:

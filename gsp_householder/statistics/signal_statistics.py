@@ -14,7 +14,7 @@ import numpy as np
 
 from gsp_householder._validation import check_signals
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
-from gsp_householder.statistics._kernels import row_sums_and_squares
+from gsp_householder.statistics._kernels import row_sums_and_squares, vector_dot
 
 __all__ = ["SignalStatistics"]
 
@@ -182,22 +182,65 @@ class SignalStatistics:
             If $\\hat a^2 \\le 0$: the mean column is indistinguishable from zero,
             so the first moment carries no information about $V$.
         """
+        return self._blind_scale()[0]
+
+    def _variance_sum(self, out: np.ndarray | None = None) -> float:
+        """$\\sum_i s_i^2$, the sum of the row variances (``count >= 2``); ``out`` as in
+        `_scaled_variance`."""
+        return float(np.add.reduce(self._scaled_variance(out))) / (self.count - 1)
+
+    def _scaled_variance(self, out: np.ndarray | None = None) -> np.ndarray:
+        """$(p - 1) s_i^2$ for every row, as `variance` but in four passes over one
+        n-vector instead of six: ``out`` (float64, shape (n,)) if given, so that a
+        caller with a buffer to spare allocates nothing. ``out`` may be
+        ``row_sq_sums`` itself (the statistics are then lost): the rows are then
+        taken in blocks of 8192 through a small temporary."""
+        if out is not None and np.shares_memory(out, self.row_sq_sums):
+            block = 1 << 13
+            part = np.empty(min(block, out.shape[0]))
+            for lo in range(0, out.shape[0], block):
+                hi = min(out.shape[0], lo + block)
+                chunk = part[:hi - lo]
+                with np.errstate(over="ignore", invalid="ignore"):  # as `variance`
+                    np.multiply(self.row_sums[lo:hi], self.row_sums[lo:hi], out=chunk)
+                    chunk *= 1.0 / self.count
+                    np.subtract(self.row_sq_sums[lo:hi], chunk, out=out[lo:hi])
+                np.maximum(out[lo:hi], 0.0, out=out[lo:hi])
+            return out
+        with np.errstate(over="ignore", invalid="ignore"):  # as `variance` on huge rows
+            part = np.multiply(self.row_sums, self.row_sums, out=out)
+            part *= 1.0 / self.count
+            np.subtract(self.row_sq_sums, part, out=part)
+        return np.maximum(part, 0.0, out=part)
+
+    def _blind_scale(self, scratch: np.ndarray | None = None) -> tuple[float, float | None]:
+        """`scale_estimate` and the sum of the row variances it used (``None`` with one
+        column), so that a caller needing both computes the variances once; ``scratch``
+        as ``out`` in `_scaled_variance`."""
         self._require_data()
-        ybar = self.mean
-        sq = float(np.einsum("i,i->", ybar, ybar))  # one pass, no threaded BLAS call
-        null_sd = None
-        if self.count >= 2:
-            var = self.variance
-            sq -= float(var.sum()) / self.count
+        p = self.count
+        sums = self.row_sums
+        # ||mean||^2 in one pass, no threaded BLAS call and no n-vector temporary
+        sq = float(vector_dot(sums, sums)) / (p * p)
+        if not np.isfinite(sq):  # the squares of the sums overflow: those of the mean may not
+            ybar = self.mean
+            sq = float(vector_dot(ybar, ybar))
+        variance_sum = null_sd = None
+        if p >= 2:
+            scaled_var = self._scaled_variance(scratch)
+            variance_sum = float(np.add.reduce(scaled_var)) / (p - 1)
+            sq -= variance_sum / p
             # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
-            peak = float(var.max())
-            scaled = var / peak if peak > 0 else var  # avoids overflow of var**2
-            spread = float(np.sqrt(np.einsum("i,i->", scaled, scaled)))
-            null_sd = np.sqrt(2.0) * peak * spread / self.count
+            norm = float(np.sqrt(vector_dot(scaled_var, scaled_var)))
+            if not np.isfinite(norm):  # the squares overflow: scale by the largest first
+                peak = float(scaled_var.max())
+                scaled_var /= peak
+                norm = peak * float(np.sqrt(vector_dot(scaled_var, scaled_var)))
+            null_sd = np.sqrt(2.0) * norm / (p - 1) / p
         else:
             warnings.warn("with a single signal the blind scale cannot be debiased; "
                           "pass theta and mu, or give more signals",
-                          DegenerateStatisticsWarning, stacklevel=2)
+                          DegenerateStatisticsWarning, stacklevel=3)
         if not sq > 0:
             raise DegenerateStatisticsError(
                 "the blind scale estimate theta*mu is not positive (radicand "
@@ -208,8 +251,8 @@ class SignalStatistics:
                 "the mean column is not significantly different from zero "
                 f"(z = {sq / null_sd:.2f} < 3): the blind scale theta*mu, and every estimate "
                 "built on it, is unreliable; pass theta and mu, or give more signals",
-                DegenerateStatisticsWarning, stacklevel=2)
-        return float(np.sqrt(sq / self.n_nodes))
+                DegenerateStatisticsWarning, stacklevel=3)
+        return float(np.sqrt(sq / self.n_nodes)), variance_sum
 
 
 def statistics_of_validated(Y: np.ndarray, *, block_size: int | None = None,
@@ -219,7 +262,13 @@ def statistics_of_validated(Y: np.ndarray, *, block_size: int | None = None,
     Finiteness is still detected (from the sums, without a second pass), so a
     caller may validate with ``check_finite=False``.
     """
-    stats = SignalStatistics(Y.shape[0])
+    if Y.shape[0] >= 2 and Y.shape[1] >= 1:
+        # the first block's sums become the statistics (`_accumulate`): no zero vectors
+        # to allocate and throw away
+        stats = SignalStatistics.__new__(SignalStatistics)
+        stats.count = 0
+    else:
+        stats = SignalStatistics(Y.shape[0])  # raises on fewer than 2 rows
     if block_size is None:
         block_size = Y.shape[1]
     for start in range(0, Y.shape[1], block_size):

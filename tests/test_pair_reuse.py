@@ -1,0 +1,176 @@
+"""Work shared between the steps of the inference: grouped pair rows, complement Grams
+updated from the nearest one built, kept eigenpairs and pair matrices, and the ordered
+search that stops at the first valid size."""
+
+import networkx as nx
+import numpy as np
+import pytest
+from _basis_inputs import shuffled as _shuffled
+
+from gsp_householder.graphs import _pair_geometry
+from gsp_householder.graphs import laplacian_inference as inference
+from gsp_householder.graphs._pair_geometry import PairGram, complement_gram
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.fourier import fourier_basis
+
+
+def _pairs(V, eigenspaces=None, ordered=None):
+    basis = inference._read_basis(V, eigenspaces, ordered, None, None)
+    return inference._anchored_pair_basis(basis)
+
+
+def _grid():
+    """A 5 x 6 grid: eigenvalues of multiplicity 2 and 3 (grouped unknowns)."""
+    return fourier_basis(nx.grid_2d_graph(5, 6))
+
+
+def _close(A, B, rel=1e-12):
+    np.testing.assert_allclose(A, B, rtol=0, atol=rel * max(float(np.abs(B).max()), 1e-300))
+
+
+def test_grouped_rows_are_the_column_sums_of_each_unknown(monkeypatch):
+    F = _grid()
+    B = _pairs(F)
+    assert B.G is not None and B.starts is not None and B.g < B.V.shape[1]
+    i, j = B.upper()
+    _close(B.rows(i, j), (B.V[i] * B.V[j]) @ B.G)
+    R = B.rows(i, j)
+    _close(R.T @ R, B.M)                          # the closed-form Gram of all pairs
+    Lam = np.random.default_rng(0).standard_normal((B.g, 3))
+    _close(B.products(i, j, Lam), R @ Lam)
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 1000)   # chunks of 34 pairs
+    _close(B.products(i[:300], j[:300], Lam), R[:300] @ Lam)
+    assert B.rows(i[:0], j[:0]).shape == (0, B.g)
+    # without the runs (a basis built by hand): the product with G, same rows
+    B.starts = None
+    _close(B.rows(i, j), R)
+
+
+def test_eigenspaces_in_any_column_order_give_the_same_laplacian():
+    F = _grid()
+    rng = np.random.default_rng(3)
+    perm = rng.permutation(F.n)
+    where = np.argsort(perm)                      # new position of each old column
+    groups = [np.sort(where[g]) for g in F.eigenspaces]
+    order = rng.permutation(len(groups))
+    groups = [groups[k] for k in order]
+    B = _pairs(F.eigenvectors[:, perm], eigenspaces=groups)
+    assert B.starts is not None
+    # the unknowns follow the eigenspaces given, the zero-eigenvalue one left out
+    lam = np.array([F.eigenvalues[F.eigenspaces[k][0]] for k in order
+                    if F.eigenvalues[F.eigenspaces[k][0]] > 1e-9])
+    L = B.matrix(lam) * np.outer(B.u, B.u)
+    off = ~np.eye(F.n, dtype=bool)
+    _close(L[off], F.laplacian.toarray()[off], rel=1e-10)
+    # and any pair's row is its entry's coefficients
+    i, j = np.nonzero(np.triu(off))
+    _close(B.rows(i, j) @ lam, B.matrix(lam)[i, j], rel=1e-10)
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_complement_gram_equals_the_rebuilt_gram(grouped):
+    F = _grid() if grouped else fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
+                                                                                seed=1))
+    B = _pairs(F) if grouped else _pairs(_shuffled(F.eigenvectors, 0))
+    rng = np.random.default_rng(0)
+    i, j = B.upper()
+
+    def check(sel, flip=False):
+        I, J = (j[sel], i[sel]) if flip else (i[sel], j[sel])
+        got, want = complement_gram(B, I, J), PairGram(B).without(i[np.sort(sel)],
+                                                                  j[np.sort(sel)])
+        np.testing.assert_array_equal(got.M, want.M)
+        np.testing.assert_array_equal(got.total, want.total)
+        assert got.k == want.k == B.n_pairs - sel.size
+        for r, cluster in ((4, None), (2, 10.0 * float(want.null_directions(1)[0][0]))):
+            for a, b in zip(got.null_directions(r, cluster=cluster),
+                            want.null_directions(r, cluster=cluster), strict=True):
+                np.testing.assert_array_equal(a, b)
+        return got
+
+    first = rng.choice(i.size, 200, replace=False)
+    built = check(first)
+    assert len(B.grams) == 1 and B.grams[0][1] is built
+    assert check(first[::-1], flip=True) is built         # same pairs, any order: kept
+    other = check(np.union1d(first[15:], rng.choice(i.size, 20)))
+    assert other is not built and B.grams[0][1] is other
+    for _ in range(_pair_geometry.GRAM_CACHE + 1):        # unrelated sets: bounded
+        check(rng.choice(i.size, 150, replace=False))
+    assert len(B.grams) == _pair_geometry.GRAM_CACHE
+
+
+def test_null_directions_are_kept_per_count():
+    B = _pairs(_grid())
+    i, j = B.upper()
+    gram = PairGram(B).without(i[:100], j[:100])
+    mu = gram.null_directions(8)[0]
+    again = gram.null_directions(8)
+    fresh = PairGram(B, gram.M.copy(), gram.total.copy(), gram.k).null_directions(8)
+    for a, b in zip(again, fresh, strict=True):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(mu, fresh[0])
+    assert set(gram._eigh) == {8}
+
+
+def test_pair_matrices_are_kept_read_only_and_exact():
+    B = _pairs(_grid())
+    rng = np.random.default_rng(1)
+    lams = [rng.random(B.g) for _ in range(_pair_geometry.MATRIX_CACHE + 1)]
+    first = B.matrix(lams[0])
+    assert B.matrix(lams[0].copy()) is first and not first.flags.writeable
+    with pytest.raises(ValueError):
+        first[0, 0] = 1.0
+    for lam in lams[1:]:
+        B.matrix(lam)
+    assert len(B.matrices) == _pair_geometry.MATRIX_CACHE
+    for lam in lams:
+        np.testing.assert_array_equal(B.matrix(lam), (B.V * B.columns(lam)) @ B.V.T)
+
+
+def test_same_span():
+    rng = np.random.default_rng(2)
+    A = rng.standard_normal((30, 4))
+    assert inference._same_span(A, A @ rng.standard_normal((4, 4)))
+    assert not inference._same_span(A, A[:, :3])
+    C = A.copy()
+    C[:, 0] += 1e-4 * rng.standard_normal(30)
+    assert not inference._same_span(A, C)
+
+
+@pytest.mark.parametrize("make", [
+    # twin nodes: the order leaves a family; the first valid size is re-ranked
+    lambda: nx.random_geometric_graph(150, 0.16, seed=4),
+    lambda: nx.hexagonal_lattice_graph(5, 6),
+    lambda: nx.barabasi_albert_graph(120, 2, seed=5),
+])
+def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
+    G = make()
+    G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
+    F = fourier_basis(G)
+    monkeypatch.setattr(inference, "UNBISECTED_MIN_N", 0)     # as above 500 nodes
+    calls = []
+    run = inference.PrefixSearch.run
+
+    def spy(self, start=None, bisect=True):
+        calls.append(bisect)
+        return run(self, start, bisect)
+
+    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    res = inference.infer_laplacian(F)
+    assert calls[0] is False and all(calls[1:])
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_ordered_search_bisects_on_small_graphs(monkeypatch):
+    F = fourier_basis(nx.karate_club_graph())
+    calls = []
+    run = inference.PrefixSearch.run
+
+    def spy(self, start=None, bisect=True):
+        calls.append(bisect)
+        return run(self, start, bisect)
+
+    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    res = inference.infer_laplacian(F)
+    assert calls and all(calls)
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0

@@ -470,3 +470,40 @@ def test_linear_programs_sharing_a_span_reuse_its_rows_and_agree():
         # a generic objective has one optimal vertex, whichever rows the cuts start from
         np.testing.assert_allclose(lam2, lam, atol=1e-6 * np.abs(lam).max())
         assert fit.programs["rows"].sum() >= before       # rows are only added
+
+
+def _tree_family():
+    from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_labeled_tree(80, seed=100))
+    basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
+    P = _anchored_pair_basis(basis)
+    return P, seed_fit(P, leverage_ranking(P, keep=0.7, r=8)[1], rounding=1e-9)
+
+
+def test_a_relaxation_below_the_floor_answers_as_the_full_program():
+    from gsp_householder.graphs._template_lp import valid_in_span
+
+    P, fit = _tree_family()
+    assert fit.Lam.shape[1] > 1
+    _, _, t = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, settle=True)
+    assert t > fit.floor
+    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t, 1e3 * t):
+        full = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, settle=True)
+        early = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
+        assert early[0] == full[0] == (floor <= t)
+        if full[0]:              # the same program solved to the end: the same vertex
+            np.testing.assert_allclose(early[1], full[1], atol=1e-9 * np.abs(full[1]).max())
+        else:                    # stopped at a relaxation: its margin bounds the program's
+            assert early[1] is None and (early[2] == -np.inf or early[2] >= t - 1e-9 * abs(t))
+
+
+def test_noisy_rankings_stop_at_a_settled_graph():
+    # a perturbed tree: the first ranking's tree is consistent with the noise and settled
+    # (no connected graph is sparser), so no other ranking is searched
+    G = nx.random_labeled_tree(60, seed=7)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert len(res.history["residuals"]) == 1

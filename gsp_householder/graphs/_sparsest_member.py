@@ -34,7 +34,7 @@ def zero_weakest_edges(B: PairBasis, fit: Fit, lam, max_programs=MAX_PROGRAMS):
         bi, bj = np.concatenate([zi, I[block]]), np.concatenate([zj, J[block]])
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
                                     band=(bi, bj, fit.tol[bi] + fit.tol[bj]),
-                                    cache=fit.programs)
+                                    cache=fit.programs, settle=True)
         spent += 1
         if ok:
             zi, zj = bi, bj

@@ -26,6 +26,13 @@ CUT_ROWS = 1000
 #: Relative accuracy of the linear programs' solutions (HiGHS feasibility tolerance
 #: 1e-7): smaller entries, relative to the largest, are not edges.
 LP_ACCURACY = 1e-6
+#: A relaxation's margin proves a program's failure when it is below the floor by more
+#: than this fraction of the floor (well above HiGHS's tolerances, so that the full
+#: program could not reach the floor either).
+CERTIFY_MARGIN = 1e-6
+#: Pair constraints of the small relaxation that a max-margin program solves first: if
+#: its margin is below the floor, so is the program's (no further rounds are solved).
+CERTIFY_ROWS = 50
 
 @dataclass
 class Fit:
@@ -49,7 +56,7 @@ class Fit:
 
 
 def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,
-                  cache=None):
+                  cache=None, settle=False):
     """Max-margin (or ``objective``-minimising, margin fixed at ``floor``) valid Laplacian.
 
     ``band = (I, J, width)`` also bounds $|\\tilde L_{ij}| \\le$ ``width`` on those pairs.
@@ -57,7 +64,16 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     ``Lam``, ``tol`` and ``hint``, the pair constraints and the pair rows the linear
     programs needed so far, from which the next call's cutting planes start.
     Returns ``(ok, lam, t)``: whether a valid Laplacian with margin ``t >= floor``
-    exists in ``span(Lam)``, normalised to ``mult @ lam = n``.
+    exists in ``span(Lam)``, normalised to ``mult @ lam = n``; ``lam`` is None when not.
+
+    A cutting-plane round solves a relaxation (a subset of the pair constraints), whose
+    margin bounds the full program's from above: once it is below ``floor`` the answer
+    is no, and the max-margin program stops there (``t`` is then that bound). The first
+    program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only, which
+    settles most failing programs at a fraction of the cost; if it does not, the rounds
+    start as they would without it. With ``settle`` the rounds run to the end anyway,
+    so that ``cache`` holds the rows of the full program for the later programs that
+    share it.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -88,18 +104,29 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     # Cutting planes on the pair constraints: start with those the earlier programs of
     # this span needed or, on the first call, those nearest to binding at the first
     # direction of the span (the best-fitting member); add the violated ones.
+    def solve(rows):
+        A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
+        return linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[rows]]), bounds=bounds,
+                       method="highs", **equality)
+
+    def below_floor(res):
+        return res.status == 2 or (res.status == 0
+                                   and res.x[-1] < floor - CERTIFY_MARGIN * abs(floor))
+
+    certify = objective is None and not settle
     if "rows" in cache:
         sel = cache["rows"].copy()
-    elif len(H) > CUT_ROWS:
-        y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
-        sel = np.zeros(len(H), dtype=bool)
-        sel[np.argsort(-(H @ y_ref - h))[:CUT_ROWS]] = True
     else:
-        sel = np.ones(len(H), dtype=bool)
+        nearest = None
+        if len(H) > CUT_ROWS or (certify and len(H) > 2 * CERTIFY_ROWS):
+            y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
+            nearest = np.argsort(-(H @ y_ref - h))
+        if certify and len(H) > 2 * CERTIFY_ROWS and below_floor(solve(nearest[:CERTIFY_ROWS])):
+            return False, None, -np.inf           # a small relaxation settles it
+        sel = np.zeros(len(H), dtype=bool)
+        sel[nearest[:CUT_ROWS] if len(H) > CUT_ROWS else slice(None)] = True
     while True:
-        A = np.vstack([fixed_rows, np.hstack([H[sel], np.zeros((int(sel.sum()), 1))])])
-        res = linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[sel]]), bounds=bounds,
-                      method="highs", **equality)
+        res = solve(sel)
         if res.status != 0 and sel.all():
             break
         if res.status == 2:                          # a relaxation is infeasible
@@ -107,6 +134,8 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         if res.status != 0:
             sel[:] = True
             continue
+        if certify and below_floor(res):
+            break                                    # the relaxation's margin is too small
         y = res.x[:-1]
         excess = H @ y - h
         excess[sel] = 0.0
@@ -119,7 +148,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if res.status != 0:
         return False, None, -np.inf
     y, t = res.x[:-1], float(res.x[-1])
-    return t >= floor, Lam @ y, t
+    if t < floor:
+        return False, None, t
+    return True, Lam @ y, t
 
 
 def _pair_constraints(B: PairBasis, Lam, tol, hint):

@@ -684,8 +684,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     until one gives a graph. The
     rankings stop when two consecutive ones give the same graph, when a graph
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
-    smallest noise estimate) is determined by the eigenvectors (family dimension 1), or
-    when two consistent graphs have been found.
+    smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
+    is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
+    consistent graphs have been found.
     """
     found, previous, consistent = [], None, 0
     for key in order:
@@ -702,7 +703,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
-                if dim == 1 or consistent >= 2:
+                if dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked):
                     break
         if edges is not None and edges == previous:
             break
@@ -785,6 +786,13 @@ def _settled(B, ranked):
     """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
     (which the vertices of a family rarely have unless they are its sparsest member)."""
     return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _settled_at_noise(B, ranked):
+    """A graph found at a noise level that no connected graph can be sparser than (a
+    tree), unless another candidate is a tree too."""
+    return (bool(ranked) and ranked[0][0] <= B.n - 1
+            and not any(item[0] <= B.n - 1 for item in ranked[1:]))
 
 
 def _unsettled(B, ranked):

@@ -137,6 +137,19 @@ def test_same_span():
     assert not inference._same_span(A, C)
 
 
+def _record_bisect(monkeypatch):
+    """The ``bisect`` flag of every `PrefixSearch.run` call, in order (a live list)."""
+    calls = []
+    run = inference.PrefixSearch.run
+
+    def spy(self, start=None, bisect=True):
+        calls.append(bisect)
+        return run(self, start, bisect)
+
+    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    return calls
+
+
 @pytest.mark.parametrize("make", [
     # twin nodes: the order leaves a family; the first valid size is re-ranked
     lambda: nx.random_geometric_graph(150, 0.16, seed=4),
@@ -148,14 +161,7 @@ def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
     G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
     F = fourier_basis(G)
     monkeypatch.setattr(inference, "UNBISECTED_MIN_N", 0)     # as above 500 nodes
-    calls = []
-    run = inference.PrefixSearch.run
-
-    def spy(self, start=None, bisect=True):
-        calls.append(bisect)
-        return run(self, start, bisect)
-
-    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    calls = _record_bisect(monkeypatch)
     res = inference.infer_laplacian(F)
     assert calls[0] is False and all(calls[1:])
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
@@ -163,14 +169,7 @@ def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
 
 def test_ordered_search_bisects_on_small_graphs(monkeypatch):
     F = fourier_basis(nx.karate_club_graph())
-    calls = []
-    run = inference.PrefixSearch.run
-
-    def spy(self, start=None, bisect=True):
-        calls.append(bisect)
-        return run(self, start, bisect)
-
-    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    calls = _record_bisect(monkeypatch)
     res = inference.infer_laplacian(F)
     assert calls and all(calls)
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0

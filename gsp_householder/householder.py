@@ -362,10 +362,10 @@ class HouseholderProduct:
         Notes
         -----
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
-        installed, the copy of ``Y`` into the result and the second GEMM run block
-        by block on as many threads as BLAS uses, each with one BLAS thread: for
-        that part of the call, BLAS is held to one thread in the whole process
-        (other threads' BLAS calls included), then restored.
+        installed and BLAS runs one thread, the copy of ``Y`` into the result and
+        the second GEMM run block by block while each block is in cache; with more
+        BLAS threads, the copy is shared out between threads and the second GEMM is
+        one threaded BLAS call.
 
         Examples
         --------
@@ -630,11 +630,6 @@ def _copy_threads() -> int:
     return max(1, min(cpus, 4))
 
 
-def _fused_threads() -> int:
-    """Threads of the fused pass: as many as BLAS would use, at most `_copy_threads`."""
-    return min(_copy_threads(), blas_threads() or 1)
-
-
 def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
     with _copy_pool_lock:
         if workers not in _copy_pool:
@@ -643,8 +638,9 @@ def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
         return _copy_pool[workers]
 
 
-def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
-    """Copy and bound the blocks handed out by ``claim()`` (a block index, or ``None``)."""
+def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim, product=None) -> float:
+    """Copy and bound the blocks handed out by ``claim()`` (a block index, or ``None``);
+    with ``product = (A, W)``, also ``block -= A_block W_block`` while the block is in cache."""
     high = 0.0
     while (index := claim()) is not None:
         sl = slice(index * step, (index + 1) * step)
@@ -658,7 +654,35 @@ def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
         top, bottom = abs(float(block.max())), abs(float(block.min()))
         if not (top <= high and bottom <= high):
             high = max(top, bottom) if top == top and bottom == bottom else np.inf
+        if product is not None:
+            A, W = product
+            _subtract_product(A[sl] if c_order else A, W if c_order else W[:, sl], block)
     return high
+
+
+def _blocked_pass(Y, out, dcol, c_order: bool, block_bytes: int, n_threads: int,
+                  product=None, last_first: bool = False) -> float:
+    """`_copy_blocks` over blocks of about ``block_bytes``, shared out between
+    ``n_threads`` threads as each becomes free; the largest bound of all threads."""
+    n, p = Y.shape
+    step = max(1, block_bytes // max(1, (p if c_order else n) * Y.itemsize))
+    blocks = -(-(n if c_order else p) // step)
+    n_threads = max(1, min(n_threads, blocks))
+    counter = iter(range(blocks - 1, -1, -1) if last_first else range(blocks))
+    lock = threading.Lock()
+
+    def claim():
+        with lock:
+            return next(counter, None)
+
+    if n_threads == 1:
+        return _copy_blocks(Y, out, dcol, c_order, step, claim, product)
+    futures = [_get_copy_pool(n_threads - 1).submit(_copy_blocks, Y, out, dcol, c_order,
+                                                    step, claim, product)
+               for _ in range(n_threads - 1)]
+    highs = [_copy_blocks(Y, out, dcol, c_order, step, claim, product)]
+    highs.extend(f.result() for f in futures)
+    return max(highs)  # each thread's bound is inf if its blocks were not finite
 
 
 def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> float:
@@ -674,51 +698,12 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     (default: the CPUs this process may use, at most 4), block by block as each
     thread becomes free (numpy releases the GIL in the copy and the reductions).
     """
-    n, p = Y.shape
-    step = max(1, _APPLY_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
-    blocks = -(-(n if c_order else p) // step)
     if n_threads is None:
         n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
-    n_threads = max(1, min(n_threads, blocks))
-    counter = iter(range(blocks))
-    lock = threading.Lock()
-
-    def claim():
-        with lock:
-            return next(counter, None)
-
-    if n_threads == 1:
-        return _copy_blocks(Y, out, dcol, c_order, step, claim)
-    futures = [_get_copy_pool(n_threads - 1).submit(_copy_blocks, Y, out, dcol, c_order,
-                                                    step, claim)
-               for _ in range(n_threads - 1)]
-    highs = [_copy_blocks(Y, out, dcol, c_order, step, claim)]
-    highs.extend(f.result() for f in futures)
-    return max(highs)  # each thread's bound is inf if its blocks were not finite
+    return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads)
 
 
-def _fused_blocks(Y, out, dcol, c_order: bool, A, W, step: int, claim) -> float:
-    """Copy, bound and update the blocks handed out by ``claim()``; see `_fused_copy_subtract`."""
-    high = 0.0
-    while (index := claim()) is not None:
-        sl = slice(index * step, (index + 1) * step)
-        if c_order:
-            source, block, A_block, W_block = Y[sl], out[sl], A[sl], W
-        else:
-            source, block, A_block, W_block = Y[:, sl], out[:, sl], A, W[:, sl]
-        if dcol is not None:
-            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        elif out is not Y:
-            np.copyto(block, source)
-        top, bottom = abs(float(block.max())), abs(float(block.min()))
-        if not (top <= high and bottom <= high):  # NaN: as in `_copy_blocks`
-            high = max(top, bottom) if top == top and bottom == bottom else np.inf
-        _subtract_product(A_block, W_block, block)
-    return high
-
-
-def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W,
-                         n_threads: int | None = None) -> float:
+def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W, n_threads: int = 1) -> float:
     """``out = D Y - A W`` block by block; return ``max |Y|`` (inf if not finite).
 
     Internal: arguments as in `_copy_with_bounds` and `_subtract_product`. Each
@@ -728,33 +713,17 @@ def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W,
     result is written to memory once, instead of once by the copy and again by a
     GEMM over the whole array. The blocks are taken last first: the GEMM that
     made ``W`` read ``Y`` first to last, so the last blocks are still in the
-    shared cache. Several threads (default: as many as BLAS would use, at most
-    the CPUs) take blocks as they become free, each block's GEMM on its own
-    thread (`one_blas_thread`). Every entry of the result comes from the same
-    BLAS kernel call on the same data whatever the number of threads.
+    shared cache. The apply runs it with BLAS on one thread and ``n_threads = 1``;
+    with more threads, each takes blocks as it becomes free and BLAS is held to one
+    thread for the pass (`one_blas_thread`, process-wide). Every entry of the result
+    comes from the same BLAS kernel call on the same data whatever the number of
+    threads.
     """
-    n, p = Y.shape
-    step = max(1, _FUSED_BLOCK_BYTES // max(1, (p if c_order else n) * Y.itemsize))
-    blocks = -(-(n if c_order else p) // step)
-    if n_threads is None:
-        n_threads = _fused_threads()
-    n_threads = max(1, min(n_threads, blocks))
-    counter = iter(range(blocks - 1, -1, -1))
-    lock = threading.Lock()
-
-    def claim():
-        with lock:
-            return next(counter, None)
-
+    if n_threads == 1:
+        return _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, 1, (A, W), True)
     with one_blas_thread():
-        if n_threads == 1:
-            return _fused_blocks(Y, out, dcol, c_order, A, W, step, claim)
-        futures = [_get_copy_pool(n_threads - 1).submit(_fused_blocks, Y, out, dcol, c_order,
-                                                        A, W, step, claim)
-                   for _ in range(n_threads - 1)]
-        highs = [_fused_blocks(Y, out, dcol, c_order, A, W, step, claim)]
-        highs.extend(f.result() for f in futures)
-    return max(highs)
+        return _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, n_threads, (A, W),
+                             True)
 
 
 def _subtract_product(A, W, out) -> None:

@@ -79,6 +79,7 @@ import warnings
 
 import numpy as np
 
+from gsp_householder._blas_threads import blas_controller, one_blas_thread
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
@@ -331,13 +332,9 @@ def _blas_threads(n: int):
     at n = 200: 1.8 s with one thread, 118 s with two). Needs threadpoolctl (installed
     with scikit-learn); without it nothing changes.
     """
-    if n > _SINGLE_THREAD_N:
+    if n > _SINGLE_THREAD_N or blas_controller() is None:
         return contextlib.nullcontext()
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
+    return one_blas_thread()
 
 
 def _ticker(bar):

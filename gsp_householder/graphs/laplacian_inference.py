@@ -619,22 +619,19 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         if level > UNRESOLVABLE_NOISE:
             # unclean rankings of exact eigenvectors can agree on such a level too: the
             # exact search (no linear program unless a prefix fits to rounding) first
-            for key in deferred:
-                scores, trimmed, _ = ranking(key)
-                ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-                if ranked:
-                    return ranked, dim
+            exact = _first_exact(B, deferred, ranking, tol, rng, history)
+            if exact:
+                return exact
             if leverage:
                 history["unresolvable"] = level
             return [], 1
     if (noisy or deferred) and not exact_level:
-        for key in [k for k in rest if ranking(k)[2] <= EXACT_LEVEL]:
-            # a later prefix clean to rounding level: the eigenvectors are exact after all
-            # (unclean rankings agreed on a level by chance), and their exact graph wins
-            scores, trimmed, _ = ranking(key)
-            exact, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-            if exact:
-                return exact, dim
+        # a later prefix clean to rounding level: the eigenvectors are exact after all
+        # (unclean rankings agreed on a level by chance), and their exact graph wins
+        exact = _first_exact(B, [k for k in rest if ranking(k)[2] <= EXACT_LEVEL], ranking,
+                             tol, rng, history)
+        if exact:
+            return exact
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
@@ -663,6 +660,17 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         if ranked:
             return ranked, dim
     return [], 1
+
+
+def _first_exact(B, keys, ranking, tol, rng, history):
+    """``(ranked, dim)`` of the exact search on the first of the rankings ``keys`` that
+    gives a graph, or None."""
+    for key in keys:
+        scores, trimmed, _ = ranking(key)
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+        if ranked:
+            return ranked, dim
+    return None
 
 
 def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):

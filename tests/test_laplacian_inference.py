@@ -507,3 +507,66 @@ def test_noisy_rankings_stop_at_a_settled_graph():
     res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0))
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert len(res.history["residuals"]) == 1
+
+
+def test_later_rounds_refuted_by_small_relaxations_give_the_same_graphs(monkeypatch):
+    # a dense regular graph: max-margin programs over 64 directions whose second
+    # cutting-plane round is infeasible; small relaxations of that round refute it
+    import gsp_householder.graphs._template_lp as template_lp
+
+    B = fourier_basis(nx.random_regular_graph(16, 120, seed=2))
+    V = _shuffled(B.eigenvectors, 0)
+    linprog, sizes = template_lp.linprog, []
+
+    def recorded(c, A_ub=None, b_ub=None, **kw):
+        sizes.append(A_ub.shape[0])
+        return linprog(c, A_ub=A_ub, b_ub=b_ub, **kw)
+
+    monkeypatch.setattr(template_lp, "linprog", recorded)
+    res = infer_laplacian(V, rng=0)
+    refuted = list(sizes)
+    monkeypatch.setattr(template_lp, "CERTIFY_ROUNDS", 0)
+    sizes.clear()
+    full = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension == full.family_dimension
+    assert res.history["candidate_edges"] == full.history["candidate_edges"]
+    for L, L2 in zip(res.candidates, full.candidates, strict=True):
+        assert ((L != 0) != (L2 != 0)).nnz == 0
+    # the rounds of 1000 more pair rows are not solved
+    assert max(refuted) < max(sizes) - template_lp.CUT_ROWS // 2
+
+
+def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
+    from scipy.optimize import linprog
+
+    from gsp_householder.graphs._template_lp import _pair_constraints, edge_pairs, valid_in_span
+
+    P, fit = _tree_family()
+    I, J = edge_pairs(P, fit.lam, fit.tol)
+    order = np.argsort(-P.matrix(fit.lam)[I, J])               # weakest edge first
+    programs = dict(fit.programs)
+    valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, cache=programs, settle=True)
+    cons = _pair_constraints(P, fit.Lam, fit.tol, fit.hint)
+    Q, H, h, d = cons["Lam"], cons["H"], cons["h"], fit.Lam.shape[1]
+    answers = []
+    for k in (len(order), len(order) // 2, len(order) // 4, 1):
+        bi, bj = I[order[:k]], J[order[:k]]
+        band = (bi, bj, fit.tol[bi] + fit.tol[bj])
+        rows = programs["rows"].copy()
+        ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, band=band,
+                                 cache=programs, settle=True)
+        # the whole program at once: max t, t <= lambda, pair rows, band, trace n
+        R = P.products(bi, bj, Q)
+        A = np.vstack([np.hstack([-Q, np.ones((P.g, 1))]), np.hstack([H, np.zeros((len(H), 1))]),
+                       np.hstack([R, np.zeros((k, 1))]), np.hstack([-R, np.zeros((k, 1))])])
+        b = np.concatenate([np.zeros(P.g), h, band[2], band[2]])
+        res = linprog(np.append(np.zeros(d), -1.0), A_ub=A, b_ub=b,
+                      A_eq=np.append(cons["trace_row"], 0.0)[None, :], b_eq=[float(P.n)],
+                      bounds=[(None, None)] * d + [(None, 2.0 * P.n / P.mult.sum())],
+                      method="highs")
+        assert ok == (res.status == 0 and res.x[-1] >= fit.floor)
+        if not ok:                                  # no pair row was added by a refusal
+            assert np.array_equal(programs["rows"], rows)
+        answers.append(ok)
+    assert not answers[0] and True in answers

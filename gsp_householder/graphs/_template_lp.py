@@ -33,6 +33,9 @@ CERTIFY_MARGIN = 1e-6
 #: Pair constraints of the small relaxation that a max-margin program solves first: if
 #: its margin is below the floor, so is the program's (no further rounds are solved).
 CERTIFY_ROWS = 50
+#: Small relaxations tried before a later cutting-plane round of a max-margin program:
+#: each adds the ``CERTIFY_ROWS`` rows of the round most violated at its optimum.
+CERTIFY_ROUNDS = 6
 
 @dataclass
 class Fit:
@@ -71,7 +74,12 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     is no, and the max-margin program stops there (``t`` is then that bound). The first
     program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only, which
     settles most failing programs at a fraction of the cost; if it does not, the rounds
-    start as they would without it. With ``settle`` the rounds run to the end anyway,
+    start as they would without it. Before a later round that adds more than
+    ``CERTIFY_ROWS`` rows, small relaxations of it (the rows binding at the last optimum
+    plus the most violated new rows, ``CERTIFY_ROUNDS`` times) are tried the same way:
+    an infeasible round of a few thousand rows can take HiGHS seconds to prove. With a
+    ``band``, the program without any pair row is solved first: if it is infeasible, or
+    below the floor when no pair row could be added, the answer is no. With ``settle`` the rounds run to the end anyway,
     so that ``cache`` holds the rows of the full program for the later programs that
     share it.
     """
@@ -113,6 +121,26 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         return res.status == 2 or (res.status == 0
                                    and res.x[-1] < floor - CERTIFY_MARGIN * abs(floor))
 
+    def refuted(small, worst):
+        """Whether small relaxations of the next round (the rows binding at this one's
+        optimum, then the most violated rows of the next round at each small optimum,
+        ``CERTIFY_ROWS`` at a time) push the margin below the floor."""
+        small = small.copy()
+        for _ in range(CERTIFY_ROUNDS):
+            small[worst[:CERTIFY_ROWS]] = True
+            res = solve(small)
+            if below_floor(res):
+                return True
+            if res.status != 0:
+                return False
+            excess = H @ res.x[:-1] - h
+            excess[~sel | small] = 0.0
+            worst = np.argsort(-excess)[:CERTIFY_ROWS]
+            worst = worst[excess[worst] > 1e-9 * max(float(np.abs(H @ res.x[:-1]).max()), 1.0)]
+            if worst.size == 0:
+                return False
+        return False
+
     certify = objective is None and not settle
     if "rows" in cache:
         sel = cache["rows"].copy()
@@ -125,6 +153,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
             return False, None, -np.inf           # a small relaxation settles it
         sel = np.zeros(len(H), dtype=bool)
         sel[nearest[:CUT_ROWS] if len(H) > CUT_ROWS else slice(None)] = True
+    if band is not None and len(band[0]) and objective is None:
+        # the band and the eigenvalue floor alone may leave no margin: no pair row is
+        # needed, and the rows kept for this span are those the rounds would keep (an
+        # infeasible relaxation ends them before any row is added)
+        res = solve(np.zeros(len(H), dtype=bool))
+        if res.status == 2 or (below_floor(res) and (certify or sel.all())):
+            return False, None, -np.inf
     while True:
         res = solve(sel)
         if res.status != 0 and sel.all():
@@ -137,13 +172,19 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         if certify and below_floor(res):
             break                                    # the relaxation's margin is too small
         y = res.x[:-1]
-        excess = H @ y - h
+        Hy = H @ y
+        level = 1e-9 * max(float(np.abs(Hy).max(initial=0.0)), 1.0)
+        excess = Hy - h
+        binding = sel & (excess >= -level)
         excess[sel] = 0.0
         worst = np.argsort(-excess)[:CUT_ROWS]
-        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(H @ y).max(initial=0.0)), 1.0)]
+        worst = worst[excess[worst] > level]
         if worst.size == 0:
             break
         sel[worst] = True
+        if certify and worst.size > CERTIFY_ROWS and refuted(binding, worst):
+            cache["rows"] = sel
+            return False, None, -np.inf
     cache["rows"] = sel
     if res.status != 0:
         return False, None, -np.inf

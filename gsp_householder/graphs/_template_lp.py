@@ -79,9 +79,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     plus the most violated new rows, ``CERTIFY_ROUNDS`` times) are tried the same way:
     an infeasible round of a few thousand rows can take HiGHS seconds to prove. With a
     ``band``, the program without any pair row is solved first: if it is infeasible, or
-    below the floor when no pair row could be added, the answer is no. With ``settle`` the rounds run to the end anyway,
-    so that ``cache`` holds the rows of the full program for the later programs that
-    share it.
+    below the floor when no pair row could be added, the answer is no. With ``settle``
+    the rounds run to the end anyway, so that ``cache`` holds the rows of the full
+    program for the later programs that share it.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -133,10 +133,11 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
                 return True
             if res.status != 0:
                 return False
-            excess = H @ res.x[:-1] - h
+            Hy = H @ res.x[:-1]
+            excess = Hy - h
             excess[~sel | small] = 0.0
             worst = np.argsort(-excess)[:CERTIFY_ROWS]
-            worst = worst[excess[worst] > 1e-9 * max(float(np.abs(H @ res.x[:-1]).max()), 1.0)]
+            worst = worst[excess[worst] > 1e-9 * max(float(np.abs(Hy).max()), 1.0)]
             if worst.size == 0:
                 return False
         return False

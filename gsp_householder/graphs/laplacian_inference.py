@@ -46,6 +46,7 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._character_groups import character_groups
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
@@ -115,6 +116,9 @@ UNRESOLVABLE_NOISE = 0.5 / CLEAN_FACTOR
 #: Exact graphs of families up to this dimension that are not settled (``_settled``) are
 #: searched on the next ranking too (larger families make slow linear programs).
 NEXT_RANKING_FAMILY = 24
+#: Above this many nodes a grouped search (``character_groups``) that gives a graph is
+#: not followed by the ungrouped one; below, both run and their graphs are compared.
+GROUPED_ONLY_MIN_N = 64
 #: Smallest basis for which ``progress=None`` shows a bar on a terminal.
 PROGRESS_MIN_N = 500
 #: Above this many nodes the extra family searches of unsettled graphs (next ranking,
@@ -271,8 +275,46 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
                              "connected components whose eigenvectors mix them (a shared "
                              "eigenvalue): its components cannot be told apart")
     B = _anchored_pair_basis(basis)
+    grouped = None
+    if basis["groups"] is None and not basis["ordered"]:
+        grouped = _character_search(basis, tol, rng)
+        if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
+            return _grouped_result(basis, B, *grouped)
     ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
+    if grouped is not None:
+        # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
+        # 8), the search without them is cheap and its graphs are compared too
+        g_ranked, g_dim, g_history = grouped
+        return _grouped_result(basis, B, _merge(ranked, g_ranked),
+                               max(family_dimension, g_dim), {**history, **g_history})
     return _result(basis, B, ranked, family_dimension, history)
+
+
+def _character_search(basis, tol, rng):
+    """The search with the eigenvalues constant on the eigenspaces that the columns'
+    triple products show (``character_groups``: exact eigenvectors of a Cayley graph of
+    an abelian group): ``(ranked, family dimension, history)`` if it gives a graph with
+    equal weights, else None."""
+    groups = character_groups(basis["V_anchored"], basis["zero_column"])
+    if groups is None:
+        return None
+    grouped = dict(basis, groups=groups)
+    ranked, family_dimension, history = _sparsest_graphs(_anchored_pair_basis(grouped),
+                                                         grouped, tol, rng)
+    if not ranked or ranked[0][1] > 1e-6:
+        return None
+    history["eigenspace_groups"] = len(groups)
+    return ranked, family_dimension, history
+
+
+def _grouped_result(basis, B, ranked, family_dimension, history):
+    """The result with a grouped search's graphs. The groups' projectors have a constant
+    diagonal, so every graph that search finds is regular and a member of the
+    constant-diagonal family of the ungrouped basis ``B``; that family's dimension (the
+    twins of tori and circulants are in it) is reported when larger."""
+    dim = constant_diagonal_dimension(B)
+    history["constant_diagonal_dimension"] = dim
+    return _result(basis, B, ranked, max(family_dimension, dim), history)
 
 
 def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:

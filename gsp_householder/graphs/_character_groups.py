@@ -1,0 +1,139 @@
+"""Eigenspaces of a Cayley graph of an abelian group, read off its eigenvectors.
+
+A Cayley graph of an abelian group (a cycle, a circulant, a torus $C_p \\times C_q$) is
+diagonalised by the group's characters $\\chi_s$, and the product of two characters is a
+character: $\\chi_s \\circ \\chi_t = \\chi_{s+t}$. An eigensolver returns an arbitrary
+orthonormal basis of every repeated eigenspace $E$, but the products of two columns
+$V_k \\circ V_l$ still lie in the span of the eigenspaces that hold a character $s + t$
+with $s \\in E_k$, $t \\in E_l$: the triple products
+$T_{klm} = \\sum_i V_{ik} V_{il} V_{im}$ vanish outside a pattern fixed by the
+eigenspaces of $k$, $l$ and $m$ (a few per cent of the entries on a torus; nearly all
+entries are nonzero for a graph without such symmetry). Columns of one eigenspace have
+patterns drawn from the same one, columns of different eigenspaces from different
+ones: the columns are grouped by the overlap (Jaccard index) of their patterns.
+
+A grouping is accepted only when every group's projector $\\sum_{k \\in E} V_k V_k^T$
+has a constant diagonal, as every eigenspace of a vertex-transitive graph has; among
+the overlap levels, the finest such grouping is taken (a group that splits an
+eigenspace has an unequal diagonal; a union of eigenspaces passes, and is coarser).
+The eigenvalues are then searched constant on the groups (far fewer unknowns: the
+10 x 20 torus has 49 eigenspaces for 200 columns, and its constant-diagonal family,
+searched column by column, 125 directions).
+
+Internal module: arguments are validated by the caller; exact eigenvectors only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+#: Entries of the triple products below this fraction of the largest are zero (exact
+#: eigenvectors: rounding level).
+ZERO_LEVEL = 1e-9
+#: The squares' coefficients $V^T (V_k \circ V_k)$ must be zero in at least this fraction
+#: of the entries (a graph without a group structure has nearly none).
+MIN_SPARSITY = 0.5
+#: Columns $l$ of the triple-product patterns (all when there are fewer): evenly spaced.
+PATTERN_COLUMNS = 64
+#: Overlap levels tried, finest grouping first.
+OVERLAP_LEVELS = (0.8, 0.7, 0.6, 0.5)
+#: A group's projector diagonal is constant when its spread is below this fraction of
+#: its mean.
+CONSTANT_DIAGONAL = 1e-8
+#: Fewest groups accepted: the zero-eigenvalue column and two more (with one, the
+#: eigenvalues are all equal: the complete graph).
+MIN_GROUPS = 3
+#: Largest basis grouped (the patterns take $n^3 \cdot$ ``PATTERN_COLUMNS`` / n flops).
+MAX_NODES = 500
+
+
+def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
+    """A partition of the columns of ``V`` into eigenspaces (groups), or None.
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        Orthonormal, exact eigenvectors; column ``c`` is the constant vector.
+    c : int
+        The zero-eigenvalue column (a group on its own).
+
+    Returns
+    -------
+    list of ndarray or None
+        The groups (column indices), when the squares of the columns are sparse in the
+        basis, the patterns give a grouping with a group of two columns or more, and
+        every group's projector has a constant diagonal; else None.
+    """
+    n = V.shape[0]
+    if n > MAX_NODES or n < 4:
+        return None
+    squares = V.T @ (V * V)
+    if np.mean(np.abs(squares) <= ZERO_LEVEL * np.abs(squares).max()) < MIN_SPARSITY:
+        return None
+    step = max(1, -(-n // PATTERN_COLUMNS))
+    probes = np.arange(0, n, step)
+    pattern = np.empty((n, probes.size, n), dtype=np.float32)
+    for a, l in enumerate(probes):
+        T = V.T @ (V * V[:, [l]])                        # T[k, m] = sum_i V_ik V_il V_im
+        pattern[:, a, :] = np.abs(T) > ZERO_LEVEL * np.abs(T).max()
+    pattern[:, :, c] = 0.0
+    label = np.arange(n)
+    squared = V * V
+    levels = []
+    for level in OVERLAP_LEVELS:
+        label = _merged(pattern, probes, label, c, level)
+        levels.append(label)
+        count = int(label.max()) + 1
+        if count == n:
+            continue
+        groups = [np.flatnonzero(label == g) for g in range(count)]
+        if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
+            groups = [part for g in groups for part in _finest(g, levels[:-1], squared)]
+            return groups if len(groups) >= MIN_GROUPS else None
+    return None
+
+
+def _finest(group, finer, squared):
+    """``group`` split by the finest of the ``finer`` labelings whose parts of it all have
+    a constant projector diagonal (the group itself if none)."""
+    for label in finer:
+        parts = [group[label[group] == v] for v in np.unique(label[group])]
+        if len(parts) > 1 and all(_constant_diagonal(squared[:, p].sum(axis=1))
+                                  for p in parts):
+            return parts
+    return [group]
+
+
+def _merged(pattern, probes, label, c, level, max_rounds=10):
+    """Groups merged while their patterns overlap at ``level`` or more.
+
+    A group's pattern is the set of pairs of groups $(Y, Z)$ with a nonzero $T_{klm}$
+    for $k$ in the group, $l \\in Y$ (among the probe columns), $m \\in Z$: the union over
+    its columns, closer to its eigenspace's pattern than any one column's.
+    """
+    n = pattern.shape[0]
+    for _ in range(max_rounds):
+        count = int(label.max()) + 1
+        if count == n:                      # one column per group: its own pattern
+            block = pattern.reshape(n, -1)
+        else:
+            H = np.zeros((n, count), dtype=np.float32)
+            H[np.arange(n), label] = 1.0
+            seen = (pattern.reshape(-1, n) @ H).reshape(n, probes.size, count) > 0
+            seen = np.matmul(seen.transpose(0, 2, 1).astype(np.float32), H[probes]) > 0
+            block = (H.T @ seen.reshape(n, -1).astype(np.float32) > 0).astype(np.float32)
+        common = block @ block.T
+        size = np.diag(common)
+        overlap = common / np.maximum(size[:, None] + size[None, :] - common, 1.0)
+        overlap[label[c], :] = overlap[:, label[c]] = 0.0
+        merged, joined = sp.csgraph.connected_components(sp.csr_array(overlap >= level),
+                                                         directed=False)
+        if merged == count:
+            break
+        label = joined[label]
+    return label
+
+
+def _constant_diagonal(d) -> bool:
+    return bool(np.ptp(d) <= CONSTANT_DIAGONAL * abs(float(d.mean())))

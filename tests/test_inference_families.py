@@ -166,3 +166,65 @@ def test_exact_basis_is_not_taken_for_noise_when_unclean_rankings_agree():
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.residual < 1e-10
     assert res.history["noise"] == 0.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: nx.grid_2d_graph(10, 20, periodic=True),
+    lambda: nx.grid_2d_graph(8, 12, periodic=True),
+    lambda: nx.circulant_graph(60, [1, 7, 11]),
+    lambda: nx.cycle_graph(50),
+])
+def test_character_groups_are_the_eigenspaces(make):
+    # the triple products of an abelian Cayley graph's eigenvectors group the columns
+    # into its eigenspaces exactly, whatever basis of each the eigensolver returned
+    from gsp_householder.graphs._character_groups import character_groups
+
+    B = fourier_basis(nx.convert_node_labels_to_integers(make()))
+    V = _shuffled(B.eigenvectors, 0)
+    lam = np.diag(V.T @ B.laplacian.toarray() @ V)
+    groups = character_groups(V, int(np.argmax(np.abs(V.sum(axis=0)))))
+    assert groups is not None
+    assert sorted(np.concatenate(groups).tolist()) == list(range(B.n))
+    assert all(np.ptp(lam[g]) < 1e-9 for g in groups)             # within one eigenspace
+    assert len(groups) == len(np.unique(np.round(lam, 8)))          # each one whole
+
+
+@pytest.mark.parametrize("make", [
+    lambda: nx.grid_2d_graph(15, 15),            # sparse triple products, not transitive
+    lambda: nx.karate_club_graph(),
+    lambda: nx.random_regular_graph(3, 60, seed=1),
+    nx.petersen_graph,                           # vertex-transitive, not a Cayley graph
+])
+def test_character_groups_need_an_abelian_cayley_graph(make):
+    from gsp_householder.graphs._character_groups import character_groups
+
+    V = _shuffled(fourier_basis(make()).eigenvectors, 0)
+    assert character_groups(V, int(np.argmax(np.abs(V.sum(axis=0))))) is None
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_torus_gives_a_sparsest_twin_and_reports_the_family(seed):
+    # the grouped search returns a torus-sized graph with equal weights that the basis
+    # diagonalises (the truth or a twin: 8 tori fit), with the other twins among the
+    # candidates and the constant-diagonal family's dimension reported
+    G = nx.grid_2d_graph(10, 20, periodic=True)
+    B = fourier_basis(G)
+    V = _shuffled(B.eigenvectors, seed)
+    res = infer_laplacian(V, rng=0)
+    assert res.history["eigenspace_groups"] == 49
+    assert res.n_edges == G.number_of_edges()
+    L = res.laplacian.toarray()
+    assert _diagonalises(V, L)
+    assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
+    assert res.history["candidate_edges"].count(G.number_of_edges()) >= 3
+    assert res.family_dimension == res.history["constant_diagonal_dimension"] == 125
+
+
+def test_five_cube_keeps_the_ungrouped_search():
+    # its groups join the eigenspaces of eigenvalues 4 and 8 (no cube has that
+    # eigenvalue vector): below 64 nodes the ungrouped search runs too and finds the cube
+    G = nx.convert_node_labels_to_integers(nx.hypercube_graph(5))
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert "eigenspace_groups" in res.history
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0

@@ -65,6 +65,24 @@ def constant_diagonal_dimension(B: PairBasis) -> int:
     return int(np.count_nonzero(s <= NULL_LEVEL * s[0]))
 
 
+def constant_diagonal_noise(B: PairBasis) -> float | None:
+    """The level of the noisy near-null space of the centred $Z$ (``_noisy_null``: the
+    relative singular value below the widest gap), or None when it has an exact null
+    space beyond $\\mathbf 1$ or no such gap; also None for grouped unknowns or a
+    non-constant ``u``."""
+    if B.G is not None or np.ptp(B.u) > 1e-12 * B.u.max():
+        return None
+    Z = B.V * B.V * (B.u ** 2)[:, None]
+    P = Z - Z.mean(axis=0)
+    g = P.shape[1]
+    Q = np.linalg.qr(np.hstack([np.ones((g, 1)), np.eye(g)[:, : g - 1]]))[0][:, 1:]
+    s = np.linalg.svd(P @ Q, compute_uv=False)
+    if np.any(s <= NULL_LEVEL * s[0]):
+        return None
+    null, level = _noisy_null(s)
+    return level if null.any() else None
+
+
 def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 

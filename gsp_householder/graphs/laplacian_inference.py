@@ -56,6 +56,7 @@ from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
     constant_diagonal_fit,
+    constant_diagonal_noise,
 )
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
@@ -140,6 +141,9 @@ LARGE_RANKINGS = ((8, 0.7, 3), (32, 0.7, 1), (16, 0.7, 1), (32, 0.7, 2))
 #: A graph found whose weighted degrees agree within this fraction of their mean is
 #: regular: the constant-diagonal family is searched for a sparser member too.
 REGULAR_SPREAD = 1e-2
+#: A graph fits exact eigenvectors when its residual (``_diagonal_fit``) is below this;
+#: above, the eigenvectors are noisy (or the graph is wrong).
+FITS_EXACTLY = 1e-6
 #: Graphs whose residual is within this factor of the smallest one found are compared by
 #: sparsity.
 RESIDUAL_SLACK = 1.25
@@ -495,6 +499,11 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                                            order=FITTED_RANKINGS)
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
         family, dim = _regular_family(B, rng, noisy=not exact)
+        if not family and exact:
+            # few pairs (Petersen: 45 for 9 unknowns): the rankings' kept pairs fit a
+            # noisy basis to rounding level, and only its constant-diagonal family's
+            # near-null space shows the noise
+            family, dim = _consistent_regular(B, basis, B.n_pairs, rng)
         if family:
             ranked = _merge(ranked, family)
             family_dimension = max(family_dimension, dim)
@@ -525,6 +534,18 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if sparser:
             ranked = _merge(ranked, sparser)
             family_dimension = max(family_dimension, 2)
+    if (ranked and "regular_family" not in history and ranked[0][0] > B.n - 1
+            and (ranked[0][0] == B.n_pairs or not _constant_degree(ranked[0][3]))
+            and (_noisy_input(history) or _residual(basis, ranked[0][3]) > FITS_EXACTLY)):
+        # noisy eigenvectors gave the complete graph or an irregular graph: a sparser
+        # regular graph that fits them to the noise its family shows is preferred (a
+        # denser graph fits noise better, and is no evidence against it)
+        sparser, dim = _consistent_regular(B, basis, ranked[0][0], rng)
+        if sparser:
+            keys = {_edge_key(x[3]) for x in sparser}
+            ranked = sparser + [x for x in ranked if _edge_key(x[3]) not in keys]
+            family_dimension = max(family_dimension, dim)
+            history["regular_family"] = "sparser"
     if (ranked and history["noise"] <= EXACT_NOISE and ranked[0][0] > B.n - 1
             and _constant_degree(ranked[0][3])):
         # a constant-diagonal family too large to search (tori: 43 to 125 directions):
@@ -549,6 +570,26 @@ def _regular_family(B: PairBasis, rng, noisy):
         return [], 1
     family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
     return family, regular.Lam.shape[1]
+
+
+def _noisy_input(history) -> bool:
+    """No leverage ranking's kept pairs are clean to rounding level (``EXACT_LEVEL``)."""
+    levels = history.get("leverage_noise_estimates", history["noise_estimates"])
+    return bool(levels) and min(levels) > EXACT_LEVEL
+
+
+def _consistent_regular(B: PairBasis, basis, edges, rng):
+    """Candidates of the noisy constant-diagonal family with fewer than ``edges`` edges
+    whose residual is within ``RESIDUAL_CONSISTENT`` times that family's noise level
+    (``constant_diagonal_noise``), sparsest first, and the family's dimension; ``([], 1)``
+    if none."""
+    level = constant_diagonal_noise(B)
+    if level is None:
+        return [], 1
+    family, dim = _regular_family(B, rng, noisy=True)
+    fits = [c for c in family if c[0] < edges
+            and _residual(basis, c[3]) <= RESIDUAL_CONSISTENT * level]
+    return sorted(fits, key=lambda c: (c[0], c[1])), dim
 
 
 def _doubtful(basis, ranked, history) -> bool:

@@ -28,6 +28,15 @@ eigenvectors give no graph or one that does not fit them, and when the graph fou
 regular with unequal weights (a triangle-free regular graph's distance-2 graph shares
 its eigenvectors).
 
+Exact eigenvectors of a Cayley graph of an abelian group (cycles, circulants, tori) have
+large eigenspaces and constant-diagonal families too large to search column by column
+(125 directions on the 10 x 20 torus). Their eigenspaces are read off the columns'
+triple products (module ``_character_groups``) and the search runs with one eigenvalue
+per eigenspace; every graph it finds is regular, and the constant-diagonal family's
+dimension is reported (twin tori and circulants lie in it). Noisy eigenvectors that
+give the complete graph or an irregular graph are compared with the sparser regular
+graphs that fit them to the noise level of their constant-diagonal family.
+
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
 The same search runs with fewer unknowns, so it is never slower than without the order.

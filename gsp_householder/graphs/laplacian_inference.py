@@ -508,7 +508,7 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                                            order=FITTED_RANKINGS)
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
         family, dim = _regular_family(B, rng, noisy=not exact)
-        if not family and exact:
+        if not family and exact and B.n <= FAMILY_SEARCH_MAX_N:
             # few pairs (Petersen: 45 for 9 unknowns): the rankings' kept pairs fit a
             # noisy basis to rounding level, and only its constant-diagonal family's
             # near-null space shows the noise
@@ -543,12 +543,14 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if sparser:
             ranked = _merge(ranked, sparser)
             family_dimension = max(family_dimension, 2)
-    if (ranked and "regular_family" not in history and ranked[0][0] > B.n - 1
+    if (ranked and B.n <= FAMILY_SEARCH_MAX_N and "regular_family" not in history
+            and ranked[0][0] > B.n - 1
             and (ranked[0][0] == B.n_pairs or not _constant_degree(ranked[0][3]))
             and (_noisy_input(history) or _residual(basis, ranked[0][3]) > FITS_EXACTLY)):
         # noisy eigenvectors gave the complete graph or an irregular graph: a sparser
         # regular graph that fits them to the noise its family shows is preferred (a
-        # denser graph fits noise better, and is no evidence against it)
+        # denser graph fits noise better, and is no evidence against it); up to
+        # FAMILY_SEARCH_MAX_N nodes (an SVD of order n)
         sparser, dim = _consistent_regular(B, basis, ranked[0][0], rng)
         if sparser:
             keys = {_edge_key(x[3]) for x in sparser}

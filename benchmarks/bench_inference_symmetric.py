@@ -12,7 +12,9 @@ with the current code, by a child process that imports ``gsp_householder`` from 
 Run::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_inference_symmetric.py
-        [--only petersen torus-10x20] [--draws 3] [--baseline DIR]
+        [--only petersen torus-10x20 ...] [--draws 3] [--baseline DIR]
+
+``--only`` also takes the graphs of ``EXTRA`` (more tori and circulants).
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ GRAPHS = {
     "moebius-kantor": lambda: nx.LCF_graph(16, [5, -5], 8),
     "heawood": nx.heawood_graph,
 }
+#: More tori and circulants (``--only``), beside those of ``GRAPHS``.
+EXTRA = {
+    "torus-8x12": lambda: nx.grid_2d_graph(8, 12, periodic=True),
+    "torus-12x12": lambda: nx.grid_2d_graph(12, 12, periodic=True),
+    "torus-4x4x5": lambda: nx.grid_graph([4, 4, 5], periodic=True),
+    "circulant-40-1,3": lambda: nx.circulant_graph(40, [1, 3]),
+    "circulant-50-2,5": lambda: nx.circulant_graph(50, [2, 5]),
+    "circular-ladder-40": lambda: nx.circular_ladder_graph(40),
+    "hypercube-6": lambda: nx.hypercube_graph(6),
+}
 #: Perturbed draws of the graphs whose runs take minutes.
 SLOW = {"torus-10x20": 1}
 
@@ -49,7 +61,7 @@ def run_case(name: str, draw: int | None) -> dict:
     from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
     from gsp_householder.exceptions import ConvergenceWarning
 
-    G = nx.convert_node_labels_to_integers(GRAPHS[name]())
+    G = nx.convert_node_labels_to_integers({**GRAPHS, **EXTRA}[name]())
     B = fourier_basis(G)
     V = B.eigenvectors
     if draw is not None:

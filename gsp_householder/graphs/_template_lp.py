@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
+from gsp_householder.graphs import _dense_lp
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -107,15 +107,24 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))
     fixed_rows, fixed_ub = np.vstack(blocks), np.concatenate(bounds_ub)
-    equality = {"A_eq": np.append(trace_row, 0.0)[None, :], "b_eq": [float(n)]}
-    bounds = [(None, None)] * d + [t_bounds]
+    A_eq, b_eq = np.append(trace_row, 0.0)[None, :], np.array([float(n)])
+    lower = np.append(np.full(d, -np.inf), -np.inf if t_bounds[0] is None else t_bounds[0])
+    upper = np.append(np.full(d, np.inf), t_bounds[1])
     # Cutting planes on the pair constraints: start with those the earlier programs of
     # this span needed or, on the first call, those nearest to binding at the first
     # direction of the span (the best-fitting member); add the violated ones.
+    warm = _warm_program(cache, objective is not None and band is None, floor, fixed_rows,
+                         fixed_ub, A_eq, b_eq, lower, upper)
+
     def solve(rows):
+        if warm is not None and not (warm.rows & ~rows).any():
+            new = rows & ~warm.rows
+            warm.program.add_rows(np.hstack([H[new], np.zeros((int(new.sum()), 1))]), h[new])
+            warm.rows |= new
+            return _Solution(*warm.program.solve(cost))
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
-        return linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[rows]]), bounds=bounds,
-                       method="highs", **equality)
+        return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
+                                          b_eq, lower, upper))
 
     def below_floor(res):
         return res.status == 2 or (res.status == 0
@@ -193,6 +202,41 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if t < floor:
         return False, None, t
     return True, Lam @ y, t
+
+
+@dataclass
+class _Solution:
+    """A program's ``linprog`` status code and solution (None unless optimal)."""
+
+    status: int
+    x: np.ndarray | None
+
+
+@dataclass
+class _Warm:
+    """A ``WarmProgram`` with the fixed rows of a span and the pair rows it holds."""
+
+    program: _dense_lp.WarmProgram
+    rows: np.ndarray
+    floor: float
+
+
+def _warm_program(cache, use, floor, fixed_rows, fixed_ub, A_eq, b_eq, lower, upper):
+    """The ``WarmProgram`` of a span's objective programs (kept in ``cache["warm"]``, one
+    per ``floor``), or None when not ``use``.
+
+    Objective programs (``sparse_vertices``: random and reweighted objectives, margin
+    fixed at ``floor``) share their rows and differ in the objective; each starts from
+    the previous optimal basis. Their objectives are generic, so each has one optimal
+    vertex, which the warm start reaches as a cold solve would.
+    """
+    if not use:
+        return None
+    warm = cache.get("warm")
+    if warm is None or warm.floor != floor:
+        program = _dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper)
+        warm = cache["warm"] = _Warm(program, np.zeros(len(cache["H"]), dtype=bool), floor)
+    return warm
 
 
 def _pair_constraints(B: PairBasis, Lam, tol, hint):

@@ -570,3 +570,75 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
             assert np.array_equal(programs["rows"], rows)
         answers.append(ok)
     assert not answers[0] and True in answers
+
+
+def _ladder_stub(monkeypatch, results, residuals):
+    """``_noisy_ladder`` on stubbed rankings: ranking ``k`` gives the candidates
+    ``results[k]`` (graph names), graph ``name`` the residual ``residuals[name]``."""
+    import gsp_householder.graphs.laplacian_inference as li
+
+    graphs = {}
+
+    def item(name):            # (edges, weight cv, lam, W): one distinct edge per name
+        if name not in graphs:
+            k = len(graphs)
+            W = sp.csr_array(([1.0, 1.0], ([0, k + 1], [k + 1, 0])), shape=(40, 40))
+            graphs[name] = (100 + k, 0.5, None, W)
+        return graphs[name]
+
+    names = {}
+    for name in residuals:
+        names[li._edge_key(item(name)[3])] = name
+    searched = []
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        searched.append(scores)
+        return [item(name) for name in results[scores]], 2
+
+    monkeypatch.setattr(li, "_search_at_noise", search)
+    monkeypatch.setattr(li, "_residual", lambda basis, W: residuals[names[li._edge_key(W)]])
+    monkeypatch.setattr(li, "_settled_at_noise", lambda B, ranked: False)
+    history = {"noise_estimates": [1e-3] * len(results)}
+    ranked, _, residual = li._noisy_ladder(
+        None, None, 0.0, None, history, list(range(len(results))),
+        lambda key: (key, None, 1e-3))
+    return names[li._edge_key(ranked[0][3])], residual, searched
+
+
+def test_noisy_rankings_stop_when_two_rankings_hold_a_consistent_graph(monkeypatch):
+    # the first ranking's sparsest graph does not fit the noise, but the graph the
+    # second ranking finds (consistent) is among its candidates: no third ranking
+    residuals = {"wrong": 0.1, "graph": 1e-3, "other": 1e-3}
+    results = [["wrong", "graph"], ["graph"], ["other"], ["other"]]
+    best, residual, searched = _ladder_stub(monkeypatch, results, residuals)
+    assert (best, residual, searched) == ("graph", 1e-3, [0, 1])
+    # not among the previous ranking's candidates: the rankings go on (here until two
+    # consistent graphs are found)
+    results = [["wrong"], ["graph"], ["other"], ["other"]]
+    best, residual, searched = _ladder_stub(monkeypatch, results, residuals)
+    assert searched == [0, 1, 2]
+
+
+def test_first_relaxation_rows_are_those_nearest_to_binding():
+    from gsp_householder.graphs._template_lp import (
+        CERTIFY_ROWS,
+        _certify_rows,
+        _pair_constraints,
+    )
+
+    P, fit = _tree_family()
+    Q = np.linalg.qr(fit.Lam)[0]
+    trace_row = P.mult @ Q
+    fixed = np.hstack([-Q, np.ones((P.g, 1))])
+    A, b = _certify_rows(P, Q, trace_row, fit.tol, fit.hint, fixed, np.zeros(P.g))
+    rows = _pair_constraints(P, Q, fit.tol, fit.hint)
+    y = np.sign(trace_row[0]) * np.eye(Q.shape[1])[0]
+    excess = rows["H"] @ y - rows["h"]
+    nearest = np.argsort(-excess)[:CERTIFY_ROWS]
+    assert A.shape == (P.g + CERTIFY_ROWS, Q.shape[1] + 1)
+    np.testing.assert_array_equal(A[:P.g], fixed)
+    # the same rows as from the full pair rows (up to order), with their bounds
+    got = np.lexsort(A[P.g:, :-1].T)
+    want = np.lexsort(rows["H"][nearest].T)
+    np.testing.assert_allclose(A[P.g:, :-1][got], rows["H"][nearest][want], atol=1e-12)
+    np.testing.assert_allclose(b[P.g:][got], rows["h"][nearest][want])

@@ -642,3 +642,27 @@ def test_first_relaxation_rows_are_those_nearest_to_binding():
     want = np.lexsort(rows["H"][nearest].T)
     np.testing.assert_allclose(A[P.g:, :-1][got], rows["H"][nearest][want], atol=1e-12)
     np.testing.assert_allclose(b[P.g:][got], rows["h"][nearest][want])
+
+
+def test_objective_programs_of_exact_fits_are_solved_cold():
+    # pair bounds below HiGHS's feasibility tolerance (exact eigenvectors): no warm model,
+    # so each objective's vertex is the one a cold solve returns
+    from gsp_householder.graphs._template_lp import WARM_MIN_SLACK, valid_in_span
+
+    P, fit = _tree_family()
+    objective = np.random.default_rng(0).standard_normal(fit.Lam.shape[1])
+    ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, objective=objective,
+                               cache=fit.programs)
+    assert ok and fit.programs["h"].min() < WARM_MIN_SLACK and "warm" not in fit.programs
+    # the same span with bounds well above it: one warm model, the same vertices as cold
+    tol = np.full(P.n, WARM_MIN_SLACK)
+    programs = {}
+    assert valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, cache=programs)[0]
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        objective = rng.standard_normal(fit.Lam.shape[1])
+        warm = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, objective=objective,
+                             cache=programs)
+        cold = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, objective=objective)
+        assert warm[0] and cold[0] and "warm" in programs
+        np.testing.assert_allclose(warm[1], cold[1], atol=1e-6 * np.abs(cold[1]).max())

@@ -73,3 +73,16 @@ def test_warm_program_agrees_with_cold_solves(monkeypatch, bindings):
         assert status == ref_status
         if status == 0:
             np.testing.assert_allclose(x, ref_x, atol=1e-7 * max(1.0, np.abs(ref_x).max()))
+
+
+def test_unique_optimum_tells_a_vertex_from_a_face():
+    # min -x0 over the square [0, 1]^2 (rows x <= 1, -x <= 0): the edge x0 = 1 is optimal
+    # (not unique); min -x0 - 0.1 x1 has the one optimal vertex (1, 1)
+    A = np.vstack([np.eye(2), -np.eye(2)])
+    b = np.array([1.0, 1.0, 0.0, 0.0])
+    program = _dense_lp.WarmProgram(A, b, np.zeros((0, 2)), np.zeros(0), np.full(2, -np.inf),
+                                    np.full(2, np.inf))
+    status, x = program.solve(np.array([-1.0, 0.0]))
+    assert status == 0 and x[0] == pytest.approx(1.0) and not program.unique_optimum()
+    status, x = program.solve(np.array([-1.0, -0.1]))
+    assert status == 0 and np.allclose(x, 1.0) and program.unique_optimum()

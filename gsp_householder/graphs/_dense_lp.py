@@ -22,6 +22,9 @@ try:
 except ImportError:  # pragma: no cover - depends on the scipy build
     _highs = None
 
+#: A nonbasic reduced cost below this fraction of the largest is taken as zero (an
+#: optimal face rather than a vertex) by ``WarmProgram.unique_optimum``.
+UNIQUE_RTOL = 1e-8
 #: Status codes of ``scipy.optimize.linprog``.
 OPTIMAL, LIMIT, INFEASIBLE, UNBOUNDED, OTHER = 0, 1, 2, 3, 4
 
@@ -122,6 +125,8 @@ class WarmProgram:
         self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
         self._rows = [np.asarray(A_ub, float)], [np.asarray(b_ub, float)]
         self._eq = np.asarray(A_eq, float), np.asarray(b_eq, float)
+        # rows of the model in order: A_ub, A_eq, then the added rows (inequalities)
+        self._inequality = [np.ones(len(b_ub), bool), np.zeros(len(b_eq), bool)]
         self._h = None
         if _highs is not None:
             self._h = _new_highs()
@@ -135,6 +140,7 @@ class WarmProgram:
             return
         self._rows[0].append(A)
         self._rows[1].append(b)
+        self._inequality.append(np.ones(len(b), bool))
         if self._h is not None:
             nz = A != 0.0
             starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
@@ -151,3 +157,25 @@ class WarmProgram:
                          *self._eq, self.lower, self.upper)
         self._h.changeColsCost(self.n, np.arange(self.n, dtype=np.int32), cost)
         return _run(self._h)
+
+    def unique_optimum(self, rtol=UNIQUE_RTOL) -> bool:
+        """Whether the last solve's optimal vertex is the program's only optimum.
+
+        Sufficient condition: every nonbasic column that is not fixed and every nonbasic
+        inequality row has a reduced cost (dual value) above ``rtol`` times the largest
+        one, so that moving any of them off its bound makes the objective worse. Without
+        the HiGHS bindings (cold solves) always True.
+        """
+        if self._h is None:
+            return True
+        basis, solution = self._h.getBasis(), self._h.getSolution()
+        basic = int(_highs.HighsBasisStatus.kBasic)
+        col_basic = np.fromiter(map(int, basis.col_status), int, self.n) == basic
+        row_basic = np.array([int(v) == basic for v in basis.row_status], dtype=bool)
+        col_dual, row_dual = np.asarray(solution.col_dual), np.asarray(solution.row_dual)
+        inequality = np.concatenate(self._inequality)
+        free = self.lower < self.upper
+        d = np.concatenate([col_dual[~col_basic & free], row_dual[~row_basic & inequality]])
+        scale = max(float(np.abs(col_dual).max(initial=0.0)),
+                    float(np.abs(row_dual).max(initial=0.0)), 1e-300)
+        return bool(np.all(np.abs(d) > rtol * scale))

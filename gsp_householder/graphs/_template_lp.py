@@ -120,7 +120,10 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
             new = rows & ~warm.rows
             warm.program.add_rows(np.hstack([H[new], np.zeros((int(new.sum()), 1))]), h[new])
             warm.rows |= new
-            return _Solution(*warm.program.solve(cost))
+            status, x = warm.program.solve(cost)
+            if status == 0 and warm.program.unique_optimum():
+                return _Solution(status, x)
+            # another optimal vertex (or a failure) may be a cold solve's answer
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
         return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
                                           b_eq, lower, upper))

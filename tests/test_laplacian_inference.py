@@ -516,13 +516,13 @@ def test_later_rounds_refuted_by_small_relaxations_give_the_same_graphs(monkeypa
 
     B = fourier_basis(nx.random_regular_graph(16, 120, seed=2))
     V = _shuffled(B.eigenvectors, 0)
-    linprog, sizes = template_lp.linprog, []
+    solve, sizes = template_lp._dense_lp.solve, []
 
-    def recorded(c, A_ub=None, b_ub=None, **kw):
+    def recorded(cost, A_ub, *args):
         sizes.append(A_ub.shape[0])
-        return linprog(c, A_ub=A_ub, b_ub=b_ub, **kw)
+        return solve(cost, A_ub, *args)
 
-    monkeypatch.setattr(template_lp, "linprog", recorded)
+    monkeypatch.setattr(template_lp._dense_lp, "solve", recorded)
     res = infer_laplacian(V, rng=0)
     refuted = list(sizes)
     monkeypatch.setattr(template_lp, "CERTIFY_ROUNDS", 0)
@@ -547,8 +547,9 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
     order = np.argsort(-P.matrix(fit.lam)[I, J])               # weakest edge first
     programs = dict(fit.programs)
     valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, cache=programs, settle=True)
-    cons = _pair_constraints(P, fit.Lam, fit.tol, fit.hint)
-    Q, H, h, d = cons["Lam"], cons["H"], cons["h"], fit.Lam.shape[1]
+    Q = np.linalg.qr(fit.Lam)[0]
+    cons = _pair_constraints(P, Q, fit.tol, fit.hint)
+    H, h, d = cons["H"], cons["h"], fit.Lam.shape[1]
     answers = []
     for k in (len(order), len(order) // 2, len(order) // 4, 1):
         bi, bj = I[order[:k]], J[order[:k]]
@@ -562,7 +563,7 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
                        np.hstack([R, np.zeros((k, 1))]), np.hstack([-R, np.zeros((k, 1))])])
         b = np.concatenate([np.zeros(P.g), h, band[2], band[2]])
         res = linprog(np.append(np.zeros(d), -1.0), A_ub=A, b_ub=b,
-                      A_eq=np.append(cons["trace_row"], 0.0)[None, :], b_eq=[float(P.n)],
+                      A_eq=np.append(P.mult @ Q, 0.0)[None, :], b_eq=[float(P.n)],
                       bounds=[(None, None)] * d + [(None, 2.0 * P.n / P.mult.sum())],
                       method="highs")
         assert ok == (res.status == 0 and res.x[-1] >= fit.floor)
@@ -570,3 +571,99 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
             assert np.array_equal(programs["rows"], rows)
         answers.append(ok)
     assert not answers[0] and True in answers
+
+
+def _ladder_stub(monkeypatch, results, residuals):
+    """``_noisy_ladder`` on stubbed rankings: ranking ``k`` gives the candidates
+    ``results[k]`` (graph names), graph ``name`` the residual ``residuals[name]``."""
+    import gsp_householder.graphs.laplacian_inference as li
+
+    graphs = {}
+
+    def item(name):            # (edges, weight cv, lam, W): one distinct edge per name
+        if name not in graphs:
+            k = len(graphs)
+            W = sp.csr_array(([1.0, 1.0], ([0, k + 1], [k + 1, 0])), shape=(40, 40))
+            graphs[name] = (100 + k, 0.5, None, W)
+        return graphs[name]
+
+    names = {}
+    for name in residuals:
+        names[li._edge_key(item(name)[3])] = name
+    searched = []
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        searched.append(scores)
+        return [item(name) for name in results[scores]], 2
+
+    monkeypatch.setattr(li, "_search_at_noise", search)
+    monkeypatch.setattr(li, "_residual", lambda basis, W: residuals[names[li._edge_key(W)]])
+    monkeypatch.setattr(li, "_settled_at_noise", lambda B, ranked: False)
+    history = {"noise_estimates": [1e-3] * len(results)}
+    ranked, _, residual = li._noisy_ladder(
+        None, None, 0.0, None, history, list(range(len(results))),
+        lambda key: (key, None, 1e-3))
+    return names[li._edge_key(ranked[0][3])], residual, searched
+
+
+def test_noisy_rankings_stop_when_two_rankings_hold_a_consistent_graph(monkeypatch):
+    # the first ranking's sparsest graph does not fit the noise, but the graph the
+    # second ranking finds (consistent) is among its candidates: no third ranking
+    residuals = {"wrong": 0.1, "graph": 1e-3, "other": 1e-3}
+    results = [["wrong", "graph"], ["graph"], ["other"], ["other"]]
+    best, residual, searched = _ladder_stub(monkeypatch, results, residuals)
+    assert (best, residual, searched) == ("graph", 1e-3, [0, 1])
+    # not among the previous ranking's candidates: the rankings go on (here until two
+    # consistent graphs are found)
+    results = [["wrong"], ["graph"], ["other"], ["other"]]
+    best, residual, searched = _ladder_stub(monkeypatch, results, residuals)
+    assert searched == [0, 1, 2]
+
+
+def test_first_relaxation_rows_are_those_nearest_to_binding():
+    from gsp_householder.graphs._template_lp import (
+        CERTIFY_ROWS,
+        _certify_rows,
+        _pair_constraints,
+    )
+
+    P, fit = _tree_family()
+    Q = np.linalg.qr(fit.Lam)[0]
+    trace_row = P.mult @ Q
+    fixed = np.hstack([-Q, np.ones((P.g, 1))])
+    A, b = _certify_rows(P, Q, trace_row, fit.tol, fit.hint, fixed, np.zeros(P.g))
+    rows = _pair_constraints(P, Q, fit.tol, fit.hint)
+    y = np.sign(trace_row[0]) * np.eye(Q.shape[1])[0]
+    excess = rows["H"] @ y - rows["h"]
+    nearest = np.argsort(-excess)[:CERTIFY_ROWS]
+    assert A.shape == (P.g + CERTIFY_ROWS, Q.shape[1] + 1)
+    np.testing.assert_array_equal(A[:P.g], fixed)
+    # the same rows as from the full pair rows (up to order), with their bounds
+    got = np.lexsort(A[P.g:, :-1].T)
+    want = np.lexsort(rows["H"][nearest].T)
+    np.testing.assert_allclose(A[P.g:, :-1][got], rows["H"][nearest][want], atol=1e-12)
+    np.testing.assert_allclose(b[P.g:][got], rows["h"][nearest][want])
+
+
+def test_objective_programs_of_exact_fits_are_solved_cold():
+    # pair bounds below HiGHS's feasibility tolerance (exact eigenvectors): no warm model,
+    # so each objective's vertex is the one a cold solve returns
+    from gsp_householder.graphs._template_lp import WARM_MIN_SLACK, valid_in_span
+
+    P, fit = _tree_family()
+    objective = np.random.default_rng(0).standard_normal(fit.Lam.shape[1])
+    ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, objective=objective,
+                               cache=fit.programs)
+    assert ok and fit.programs["h"].min() < WARM_MIN_SLACK and "warm" not in fit.programs
+    # the same span with bounds well above it: one warm model, the same vertices as cold
+    tol = np.full(P.n, WARM_MIN_SLACK)
+    programs = {}
+    assert valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, cache=programs)[0]
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        objective = rng.standard_normal(fit.Lam.shape[1])
+        warm = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, objective=objective,
+                             cache=programs)
+        cold = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, objective=objective)
+        assert warm[0] and cold[0] and "warm" in programs
+        np.testing.assert_allclose(warm[1], cold[1], atol=1e-6 * np.abs(cold[1]).max())

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
+from gsp_householder.graphs import _dense_lp
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -30,6 +30,9 @@ LP_ACCURACY = 1e-6
 #: than this fraction of the floor (well above HiGHS's tolerances, so that the full
 #: program could not reach the floor either).
 CERTIFY_MARGIN = 1e-6
+#: Smallest pair bound $2(\mathrm{tol}_i + \mathrm{tol}_j)$ of a span whose objective
+#: programs are warm-started (100 times HiGHS's feasibility tolerance, 1e-7).
+WARM_MIN_SLACK = 1e-5
 #: Pair constraints of the small relaxation that a max-margin program solves first: if
 #: its margin is below the floor, so is the program's (no further rounds are solved).
 CERTIFY_ROWS = 50
@@ -72,7 +75,8 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     A cutting-plane round solves a relaxation (a subset of the pair constraints), whose
     margin bounds the full program's from above: once it is below ``floor`` the answer
     is no, and the max-margin program stops there (``t`` is then that bound). The first
-    program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only, which
+    program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only
+    (``_certify_rows``: chosen before the span's other pair rows are built), which
     settles most failing programs at a fraction of the cost; if it does not, the rounds
     start as they would without it. Before a later round that adds more than
     ``CERTIFY_ROWS`` rows, small relaxations of it (the rows binding at the last optimum
@@ -87,9 +91,10 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
     cache = {} if cache is None else cache
-    if "H" not in cache:
-        cache.update(_pair_constraints(B, Lam, tol, hint))
-    Lam, H, h, trace_row = cache["Lam"], cache["H"], cache["h"], cache["trace_row"]
+    if "Lam" not in cache:
+        Q = np.linalg.qr(Lam)[0]
+        cache.update({"Lam": Q, "trace_row": B.mult @ Q})
+    Lam, trace_row = cache["Lam"], cache["trace_row"]
     d = Lam.shape[1]
     if objective is None:
         cost = np.append(np.zeros(d), -1.0)
@@ -107,15 +112,21 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         blocks.append(np.hstack([Lam[:-1] - Lam[1:], np.zeros((g - 1, 1))]))
         bounds_ub.append(np.zeros(g - 1))
     fixed_rows, fixed_ub = np.vstack(blocks), np.concatenate(bounds_ub)
-    equality = {"A_eq": np.append(trace_row, 0.0)[None, :], "b_eq": [float(n)]}
-    bounds = [(None, None)] * d + [t_bounds]
-    # Cutting planes on the pair constraints: start with those the earlier programs of
-    # this span needed or, on the first call, those nearest to binding at the first
-    # direction of the span (the best-fitting member); add the violated ones.
+    A_eq, b_eq = np.append(trace_row, 0.0)[None, :], np.array([float(n)])
+    lower = np.append(np.full(d, -np.inf), -np.inf if t_bounds[0] is None else t_bounds[0])
+    upper = np.append(np.full(d, np.inf), t_bounds[1])
     def solve(rows):
+        if warm is not None and not (warm.rows & ~rows).any():
+            new = rows & ~warm.rows
+            warm.program.add_rows(np.hstack([H[new], np.zeros((int(new.sum()), 1))]), h[new])
+            warm.rows |= new
+            status, x = warm.program.solve(cost)
+            if status == 0 and warm.program.unique_optimum():
+                return _Solution(status, x)
+            # another optimal vertex (or a failure) may be a cold solve's answer
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
-        return linprog(cost, A_ub=A, b_ub=np.concatenate([fixed_ub, h[rows]]), bounds=bounds,
-                       method="highs", **equality)
+        return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
+                                          b_eq, lower, upper))
 
     def below_floor(res):
         return res.status == 2 or (res.status == 0
@@ -143,15 +154,22 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         return False
 
     certify = objective is None and not settle
+    if "H" not in cache:
+        if (certify and len(hint[0]) > 2 * CERTIFY_ROWS and below_floor(_Solution(
+                *_dense_lp.solve(cost, *_certify_rows(B, Lam, trace_row, tol, hint, fixed_rows,
+                                                      fixed_ub), A_eq, b_eq, lower, upper)))):
+            return False, None, -np.inf           # a small relaxation settles it
+        cache.update(_pair_constraints(B, Lam, tol, hint))
+    H, h = cache["H"], cache["h"]
+    warm = _warm_program(cache, objective is not None and band is None, floor, fixed_rows,
+                         fixed_ub, A_eq, b_eq, lower, upper)
     if "rows" in cache:
         sel = cache["rows"].copy()
     else:
         nearest = None
-        if len(H) > CUT_ROWS or (certify and len(H) > 2 * CERTIFY_ROWS):
+        if len(H) > CUT_ROWS:
             y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
             nearest = np.argsort(-(H @ y_ref - h))
-        if certify and len(H) > 2 * CERTIFY_ROWS and below_floor(solve(nearest[:CERTIFY_ROWS])):
-            return False, None, -np.inf           # a small relaxation settles it
         sel = np.zeros(len(H), dtype=bool)
         sel[nearest[:CUT_ROWS] if len(H) > CUT_ROWS else slice(None)] = True
     if band is not None and len(band[0]) and objective is None:
@@ -161,6 +179,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         res = solve(np.zeros(len(H), dtype=bool))
         if res.status == 2 or (below_floor(res) and (certify or sel.all())):
             return False, None, -np.inf
+    # Cutting planes on the pair constraints: start with those the earlier programs of
+    # this span needed or, on the first call, those nearest to binding at the first
+    # direction of the span (the best-fitting member); add the violated ones.
     while True:
         res = solve(sel)
         if res.status != 0 and sel.all():
@@ -195,16 +216,72 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     return True, Lam @ y, t
 
 
-def _pair_constraints(B: PairBasis, Lam, tol, hint):
-    """Orthonormalised span, the rows $a_{ij}^T \\Lambda \\le 2(\\mathrm{tol}_i +
-    \\mathrm{tol}_j)$ of the ``hint`` pairs that do not vanish on it, and the trace row."""
+@dataclass
+class _Solution:
+    """A program's ``linprog`` status code and solution (None unless optimal)."""
+
+    status: int
+    x: np.ndarray | None
+
+
+@dataclass
+class _Warm:
+    """A ``WarmProgram`` with the fixed rows of a span and the pair rows it holds."""
+
+    program: _dense_lp.WarmProgram
+    rows: np.ndarray
+    floor: float
+
+
+def _warm_program(cache, use, floor, fixed_rows, fixed_ub, A_eq, b_eq, lower, upper):
+    """The ``WarmProgram`` of a span's objective programs (kept in ``cache["warm"]``, one
+    per ``floor``), or None when not ``use``.
+
+    Objective programs (``sparse_vertices``: random and reweighted objectives, margin
+    fixed at ``floor``) share their rows and differ in the objective; each starts from
+    the previous optimal basis. Their objectives are generic, so each has one optimal
+    vertex, which the warm start reaches as a cold solve would, provided the pair
+    bounds are well above HiGHS's feasibility tolerance (``WARM_MIN_SLACK``: noisy
+    fits). The bounds of exact fits (about 1e-9) are below it: the vertices within
+    that tolerance of the optimum are equally optimal to HiGHS, and which one a solve
+    returns depends on where it starts (a warm start changed the exact tree(200) of
+    ``bench_inference.py`` from 199 to 200 edges), so those programs are solved cold.
+    """
+    h = cache["h"]
+    if not use or not (h.size and float(h.min()) >= WARM_MIN_SLACK):
+        return None
+    warm = cache.get("warm")
+    if warm is None or warm.floor != floor:
+        program = _dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper)
+        warm = cache["warm"] = _Warm(program, np.zeros(len(cache["H"]), dtype=bool), floor)
+    return warm
+
+
+def _pair_constraints(B: PairBasis, Q, tol, hint):
+    """The rows $a_{ij}^T Q \\le 2(\\mathrm{tol}_i + \\mathrm{tol}_j)$ of the ``hint``
+    pairs that do not vanish on the orthonormal span ``Q``."""
     I, J = hint
-    Lam = np.linalg.qr(Lam)[0]
-    H = B.products(I, J, Lam)                                             # L_ij <= tol
+    H = B.products(I, J, Q)                                               # L_ij <= tol
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(float(np.abs(H).max(initial=0.0)),
                                                               1e-300)
-    return {"Lam": Lam, "H": H[live], "h": h[live], "trace_row": B.mult @ Lam}
+    return {"H": H[live], "h": h[live]}
+
+
+def _certify_rows(B: PairBasis, Q, trace_row, tol, hint, fixed_rows, fixed_ub):
+    """``A_ub, b_ub`` of the first relaxation of a max-margin program: the fixed rows and
+    the ``CERTIFY_ROWS`` pair rows nearest to binding at the first direction of the
+    span, found from that direction's entries alone (one $n \\times n$ product instead
+    of every pair row of the span)."""
+    I, J = hint
+    q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
+    h = POSITIVE_SLACK * (tol[I] + tol[J])
+    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
+    first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
+    first = first[np.argsort(-excess[first], kind="stable")]
+    H = B.products(I[first], J[first], Q)
+    return (np.vstack([fixed_rows, np.hstack([H, np.zeros((len(first), 1))])]),
+            np.concatenate([fixed_ub, h[first]]))
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:

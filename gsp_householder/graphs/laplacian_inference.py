@@ -788,9 +788,10 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
     smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
     is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
-    consistent graphs have been found.
+    consistent graphs have been found, or when a graph consistent with the noise is
+    among the candidates of the previous ranking (two rankings hold it).
     """
-    found, previous, consistent = [], None, 0
+    found, previous, consistent, held = [], None, 0, set()
     for key in order:
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or noise <= EXACT_LEVEL:
@@ -805,11 +806,12 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
-                if dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked):
+                if (dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked)
+                        or edges in held):
                     break
         if edges is not None and edges == previous:
             break
-        previous = edges
+        previous, held = edges, {_edge_key(item[3]) for item in ranked}
     noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
     for key in noisy if not found else []:
         scores, trimmed, _ = ranking(key)

@@ -1,0 +1,181 @@
+"""Dense linear programs solved by HiGHS, once or kept between solves.
+
+``solve`` is ``scipy.optimize.linprog(method="highs")`` on dense rows with the options
+and the model that ``linprog`` passes to HiGHS (so the same vertex is returned), without
+its conversions (about 3 ms per program). ``WarmProgram`` keeps one HiGHS model between
+solves that change only the objective or add rows: HiGHS starts from the previous
+optimal basis (a few pivots instead of a presolve and a cold solve). A program with a
+unique optimum (a generic objective) reaches the same vertex either way.
+
+Both use scipy's bundled HiGHS bindings (``scipy.optimize._highspy``); when they cannot
+be imported, ``linprog`` solves every program (``WarmProgram`` then solves cold).
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linprog
+
+try:
+    from scipy.optimize._highspy import _core as _highs
+except ImportError:  # pragma: no cover - depends on the scipy build
+    _highs = None
+
+#: A nonbasic reduced cost below this fraction of the largest is taken as zero (an
+#: optimal face rather than a vertex) by ``WarmProgram.unique_optimum``.
+UNIQUE_RTOL = 1e-8
+#: Status codes of ``scipy.optimize.linprog``.
+OPTIMAL, LIMIT, INFEASIBLE, UNBOUNDED, OTHER = 0, 1, 2, 3, 4
+
+
+def available() -> bool:
+    """Whether the HiGHS bindings are used (else ``linprog``)."""
+    return _highs is not None
+
+
+def _status(model_status) -> int:
+    """``linprog``'s status code of a HiGHS model status."""
+    S = _highs.HighsModelStatus
+    return {S.kOptimal: OPTIMAL, S.kInfeasible: INFEASIBLE, S.kModelError: INFEASIBLE,
+            S.kUnbounded: UNBOUNDED, S.kTimeLimit: LIMIT,
+            S.kIterationLimit: LIMIT}.get(model_status, OTHER)
+
+
+def _bound(values, sign):
+    """Bounds with infinities as HiGHS's infinity."""
+    out = np.asarray(values, dtype=np.float64).copy()
+    out[~np.isfinite(out)] = sign * _highs.kHighsInf
+    return out
+
+
+def _new_highs(presolve=True):
+    h = _highs._Highs()
+    for key, value in (("output_flag", False), ("log_to_console", False),
+                       ("highs_debug_level", 0), ("presolve", "on" if presolve else "off"),
+                       ("simplex_strategy", 1)):                # dual simplex, as linprog
+        h.setOptionValue(key, value)
+    return h
+
+
+def _pass_model(h, cost, A, lhs, rhs, lower, upper):
+    """Pass ``lhs <= A x <= rhs``, ``lower <= x <= upper``, minimise ``cost @ x``; the
+    matrix column-wise without its zero entries, as ``linprog`` passes it."""
+    m, n = A.shape
+    lp = _highs.HighsLp()
+    lp.num_col_, lp.num_row_ = n, m
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
+    lp.a_matrix_.format_ = _highs.MatrixFormat.kColwise
+    At = np.ascontiguousarray(A.T)
+    nz = At != 0.0
+    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32)
+    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
+    lp.a_matrix_.value_ = At[nz]
+    lp.col_cost_ = np.asarray(cost, dtype=np.float64)
+    lp.col_lower_, lp.col_upper_ = _bound(lower, -1.0), _bound(upper, 1.0)
+    lp.row_lower_, lp.row_upper_ = _bound(lhs, -1.0), _bound(rhs, 1.0)
+    h.passModel(lp)
+
+
+def _run(h) -> tuple[int, np.ndarray | None]:
+    if h.run() == _highs.HighsStatus.kError:
+        return _status(h.getModelStatus()), None
+    status = _status(h.getModelStatus())
+    x = np.array(h.getSolution().col_value) if status == OPTIMAL else None
+    return status, x
+
+
+def _stack(A_ub, b_ub, A_eq, b_eq):
+    A = np.vstack([A_ub, A_eq])
+    lhs = np.concatenate([np.full(len(b_ub), -np.inf), b_eq])
+    rhs = np.concatenate([b_ub, b_eq])
+    return A, lhs, rhs
+
+
+def solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper) -> tuple[int, np.ndarray | None]:
+    """Minimise ``cost @ x`` subject to ``A_ub x <= b_ub``, ``A_eq x = b_eq`` and
+    ``lower <= x <= upper`` (dense arrays; infinite bounds allowed).
+
+    Returns ``linprog``'s status code and ``x`` (None unless optimal).
+    """
+    if _highs is None:
+        res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
+                      bounds=list(zip(_none(lower), _none(upper), strict=True)),
+                      method="highs")
+        return res.status, (res.x if res.status == OPTIMAL else None)
+    h = _new_highs()
+    _pass_model(h, cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
+    return _run(h)
+
+
+def _none(values):
+    return [None if not np.isfinite(v) else float(v) for v in values]
+
+
+class WarmProgram:
+    """Rows ``A_ub x <= b_ub``, ``A_eq x = b_eq`` and bounds kept in one HiGHS model.
+
+    ``solve(cost)`` minimises a new objective from the last optimal basis; ``add_rows``
+    appends inequality rows (the next solve starts from the last basis too). Without
+    the HiGHS bindings every solve is a cold ``solve``.
+    """
+
+    def __init__(self, A_ub, b_ub, A_eq, b_eq, lower, upper):
+        self.n = A_ub.shape[1]
+        self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
+        self._rows = [np.asarray(A_ub, float)], [np.asarray(b_ub, float)]
+        self._eq = np.asarray(A_eq, float), np.asarray(b_eq, float)
+        # rows of the model in order: A_ub, A_eq, then the added rows (inequalities)
+        self._inequality = [np.ones(len(b_ub), bool), np.zeros(len(b_eq), bool)]
+        self._h = None
+        if _highs is not None:
+            self._h = _new_highs()
+            _pass_model(self._h, np.zeros(self.n), *_stack(A_ub, b_ub, A_eq, b_eq),
+                        self.lower, self.upper)
+
+    def add_rows(self, A, b):
+        """Append the rows ``A x <= b``."""
+        A, b = np.atleast_2d(np.asarray(A, float)), np.asarray(b, float)
+        if not len(b):
+            return
+        self._rows[0].append(A)
+        self._rows[1].append(b)
+        self._inequality.append(np.ones(len(b), bool))
+        if self._h is not None:
+            nz = A != 0.0
+            starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+            self._h.addRows(len(b), np.full(len(b), -_highs.kHighsInf), _bound(b, 1.0),
+                            int(nz.sum()), starts, np.nonzero(nz)[1].astype(np.int32),
+                            A[nz])
+
+    def solve(self, cost) -> tuple[int, np.ndarray | None]:
+        """Minimise ``cost @ x``: ``linprog``'s status code and ``x`` (None unless
+        optimal)."""
+        cost = np.asarray(cost, dtype=np.float64)
+        if self._h is None:
+            return solve(cost, np.vstack(self._rows[0]), np.concatenate(self._rows[1]),
+                         *self._eq, self.lower, self.upper)
+        self._h.changeColsCost(self.n, np.arange(self.n, dtype=np.int32), cost)
+        return _run(self._h)
+
+    def unique_optimum(self, rtol=UNIQUE_RTOL) -> bool:
+        """Whether the last solve's optimal vertex is the program's only optimum.
+
+        Sufficient condition: every nonbasic column that is not fixed and every nonbasic
+        inequality row has a reduced cost (dual value) above ``rtol`` times the largest
+        one, so that moving any of them off its bound makes the objective worse. Without
+        the HiGHS bindings (cold solves) always True.
+        """
+        if self._h is None:
+            return True
+        basis, solution = self._h.getBasis(), self._h.getSolution()
+        basic = int(_highs.HighsBasisStatus.kBasic)
+        col_basic = np.fromiter(map(int, basis.col_status), int, self.n) == basic
+        row_basic = np.array([int(v) == basic for v in basis.row_status], dtype=bool)
+        col_dual, row_dual = np.asarray(solution.col_dual), np.asarray(solution.row_dual)
+        inequality = np.concatenate(self._inequality)
+        free = self.lower < self.upper
+        d = np.concatenate([col_dual[~col_basic & free], row_dual[~row_basic & inequality]])
+        scale = max(float(np.abs(col_dual).max(initial=0.0)),
+                    float(np.abs(row_dual).max(initial=0.0)), 1e-300)
+        return bool(np.all(np.abs(d) > rtol * scale))

@@ -15,6 +15,7 @@ from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
+    COARSE_ROUNDING,
     PrefixSearch,
     robust_noise,
     top_pairs,
@@ -106,3 +107,40 @@ def test_large_graph_path_recovers_the_graph(watts_strogatz, noise, monkeypatch)
         res = inference.infer_laplacian(_shuffled(V, 5))
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["noise"] == 0.0 if noise == 0 else res.history["noise"] > 1e-6
+
+
+def _rounding_levels(monkeypatch):
+    """Record the ``rounding`` of every ``_search_at_noise`` call (None: the fine level)."""
+    levels = []
+    search = inference._search_at_noise
+
+    def recorded(*args, **kwargs):
+        levels.append(kwargs.get("rounding"))
+        return search(*args, **kwargs)
+    monkeypatch.setattr(inference, "_search_at_noise", recorded)
+    return levels
+
+
+def test_family_without_vertex_search_is_not_searched_again(watts_strogatz, monkeypatch):
+    # the family (dimension 2) is resolved without linear-program vertices: the search
+    # at the coarse rounding level would repeat it
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    levels = _rounding_levels(monkeypatch)
+    F = watts_strogatz
+    res = inference.infer_laplacian(_shuffled(F.eigenvectors, 0), rng=0)
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension == 2
+    assert res.history["vertex_searches"] == 0
+    assert levels == [None]
+
+
+def test_family_with_vertex_search_is_searched_at_the_coarse_rounding(monkeypatch):
+    # twin nodes and a family searched by its vertices: the coarse level runs too
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    levels = _rounding_levels(monkeypatch)
+    G = nx.random_geometric_graph(120, 0.16, seed=2)
+    F = fourier_basis(G.subgraph(max(nx.connected_components(G), key=len)).copy())
+    res = inference.infer_laplacian(_shuffled(F.eigenvectors, 0), rng=0)
+    assert res.history["vertex_searches"] >= 1
+    assert levels[0] is None and COARSE_ROUNDING in levels
+    assert res.family_dimension > 1

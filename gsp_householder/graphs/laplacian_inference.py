@@ -438,7 +438,7 @@ def _anchored_pair_basis(basis) -> PairBasis:
     return B
 
 
-def _candidates(B, fit, rng):
+def _candidates(B, fit, rng, history=None):
     """Candidate graphs of a fit's family, ranked (``rank_candidates``).
 
     Above ``LADDER_MAX_N`` nodes, the basis's columns supported on a few nodes (twins)
@@ -446,7 +446,9 @@ def _candidates(B, fit, rng):
     columns is not searched (linear programs over it are slow): those columns'
     eigenvalues are set to the sparsest entries (``sparsify_local``), and the
     max-margin member is the other candidate. Otherwise its sparse vertices are, each
-    also with its local columns sparsified.
+    also with its local columns sparsified. A family of more than one direction whose
+    vertices are searched is counted in ``history["vertex_searches"]`` (their accuracy
+    depends on the rounding level, see ``_ladder``).
     """
     groups = B.local_groups
     if explains(groups, fit.Lam):
@@ -455,6 +457,8 @@ def _candidates(B, fit, rng):
     member = _sparsest_member(B, fit, rng)
     if member is not None:
         return rank_candidates(B, [member, fit.lam], fit)
+    if history is not None and fit.Lam.shape[1] > 1:
+        history["vertex_searches"] += 1
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
@@ -489,7 +493,8 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     the first valid size, and the graph found re-ranks the pairs. Otherwise, or if that
     finds nothing, the rankings of ``RANKINGS`` are tried in turn (``_ladder``).
     """
-    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": [],
+               "vertex_searches": 0}
     if B.n <= SMALL_NODES:
         ranked, family_dimension = sparsest_small(B)
         return ranked, family_dimension, history
@@ -643,10 +648,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
     exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
     search runs (a smaller prefix of the ranking may be clean) and the first graph found
-    is returned; if it belongs to a family (dimension above 1), the search also runs at
-    the coarser rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is
-    returned (linear programs are accurate to about 1e-7, so which members of a family
-    pass depends on that level). Estimates in between are noise or an unclean ranking of exact
+    is returned; if it belongs to a family (dimension above 1) whose linear-program
+    vertices were searched, the search also runs at the coarser rounding level
+    ``COARSE_ROUNDING`` and the sparsest candidate of both is returned (linear programs
+    are accurate to about 1e-7, so which members of a family pass depends on that
+    level). Families whose candidates need no vertex (one direction plus the local
+    columns, or a sparsest member found by ``_sparsest_member``) are not searched again.
+    Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
     rankings are then searched at their noise level until two consecutive ones give the
@@ -687,8 +695,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         key = rest.pop(0)
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            vertex_searches = history["vertex_searches"]
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-            if ranked and dim > 1:
+            if ranked and dim > 1 and history["vertex_searches"] > vertex_searches:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
@@ -857,7 +866,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                     refit=B.n > LADDER_MAX_N)
     family, family_dimension, start = [], 1, None
     if seed is not None:
-        family = _candidates(B, seed, rng)
+        family = _candidates(B, seed, rng, history)
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2
@@ -938,7 +947,7 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
                 previous.Lam, fit.Lam):
             break
         previous = fit
-        ranked = _candidates(B, fit, rng) if fit is not None else []
+        ranked = _candidates(B, fit, rng, history) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
             break
         best = ranked

@@ -6,6 +6,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
@@ -144,3 +145,25 @@ def test_family_with_vertex_search_is_searched_at_the_coarse_rounding(monkeypatc
     assert res.history["vertex_searches"] >= 1
     assert levels[0] is None and COARSE_ROUNDING in levels
     assert res.family_dimension > 1
+
+
+def test_rotation_residual_is_the_same_for_polynomials_of_the_laplacian(watts_strogatz):
+    # L - c L^2 (denser: the pairs within distance 2) shares the eigenvectors of L; on a
+    # perturbed basis its residual relative to ||L||_F is smaller than the truth's, its
+    # rotation residual (relative to the spread of the eigenvalues) is not
+    F = watts_strogatz
+    basis = inference._read_basis(_shuffled(_perturbed(F.eigenvectors, 1e-3, 3), 5), None,
+                                  None, None, None)
+    L = sp.csr_array(F.laplacian)
+    raw, rotation = [], []
+    for c in (0.0, 0.02, 0.05):
+        M = L - c * (L @ L)
+        W = -(M - sp.diags_array(M.diagonal()))
+        assert W.min() >= 0.0                               # valid
+        assert W.nnz > L.nnz - F.n or c == 0.0              # denser for c > 0
+        r, s = inference._residuals(basis, W)
+        assert r == inference._residual(basis, W)
+        raw.append(r)
+        rotation.append(s)
+    assert raw[2] < 0.85 * raw[0]                           # the raw residual prefers L - cL^2
+    np.testing.assert_allclose(rotation, rotation[0], rtol=1e-2)

@@ -153,8 +153,8 @@ REGULAR_SPREAD = 1e-2
 #: A graph fits exact eigenvectors when its residual (``_diagonal_fit``) is below this;
 #: above, the eigenvectors are noisy (or the graph is wrong).
 FITS_EXACTLY = 1e-6
-#: Graphs whose residual is within this factor of the smallest one found are compared by
-#: sparsity.
+#: Graphs of the noisy rankings whose rotation residual (``_residuals``) is within this
+#: factor of the smallest one found are compared by sparsity.
 RESIDUAL_SLACK = 1.25
 #: Above this many nodes the first search with the eigenvalue order stops at the first
 #: valid size it reaches instead of bisecting: each prefix then costs a Gram update and

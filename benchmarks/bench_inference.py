@@ -61,6 +61,18 @@ def _airfoil_ball(n, seed):
     return nx.convert_node_labels_to_integers(_largest_component(ball))
 
 
+def _bunny_ball(n, seed):
+    """Breadth-first ball of ``n`` nodes of PyGSP's Bunny graph (weighted)."""
+    import pygsp.graphs as pg
+    W = pg.Bunny().W.tocoo()
+    G = nx.Graph()
+    G.add_weighted_edges_from((a, b, w) for a, b, w in zip(
+        W.row.tolist(), W.col.tolist(), W.data.tolist(), strict=True) if a != b)
+    src = int(np.random.default_rng(seed).integers(G.number_of_nodes()))
+    ball = G.subgraph(list(nx.bfs_tree(G, src))[:n])
+    return nx.convert_node_labels_to_integers(_largest_component(ball))
+
+
 def _delaunay_paths(n, n_paths, seed):
     """Delaunay triangulation of ``n`` random points with ``n_paths`` pendant paths of 1
     to 4 nodes on random nodes."""
@@ -168,6 +180,14 @@ def graphs(large: bool, extra: bool = False, heldout: bool = False):
         # member search (module _family_member)
         out["airfoil ball 2000"] = lambda: _airfoil_ball(2000, 0)
         out["Delaunay(1500) + 150 paths"] = lambda: _delaunay_paths(1500, 150, 1)
+        # held out: not used while removing the coarse re-search (docs/graphs.md)
+        out["held out: PyGSP Sensor(1000, seed 21)"] = lambda: _pygsp_sensor(1000, 21)
+        out["held out: powerlaw_cluster(1000, 3, 0.1)"] = lambda: nx.powerlaw_cluster_graph(
+            1000, 3, 0.1, seed=2)
+        out["held out: RGG(1200, 0.05) seed 3"] = lambda: _largest_component(
+            nx.random_geometric_graph(1200, 0.05, seed=3))
+        out["held out: airfoil ball 1000 seed 5"] = lambda: _airfoil_ball(1000, 5)
+        out["held out: bunny ball 1000"] = lambda: _bunny_ball(1000, 1)
     if extra:
         out.update(EXTRA)
     if heldout:

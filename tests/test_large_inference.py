@@ -6,6 +6,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
@@ -15,6 +16,7 @@ from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._support_search import (
     CLEAN_FACTOR,
+    COARSE_ROUNDING,
     PrefixSearch,
     robust_noise,
     top_pairs,
@@ -106,3 +108,62 @@ def test_large_graph_path_recovers_the_graph(watts_strogatz, noise, monkeypatch)
         res = inference.infer_laplacian(_shuffled(V, 5))
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["noise"] == 0.0 if noise == 0 else res.history["noise"] > 1e-6
+
+
+def _rounding_levels(monkeypatch):
+    """Record the ``rounding`` of every ``_search_at_noise`` call (None: the fine level)."""
+    levels = []
+    search = inference._search_at_noise
+
+    def recorded(*args, **kwargs):
+        levels.append(kwargs.get("rounding"))
+        return search(*args, **kwargs)
+    monkeypatch.setattr(inference, "_search_at_noise", recorded)
+    return levels
+
+
+def test_family_without_vertex_search_is_not_searched_again(watts_strogatz, monkeypatch):
+    # the family (dimension 2) is resolved without linear-program vertices: the search
+    # at the coarse rounding level would repeat it
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    levels = _rounding_levels(monkeypatch)
+    F = watts_strogatz
+    res = inference.infer_laplacian(_shuffled(F.eigenvectors, 0), rng=0)
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension == 2
+    assert res.history["vertex_searches"] == 0
+    assert levels == [None]
+
+
+def test_family_with_vertex_search_is_searched_at_the_coarse_rounding(monkeypatch):
+    # twin nodes and a family searched by its vertices: the coarse level runs too
+    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    levels = _rounding_levels(monkeypatch)
+    G = nx.random_geometric_graph(120, 0.16, seed=2)
+    F = fourier_basis(G.subgraph(max(nx.connected_components(G), key=len)).copy())
+    res = inference.infer_laplacian(_shuffled(F.eigenvectors, 0), rng=0)
+    assert res.history["vertex_searches"] >= 1
+    assert levels[0] is None and COARSE_ROUNDING in levels
+    assert res.family_dimension > 1
+
+
+def test_rotation_residual_is_the_same_for_polynomials_of_the_laplacian(watts_strogatz):
+    # L - c L^2 (denser: the pairs within distance 2) shares the eigenvectors of L; on a
+    # perturbed basis its residual relative to ||L||_F is smaller than the truth's, its
+    # rotation residual (relative to the spread of the eigenvalues) is not
+    F = watts_strogatz
+    basis = inference._read_basis(_shuffled(_perturbed(F.eigenvectors, 1e-3, 3), 5), None,
+                                  None, None, None)
+    L = sp.csr_array(F.laplacian)
+    raw, rotation = [], []
+    for c in (0.0, 0.02, 0.05):
+        M = L - c * (L @ L)
+        W = -(M - sp.diags_array(M.diagonal()))
+        assert W.min() >= 0.0                               # valid
+        assert W.nnz > L.nnz - F.n or c == 0.0              # denser for c > 0
+        r, s = inference._residuals(basis, W)
+        assert r == inference._residual(basis, W)
+        raw.append(r)
+        rotation.append(s)
+    assert raw[2] < 0.85 * raw[0]                           # the raw residual prefers L - cL^2
+    np.testing.assert_allclose(rotation, rotation[0], rtol=1e-2)

@@ -104,7 +104,9 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor):
                 best, on = int(np.count_nonzero(zero)), zero
         if on is None:
             return None
-        sv, Wt2 = np.linalg.svd(U[on] @ W)[1:]
+        held = U[on] @ W
+        # right singular vectors only: full U of a tall matrix is (rows x rows)
+        sv, Wt2 = np.linalg.svd(held, full_matrices=held.shape[0] < held.shape[1])[1:]
         rank = int(np.count_nonzero(sv > 1e3 * ON_PLANE * sv[0]))
         if rank == 0:
             return None

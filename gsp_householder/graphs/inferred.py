@@ -50,9 +50,11 @@ class InferredLaplacian:
         eigenvectors that ``eigenvalues`` refers to) and the codes of the signals.
     history : dict
         Search details: ``"candidate_edges"`` (edges of each candidate),
-        ``"complement_sizes"``, ``"n_evaluations"``, ``"noise_estimates"`` (one per
-        pair ranking tried), ``"noise"`` (the noise level of the search that gave the
-        graph; 0, or the rounding level 1e-11, for exact eigenvectors) and, with noise,
+        ``"complement_sizes"``, ``"n_evaluations"``, ``"vertex_searches"`` (families of
+        more than one direction whose linear-program vertices were searched),
+        ``"noise_estimates"`` (one per pair ranking tried), ``"noise"`` (the noise level
+        of the search that gave the graph; 0, or the rounding level 1e-11, for exact
+        eigenvectors) and, with noise,
         ``"residuals"`` of the graphs the rankings gave and ``"noise_ratio"``: the
         residual over the smallest noise estimate (about 1 to 3 when the graph fits the
         eigenvectors to their noise; above 5 it does not, and the graph is doubtful).

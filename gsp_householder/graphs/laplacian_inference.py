@@ -153,8 +153,8 @@ REGULAR_SPREAD = 1e-2
 #: A graph fits exact eigenvectors when its residual (``_diagonal_fit``) is below this;
 #: above, the eigenvectors are noisy (or the graph is wrong).
 FITS_EXACTLY = 1e-6
-#: Graphs whose residual is within this factor of the smallest one found are compared by
-#: sparsity.
+#: Graphs of the noisy rankings whose rotation residual (``_residuals``) is within this
+#: factor of the smallest one found are compared by sparsity.
 RESIDUAL_SLACK = 1.25
 #: Above this many nodes the first search with the eigenvalue order stops at the first
 #: valid size it reaches instead of bisecting: each prefix then costs a Gram update and
@@ -438,7 +438,7 @@ def _anchored_pair_basis(basis) -> PairBasis:
     return B
 
 
-def _candidates(B, fit, rng):
+def _candidates(B, fit, rng, history=None):
     """Candidate graphs of a fit's family, ranked (``rank_candidates``).
 
     Above ``LADDER_MAX_N`` nodes, the basis's columns supported on a few nodes (twins)
@@ -446,7 +446,9 @@ def _candidates(B, fit, rng):
     columns is not searched (linear programs over it are slow): those columns'
     eigenvalues are set to the sparsest entries (``sparsify_local``), and the
     max-margin member is the other candidate. Otherwise its sparse vertices are, each
-    also with its local columns sparsified.
+    also with its local columns sparsified. A family of more than one direction whose
+    vertices are searched is counted in ``history["vertex_searches"]`` (their accuracy
+    depends on the rounding level, see ``_ladder``).
     """
     groups = B.local_groups
     if explains(groups, fit.Lam):
@@ -455,6 +457,8 @@ def _candidates(B, fit, rng):
     member = _sparsest_member(B, fit, rng)
     if member is not None:
         return rank_candidates(B, [member, fit.lam], fit)
+    if history is not None and fit.Lam.shape[1] > 1:
+        history["vertex_searches"] += 1
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
@@ -489,7 +493,8 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     the first valid size, and the graph found re-ranks the pairs. Otherwise, or if that
     finds nothing, the rankings of ``RANKINGS`` are tried in turn (``_ladder``).
     """
-    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": []}
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": [],
+               "vertex_searches": 0}
     if B.n <= SMALL_NODES:
         ranked, family_dimension = sparsest_small(B)
         return ranked, family_dimension, history
@@ -643,17 +648,21 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
     exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
     search runs (a smaller prefix of the ranking may be clean) and the first graph found
-    is returned; if it belongs to a family (dimension above 1), the search also runs at
-    the coarser rounding level ``COARSE_ROUNDING`` and the sparsest candidate of both is
-    returned (linear programs are accurate to about 1e-7, so which members of a family
-    pass depends on that level). Estimates in between are noise or an unclean ranking of exact
+    is returned; if it belongs to a family (dimension above 1) whose linear-program
+    vertices were searched, the search also runs at the coarser rounding level
+    ``COARSE_ROUNDING`` and the sparsest candidate of both is returned (linear programs
+    are accurate to about 1e-7, so which members of a family pass depends on that
+    level). Families whose candidates need no vertex (one direction plus the local
+    columns, or a sparsest member found by ``_sparsest_member``) are not searched again.
+    Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
     rankings are then searched at their noise level until two consecutive ones give the
-    same graph; of the graphs found, those whose residual (off-diagonal part of
-    $V^T L V$) is within ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest
-    of them is returned: a wrong support leaves entries well above the noise in the
-    residual (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
+    same graph; of the graphs found, those whose rotation residual (off-diagonal part of
+    $V^T L V$ relative to the spread of its diagonal, ``_residuals``) is within
+    ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned: a
+    wrong support leaves entries well above the noise in the residual
+    (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then all noisy rankings again at the largest estimate, and the graph with the
     smaller residual is returned. Exact eigenvectors whose rankings all fail are
@@ -687,8 +696,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         key = rest.pop(0)
         scores, trimmed, noise = ranking(key)
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            vertex_searches = history["vertex_searches"]
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
-            if ranked and dim > 1:
+            if ranked and dim > 1 and history["vertex_searches"] > vertex_searches:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
                                                 rounding=COARSE_ROUNDING, sparsify=True)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
@@ -778,8 +788,9 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
-    """The noisy rankings in turn; the sparsest of the graphs whose residual is within
-    ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual.
+    """The noisy rankings in turn; the sparsest of the graphs whose rotation residual
+    (``_residuals``) is within ``RESIDUAL_SLACK`` of the smallest, its family dimension
+    and its residual (``_residual``).
 
     If no ranking gives a graph, they are searched again in turn at the largest noise
     estimate, with the truncated near-null families (``PrefixSearch``) searched too,
@@ -801,8 +812,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
         edges = _edge_key(ranked[0][3]) if ranked else None
         if ranked:
-            residual = _residual(basis, ranked[0][3])
-            found.append((residual, ranked, dim))
+            residual, rotation = _residuals(basis, ranked[0][3])
+            found.append((residual, ranked, dim, rotation))
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
@@ -819,20 +830,43 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
                                        history, search_truncated=True)
         if ranked:
-            found.append((_residual(basis, ranked[0][3]), ranked, dim))
+            residual, rotation = _residuals(basis, ranked[0][3])
+            found.append((residual, ranked, dim, rotation))
             break
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
-    best = min(x[0] for x in found)
-    kept = [x for x in found if x[0] <= RESIDUAL_SLACK * best]
-    residual, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
+    best = min(x[3] for x in found)
+    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
+    residual, ranked, dim, _ = min(kept, key=lambda x: candidate_order(x[1][0]))
     return ranked, dim, residual
 
 
 def _residual(basis, W):
     """`_diagonal_fit`'s residual for the Laplacian of weights ``W``."""
     return _diagonal_fit(basis["V"], _laplacian(W, basis))[1]
+
+
+def _residuals(basis, W) -> tuple[float, float]:
+    """`_residual` and the rotation residual of the Laplacian of weights ``W``.
+
+    A basis $V = V_0 e^{S}$ rotated by a small antisymmetric $S$ from the eigenvectors
+    $V_0$ of $L$ leaves $\\mathrm{off}(V^T L V) \\approx [\\Lambda, S]$, of entries
+    $(\\lambda_j - \\lambda_i) S_{ij}$. Relative to $\\|L\\|_F$ (``_residual``) it
+    depends on the spread of the spectrum: on Minnesota perturbed by 1e-3, $L + cL^2$
+    (valid and denser for small $c < 0$) has a residual 8 % below the truth's at
+    $c = -0.05$ for the same $S$. Relative to $\\sqrt{\\sum_{i<j} (\\lambda_i -
+    \\lambda_j)^2}$ (the rotation residual) it estimates the size of $S$, the same for
+    every Laplacian with the eigenvectors $V_0$ (to 1e-4 along that family).
+    """
+    L = _laplacian(W, basis)
+    V = basis["V"]
+    M = V.T @ (L @ V)
+    d = np.diag(M).copy()
+    off = float(np.linalg.norm(M - np.diag(d)))
+    nl = sp.linalg.norm(L)
+    spread = float(np.sqrt(max(d.size * float(d @ d) - float(d.sum()) ** 2, 0.0)))
+    return (off / nl if nl > 0 else 0.0), (off / spread if spread > 0 else np.inf)
 
 
 def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:
@@ -859,7 +893,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                     refit=B.n > LADDER_MAX_N)
     family, family_dimension, start = [], 1, None
     if seed is not None:
-        family = _candidates(B, seed, rng)
+        family = _candidates(B, seed, rng, history)
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2
@@ -940,7 +974,7 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
                 previous.Lam, fit.Lam):
             break
         previous = fit
-        ranked = _candidates(B, fit, rng) if fit is not None else []
+        ranked = _candidates(B, fit, rng, history) if fit is not None else []
         if not ranked or (best and candidate_order(ranked[0]) >= candidate_order(best[0])):
             break
         best = ranked

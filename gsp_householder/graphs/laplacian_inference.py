@@ -798,10 +798,12 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
+        first = ranked[0] if ranked else None
+        ranked = _fitting_first(basis, ranked)
         edges = _edge_key(ranked[0][3]) if ranked else None
         if ranked:
             residual = _residual(basis, ranked[0][3])
-            found.append((residual, ranked, dim))
+            found.append((residual, ranked, dim, ranked[0] is not first))
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
@@ -816,21 +818,68 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         history["noise"] = max(ranking(k)[2] for k in noisy)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
                                        history, search_truncated=True)
+        first = ranked[0] if ranked else None
+        ranked = _fitting_first(basis, ranked)
         if ranked:
-            found.append((_residual(basis, ranked[0][3]), ranked, dim))
+            found.append((_residual(basis, ranked[0][3]), ranked, dim, ranked[0] is not first))
             break
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
-    best = min(x[0] for x in found)
-    kept = [x for x in found if x[0] <= RESIDUAL_SLACK * best]
-    residual, ranked, dim = min(kept, key=lambda x: candidate_order(x[1][0]))
+    # compared in units of the eigenvalue spread: a denser graph's eigenvalues are closer
+    # to their mean relative to its norm, so its plain residual is smaller at the same noise
+    spread = [_spread_residual(basis, x[1][0][3]) for x in found]
+    best = min(spread)
+    kept = [x for x, r in zip(found, spread, strict=True) if r <= RESIDUAL_SLACK * best]
+    chosen = min(kept, key=lambda x: candidate_order(x[1][0]))
+    if chosen[3]:
+        # its candidates were reordered (sparser ones do not fit): the same graph found
+        # by a ranking whose candidates were not, if any, reports a family without them
+        key = _edge_key(chosen[1][0][3])
+        chosen = next((x for x in kept if not x[3] and _edge_key(x[1][0][3]) == key), chosen)
+    residual, ranked, dim, _ = chosen
     return ranked, dim, residual
+
+
+def _fitting_first(basis, ranked):
+    """``ranked`` with the candidates that fit the eigenvectors first: those whose
+    ``_spread_residual`` is within ``RESIDUAL_CONSISTENT`` times the smallest, in their
+    order, then the others.
+
+    At a noise level a family's sparse vertices need not share the eigenvectors: a
+    sparser vertex can leave entries far above the noise (caveman graphs whose
+    repeated eigenspaces are rotated) while a member that fits is ranked below it.
+    """
+    if len(ranked) < 2:
+        return ranked
+    spread = np.array([_spread_residual(basis, item[3]) for item in ranked])
+    fits = spread <= RESIDUAL_CONSISTENT * spread.min()
+    return [x for x, f in zip(ranked, fits, strict=True) if f] + [
+        x for x, f in zip(ranked, fits, strict=True) if not f]
 
 
 def _residual(basis, W):
     """`_diagonal_fit`'s residual for the Laplacian of weights ``W``."""
     return _diagonal_fit(basis["V"], _laplacian(W, basis))[1]
+
+
+def _spread_residual(basis, W) -> float:
+    """$\\|\\mathrm{off}(V^T L V)\\|_F$ for the Laplacian of weights ``W``, relative to
+    $\\sqrt{n \\sum_k (\\lambda_k - \\bar\\lambda)^2}$ over its nonzero eigenvalues.
+
+    A perturbation $E$ of the eigenvectors puts $(\\lambda_i - \\lambda_j)(V^T E)_{ij}$ off
+    the diagonal, whose norm grows with that spread, not with $\\|L\\|_F$: in these units
+    every graph the unperturbed eigenvectors diagonalise shows the same level (the
+    complete graph, with no spread, none), and a denser graph gains only the entries it
+    fits. Infinite when the spread is zero.
+    """
+    V = basis["V"]
+    M = V.T @ (_laplacian(W, basis) @ V)
+    lam = np.diag(M).copy()
+    off = np.linalg.norm(M - np.diag(lam))
+    nonzero = np.delete(lam, np.argmin(np.abs(lam)))
+    spread = np.sqrt(lam.size * np.sum((nonzero - nonzero.mean()) ** 2))
+    return float(off / spread) if spread > 0 else np.inf
 
 
 def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:

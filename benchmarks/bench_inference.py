@@ -13,7 +13,13 @@ is the wall time of an idle machine; on a shared machine only the CPU time is st
 ``--extra`` adds graphs not used while tuning (caveman, another tree, BA(150, 3), a weighted
 G(150, 0.1), a random geometric graph); ``--heldout`` graphs of n ~ 200 not used while
 making the inference faster (``HELDOUT``); ``--draws 10 11 12`` prints, per graph, F1 of the
-perturbed input for each of those noise draws and the median time.
+perturbed input for each of those noise draws and the median time. ``--rotated`` runs the
+graphs with repeated eigenvalues (``REPEATED``: karate, Les Miserables, breadth-first balls
+of Minnesota, trees, caveman graphs, BA(n, 1), pendant pairs) on perturbed inputs, with
+and without a random rotation inside every repeated eigenspace (the eigenvectors of a
+repeated eigenvalue are defined up to rotation; a learned basis gives an arbitrary one),
+one row per graph and rotation with F1, edges, family dimension and CPU seconds per draw
+(``--draws``, default 10 11 12).
 """
 
 from __future__ import annotations
@@ -144,6 +150,44 @@ HELDOUT = {
 }
 
 
+def _minnesota_ball(n, seed):
+    """Breadth-first ball of ``n`` nodes of Minnesota around a random node (largest
+    component)."""
+    M = load_graph("minnesota")
+    nodes = list(M)
+    src = nodes[int(np.random.default_rng(seed).integers(len(nodes)))]
+    ball = _largest_component(M.subgraph(list(nx.bfs_tree(M, src))[:n]))
+    return nx.convert_node_labels_to_integers(ball)
+
+
+def _pendant_pairs(n, k, seed):
+    """BA(n, 2) with two pendant leaves on each of ``k`` random nodes."""
+    G = nx.barabasi_albert_graph(n, 2, seed=seed)
+    new = n
+    for v in np.random.default_rng(seed).choice(n, k, replace=False):
+        G.add_edges_from(((int(v), new), (int(v), new + 1)))
+        new += 2
+    return G
+
+
+#: Graphs with repeated eigenvalues (``--rotated``).
+REPEATED = {
+    "karate": lambda: load_graph("karate"),
+    "karate unweighted": lambda: load_graph("karate", weighted=False),
+    "les miserables": lambda: load_graph("les_miserables"),
+    "minnesota ball 60, seed 0": lambda: _minnesota_ball(60, 0),
+    "minnesota ball 80, seed 0": lambda: _minnesota_ball(80, 0),
+    "minnesota ball 80, seed 1": lambda: _minnesota_ball(80, 1),
+    "minnesota ball 120, seed 2": lambda: _minnesota_ball(120, 2),
+    "minnesota ball 200, seed 3": lambda: _minnesota_ball(200, 3),
+    "tree(100, seed 1)": lambda: nx.random_labeled_tree(100, seed=1),
+    "caveman(6, 8)": lambda: nx.connected_caveman_graph(6, 8),
+    "caveman(4, 5)": lambda: nx.connected_caveman_graph(4, 5),
+    "BA(100, 1)": lambda: nx.barabasi_albert_graph(100, 1, seed=2),
+    "BA(80, 2) + 10 pendant pairs": lambda: _pendant_pairs(80, 10, 5),
+}
+
+
 def graphs(large: bool, extra: bool = False, heldout: bool = False):
     out = {
         "karate": lambda: load_graph("karate"),
@@ -206,6 +250,48 @@ def _perturb(V, rel, rng):
     return U @ Wt
 
 
+def _rotate(B, rng):
+    """The eigenvectors with a random rotation inside every repeated eigenspace."""
+    V = B.eigenvectors.copy()
+    for g in B.eigenspaces:
+        if len(g) > 1:
+            Q, R = np.linalg.qr(rng.standard_normal((len(g), len(g))))
+            V[:, g] = V[:, g] @ (Q * np.sign(np.diag(R)))
+    return V
+
+
+def rotated_rows(names, seeds, noise):
+    """``--rotated``: perturbed inputs of ``REPEATED``, plain and rotated, per draw."""
+    print("| graph | n | multiplicity | rotated | F1 per draw | edges / true | family dim. | "
+          "candidates | W | cpu s |\n|---|---|---|---|---|---|---|---|---|---|")
+    for name, make in REPEATED.items():
+        if names and name not in names:
+            continue
+        B = fourier_basis(make())
+        mult = max(len(g) for g in B.eigenspaces)
+        for rotated in (False, True):
+            f1, edges, dims, cands, warned, cpu = [], [], [], [], [], []
+            for seed in seeds:
+                rng = np.random.default_rng(seed)
+                V = _rotate(B, rng) if rotated else B.eigenvectors
+                basis = _shuffle(_perturb(V, noise, rng), rng)
+                t = time.process_time()
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    res = infer_laplacian(basis, rng=0)
+                cpu.append(time.process_time() - t)
+                cmp = compare_graphs(B.laplacian, res.laplacian)
+                f1.append(f"{cmp['f1']:.3f}")
+                edges.append(str(cmp["n_edges_hat"]))
+                dims.append(str(res.family_dimension))
+                cands.append(str(res.n_candidates))
+                warned.append("W" if caught else "-")
+            print(f"| {name} | {B.n} | {mult} | {'yes' if rotated else 'no'} | {' / '.join(f1)} | "
+                  f"{'/'.join(edges)} / {cmp['n_edges_true']} | {'/'.join(dims)} | "
+                  f"{'/'.join(cands)} | {''.join(warned)} | "
+                  f"{' / '.join(f'{x:.2f}' for x in cpu)} |", flush=True)
+
+
 def run(B, basis):
     t, c = time.perf_counter(), time.process_time()
     with warnings.catch_warnings(record=True) as caught:
@@ -249,7 +335,13 @@ def main():
     ap.add_argument("--draws", nargs="*", type=int, help="noise seeds: perturbed F1 per draw")
     ap.add_argument("--inputs", nargs="*", choices=("exact", "ordered", "perturbed"),
                     help="inputs to run (default: all three)")
+    ap.add_argument("--rotated", action="store_true",
+                    help="graphs with repeated eigenvalues, perturbed, with and without a "
+                         "random rotation inside each repeated eigenspace, per draw")
     args = ap.parse_args()
+    if args.rotated:
+        rotated_rows(args.only, args.draws or (10, 11, 12), args.noise)
+        return
     if args.draws:
         print("| graph | n | F1 per draw (W: refused) | median cpu s |\n|---|---|---|---|")
         for name, make in graphs(args.large, args.extra, args.heldout).items():

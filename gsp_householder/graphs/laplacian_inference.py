@@ -810,10 +810,12 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
+        first = ranked[0] if ranked else None
+        ranked = _fitting_first(basis, ranked)
         edges = _edge_key(ranked[0][3]) if ranked else None
         if ranked:
             residual, rotation = _residuals(basis, ranked[0][3])
-            found.append((residual, ranked, dim, rotation))
+            found.append((residual, ranked, dim, rotation, ranked[0] is not first))
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
@@ -829,17 +831,42 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         history["noise"] = max(ranking(k)[2] for k in noisy)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
                                        history, search_truncated=True)
+        first = ranked[0] if ranked else None
+        ranked = _fitting_first(basis, ranked)
         if ranked:
             residual, rotation = _residuals(basis, ranked[0][3])
-            found.append((residual, ranked, dim, rotation))
+            found.append((residual, ranked, dim, rotation, ranked[0] is not first))
             break
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
     best = min(x[3] for x in found)
     kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
-    residual, ranked, dim, _ = min(kept, key=lambda x: candidate_order(x[1][0]))
+    chosen = min(kept, key=lambda x: candidate_order(x[1][0]))
+    if chosen[4]:
+        # its candidates were reordered (sparser ones do not fit): the same graph found
+        # by a ranking whose candidates were not, if any, reports a family without them
+        key = _edge_key(chosen[1][0][3])
+        chosen = next((x for x in kept if not x[4] and _edge_key(x[1][0][3]) == key), chosen)
+    residual, ranked, dim = chosen[:3]
     return ranked, dim, residual
+
+
+def _fitting_first(basis, ranked):
+    """``ranked`` with the candidates that fit the eigenvectors first: those whose
+    ``_spread_residual`` is within ``RESIDUAL_CONSISTENT`` times the smallest, in their
+    order, then the others.
+
+    At a noise level a family's sparse vertices need not share the eigenvectors: a
+    sparser vertex can leave entries far above the noise (caveman graphs whose
+    repeated eigenspaces are rotated) while a member that fits is ranked below it.
+    """
+    if len(ranked) < 2:
+        return ranked
+    spread = np.array([_spread_residual(basis, item[3]) for item in ranked])
+    fits = spread <= RESIDUAL_CONSISTENT * spread.min()
+    return [x for x, f in zip(ranked, fits, strict=True) if f] + [
+        x for x, f in zip(ranked, fits, strict=True) if not f]
 
 
 def _residual(basis, W):
@@ -855,18 +882,26 @@ def _residuals(basis, W) -> tuple[float, float]:
     $(\\lambda_j - \\lambda_i) S_{ij}$. Relative to $\\|L\\|_F$ (``_residual``) it
     depends on the spread of the spectrum: on Minnesota perturbed by 1e-3, $L + cL^2$
     (valid and denser for small $c < 0$) has a residual 8 % below the truth's at
-    $c = -0.05$ for the same $S$. Relative to $\\sqrt{\\sum_{i<j} (\\lambda_i -
-    \\lambda_j)^2}$ (the rotation residual) it estimates the size of $S$, the same for
-    every Laplacian with the eigenvectors $V_0$ (to 1e-4 along that family).
+    $c = -0.05$ for the same $S$. Relative to $\\sqrt{n \\sum_k (\\lambda_k -
+    \\bar\\lambda)^2}$ over the nonzero eigenvalues (the rotation residual) it estimates
+    the size of $S$, the same for every Laplacian with the eigenvectors $V_0$ (to 1e-4
+    along that family), and a denser graph gains only the entries it fits. The complete
+    graph, whose nonzero eigenvalues have no spread, has an infinite rotation residual.
     """
     L = _laplacian(W, basis)
     V = basis["V"]
     M = V.T @ (L @ V)
-    d = np.diag(M).copy()
-    off = float(np.linalg.norm(M - np.diag(d)))
+    lam = np.diag(M).copy()
+    off = float(np.linalg.norm(M - np.diag(lam)))
     nl = sp.linalg.norm(L)
-    spread = float(np.sqrt(max(d.size * float(d @ d) - float(d.sum()) ** 2, 0.0)))
+    nonzero = np.delete(lam, np.argmin(np.abs(lam)))
+    spread = float(np.sqrt(lam.size * np.sum((nonzero - nonzero.mean()) ** 2)))
     return (off / nl if nl > 0 else 0.0), (off / spread if spread > 0 else np.inf)
+
+
+def _spread_residual(basis, W) -> float:
+    """The rotation residual of ``_residuals`` alone."""
+    return _residuals(basis, W)[1]
 
 
 def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:

@@ -1,0 +1,82 @@
+"""Order-free inference from perturbed eigenvectors of graphs with repeated eigenvalues."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+from _basis_inputs import perturbed as _perturbed
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian, load_graph
+from gsp_householder.graphs.laplacian_inference import (
+    _read_basis,
+    _residual,
+    _spread_residual,
+)
+
+
+def _infer(V):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    return res, caught
+
+
+def _minnesota_ball(n, seed):
+    M = load_graph("minnesota")
+    nodes = list(M)
+    src = nodes[int(np.random.default_rng(seed).integers(len(nodes)))]
+    ball = M.subgraph(list(nx.bfs_tree(M, src))[:n])
+    return ball.subgraph(max(nx.connected_components(ball), key=len)).copy()
+
+
+def test_denser_graph_that_fits_the_noise_better_is_not_preferred():
+    # a 213-edge graph fits this perturbed basis with a smaller plain residual than the
+    # true 89-edge one (its eigenvalues are closer to their mean), not relative to the
+    # eigenvalue spread
+    B = fourier_basis(_minnesota_ball(80, 0))
+    rng = np.random.default_rng(0)
+    E = rng.standard_normal(B.eigenvectors.shape)
+    V = B.eigenvectors + 1e-3 * np.linalg.norm(B.eigenvectors) * E / np.linalg.norm(E)
+    U, _, Wt = np.linalg.svd(V)
+    V = U @ Wt
+    V = V[:, rng.permutation(B.n)] * rng.choice([-1.0, 1.0], B.n)
+    res, caught = _infer(V)
+    cmp = compare_graphs(B.laplacian, res.laplacian)
+    assert cmp["f1"] == 1.0 and res.n_edges == 89 and not caught
+    assert res.family_dimension > 1         # repeated eigenvalues: a family, reported
+
+
+def test_a_sparser_candidate_that_does_not_fit_is_not_returned():
+    # the family's sparsest vertex (156 edges) leaves entries far above the noise; a
+    # member with the true 168 edges fits to the noise and is returned
+    B = fourier_basis(nx.connected_caveman_graph(6, 8))
+    rng = np.random.default_rng(10)
+    V = B.eigenvectors.copy()
+    for g in B.eigenspaces:
+        if len(g) > 1:
+            Q, R = np.linalg.qr(rng.standard_normal((len(g), len(g))))
+            V[:, g] = V[:, g] @ (Q * np.sign(np.diag(R)))
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    V = U @ Wt
+    res, caught = _infer(V[:, rng.permutation(B.n)] * rng.choice([-1.0, 1.0], B.n))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0 and not caught
+    assert res.family_dimension > 1
+
+
+def test_spread_residual_does_not_favour_a_denser_graph_with_the_same_eigenvectors():
+    # L + c (n I - J) (the graph plus a complete graph) has the same eigenvectors: its
+    # plain residual is smaller, its residual relative to the eigenvalue spread the same
+    G = nx.barabasi_albert_graph(40, 2, seed=1)
+    B = fourier_basis(G)
+    basis = _read_basis(_perturbed(B.eigenvectors, 1e-4, 0), None, None, None, None)
+    W = nx.to_numpy_array(G, nodelist=B.nodelist)
+    denser = W + 0.05 * (np.ones_like(W) - np.eye(B.n))
+    r, r_denser = _spread_residual(basis, W), _spread_residual(basis, denser)
+    assert 1e-6 < r < 1e-3
+    assert r_denser == pytest.approx(r, rel=5e-2)
+    assert _residual(basis, denser) < 0.8 * _residual(basis, W)
+    assert _spread_residual(basis, np.ones_like(W) - np.eye(B.n)) > 1e3 * r    # no spread

@@ -597,7 +597,8 @@ def _ladder_stub(monkeypatch, results, residuals):
         return [item(name) for name in results[scores]], 2
 
     monkeypatch.setattr(li, "_search_at_noise", search)
-    monkeypatch.setattr(li, "_residual", lambda basis, W: residuals[names[li._edge_key(W)]])
+    monkeypatch.setattr(li, "_residuals",
+                        lambda basis, W: (residuals[names[li._edge_key(W)]],) * 2)
     monkeypatch.setattr(li, "_settled_at_noise", lambda B, ranked: False)
     history = {"noise_estimates": [1e-3] * len(results)}
     ranked, _, residual = li._noisy_ladder(

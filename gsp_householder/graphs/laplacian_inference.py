@@ -883,10 +883,12 @@ def _residuals(basis, W) -> tuple[float, float]:
     depends on the spread of the spectrum: on Minnesota perturbed by 1e-3, $L + cL^2$
     (valid and denser for small $c < 0$) has a residual 8 % below the truth's at
     $c = -0.05$ for the same $S$. Relative to $\\sqrt{n \\sum_k (\\lambda_k -
-    \\bar\\lambda)^2}$ over the nonzero eigenvalues (the rotation residual) it estimates
+    \\bar\\lambda)^2}$ (the rotation residual) it estimates
     the size of $S$, the same for every Laplacian with the eigenvectors $V_0$ (to 1e-4
-    along that family), and a denser graph gains only the entries it fits. The complete
-    graph, whose nonzero eigenvalues have no spread, has an infinite rotation residual.
+    along that family), and a denser graph gains only the entries it fits: for $S$ of
+    i.i.d. entries of variance $\\sigma^2$, $E \\|\\mathrm{off}\\|_F^2 = \\sigma^2
+    \\sum_{i \\ne j} (\\lambda_i - \\lambda_j)^2 = 2 \\sigma^2 n \\sum_k (\\lambda_k -
+    \\bar\\lambda)^2$ over all eigenvalues, the zero one included.
     """
     L = _laplacian(W, basis)
     V = basis["V"]
@@ -894,8 +896,7 @@ def _residuals(basis, W) -> tuple[float, float]:
     lam = np.diag(M).copy()
     off = float(np.linalg.norm(M - np.diag(lam)))
     nl = sp.linalg.norm(L)
-    nonzero = np.delete(lam, np.argmin(np.abs(lam)))
-    spread = float(np.sqrt(lam.size * np.sum((nonzero - nonzero.mean()) ** 2)))
+    spread = float(np.sqrt(lam.size * np.sum((lam - lam.mean()) ** 2)))
     return (off / nl if nl > 0 else 0.0), (off / spread if spread > 0 else np.inf)
 
 

@@ -316,7 +316,7 @@ def _apply_case(n, m, p):
     return V, Y, V.vectors, rng.standard_normal((m, p))
 
 
-def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
+def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     """``V.T @ Y`` against the two GEMMs it is made of, ``U.T @ Y`` and ``U @ W``.
 
     The baseline is numpy's ``U.T @ Y`` and ``U @ W`` (W random, m x p): the two
@@ -331,6 +331,9 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
     allocating, first-touching and copying the result (an opt-in, reported apart).
+    "GEMMs / GEMMs" times the baseline against itself, back to back as every other
+    ratio: the spread of the measurement itself. ``rounds`` rounds, then the medians
+    over the rounds.
     """
     V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
@@ -351,7 +354,8 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
     main_apply = lambda: _main_apply_transpose(V, Y)  # noqa: E731
     unfused_apply = lambda: _unfused_apply_transpose(V, Y)  # noqa: E731
     err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
-    for _ in range(3):  # three rounds
+    for _ in range(rounds):
+        itself = median_ratio(gemms, gemms, repeat)
         before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
         main = median_ratio(main_apply, gemms, repeat)
         blocks = median_ratio(rowblock, gemms, repeat)
@@ -364,7 +368,8 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
-        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{before:.2f}", f"{main:.2f}",
+        rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
+                     f"{before:.2f}", f"{main:.2f}",
                      f"{blocks:.2f}", f"{unfused:.2f}", f"{after:.2f}", f"{inplace:.2f}",
                      f"{library:.2f}", f"{dense_main:.1f}x", f"{dense_unfused:.1f}x",
                      f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
@@ -372,79 +377,112 @@ def bench_apply(n: int, m: int, p: int, repeat: int) -> None:
           f"difference to the dense product: before {err_before:.1e}, unfused "
           f"{err_unfused:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
-    table(rows, ["two GEMMs ms", "before / GEMMs", "main / GEMMs", "row blocks / GEMMs",
+    if rounds > 1:
+        rows.append(["median of rounds"] + [
+            f"{np.median([float(r[i].rstrip('x')) for r in rows]):.2f}"
+            + ("x" if rows[0][i].endswith("x") else "") for i in range(1, len(rows[0]))])
+    table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
+                 "row blocks / GEMMs",
                  "unfused / GEMMs", "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs",
                  "GEMMs scipy / numpy", "dense / main", "dense / unfused",
                  "dense / after (>= 40)", "dense / overwrite_y"])
 
 
+def _spin_cpu(call, sleep: float, repeat: int) -> float:
+    """Median process CPU time (s) spent during a ``sleep`` of the calling thread right
+    after ``call()``: the time BLAS's idle threads spin before they sleep."""
+    call()
+    spent = []
+    for _ in range(repeat):
+        call()
+        cpu = time.process_time()
+        time.sleep(sleep)
+        spent.append(time.process_time() - cpu)
+    return float(np.median(spent))
+
+
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
-    """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults."""
-    from gsp_householder._blas_threads import blas_controller
+    """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults,
+    process CPU time beside wall time, and the rate of the memory phases (bytes moved
+    over CPU time, which the load does not inflate: a read of ``Y`` is ``Y.nbytes``, a
+    copy twice that). Then the CPU time BLAS's idle threads spend spinning after a call,
+    for numpy's BLAS and for scipy's (two libraries, two sets of threads when numpy and
+    scipy each bring their own OpenBLAS)."""
     from gsp_householder.householder import (
+        _copy_threads,
         _copy_with_bounds,
         _fused_copy_subtract,
         _subtract_product,
     )
 
     V, Y, U, Wr = _apply_case(n, m, p)
-    A, M, B = V.T._apply_factors(Y.dtype, False)
-    state = {"out": np.empty_like(Y)}
-    scratch = Y.copy()
     Vt = V.T
+    A, C = Vt._apply_pair(Y.dtype, False)
+    W = C.T @ Y
+    warm, scratch = np.empty_like(Y), Y.copy()
 
-    def copy_bounds():
-        state["out"] = np.empty_like(Y)
-        _copy_with_bounds(Y, state["out"], None, True)
-
-    def unfused_half():  # the second half as it was: copy and bounds, then one GEMM 2
+    def unfused_half():  # copy and bounds (threads share the blocks), then one GEMM 2
         out = np.empty_like(Y)
         _copy_with_bounds(Y, out, None, True)
-        _subtract_product(A, state["W"], out)
+        _subtract_product(A, W, out)
 
-    def fused_half():  # the package's second half: copy, bounds and GEMM 2 per block
-        if blas_controller() is not None:
-            _fused_copy_subtract(Y, np.empty_like(Y), None, True, A, state["W"])
+    def copy_bounds():
+        _copy_with_bounds(Y, np.empty_like(Y), None, True)
 
+    mb = Y.nbytes / 1e6
     phases = {
-        "apply: B^T Y (GEMM 1)": lambda: state.__setitem__("G", B.T @ Y),
-        "apply: out = Y by blocks + bounds (fresh memory)": copy_bounds,
-        "apply: bounds only (overwrite_y)": lambda: _copy_with_bounds(scratch, scratch, None,
-                                                                      True),
-        "apply: M (B^T Y) (T-multiply)": lambda: state.__setitem__("W", M @ state["G"]),
-        "apply: out -= A W (GEMM 2, beta=1)": lambda: _subtract_product(A, state["W"],
-                                                                        state["out"]),
-        "apply: overflow bound": lambda: float(np.abs(state["W"]).sum(axis=0).max()),
-        "apply: second half unfused (fresh result; copy + bounds, then GEMM 2)": unfused_half,
-        "apply: second half fused (fresh result; per block copy, bounds, GEMM 2)": fused_half,
-        "apply: GEMM 2 alone into a warm result": lambda: _subtract_product(A, state["W"],
-                                                                         scratch),
-        "baseline: U^T Y (GEMM 1)": lambda: U.T @ Y,
-        "baseline: U W (GEMM 2, beta=0, fresh output)": lambda: U @ Wr,
-        "whole apply V.T @ Y": lambda: V.T @ Y,
-        "whole apply, overwrite_y=True": lambda: Vt.matvec(scratch, overwrite_y=True),
-        "whole baseline (two GEMMs)": lambda: (U.T @ Y, U @ Wr),
-        "row blocks (GEMM 2 by 4 MB blocks of rows)": lambda: _rowblock_apply_transpose(V, Y),
-        "memory: np.empty + first touch (np.copyto Y)": lambda: np.copyto(np.empty_like(Y), Y),
-        "memory: copy into warm memory": lambda: np.copyto(scratch, Y),
-        "memory: read Y once (np.add.reduce)": lambda: np.add.reduce(Y, axis=None),
+        "apply: W = C^T Y (GEMM 1, numpy)": (lambda: C.T @ Y, 0),
+        "apply: copy of Y + bounds into a fresh result (threads share 512 KB blocks)": (
+            copy_bounds, 0),
+        "apply: out -= A W (GEMM 2, scipy, beta = 1) into a warm result": (
+            lambda: _subtract_product(A, W, warm), 0),
+        "apply: second half unfused (fresh result; copy + bounds, then GEMM 2)": (
+            unfused_half, 0),
+        "apply: second half fused (fresh result; per 1 MB block: copy, bounds, GEMM 2; "
+        "calling thread)": (
+            lambda: _fused_copy_subtract(Y, np.empty_like(Y), None, True, A, W), 0),
+        "apply: bounds only, in place (what overwrite_y adds)": (
+            lambda: _copy_with_bounds(scratch, scratch, None, True, n_threads=1), mb),
+        "whole apply V.T @ Y": (lambda: Vt @ Y, 0),
+        "whole apply, overwrite_y=True": (lambda: Vt.matvec(scratch, overwrite_y=True), 0),
+        "baseline: U^T Y (GEMM 1)": (lambda: U.T @ Y, 0),
+        "baseline: U W (GEMM 2, beta=0, fresh output)": (lambda: U @ Wr, 0),
+        "baseline: the two GEMMs": (lambda: (U.T @ Y, U @ Wr), 0),
+        "memory: np.empty + first touch (np.copyto Y)": (
+            lambda: np.copyto(np.empty_like(Y), Y), 2 * mb),
+        "memory: copy into warm memory": (lambda: np.copyto(warm, Y), 2 * mb),
+        "memory: read Y once (np.add.reduce)": (lambda: np.add.reduce(Y, axis=None), mb),
     }
-    samples = {name: ([], []) for name in phases}
-    for func in phases.values():
+    samples = {name: ([], [], []) for name in phases}
+    for func, _ in phases.values():
         func()
     for _ in range(repeat):
-        for name, func in phases.items():
+        for name, (func, _) in phases.items():
             faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-            start = _clock["now"]()
+            start, cpu = time.perf_counter(), time.process_time()
             func()
-            samples[name][0].append(_clock["now"]() - start)
-            samples[name][1].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
-    rows = [[name, f"{np.median(t) * 1e3:.2f}", f"{np.median(f):.0f}"]
-            for name, (t, f) in samples.items()]
-    mb = Y.nbytes / 1e6
+            samples[name][0].append(time.perf_counter() - start)
+            samples[name][1].append(time.process_time() - cpu)
+            samples[name][2].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults)
+    rows = []
+    for name, (t, c, f) in samples.items():
+        moved = phases[name][1]
+        rate = f"{moved / 1e3 / np.median(c):.1f}" if moved else ""
+        rows.append([name, f"{np.median(t) * 1e3:.2f}", f"{np.median(c) * 1e3:.2f}",
+                     f"{np.median(f):.0f}", rate])
+    workers = _copy_threads() if Y.nbytes >= 1 << 23 else 1
     print(f"Profile of V.T @ Y (n={n}, m={m}, p={p}; Y is {mb:.0f} MB; medians of {repeat}; "
-          f"BLAS threads {_blas_threads()}; {load()})")
-    table(rows, ["phase", "ms", "minor page faults"])
+          f"BLAS threads {_blas_threads()}; copy threads {workers}; {load()})")
+    table(rows, ["phase", "wall ms", "CPU ms", "minor page faults", "GB/s (bytes / CPU s)"])
+    gemm = scipy.linalg.blas.get_blas_funcs("gemm", (Y,))
+    spin_rows = []
+    for name, call in (("numpy U.T @ Y", lambda: U.T @ Y),
+                       ("scipy gemm(U^T, Y)", lambda: gemm(1.0, Y.T, U))):
+        spin_rows.append([name] + [f"{_spin_cpu(call, s, repeat) * 1e3:.1f}"
+                                   for s in (0.02, 0.1)])
+    print(f"CPU time of the process during a sleep of the calling thread right after one "
+          f"BLAS call (medians of {repeat}; BLAS threads {_blas_threads()}; {load()})")
+    table(spin_rows, ["call", "CPU ms in 20 ms of sleep", "CPU ms in 100 ms of sleep"])
 
 
 def _blas_threads() -> str:
@@ -459,6 +497,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of the apply table (each a median of --repeat ratios)")
     parser.add_argument("--only", choices=("statistics", "estimator", "apply"))
     parser.add_argument("--threads", type=int, default=None,
                         help="limit BLAS threads (threadpoolctl); default: BLAS's own")
@@ -478,12 +518,13 @@ def main(argv=None) -> None:
         r = args.repeat
         sizes = {"statistics": (100_000, 100, r), "estimator": (100_000, 100, (1, 10, 50), r),
                  "apply": (8192, 32, 1024, r)}
+    sizes["apply"] = (*sizes["apply"], args.rounds)
     for name, func in (("statistics", bench_statistics), ("estimator", bench_estimator),
                        ("apply", bench_apply)):
         if args.only in (None, name):
             func(*sizes[name])
     if args.profile and args.only in (None, "apply"):
-        profile_apply(*sizes["apply"])
+        profile_apply(*sizes["apply"][:4])
 
 
 if __name__ == "__main__":

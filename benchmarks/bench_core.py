@@ -326,7 +326,8 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     to show the ratio is not won by a faster library. "main" is the apply before the
     folded factor and the threaded copy (`_main_apply_transpose`); "unfused" the apply
     before the fused second half (`_unfused_apply_transpose`: the copy of Y, then GEMM 2
-    over the whole result). "row blocks" is an
+    through SciPy's BLAS over the whole result), which is also the apply with several
+    BLAS threads before GEMM 2 moved to numpy's BLAS. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves

@@ -271,6 +271,19 @@ class HouseholderProduct:
             self._cast_cache[key] = (A, C)
         return self._cast_cache[key]
 
+    def _apply_signed(self, dtype, transpose: bool) -> np.ndarray:
+        """$D A$ for ``A`` of `_apply_factors`: $V Y = D (Y - D A W)$ since $D^2 = I$.
+
+        ``A`` itself when there are no signs. Cast to ``dtype`` and cached.
+        """
+        A = self._apply_factors(dtype, transpose)[0]
+        if not self._has_signs:
+            return A
+        key = ("signed", np.dtype(dtype), transpose)
+        if key not in self._cast_cache:
+            self._cast_cache[key] = np.ascontiguousarray(A * self._d.astype(dtype)[:, None])
+        return self._cast_cache[key]
+
     def _prepare(self, Y, name, axis):
         arr = np.asarray(Y)
         if arr.dtype.kind not in "fiu" or arr.dtype == np.float16:
@@ -299,15 +312,20 @@ class HouseholderProduct:
         written by blocks of rows (C order) or columns (F order) while the bounds
         of each block are read from cache, then ``out -= A W`` by a GEMM that
         accumulates into ``out`` (BLAS ``beta = 1``), so no pass over the ``n x p``
-        result follows. Arrays of ``_PARALLEL_COPY_BYTES`` or more, when
-        threadpoolctl is installed and BLAS runs one thread, run the copy, the bounds
-        and the GEMM block by block while each block is in cache
-        (`_fused_copy_subtract`; measured at n = 8192, m = 32, p = 1024: 1.05x the
-        two GEMMs against 1.14-1.22x unfused); with more BLAS threads the copy runs
-        first (shared out between threads for large arrays) and GEMM 2 is one
-        threaded BLAS call (1.0-1.06x against 1.18-1.27x fused with a thread per block).
-        With ``overwrite``, the output is ``Y`` itself: no allocation and no copy,
-        only the bounds pass.
+        result follows. That path runs when threadpoolctl is installed and BLAS
+        runs one thread (arrays of ``_PARALLEL_COPY_BYTES`` or more run the copy, the
+        bounds and the GEMM block by block while each block is in cache,
+        `_fused_copy_subtract`), and with ``overwrite``: the output is ``Y`` itself,
+        no allocation and no copy, only the bounds pass.
+
+        Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
+        as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
+        ``out = D (Y - out)`` by blocks while the bounds of each block of the result
+        are read (`_subtract_from`). numpy and SciPy may each load their own BLAS,
+        each with its own threads, and an idle OpenBLAS thread spins for about 0.1 s
+        after every call: a GEMM on SciPy's BLAS right after one on numpy's shares a
+        core with numpy's spinning thread. One library keeps the apply on the
+        threads the caller's own products use.
         """
         d = self._d if Y.dtype == np.float64 else self._d.astype(Y.dtype)
         if self.m == 0:
@@ -328,8 +346,13 @@ class HouseholderProduct:
         W = C.T @ Y
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
-        if (Y.nbytes >= _PARALLEL_COPY_BYTES and blas_controller() is not None
-                and blas_threads() == 1):
+        one_thread = blas_controller() is not None and blas_threads() == 1
+        if not (overwrite or one_thread):
+            # GEMM 2 through numpy, as GEMM 1: one BLAS library, one set of BLAS threads
+            _product_into(self._apply_signed(Y.dtype, transpose), W, out, c_order)
+            high = _subtract_from(Y, out, dcol, c_order)
+            return out, bool(high < np.inf)
+        if Y.nbytes >= _PARALLEL_COPY_BYTES and one_thread:
             high = _fused_copy_subtract(Y, out, dcol, c_order, A, W)
         else:
             high = _copy_with_bounds(Y, out, dcol, c_order)
@@ -363,9 +386,10 @@ class HouseholderProduct:
         -----
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
         installed and BLAS runs one thread, the copy of ``Y`` into the result and
-        the second GEMM run block by block while each block is in cache; with more
-        BLAS threads, the copy is shared out between threads and the second GEMM is
-        one threaded BLAS call.
+        the second GEMM run block by block while each block is in cache. Otherwise
+        both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
+        caller's own ``@``), and the subtraction from ``Y`` is shared out between
+        threads by blocks.
 
         Examples
         --------
@@ -661,9 +685,10 @@ def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim, product=None) ->
 
 
 def _blocked_pass(Y, out, dcol, c_order: bool, block_bytes: int, n_threads: int,
-                  product=None, last_first: bool = False) -> float:
-    """`_copy_blocks` over blocks of about ``block_bytes``, shared out between
-    ``n_threads`` threads as each becomes free; the largest bound of all threads."""
+                  product=None, last_first: bool = False, worker=None) -> float:
+    """`_copy_blocks` (or ``worker``, called with the same arguments but ``product``)
+    over blocks of about ``block_bytes``, shared out between ``n_threads`` threads as
+    each becomes free; the largest bound of all threads."""
     n, p = Y.shape
     step = max(1, block_bytes // max(1, (p if c_order else n) * Y.itemsize))
     blocks = -(-(n if c_order else p) // step)
@@ -675,12 +700,15 @@ def _blocked_pass(Y, out, dcol, c_order: bool, block_bytes: int, n_threads: int,
         with lock:
             return next(counter, None)
 
+    if worker is None:
+        def worker(*args):
+            return _copy_blocks(*args, product)
     if n_threads == 1:
-        return _copy_blocks(Y, out, dcol, c_order, step, claim, product)
-    futures = [_get_copy_pool(n_threads - 1).submit(_copy_blocks, Y, out, dcol, c_order,
-                                                    step, claim, product)
+        return worker(Y, out, dcol, c_order, step, claim)
+    futures = [_get_copy_pool(n_threads - 1).submit(worker, Y, out, dcol, c_order, step,
+                                                    claim)
                for _ in range(n_threads - 1)]
-    highs = [_copy_blocks(Y, out, dcol, c_order, step, claim, product)]
+    highs = [worker(Y, out, dcol, c_order, step, claim)]
     highs.extend(f.result() for f in futures)
     return max(highs)  # each thread's bound is inf if its blocks were not finite
 
@@ -724,6 +752,48 @@ def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W, n_threads: int = 1) 
     with one_blas_thread():
         return _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, n_threads, (A, W),
                              True)
+
+
+def _product_into(A, W, out, c_order: bool) -> None:
+    """``out = A @ W`` by ``numpy.matmul`` (numpy's BLAS, ``beta = 0``), ``out`` C or F
+    ordered; for F order the transpose ``out^T = W^T A^T`` is the C-ordered product."""
+    if c_order:
+        np.matmul(A, W, out=out)
+    else:
+        np.matmul(W.T, A.T, out=out.T)
+
+
+def _subtract_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
+    """``out = D (Y - out)`` on the blocks handed out by ``claim()``; the largest
+    ``|entry|`` of the result (inf if one is not finite)."""
+    high = 0.0
+    while (index := claim()) is not None:
+        sl = slice(index * step, (index + 1) * step)
+        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+        np.subtract(source, block, out=block)
+        if dcol is not None:
+            np.multiply(block, dcol[sl] if c_order else dcol, out=block)
+        top, bottom = abs(float(block.max())), abs(float(block.min()))
+        if not (top <= high and bottom <= high):
+            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+    return high
+
+
+def _subtract_from(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> float:
+    """``out = D (Y - out)`` by blocks of ``_APPLY_BLOCK_BYTES``; ``max |result|`` (inf if
+    the result is not finite).
+
+    Internal: arguments as in `_copy_with_bounds`; ``out`` holds ``(D A) W``. The
+    bounds are read from each block of the result while it is in cache, so a NaN or
+    inf anywhere in the result shows as an infinite bound. Arrays of
+    ``_PARALLEL_COPY_BYTES`` or more are shared out between threads, block by block
+    as each thread becomes free (a thread that shares its core with a spinning BLAS
+    thread takes fewer blocks); no BLAS call is made.
+    """
+    if n_threads is None:
+        n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
+    return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads,
+                         worker=_subtract_blocks)
 
 
 def _subtract_product(A, W, out) -> None:

@@ -522,6 +522,78 @@ def test_fused_pass_bounds_every_block_and_writes_the_product(n_threads, c_order
     assert hh.blas_threads() == threads_before
 
 
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+@pytest.mark.parametrize("c_order", [True, False])
+@pytest.mark.parametrize("with_signs", [False, True])
+def test_subtract_pass_bounds_every_block_of_the_result(n_threads, c_order, with_signs):
+    """``out = D (Y - out)`` block by block on 1-3 threads: the result equals the
+    one-shot numpy expression, the bound is the largest |entry| of the result wherever
+    it sits, and a NaN or inf in any block of Y gives inf."""
+    import gsp_householder.householder as hh
+
+    rng = np.random.default_rng(n_threads)
+    d = np.where(rng.random(17) < 0.5, -1.0, 1.0)
+    dcol = d[:, None] if with_signs else None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_APPLY_BLOCK_BYTES", 24)
+        for where in [(0, 0), (5, 3), (16, 6)]:
+            Y, P = rng.standard_normal((17, 7)), rng.standard_normal((17, 7))
+            Y[where], P[where] = 40.0, -2.0
+            Z = Y if c_order else np.asfortranarray(Y)
+            out = P.copy() if c_order else np.asfortranarray(P)
+            high = hh._subtract_from(Z, out, dcol, c_order, n_threads=n_threads)
+            ref = (Y - P) * (d[:, None] if with_signs else 1.0)
+            np.testing.assert_array_equal(out, ref)
+            assert high == np.abs(ref).max() == 42.0
+            for bad in (np.nan, np.inf, -np.inf):
+                Y[where] = bad
+                Z = Y if c_order else np.asfortranarray(Y)
+                out = P.copy() if c_order else np.asfortranarray(P)
+                assert hh._subtract_from(Z, out, dcol, c_order, n_threads=n_threads) == np.inf
+
+
+@pytest.mark.parametrize("blas", [1, 2, None])
+@pytest.mark.parametrize("fortran", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_apply_paths_by_blas_threads_equal_dense(monkeypatch, blas, fortran, dtype):
+    """With BLAS on one thread the apply runs the copy and SciPy's GEMM with beta = 1;
+    with more BLAS threads, or an unknown count, both GEMMs go through numpy (SciPy's
+    GEMM is never called) and the subtraction runs by blocks on threads. Every path
+    equals the dense product (signs, V and V^T, both memory orders, above and below
+    the size from which blocks are shared out), and reports a NaN in Y."""
+    import gsp_householder.householder as hh
+
+    calls = []
+    real = hh._subtract_product
+
+    def spy(A, W, out):
+        calls.append(out.shape)
+        return real(A, W, out)
+
+    monkeypatch.setattr(hh, "_subtract_product", spy)
+    monkeypatch.setattr(hh, "blas_threads", lambda: blas)
+    if blas is None:
+        monkeypatch.setattr(hh, "blas_controller", lambda: None)
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", 256)
+    monkeypatch.setattr(hh, "_FUSED_BLOCK_BYTES", 256)
+    rng = np.random.default_rng(5)
+    U, signs = random_case(rng, 40, 6)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for parallel_bytes in (0, 1 << 40):
+        monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", parallel_bytes)
+        Y = rng.standard_normal((40, 9))
+        Z = (np.asfortranarray(Y) if fortran else Y).astype(dtype)
+        for op, ref in ((V, D), (V.T, D.T)):
+            out = op @ Z
+            assert out.dtype == dtype and out.flags.f_contiguous == fortran
+            np.testing.assert_allclose(out, ref @ Z.astype(np.float64), atol=tol)
+        Z[3, 4] = np.nan
+        with pytest.raises(ValueError, match="Y"):
+            V.T @ Z
+    assert bool(calls) == (blas == 1)
+
+
 def test_one_blas_thread_nests_and_restores():
     from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
 

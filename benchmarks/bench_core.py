@@ -413,6 +413,8 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         _copy_threads,
         _copy_with_bounds,
         _fused_copy_subtract,
+        _product_into,
+        _subtract_from,
         _subtract_product,
     )
 
@@ -427,12 +429,19 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         _copy_with_bounds(Y, out, None, True)
         _subtract_product(A, W, out)
 
+    def subtract_pass():  # warm alternates between Y - A W and A W: it stays finite
+        _subtract_from(Y, warm, None, True)
+
     def copy_bounds():
         _copy_with_bounds(Y, np.empty_like(Y), None, True)
 
     mb = Y.nbytes / 1e6
     phases = {
         "apply: W = C^T Y (GEMM 1, numpy)": (lambda: C.T @ Y, 0),
+        "apply: out = A W (GEMM 2, numpy, beta = 0) into a fresh result": (
+            lambda: _product_into(A, W, np.empty_like(Y), True), 0),
+        "apply: out = Y - out by 512 KB blocks + bounds of the result (threads), warm": (
+            subtract_pass, 0),
         "apply: copy of Y + bounds into a fresh result (threads share 512 KB blocks)": (
             copy_bounds, 0),
         "apply: out -= A W (GEMM 2, scipy, beta = 1) into a warm result": (
@@ -452,6 +461,8 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         "memory: np.empty + first touch (np.copyto Y)": (
             lambda: np.copyto(np.empty_like(Y), Y), 2 * mb),
         "memory: copy into warm memory": (lambda: np.copyto(warm, Y), 2 * mb),
+        "memory: np.subtract(Y, warm, out=warm), one thread": (
+            lambda: np.subtract(Y, warm, out=warm), 3 * mb),
         "memory: read Y once (np.add.reduce)": (lambda: np.add.reduce(Y, axis=None), mb),
     }
     samples = {name: ([], [], []) for name in phases}

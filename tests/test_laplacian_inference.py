@@ -600,6 +600,7 @@ def _ladder_stub(monkeypatch, results, residuals):
     monkeypatch.setattr(li, "_residuals",
                         lambda basis, W: (residuals[names[li._edge_key(W)]],) * 2)
     monkeypatch.setattr(li, "_settled_at_noise", lambda B, ranked: False)
+    monkeypatch.setattr(li, "_equal_within_noise", lambda basis, W, noise: False)
     history = {"noise_estimates": [1e-3] * len(results)}
     ranked, _, residual = li._noisy_ladder(
         None, None, 0.0, None, history, list(range(len(results))),

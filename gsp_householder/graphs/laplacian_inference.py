@@ -660,7 +660,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     rankings are then searched at their noise level until two consecutive ones give the
     same graph; of the graphs found, those whose rotation residual (off-diagonal part of
     $V^T L V$ relative to the spread of its diagonal, ``_residuals``) is within
-    ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned: a
+    ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned,
+    graphs with equal weights to the noise level first (``_equal_within_noise``): a
     wrong support leaves entries well above the noise in the residual
     (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
     the smallest noise estimate, the remaining rankings are searched as exact first,
@@ -790,7 +791,9 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
     """The noisy rankings in turn; the sparsest of the graphs whose rotation residual
     (``_residuals``) is within ``RESIDUAL_SLACK`` of the smallest, its family dimension
-    and its residual (``_residual``).
+    and its residual (``_residual``). Each ranking's candidates are ordered by
+    ``_noisy_order``, and a graph with equal weights to the noise level is preferred to
+    sparser ones without (as ``candidate_order`` prefers equal weights to rounding).
 
     If no ranking gives a graph, they are searched again in turn at the largest noise
     estimate, with the truncated near-null families (``PrefixSearch``) searched too,

@@ -118,6 +118,7 @@ def test_unweighted_karate_perturbed_is_not_a_sparser_member_with_spread_weights
     res, _ = _infer(_bench_input(B.eigenvectors, seed))
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.96
     assert res.n_edges >= 76 and res.family_dimension > 1
+    assert any(g["equal_weights"] for g in res.history["noisy_graphs"])
 
 
 def test_unweighted_sensor_perturbed_keeps_equal_weights():

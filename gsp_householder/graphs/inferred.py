@@ -55,7 +55,9 @@ class InferredLaplacian:
         ``"noise_estimates"`` (one per pair ranking tried), ``"noise"`` (the noise level
         of the search that gave the graph; 0, or the rounding level 1e-11, for exact
         eigenvectors) and, with noise,
-        ``"residuals"`` of the graphs the rankings gave and ``"noise_ratio"``: the
+        ``"residuals"`` of the graphs the rankings gave, ``"noisy_graphs"`` (for each
+        of them: edges, residual, rotation residual, whether its weights are equal to
+        the noise level, family dimension) and ``"noise_ratio"``: the
         residual over the smallest noise estimate (about 1 to 3 when the graph fits the
         eigenvectors to their noise; above 5 it does not, and the graph is doubtful).
     """

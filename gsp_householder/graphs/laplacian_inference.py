@@ -843,6 +843,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     if not found:
         return [], 1, np.inf
     history["residuals"] = [x[0] for x in found]
+    history["noisy_graphs"] = [{"edges": x[1][0][0], "residual": x[0], "rotation": x[3],
+                                "equal_weights": x[5], "family_dimension": x[2]}
+                               for x in found]
     best = min(x[3] for x in found)
     kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
     chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
@@ -859,7 +862,7 @@ def _noisy_order(basis, ranked, noise):
     """``ranked`` in the order of a noisy ranking, and whether its first graph has equal
     weights to the noise level (``_equal_within_noise``).
 
-    The candidates that fit the eigenvectors come first (``_fitting_first``); among them,
+    The candidates that fit the eigenvectors come first (``_fitting_mask``); among them,
     and among the others, those with equal weights to the noise level, then the
     ``candidate_order``. ``candidate_order`` puts graphs with equal weights first only
     when they are equal to rounding, which no graph found at a noise level is: a family
@@ -880,7 +883,8 @@ def _equal_within_noise(basis, W, noise) -> bool:
     """Whether the Laplacian of weights ``W`` is that of equal weights on its edges to
     the noise level: every off-diagonal entry within ``CLEAN_FACTOR`` times ``noise``
     of the equal-weight Laplacian's (at the same trace), standardised by $s_i + s_j$,
-    $s_i^2 = (L^2)_{ii}$, as the rankings' kept pairs are (``robust_noise``)."""
+    $s_i^2 = (L^2)_{ii}$, as the pairs after a clean prefix are
+    (``PrefixSearch._residual_noise``)."""
     L = _laplacian(W, basis)
     A = sp.csr_array(W, copy=True)
     A.data[:] = 1.0
@@ -890,25 +894,15 @@ def _equal_within_noise(basis, W, noise) -> bool:
     return bool(z.max(initial=0.0) <= CLEAN_FACTOR * noise)
 
 
-def _fitting_first(basis, ranked):
-    """``ranked`` with the candidates that fit the eigenvectors first: those whose
-    ``_spread_residual`` is within ``RESIDUAL_CONSISTENT`` times the smallest, in their
-    order, then the others.
+def _fitting_mask(basis, ranked) -> list[bool]:
+    """Which candidates fit the eigenvectors: those whose ``_spread_residual`` is within
+    ``RESIDUAL_CONSISTENT`` times the smallest (all of them when there are fewer than
+    two).
 
     At a noise level a family's sparse vertices need not share the eigenvectors: a
     sparser vertex can leave entries far above the noise (caveman graphs whose
     repeated eigenspaces are rotated) while a member that fits is ranked below it.
     """
-    if len(ranked) < 2:
-        return ranked
-    fits = _fitting_mask(basis, ranked)
-    return [x for x, f in zip(ranked, fits, strict=True) if f] + [
-        x for x, f in zip(ranked, fits, strict=True) if not f]
-
-
-def _fitting_mask(basis, ranked) -> list[bool]:
-    """Which candidates' ``_spread_residual`` is within ``RESIDUAL_CONSISTENT`` times the
-    smallest (all of them when there are fewer than two)."""
     if len(ranked) < 2:
         return [True] * len(ranked)
     spread = np.array([_spread_residual(basis, item[3]) for item in ranked])

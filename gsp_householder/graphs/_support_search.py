@@ -36,6 +36,10 @@ NULL_FACTOR = 16.0
 EXACT_NOISE = 1e-11
 #: A coarser rounding level, tried as well when exact eigenvectors leave a family.
 COARSE_ROUNDING = 1e-9
+#: A noisy family's Laplacian whose entries exceed this many times the tolerance of its
+#: own scale is solved again at that tolerance (``PrefixSearch._at_own_scale``); below,
+#: the difference is within the spread of the noise estimates.
+OWN_SCALE_FACTOR = 2.0
 #: Largest dimension of a family of valid graphs that is searched, besides the local
 #: columns of the basis (``PairBasis.n_local``: twin nodes), which add one each.
 MAX_FAMILY = 48
@@ -157,11 +161,12 @@ class PrefixSearch:
         far too wide there and far too tight elsewhere. The linear program then uses the
         wide tolerance (a twin pair's entry pushed positive, the twins' other edges left
         below the edge threshold: the candidates are disconnected). When ``lam`` is not
-        valid at the tolerance of its own scale (``check_member``), the program is
-        solved again at that tolerance, and its solution replaces ``lam`` if valid.
+        valid at ``OWN_SCALE_FACTOR`` times the tolerance of its own scale
+        (``check_member``), the program is solved again at that tolerance, and its
+        solution replaces ``lam`` if valid.
         """
         own = self._tolerance(noise, self._scale(lam))
-        if check_member(self.B, lam, own, floor, hint):
+        if check_member(self.B, lam, OWN_SCALE_FACTOR * own, floor, hint):
             return lam, tol, programs
         again = {}
         ok, lam2, _ = valid_in_span(self.B, Lam, own, floor, hint, cache=again)

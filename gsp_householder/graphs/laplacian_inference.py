@@ -1118,7 +1118,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"level (residual {history['noise_ratio']:.1f} times the noise the "
                           f"pairs show, above {RESIDUAL_CONSISTENT:g}): the eigenvectors are "
                           f"probably too far from any sparse graph's, and the graph is "
-                          f"doubtful", ConvergenceWarning, stacklevel=4)
+                          f"doubtful; more accurate eigenvectors (a basis learned from more "
+                          f"signals) or, if known, the eigenvalue order (eigenspaces=..., "
+                          f"ordered=True) may resolve it; the result's candidates are the "
+                          f"other graphs found",
+                          ConvergenceWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.linalg
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
-from gsp_householder.graphs._template_lp import Fit, check_member, valid_in_span
+from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
 #: bar of ``infer_laplacian`` sets it; None: nothing is called).
@@ -36,10 +36,6 @@ NULL_FACTOR = 16.0
 EXACT_NOISE = 1e-11
 #: A coarser rounding level, tried as well when exact eigenvectors leave a family.
 COARSE_ROUNDING = 1e-9
-#: A noisy family's Laplacian whose entries exceed this many times the tolerance of its
-#: own scale is solved again at that tolerance (``PrefixSearch._at_own_scale``); below,
-#: the difference is within the spread of the noise estimates.
-OWN_SCALE_FACTOR = 2.0
 #: Largest dimension of a family of valid graphs that is searched, besides the local
 #: columns of the basis (``PairBasis.n_local``: twin nodes), which add one each.
 MAX_FAMILY = 48
@@ -133,15 +129,16 @@ class PrefixSearch:
         if noise is None and (not family or (truncated and not self.search_truncated)):
             return None
         noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
+        if family:
+            # the first direction of a family is any member of its span, not the graph
+            # sought: the tolerance is in the scale of equal eigenvalues instead
+            scale = self._scale(np.full(B.g, B.n / B.mult.sum()))
         tol = self._tolerance(noise, scale)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         for span in (exact, np.ones(mu.size, dtype=bool)):
             programs = {}
             ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
-            if ok and family:
-                lam, tol, programs = self._at_own_scale(Lam[:, span], lam, tol, noise, floor,
-                                                        hint, programs)
             if ok and (not family or self._residual_noise(c, lam)[1] is not None):
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
@@ -150,27 +147,6 @@ class PrefixSearch:
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit
-
-    def _at_own_scale(self, Lam, lam, tol, noise, floor, hint, programs):
-        """``(lam, tol, programs)`` of a noisy family's Laplacian, at the tolerance of its
-        own scale.
-
-        The tolerance's per-node scale comes from the span's first direction, which in a
-        family need not be a Laplacian: it can be concentrated on a few nodes (a
-        direction of the eigenvalues of twin nodes' columns), so that the tolerance is
-        far too wide there and far too tight elsewhere. The linear program then uses the
-        wide tolerance (a twin pair's entry pushed positive, the twins' other edges left
-        below the edge threshold: the candidates are disconnected). When ``lam`` is not
-        valid at ``OWN_SCALE_FACTOR`` times the tolerance of its own scale
-        (``check_member``), the program is solved again at that tolerance, and its
-        solution replaces ``lam`` if valid.
-        """
-        own = self._tolerance(noise, self._scale(lam))
-        if check_member(self.B, lam, OWN_SCALE_FACTOR * own, floor, hint):
-            return lam, tol, programs
-        again = {}
-        ok, lam2, _ = valid_in_span(self.B, Lam, own, floor, hint, cache=again)
-        return (lam2, own, again) if ok else (lam, tol, programs)
 
     def _scale(self, lam):
         """$s_i = \\sqrt{(\\tilde L(\\lambda)^2)_{ii}}$: the size of the error a perturbed

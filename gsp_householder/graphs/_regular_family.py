@@ -65,18 +65,28 @@ def constant_diagonal_dimension(B: PairBasis) -> int:
     return int(np.count_nonzero(s <= NULL_LEVEL * s[0]))
 
 
-def constant_diagonal_noise(B: PairBasis) -> float | None:
-    """The level of the noisy near-null space of the centred $Z$ (``_noisy_null``: the
-    relative singular value below the widest gap), or None when it has an exact null
-    space beyond $\\mathbf 1$ or no such gap; also None for grouped unknowns or a
-    non-constant ``u``."""
+def _centred_diagonal(B: PairBasis) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(P Q, Q)``: the centred $Z$ ``P`` (rows: nodes, columns: eigenvalue unknowns)
+    times ``Q``, an orthonormal basis of the unknowns orthogonal to $\\mathbf 1$; None for
+    grouped unknowns or a non-constant ``u``."""
     if B.G is not None or np.ptp(B.u) > 1e-12 * B.u.max():
         return None
     Z = B.V * B.V * (B.u ** 2)[:, None]
     P = Z - Z.mean(axis=0)
     g = P.shape[1]
     Q = np.linalg.qr(np.hstack([np.ones((g, 1)), np.eye(g)[:, : g - 1]]))[0][:, 1:]
-    s = np.linalg.svd(P @ Q, compute_uv=False)
+    return P @ Q, Q
+
+
+def constant_diagonal_noise(B: PairBasis) -> float | None:
+    """The level of the noisy near-null space of the centred $Z$ (``_noisy_null``: the
+    relative singular value below the widest gap), or None when it has an exact null
+    space beyond $\\mathbf 1$ or no such gap; also None for grouped unknowns or a
+    non-constant ``u``."""
+    centred = _centred_diagonal(B)
+    if centred is None:
+        return None
+    s = np.linalg.svd(centred[0], compute_uv=False)
     if np.any(s <= NULL_LEVEL * s[0]):
         return None
     null, level = _noisy_null(s)
@@ -90,13 +100,12 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     With ``noisy``, when the centred diagonal has no exact null space, its near-null
     space (``_noisy_null``) is searched at the noise level it shows.
     """
-    if B.G is not None or np.ptp(B.u) > 1e-12 * B.u.max():
+    centred = _centred_diagonal(B)
+    if centred is None:
         return None
-    Z = B.V * B.V * (B.u ** 2)[:, None]
-    P = Z - Z.mean(axis=0)
-    g = P.shape[1]
-    Q = np.linalg.qr(np.hstack([np.ones((g, 1)), np.eye(g)[:, : g - 1]]))[0][:, 1:]
-    _, s, Wt = np.linalg.svd(P @ Q)
+    PQ, Q = centred
+    g = Q.shape[0]
+    _, s, Wt = np.linalg.svd(PQ)
     null = s <= NULL_LEVEL * s[0]
     tol = np.full(B.n, 1e-9 * B.n)
     noisy = noisy and not null.any()

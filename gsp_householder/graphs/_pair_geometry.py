@@ -110,6 +110,15 @@ class PairBasis:
         """Eigenvalue of every free column from the unknowns."""
         return lam if self.G is None else self.G @ lam
 
+    def equal_eigenvalues(self) -> np.ndarray:
+        """The unknowns of equal eigenvalues at the trace ``n``."""
+        return np.full(self.g, self.n / self.mult.sum())
+
+    def node_scale(self, lam) -> np.ndarray:
+        """$s_i = \\sqrt{(\\tilde L(\\lambda)^2)_{ii}}$: the size of the error a perturbed
+        basis puts on the entries of row $i$ of $\\tilde L(\\lambda)$."""
+        return np.sqrt(np.abs((self.V * self.V) @ self.columns(lam ** 2)))
+
     def matrix(self, lam):
         """$\\tilde L(\\lambda) = \\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ (dense,
         read-only: the last ``MATRIX_CACHE`` are kept and returned again for the same

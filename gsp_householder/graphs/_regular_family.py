@@ -112,8 +112,7 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     if noisy:
         null, noise = _noisy_null(s)
         # tolerances in the units of equal eigenvalues, as for a noisy prefix's pairs
-        lam = np.full(g, B.n / B.mult.sum())
-        scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
+        scale = B.node_scale(B.equal_eigenvalues())
         tol = np.maximum(CLEAN_FACTOR * noise * scale, 5e-10)
         floor = max(floor, noise)
     if not null.any() or null.sum() > MAX_DIMENSION:

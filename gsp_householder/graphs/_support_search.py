@@ -132,7 +132,7 @@ class PrefixSearch:
         if family:
             # the first direction of a family is any member of its span, not the graph
             # sought: the tolerance is in the scale of equal eigenvalues instead
-            scale = self._scale(np.full(B.g, B.n / B.mult.sum()))
+            scale = B.node_scale(B.equal_eigenvalues())
         tol = self._tolerance(noise, scale)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
@@ -147,12 +147,6 @@ class PrefixSearch:
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit
-
-    def _scale(self, lam):
-        """$s_i = \\sqrt{(\\tilde L(\\lambda)^2)_{ii}}$: the size of the error a perturbed
-        basis puts on the entries of row $i$."""
-        B = self.B
-        return np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
 
     def _tolerance(self, noise, scale):
         """Per-node off-diagonal tolerance at the noise level and scale."""
@@ -196,11 +190,10 @@ class PrefixSearch:
         I, J = self.i[c:], self.j[c:]
         if len(I) * mu.size > max_entries:
             return None
-        lam = np.full(B.g, B.n / B.mult.sum())
+        lam = B.equal_eigenvalues()
         hint = (self.i[:c], self.j[:c])
         for _ in range(rounds):
-            scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam ** 2)))
-            tol = np.maximum(np.maximum(self.tol * B.n, CLEAN_FACTOR * noise * scale), 5e-10)
+            tol = self._tolerance(noise, B.node_scale(lam))
             programs = {}
             lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs)
             if lam is None:
@@ -324,7 +317,7 @@ class PrefixSearch:
         within ``CLEAN_FACTOR`` times the noise level (rounding when it is 0).
         """
         B = self.B
-        scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+        scale = B.node_scale(lam0)
         i, j = self.i[c:], self.j[c:]
         z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
         noise = max(float(self.noise or 0.0), self.rounding)
@@ -387,7 +380,7 @@ def robust_noise(B: PairBasis, trimmed):
     gram, i, j = trimmed
     _, Lam = gram.null_directions(8)
     lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
-    scale = np.sqrt(np.abs((B.V * B.V) @ B.columns(lam0 ** 2)))
+    scale = B.node_scale(lam0)
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))

@@ -812,13 +812,13 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
-        ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history)
-        first = ranked[0] if ranked else None
-        ranked, equal = _noisy_order(basis, ranked, noise)
+        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol, noise, rng,
+                                                      history), noise)
+        ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
-        if ranked:
-            residual, rotation = _residuals(basis, ranked[0][3])
-            found.append((residual, ranked, dim, rotation, ranked[0] is not first, equal))
+        if entry:
+            found.append(entry)
+            residual, dim = entry[0], entry[2]
             level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
@@ -832,13 +832,12 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     for key in noisy if not found else []:
         scores, trimmed, _ = ranking(key)
         history["noise"] = max(ranking(k)[2] for k in noisy)
-        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
-                                       history, search_truncated=True)
-        first = ranked[0] if ranked else None
-        ranked, equal = _noisy_order(basis, ranked, history["noise"])
-        if ranked:
-            residual, rotation = _residuals(basis, ranked[0][3])
-            found.append((residual, ranked, dim, rotation, ranked[0] is not first, equal))
+        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol,
+                                                      history["noise"], rng, history,
+                                                      search_truncated=True),
+                             history["noise"])
+        if entry:
+            found.append(entry)
             break
     if not found:
         return [], 1, np.inf
@@ -858,9 +857,26 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     return ranked, dim, residual
 
 
-def _noisy_order(basis, ranked, noise):
-    """``ranked`` in the order of a noisy ranking, and whether its first graph has equal
-    weights to the noise level (``_equal_within_noise``).
+def _noisy_entry(basis, ranked, dim, noise):
+    """One noisy search's graphs for ``_noisy_ladder``: ``(residual, ranked, dim,
+    rotation residual, reordered, equal)`` for ``ranked`` in the order of
+    ``_noisy_order``, the residuals those of its first graph, ``reordered`` whether that
+    graph was not the search's first and ``equal`` whether it has equal weights to the
+    noise level; None when the search found no graph. The residuals of every candidate
+    are computed once (``_residuals``), for the order and for the entry."""
+    if not ranked:
+        return None
+    pairs = [_residuals(basis, item[3]) for item in ranked]
+    order, equal = _noisy_order(basis, ranked, noise, [rotation for _, rotation in pairs])
+    residual, rotation = pairs[order[0]]
+    return (residual, [ranked[k] for k in order], dim, rotation, order[0] != 0,
+            equal[order[0]])
+
+
+def _noisy_order(basis, ranked, noise, rotations) -> tuple[list[int], list[bool]]:
+    """The order of the candidates ``ranked`` (rotation residuals ``rotations``) in a
+    noisy ranking, and which have equal weights to the noise level
+    (``_equal_within_noise``).
 
     The candidates that fit the eigenvectors come first (``_fitting_mask``); among them,
     and among the others, those with equal weights to the noise level, then the
@@ -871,12 +887,10 @@ def _noisy_order(basis, ranked, noise):
     (unweighted karate perturbed by 1e-3: a heavy graph on twin nodes beside a copy of
     the rest scaled down to the noise, 70 edges for 78).
     """
-    if not ranked:
-        return ranked, False
-    fits = _fitting_mask(basis, ranked)
+    fits = _fitting_mask(rotations)
     equal = [_equal_within_noise(basis, item[3], noise) for item in ranked]
     order = sorted(range(len(ranked)), key=lambda k: (not fits[k], not equal[k]))
-    return [ranked[k] for k in order], equal[order[0]]
+    return order, equal
 
 
 def _equal_within_noise(basis, W, noise) -> bool:
@@ -894,19 +908,16 @@ def _equal_within_noise(basis, W, noise) -> bool:
     return bool(z.max(initial=0.0) <= CLEAN_FACTOR * noise)
 
 
-def _fitting_mask(basis, ranked) -> list[bool]:
-    """Which candidates fit the eigenvectors: those whose ``_spread_residual`` is within
-    ``RESIDUAL_CONSISTENT`` times the smallest (all of them when there are fewer than
-    two).
+def _fitting_mask(rotations) -> list[bool]:
+    """Which candidates fit the eigenvectors: those whose rotation residual
+    (``_residuals``) is within ``RESIDUAL_CONSISTENT`` times the smallest.
 
     At a noise level a family's sparse vertices need not share the eigenvectors: a
     sparser vertex can leave entries far above the noise (caveman graphs whose
     repeated eigenspaces are rotated) while a member that fits is ranked below it.
     """
-    if len(ranked) < 2:
-        return [True] * len(ranked)
-    spread = np.array([_spread_residual(basis, item[3]) for item in ranked])
-    return (spread <= RESIDUAL_CONSISTENT * spread.min()).tolist()
+    rotations = np.asarray(rotations, dtype=float)
+    return (rotations <= RESIDUAL_CONSISTENT * rotations.min()).tolist()
 
 
 def _residual(basis, W):
@@ -938,11 +949,6 @@ def _residuals(basis, W) -> tuple[float, float]:
     nl = sp.linalg.norm(L)
     spread = float(np.sqrt(lam.size * np.sum((lam - lam.mean()) ** 2)))
     return (off / nl if nl > 0 else 0.0), (off / spread if spread > 0 else np.inf)
-
-
-def _spread_residual(basis, W) -> float:
-    """The rotation residual of ``_residuals`` alone."""
-    return _residuals(basis, W)[1]
 
 
 def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:

@@ -662,6 +662,15 @@ def _get_copy_pool(workers: int) -> ThreadPoolExecutor:
         return _copy_pool[workers]
 
 
+def _block_bound(block, high: float) -> float:
+    """``max(high, max |block|)``, or inf if ``block`` holds a NaN (which numpy's max and
+    min propagate and Python's max would drop, hence the explicit comparison)."""
+    top, bottom = abs(float(block.max())), abs(float(block.min()))
+    if top <= high and bottom <= high:
+        return high
+    return max(top, bottom) if top == top and bottom == bottom else np.inf
+
+
 def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim, product=None) -> float:
     """Copy and bound the blocks handed out by ``claim()`` (a block index, or ``None``);
     with ``product = (A, W)``, also ``block -= A_block W_block`` while the block is in cache."""
@@ -673,11 +682,7 @@ def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim, product=None) ->
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
         elif out is not Y:
             np.copyto(block, source)
-        # NaN propagates through numpy's max and min; Python's max would drop it, hence
-        # the explicit comparison
-        top, bottom = abs(float(block.max())), abs(float(block.min()))
-        if not (top <= high and bottom <= high):
-            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+        high = _block_bound(block, high)
         if product is not None:
             A, W = product
             _subtract_product(A[sl] if c_order else A, W if c_order else W[:, sl], block)
@@ -773,9 +778,7 @@ def _subtract_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
         np.subtract(source, block, out=block)
         if dcol is not None:
             np.multiply(block, dcol[sl] if c_order else dcol, out=block)
-        top, bottom = abs(float(block.max())), abs(float(block.min()))
-        if not (top <= high and bottom <= high):
-            high = max(top, bottom) if top == top and bottom == bottom else np.inf
+        high = _block_bound(block, high)
     return high
 
 

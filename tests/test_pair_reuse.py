@@ -124,7 +124,20 @@ def test_pair_matrices_are_kept_read_only_and_exact():
         B.matrix(lam)
     assert len(B.matrices) == _pair_geometry.MATRIX_CACHE
     for lam in lams:
-        np.testing.assert_array_equal(B.matrix(lam), (B.V * B.columns(lam)) @ B.V.T)
+        L = B.matrix(lam)
+        np.testing.assert_array_equal(L, L.T)                # exactly symmetric
+        np.testing.assert_allclose(L, (B.V * B.columns(lam)) @ B.V.T, rtol=0,
+                                   atol=1e-12 * np.abs(L).max())
+
+
+def test_symmetric_product_of_mixed_signs_and_zeros():
+    rng = np.random.default_rng(2)
+    V = rng.standard_normal((9, 7))
+    for w in (rng.standard_normal(7), np.r_[0.0, 0.0, rng.random(5)], -rng.random(7),
+              np.zeros(7)):
+        L = _pair_geometry.symmetric_product(V, w)
+        np.testing.assert_array_equal(L, L.T)
+        np.testing.assert_allclose(L, (V * w) @ V.T, rtol=0, atol=1e-13)
 
 
 def test_same_span():

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+from scipy.linalg.blas import dsyrk
 
 #: Largest number of pair-row entries built at once (128 MB).
 MAX_ROW_ENTRIES = 1 << 24
@@ -129,7 +130,7 @@ class PairBasis:
             if known == key:
                 self.matrices.insert(0, self.matrices.pop(k))
                 return L
-        L = (self.V * self.columns(lam)) @ self.V.T
+        L = symmetric_product(self.V, self.columns(lam))
         L.setflags(write=False)
         self.matrices.insert(0, (key, L))
         del self.matrices[MATRIX_CACHE:]
@@ -171,6 +172,21 @@ class PairBasis:
     def upper(self):
         """Row and column indices of all pairs $i < j$."""
         return np.triu_indices(self.n, 1)
+
+
+def symmetric_product(V, w) -> np.ndarray:
+    """$V \\operatorname{diag}(w) V^T$, exactly symmetric, in half the flops of a general
+    product: the columns of positive and of negative ``w`` are two symmetric rank-k
+    updates (BLAS ``syrk``) of the upper triangle, which is then mirrored."""
+    n = V.shape[0]
+    C = np.zeros((n, n), order="F")
+    for sign, part in ((1.0, w > 0), (-1.0, w < 0)):
+        if part.any():
+            A = V[:, part] * np.sqrt(sign * w[part])
+            C = dsyrk(sign, A.T, beta=1.0, c=C, trans=1, lower=0, overwrite_c=1)
+    L = C + C.T
+    L.flat[::n + 1] *= 0.5
+    return L
 
 
 def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:

@@ -172,3 +172,21 @@ def test_rotation_residual_is_the_same_for_polynomials_of_the_laplacian(watts_st
         rotation.append(s)
     assert raw[2] < 0.85 * raw[0]                           # the raw residual prefers L - cL^2
     np.testing.assert_allclose(rotation, rotation[0], rtol=1e-2)
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_rotated_parts_match_the_product(watts_strogatz, noise):
+    # the off-diagonal norm from ||L V||_F^2 - ||diag||^2 (noisy) or the product (exact)
+    F = watts_strogatz
+    V = F.eigenvectors if noise == 0.0 else _perturbed(F.eigenvectors, noise, 3)
+    V = inference._orthonormal(V)
+    L = sp.csr_array(F.laplacian)
+    M = V.T @ (L @ V)
+    lam, off = inference._rotated_parts(V, L)
+    np.testing.assert_allclose(lam, np.diag(M), rtol=0, atol=1e-12 * np.abs(M).max())
+    expected = np.linalg.norm(M - np.diag(np.diag(M)))
+    if noise:
+        assert expected > inference.DIRECT_OFF_DIAGONAL * np.linalg.norm(L @ V)
+        np.testing.assert_allclose(off, expected, rtol=1e-6)
+    else:
+        assert off == expected                               # rounding level: the product

@@ -124,6 +124,9 @@ def test_pair_matrices_are_kept_read_only_and_exact():
         B.matrix(lam)
     assert len(B.matrices) == _pair_geometry.MATRIX_CACHE
     for lam in lams:
+        np.testing.assert_array_equal(B.matrix(lam), (B.V * B.columns(lam)) @ B.V.T)
+    B.symmetric, B.matrices = True, []
+    for lam in lams:
         L = B.matrix(lam)
         np.testing.assert_array_equal(L, L.T)                # exactly symmetric
         np.testing.assert_allclose(L, (B.V * B.columns(lam)) @ B.V.T, rtol=0,

@@ -61,6 +61,10 @@ class PairBasis:
         most recently asked first.
     matrices : list
         ``(lambda bytes, matrix)`` of the last ``MATRIX_CACHE`` results of ``matrix``.
+    symmetric : bool
+        ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
+        exactly symmetric) instead of a general product, whose rounding differs; set by
+        the caller.
     starts : ndarray of int or None
         With ``G``: the first column of every unknown, when the columns of each unknown
         are consecutive in ``V`` (as ``pair_basis`` orders them) and none is empty; the
@@ -76,6 +80,7 @@ class PairBasis:
     M: np.ndarray
     total: np.ndarray
     local_groups: list = field(default_factory=list)
+    symmetric: bool = False
     starts: np.ndarray | None = None
     grams: list = field(default_factory=list, repr=False, compare=False)
     matrices: list = field(default_factory=list, repr=False, compare=False)
@@ -130,7 +135,10 @@ class PairBasis:
             if known == key:
                 self.matrices.insert(0, self.matrices.pop(k))
                 return L
-        L = symmetric_product(self.V, self.columns(lam))
+        if self.symmetric:
+            L = symmetric_product(self.V, self.columns(lam))
+        else:
+            L = (self.V * self.columns(lam)) @ self.V.T
         L.setflags(write=False)
         self.matrices.insert(0, (key, L))
         del self.matrices[MATRIX_CACHE:]

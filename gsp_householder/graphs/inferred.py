@@ -60,6 +60,9 @@ class InferredLaplacian:
         the noise level, family dimension) and ``"noise_ratio"``: the
         residual over the smallest noise estimate (about 1 to 3 when the graph fits the
         eigenvectors to their noise; above 5 it does not, and the graph is doubtful).
+        ``"found_eigenspaces"``, when the search was repeated with one eigenvalue per
+        eigenspace of the graph found: the number of groups, the edges of the graph
+        that search gave, and ``"chosen"`` if that graph was returned.
     """
 
     laplacian: sp.csr_array

@@ -155,9 +155,12 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
 
     certify = objective is None and not settle
     if "H" not in cache:
-        if (certify and len(hint[0]) > 2 * CERTIFY_ROWS and below_floor(_Solution(
-                *_dense_lp.solve(cost, *_certify_rows(B, Lam, trace_row, tol, hint, fixed_rows,
-                                                      fixed_ub), A_eq, b_eq, lower, upper)))):
+        if certify and len(hint[0]) > 2 * CERTIFY_ROWS and _certified(
+                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS,
+                lambda A, b: _Solution(*_dense_lp.solve(
+                    cost, np.vstack([fixed_rows, np.hstack([A, np.zeros((len(A), 1))])]),
+                    np.concatenate([fixed_ub, b]), A_eq, b_eq, lower, upper)),
+                below_floor):
             return False, None, -np.inf           # a small relaxation settles it
         cache.update(_pair_constraints(B, Lam, tol, hint))
     H, h = cache["H"], cache["h"]
@@ -268,20 +271,40 @@ def _pair_constraints(B: PairBasis, Q, tol, hint):
     return {"H": H[live], "h": h[live]}
 
 
-def _certify_rows(B: PairBasis, Q, trace_row, tol, hint, fixed_rows, fixed_ub):
-    """``A_ub, b_ub`` of the first relaxation of a max-margin program: the fixed rows and
-    the ``CERTIFY_ROWS`` pair rows nearest to binding at the first direction of the
-    span, found from that direction's entries alone (one $n \\times n$ product instead
-    of every pair row of the span)."""
+def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor) -> bool:
+    """Whether small relaxations of a max-margin program prove it below the floor.
+
+    The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
+    direction of the span, found from that direction's entries alone (one $n \\times n$
+    product instead of every pair row of the span). With ``chain`` (a first cutting-plane
+    round of ``CUT_ROWS`` rows would follow), up to ``CERTIFY_ROUNDS`` more each add the
+    ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
+    Laplacian. ``solve(A, b)`` solves the fixed rows with the pair rows ``A @ y <= b``;
+    ``below_floor`` tells a solution whose margin is below the floor. A relaxation's
+    margin bounds the program's from above, so a True answer is a proof; a False one
+    leaves the program to the cutting-plane rounds.
+    """
     I, J = hint
-    q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
     h = POSITIVE_SLACK * (tol[I] + tol[J])
+    q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
     excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
     first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
-    first = first[np.argsort(-excess[first], kind="stable")]
-    H = B.products(I[first], J[first], Q)
-    return (np.vstack([fixed_rows, np.hstack([H, np.zeros((len(first), 1))])]),
-            np.concatenate([fixed_ub, h[first]]))
+    rows = first[np.argsort(-excess[first], kind="stable")]
+    for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
+        res = solve(B.products(I[rows], J[rows], Q), h[rows])
+        if below_floor(res):
+            return True
+        if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
+            return False
+        L = ((B.V * B.columns(Q @ res.x[:-1])) @ B.V.T)[I, J]
+        excess = L - h
+        excess[rows] = 0.0
+        worst = np.argsort(-excess)[:CERTIFY_ROWS]
+        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
+        if worst.size == 0:
+            return False
+        rows = np.concatenate([rows, worst])
+    return False
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:

@@ -143,7 +143,9 @@ class PrefixSearch:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
-        fit = self._banded(c, mu, Lam, noise, floor) if family else None
+        # the first program of the band rounds (an empty band, the same tolerances and
+        # floor) is the one just solved on the whole span: they fail at once if it did
+        fit = self._banded(c, mu, Lam, noise, floor) if family and ok else None
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit

@@ -275,8 +275,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
     """Whether small relaxations of a max-margin program prove it below the floor.
 
     The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
-    direction of the span, found from that direction's entries alone (one $n \\times n$
-    product instead of every pair row of the span). With ``chain`` (a first cutting-plane
+    direction of the span (``_nearest_rows``). With ``chain`` (a first cutting-plane
     round of ``CUT_ROWS`` rows would follow), up to ``CERTIFY_ROUNDS`` more each add the
     ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
     Laplacian. ``solve(A, b)`` solves the fixed rows with the pair rows ``A @ y <= b``;
@@ -286,10 +285,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
     """
     I, J = hint
     h = POSITIVE_SLACK * (tol[I] + tol[J])
-    q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
-    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
-    first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
-    rows = first[np.argsort(-excess[first], kind="stable")]
+    rows = _nearest_rows(B, Q, trace_row, tol, hint)
     for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
         res = solve(B.products(I[rows], J[rows], Q), h[rows])
         if below_floor(res):
@@ -305,6 +301,18 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
             return False
         rows = np.concatenate([rows, worst])
     return False
+
+
+def _nearest_rows(B: PairBasis, Q, trace_row, tol, hint):
+    """Indices (into the ``hint`` pairs) of the ``CERTIFY_ROWS`` pair rows nearest to
+    binding at the first direction of the span, most binding first, found from that
+    direction's entries alone (one $n \\times n$ product instead of every pair row of the
+    span)."""
+    I, J = hint
+    q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
+    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - POSITIVE_SLACK * (tol[I] + tol[J])
+    first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
+    return first[np.argsort(-excess[first], kind="stable")]
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:

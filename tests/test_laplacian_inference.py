@@ -697,7 +697,8 @@ def test_small_relaxations_before_the_first_round_prove_failures_only(monkeypatc
 def test_an_empty_band_is_the_program_without_one():
     # the noise-band rounds of a family (PrefixSearch._banded) start with an empty band
     # at the tolerances of the whole span's program: when that program fails, so do they,
-    # and PrefixSearch.evaluate does not start them
+    # and PrefixSearch.evaluate does not start them; when it succeeds, they start from
+    # its answer and its cache
     from gsp_householder.graphs._template_lp import valid_in_span
 
     P, fit = _tree_family()
@@ -705,11 +706,16 @@ def test_an_empty_band_is_the_program_without_one():
     empty = (np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0))
     answers = []
     for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t):
-        plain = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, cache={})
-        banded = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, band=empty, cache={})
+        plain_cache, banded_cache = {}, {}
+        plain = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, cache=plain_cache)
+        banded = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, band=empty,
+                               cache=banded_cache)
         assert plain[0] == banded[0] and plain[2] == banded[2]
         if plain[0]:
             np.testing.assert_array_equal(plain[1], banded[1])
+            assert plain_cache.keys() == banded_cache.keys()
+            for key, value in plain_cache.items():
+                np.testing.assert_array_equal(value, banded_cache[key])
         answers.append(plain[0])
     assert answers == [True, True, False, False]
 

@@ -76,11 +76,14 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     margin bounds the full program's from above: once it is below ``floor`` the answer
     is no, and the max-margin program stops there (``t`` is then that bound). The first
     program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only
-    (``_certify_rows``: chosen before the span's other pair rows are built), which
-    settles most failing programs at a fraction of the cost; if it does not, the rounds
-    start as they would without it. Before a later round that adds more than
-    ``CERTIFY_ROWS`` rows, small relaxations of it (the rows binding at the last optimum
-    plus the most violated new rows, ``CERTIFY_ROUNDS`` times) are tried the same way:
+    (``_nearest_rows``: chosen before the span's other pair rows are built), which
+    settles most failing programs at a fraction of the cost; when the first round would
+    hold ``CUT_ROWS`` rows, up to ``CERTIFY_ROUNDS`` more small relaxations follow, each
+    with the ``CERTIFY_ROWS`` pairs most violated at the last optimum (``_certified``).
+    If they do not settle it, the rounds start as they would without them. Before a
+    later round that adds more than ``CERTIFY_ROWS`` rows, small relaxations of it (the
+    rows binding at the last optimum plus the most violated new rows, ``CERTIFY_ROUNDS``
+    times) are tried the same way:
     an infeasible round of a few thousand rows can take HiGHS seconds to prove. With a
     ``band``, the program without any pair row is solved first: if it is infeasible, or
     below the floor when no pair row could be added, the answer is no. With ``settle``

@@ -83,12 +83,11 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     If they do not settle it, the rounds start as they would without them. Before a
     later round that adds more than ``CERTIFY_ROWS`` rows, small relaxations of it (the
     rows binding at the last optimum plus the most violated new rows, ``CERTIFY_ROUNDS``
-    times) are tried the same way:
-    an infeasible round of a few thousand rows can take HiGHS seconds to prove. With a
-    ``band``, the program without any pair row is solved first: if it is infeasible, or
-    below the floor when no pair row could be added, the answer is no. With ``settle``
-    the rounds run to the end anyway, so that ``cache`` holds the rows of the full
-    program for the later programs that share it.
+    times) are tried the same way: an infeasible round of a few thousand rows can take
+    HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
+    first: if it is infeasible, or below the floor when no pair row could be added, the
+    answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
+    holds the rows of the full program for the later programs that share it.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:

@@ -625,26 +625,127 @@ def test_noisy_rankings_stop_when_two_rankings_hold_a_consistent_graph(monkeypat
 def test_first_relaxation_rows_are_those_nearest_to_binding():
     from gsp_householder.graphs._template_lp import (
         CERTIFY_ROWS,
-        _certify_rows,
+        POSITIVE_SLACK,
+        _nearest_rows,
         _pair_constraints,
     )
 
     P, fit = _tree_family()
     Q = np.linalg.qr(fit.Lam)[0]
     trace_row = P.mult @ Q
-    fixed = np.hstack([-Q, np.ones((P.g, 1))])
-    A, b = _certify_rows(P, Q, trace_row, fit.tol, fit.hint, fixed, np.zeros(P.g))
+    first = _nearest_rows(P, Q, trace_row, fit.tol, fit.hint)
+    I, J = fit.hint
+    A = P.products(I[first], J[first], Q)
+    b = POSITIVE_SLACK * (fit.tol[I[first]] + fit.tol[J[first]])
     rows = _pair_constraints(P, Q, fit.tol, fit.hint)
     y = np.sign(trace_row[0]) * np.eye(Q.shape[1])[0]
     excess = rows["H"] @ y - rows["h"]
     nearest = np.argsort(-excess)[:CERTIFY_ROWS]
-    assert A.shape == (P.g + CERTIFY_ROWS, Q.shape[1] + 1)
-    np.testing.assert_array_equal(A[:P.g], fixed)
+    assert A.shape == (CERTIFY_ROWS, Q.shape[1])
+    # most binding first
+    assert np.all(np.diff(A @ y - b) <= 1e-12)
     # the same rows as from the full pair rows (up to order), with their bounds
-    got = np.lexsort(A[P.g:, :-1].T)
+    got = np.lexsort(A.T)
     want = np.lexsort(rows["H"][nearest].T)
-    np.testing.assert_allclose(A[P.g:, :-1][got], rows["H"][nearest][want], atol=1e-12)
-    np.testing.assert_allclose(b[P.g:][got], rows["h"][nearest][want])
+    np.testing.assert_allclose(A[got], rows["H"][nearest][want], atol=1e-12)
+    np.testing.assert_allclose(b[got], rows["h"][nearest][want])
+
+
+def test_small_relaxations_before_the_first_round_prove_failures_only(monkeypatch):
+    # a span whose first cutting-plane round would hold CUT_ROWS rows: small relaxations
+    # (each adding the rows most violated at the last optimum) run first; they answer
+    # no only for programs below the floor, and the rounds' answer is unchanged
+    from gsp_householder.graphs import _template_lp
+
+    P, fit = _tree_family()
+    assert len(fit.hint[0]) > _template_lp.CUT_ROWS
+    _, _, t = _template_lp.valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, settle=True)
+    calls = []
+    certified = _template_lp._certified
+
+    def spy(*args):
+        calls.append((args[5], certified(*args)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(_template_lp, "_certified", spy)
+    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 1.05 * t, 2.0 * t, 1e3 * t):
+        calls.clear()
+        ok, lam, _ = _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
+        full = _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, settle=True)
+        assert calls and calls[0][0]                    # the chain ran
+        assert ok == full[0] == (floor <= t)
+        if calls[0][1]:                                 # proved: only below the floor
+            assert floor > t and not ok
+        if ok:                                          # the rounds reach the same vertex
+            np.testing.assert_allclose(lam, full[1], atol=1e-9 * np.abs(full[1]).max())
+    # a chain of small relaxations proves some failure the first one alone does not
+    monkeypatch.setattr(_template_lp, "CERTIFY_ROUNDS", 0)
+    single = []
+    for floor in (1.001 * t, 1.05 * t, 2.0 * t):
+        calls.clear()
+        _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
+        single.append(calls[0][1])
+    monkeypatch.setattr(_template_lp, "CERTIFY_ROUNDS", 6)
+    chained = []
+    for floor in (1.001 * t, 1.05 * t, 2.0 * t):
+        calls.clear()
+        _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
+        chained.append(calls[0][1])
+    assert all(chained) and not all(single)
+
+
+def test_an_empty_band_is_the_program_without_one():
+    # the noise-band rounds of a family (PrefixSearch._banded) start with an empty band
+    # at the tolerances of the whole span's program: when that program fails, so do they,
+    # and PrefixSearch.evaluate does not start them; when it succeeds, they start from
+    # its answer and its cache
+    from gsp_householder.graphs._template_lp import valid_in_span
+
+    P, fit = _tree_family()
+    _, _, t = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, settle=True)
+    empty = (np.zeros(0, np.intp), np.zeros(0, np.intp), np.zeros(0))
+    answers = []
+    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t):
+        plain_cache, banded_cache = {}, {}
+        plain = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, cache=plain_cache)
+        banded = valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint, band=empty,
+                               cache=banded_cache)
+        assert plain[0] == banded[0] and plain[2] == banded[2]
+        if plain[0]:
+            np.testing.assert_array_equal(plain[1], banded[1])
+            assert plain_cache.keys() == banded_cache.keys()
+            for key, value in plain_cache.items():
+                np.testing.assert_array_equal(value, banded_cache[key])
+        answers.append(plain[0])
+    assert answers == [True, True, False, False]
+
+
+@pytest.mark.parametrize(("n", "seed"), [(60, 1), (100, 3)])
+def test_family_searches_stop_at_a_tree_with_equal_weights(monkeypatch, n, seed):
+    # exact eigenvectors of trees whose first search finds the tree: the consensus and
+    # weakest-edge searches at the coarse rounding are skipped, and the graph and the
+    # family dimension are those the searches give when they run
+    from gsp_householder.graphs import laplacian_inference
+
+    B = fourier_basis(nx.random_labeled_tree(n, seed=seed))
+    V = _shuffled(B.eigenvectors, 0)
+    skipped = []
+    sparsest = laplacian_inference._sparsest_possible
+
+    def spy(P, ranked):
+        skipped.append(sparsest(P, ranked))
+        return skipped[-1]
+
+    monkeypatch.setattr(laplacian_inference, "_sparsest_possible", spy)
+    fast = infer_laplacian(V)
+    assert any(skipped)
+    monkeypatch.setattr(laplacian_inference, "_sparsest_possible", lambda P, ranked: False)
+    full = infer_laplacian(V)
+    assert fast.n_edges == full.n_edges == n - 1
+    assert compare_graphs(B.laplacian, fast.laplacian)["f1"] == 1.0
+    np.testing.assert_allclose(fast.laplacian.toarray(), full.laplacian.toarray(), atol=1e-8)
+    assert fast.family_dimension == full.family_dimension
+    assert 1 <= fast.n_candidates <= full.n_candidates
 
 
 def test_objective_programs_of_exact_fits_are_solved_cold():

@@ -60,21 +60,19 @@ def _new_highs(presolve=True):
 
 def _pass_model(h, cost, A, lhs, rhs, lower, upper):
     """Pass ``lhs <= A x <= rhs``, ``lower <= x <= upper``, minimise ``cost @ x``; the
-    matrix column-wise without its zero entries, as ``linprog`` passes it."""
+    matrix column-wise without its zero entries, as ``linprog`` passes it. The arrays go
+    to HiGHS by pointer (its ``passModel`` of arrays builds the same ``HighsLp`` as one
+    filled field by field, whose vectors pybind11 would copy element by element)."""
     m, n = A.shape
-    lp = _highs.HighsLp()
-    lp.num_col_, lp.num_row_ = n, m
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = n, m
-    lp.a_matrix_.format_ = _highs.MatrixFormat.kColwise
     At = np.ascontiguousarray(A.T)
     nz = At != 0.0
-    lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int32)
-    lp.a_matrix_.index_ = np.nonzero(nz)[1].astype(np.int32)
-    lp.a_matrix_.value_ = At[nz]
-    lp.col_cost_ = np.asarray(cost, dtype=np.float64)
-    lp.col_lower_, lp.col_upper_ = _bound(lower, -1.0), _bound(upper, 1.0)
-    lp.row_lower_, lp.row_upper_ = _bound(lhs, -1.0), _bound(rhs, 1.0)
-    h.passModel(lp)
+    start = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+    index = np.nonzero(nz)[1].astype(np.int32)
+    h.passModel(n, m, int(index.size), int(_highs.MatrixFormat.kColwise),
+                int(_highs.ObjSense.kMinimize), 0.0, np.asarray(cost, dtype=np.float64),
+                _bound(lower, -1.0), _bound(upper, 1.0), _bound(lhs, -1.0), _bound(rhs, 1.0),
+                start, index, np.ascontiguousarray(At[nz]),
+                np.full(n, int(_highs.HighsVarType.kContinuous), dtype=np.int32))
 
 
 def _run(h) -> tuple[int, np.ndarray | None]:
@@ -171,7 +169,7 @@ class WarmProgram:
         basis, solution = self._h.getBasis(), self._h.getSolution()
         basic = int(_highs.HighsBasisStatus.kBasic)
         col_basic = np.fromiter(map(int, basis.col_status), int, self.n) == basic
-        row_basic = np.array([int(v) == basic for v in basis.row_status], dtype=bool)
+        row_basic = np.fromiter(map(int, basis.row_status), int) == basic
         col_dual, row_dual = np.asarray(solution.col_dual), np.asarray(solution.row_dual)
         inequality = np.concatenate(self._inequality)
         free = self.lower < self.upper

@@ -143,7 +143,11 @@ class PrefixSearch:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
-        fit = self._banded(c, mu, Lam, noise, floor) if family else None
+        # the first program of the band rounds (an empty band, the same tolerances and
+        # floor) is the one just solved on the whole span: they fail at once if it did,
+        # and otherwise start from its answer and its rows
+        fit = self._banded(c, mu, Lam, noise, floor, first=(lam, programs)) if (
+            family and ok) else None
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit
@@ -177,14 +181,17 @@ class PrefixSearch:
         self.n_evaluations += sub.n_evaluations
         return fit
 
-    def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000):
+    def _banded(self, c, mu, Lam, noise, floor, rounds=3, max_entries=4_000_000,
+                first=None):
         """A valid Laplacian of the family whose entries on the pairs after the first
         ``c`` stay within the noise band, or None.
 
         The max-margin point of a family found at the noise level may leave large
         entries on those pairs; the band $|L_{ij}| \\le$ ``CLEAN_FACTOR`` times the noise
         is then imposed in the linear program, in the units (``scale``) of equal
-        eigenvalues first, then of the solution found, ``rounds`` times.
+        eigenvalues first, then of the solution found, ``rounds`` times. ``first``:
+        ``(lam, programs)`` of the program without a band at the first round's
+        tolerances, if already solved (its answer and its ``cache``).
         """
         B = self.B
         I, J = self.i[c:], self.j[c:]
@@ -192,29 +199,35 @@ class PrefixSearch:
             return None
         lam = B.equal_eigenvalues()
         hint = (self.i[:c], self.j[:c])
-        for _ in range(rounds):
+        for k in range(rounds):
             tol = self._tolerance(noise, B.node_scale(lam))
-            programs = {}
-            lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs)
+            start, programs = first if k == 0 and first is not None else (None, {})
+            lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs, start=start)
             if lam is None:
                 return None
             if self._residual_noise(c, lam)[1] is not None:
                 return Fit(lam, Lam, mu, c, tol, floor, hint, programs)
         return None
 
-    def _band_lp(self, Lam, tol, floor, hint, pairs, programs, batch=500, max_rounds=20):
+    def _band_lp(self, Lam, tol, floor, hint, pairs, programs, batch=500, max_rounds=20,
+                 start=None):
         """``valid_in_span`` with the noise band on ``pairs``, by constraint generation:
         only the pairs violating the band so far are constrained (``programs``: the
-        ``cache`` of ``valid_in_span``, shared by the rounds)."""
+        ``cache`` of ``valid_in_span``, shared by the rounds). ``start``: the answer of
+        the first round (no band), when already solved with ``programs``."""
         B = self.B
         I, J = pairs
         width = tol[I] + tol[J]
         active = np.zeros(len(I), dtype=bool)
-        for _ in range(max_rounds):
-            band = (I[active], J[active], width[active])
-            ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band, cache=programs)
-            if not ok:
-                return None
+        for k in range(max_rounds):
+            if k == 0 and start is not None:
+                lam = start
+            else:
+                band = (I[active], J[active], width[active])
+                ok, lam, _ = valid_in_span(B, Lam, tol, floor, hint, band=band,
+                                           cache=programs)
+                if not ok:
+                    return None
             excess = np.abs(B.matrix(lam)[I, J]) - width
             excess[active] = 0.0
             if excess.max(initial=0.0) <= 0.0:

@@ -76,16 +76,18 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     margin bounds the full program's from above: once it is below ``floor`` the answer
     is no, and the max-margin program stops there (``t`` is then that bound). The first
     program of a span starts with a relaxation of ``CERTIFY_ROWS`` pair rows only
-    (``_certify_rows``: chosen before the span's other pair rows are built), which
-    settles most failing programs at a fraction of the cost; if it does not, the rounds
-    start as they would without it. Before a later round that adds more than
-    ``CERTIFY_ROWS`` rows, small relaxations of it (the rows binding at the last optimum
-    plus the most violated new rows, ``CERTIFY_ROUNDS`` times) are tried the same way:
-    an infeasible round of a few thousand rows can take HiGHS seconds to prove. With a
-    ``band``, the program without any pair row is solved first: if it is infeasible, or
-    below the floor when no pair row could be added, the answer is no. With ``settle``
-    the rounds run to the end anyway, so that ``cache`` holds the rows of the full
-    program for the later programs that share it.
+    (``_nearest_rows``: chosen before the span's other pair rows are built), which
+    settles most failing programs at a fraction of the cost; when the first round would
+    hold ``CUT_ROWS`` rows, up to ``CERTIFY_ROUNDS`` more small relaxations follow, each
+    with the ``CERTIFY_ROWS`` pairs most violated at the last optimum (``_certified``).
+    If they do not settle it, the rounds start as they would without them. Before a
+    later round that adds more than ``CERTIFY_ROWS`` rows, small relaxations of it (the
+    rows binding at the last optimum plus the most violated new rows, ``CERTIFY_ROUNDS``
+    times) are tried the same way: an infeasible round of a few thousand rows can take
+    HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
+    first: if it is infeasible, or below the floor when no pair row could be added, the
+    answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
+    holds the rows of the full program for the later programs that share it.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -155,9 +157,12 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
 
     certify = objective is None and not settle
     if "H" not in cache:
-        if (certify and len(hint[0]) > 2 * CERTIFY_ROWS and below_floor(_Solution(
-                *_dense_lp.solve(cost, *_certify_rows(B, Lam, trace_row, tol, hint, fixed_rows,
-                                                      fixed_ub), A_eq, b_eq, lower, upper)))):
+        if certify and len(hint[0]) > 2 * CERTIFY_ROWS and _certified(
+                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS,
+                lambda A, b: _Solution(*_dense_lp.solve(
+                    cost, np.vstack([fixed_rows, np.hstack([A, np.zeros((len(A), 1))])]),
+                    np.concatenate([fixed_ub, b]), A_eq, b_eq, lower, upper)),
+                below_floor):
             return False, None, -np.inf           # a small relaxation settles it
         cache.update(_pair_constraints(B, Lam, tol, hint))
     H, h = cache["H"], cache["h"]
@@ -268,20 +273,48 @@ def _pair_constraints(B: PairBasis, Q, tol, hint):
     return {"H": H[live], "h": h[live]}
 
 
-def _certify_rows(B: PairBasis, Q, trace_row, tol, hint, fixed_rows, fixed_ub):
-    """``A_ub, b_ub`` of the first relaxation of a max-margin program: the fixed rows and
-    the ``CERTIFY_ROWS`` pair rows nearest to binding at the first direction of the
-    span, found from that direction's entries alone (one $n \\times n$ product instead
-    of every pair row of the span)."""
+def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor) -> bool:
+    """Whether small relaxations of a max-margin program prove it below the floor.
+
+    The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
+    direction of the span (``_nearest_rows``). With ``chain`` (a first cutting-plane
+    round of ``CUT_ROWS`` rows would follow), up to ``CERTIFY_ROUNDS`` more each add the
+    ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
+    Laplacian. ``solve(A, b)`` solves the fixed rows with the pair rows ``A @ y <= b``;
+    ``below_floor`` tells a solution whose margin is below the floor. A relaxation's
+    margin bounds the program's from above, so a True answer is a proof; a False one
+    leaves the program to the cutting-plane rounds.
+    """
+    I, J = hint
+    h = POSITIVE_SLACK * (tol[I] + tol[J])
+    rows = _nearest_rows(B, Q, trace_row, tol, hint)
+    for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
+        res = solve(B.products(I[rows], J[rows], Q), h[rows])
+        if below_floor(res):
+            return True
+        if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
+            return False
+        L = ((B.V * B.columns(Q @ res.x[:-1])) @ B.V.T)[I, J]
+        excess = L - h
+        excess[rows] = 0.0
+        worst = np.argsort(-excess)[:CERTIFY_ROWS]
+        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
+        if worst.size == 0:
+            return False
+        rows = np.concatenate([rows, worst])
+    return False
+
+
+def _nearest_rows(B: PairBasis, Q, trace_row, tol, hint):
+    """Indices (into the ``hint`` pairs) of the ``CERTIFY_ROWS`` pair rows nearest to
+    binding at the first direction of the span, most binding first, found from that
+    direction's entries alone (one $n \\times n$ product instead of every pair row of the
+    span)."""
     I, J = hint
     q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
-    h = POSITIVE_SLACK * (tol[I] + tol[J])
-    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
+    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - POSITIVE_SLACK * (tol[I] + tol[J])
     first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
-    first = first[np.argsort(-excess[first], kind="stable")]
-    H = B.products(I[first], J[first], Q)
-    return (np.vstack([fixed_rows, np.hstack([H, np.zeros((len(first), 1))])]),
-            np.concatenate([fixed_ub, h[first]]))
+    return first[np.argsort(-excess[first], kind="stable")]
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:

@@ -822,7 +822,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
             if ranked and dim > 1 and history["vertex_searches"] > vertex_searches:
                 coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
-                                                rounding=COARSE_ROUNDING, sparsify=True)
+                                                rounding=COARSE_ROUNDING, sparsify=True,
+                                                found=ranked)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
                 if rest and _unsettled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
                     # the family's span may hold the sparsest graph too inaccurately to
@@ -904,7 +905,8 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
     scores, trimmed, _ = key_ranking
     for rounding in (None, COARSE_ROUNDING):
         more, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
-                                      rounding=rounding, sparsify=rounding is not None)
+                                      rounding=rounding, sparsify=rounding is not None,
+                                      found=ranked)
         ranked, dim = _merge(ranked, more), max(dim, dim2)
     return ranked, dim
 
@@ -1135,7 +1137,7 @@ def _rotated_parts(V, L) -> tuple[np.ndarray, float]:
 
 
 def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None,
-                     search_truncated=False, sparsify=False):
+                     search_truncated=False, sparsify=False, found=()):
     """Seed from the trimmed pairs, then the searches; candidates of all.
 
     When the seed gives a graph, the pairs are ranked by its entries and the search
@@ -1143,7 +1145,9 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     exact, the pairs that all its candidates hold are searched too
     (``_consensus_scores``), and with ``sparsify``,
     if the sparsest graph found has more than $n - 1$ edges, the weakest edges of the
-    family's best candidate are zeroed (``zero_weakest_edges``).
+    family's best candidate are zeroed (``zero_weakest_edges``). Neither runs when the
+    best graph found so far, by this search or by the earlier ones (``found``, a
+    ``_merge`` list), is a tree with equal weights (``_sparsest_possible``).
     """
     seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated,
                     refit=B.n > LADDER_MAX_N)
@@ -1157,7 +1161,8 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     best, dim = _search_loop(B, scores, tol, noise, rng, history, start=start,
                              source=_edge_key(family[0][3]) if family else None,
                              rounding=rounding, search_truncated=search_truncated)
-    if len(family) > 1 and not noise and _unsettled(B, best):
+    if len(family) > 1 and not noise and _unsettled(B, best) and not _sparsest_possible(
+            B, _merge(found, best)):
         # members of a family mix the sparsest graph with heavy graphs on the twin nodes
         # (a different one in each member): the pairs all of them hold come first,
         # unless they are too few to connect the nodes (members that share no graph)
@@ -1169,7 +1174,8 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                                       rounding=rounding, search_truncated=search_truncated)
             best, dim = _merge(best, more), max(dim, dim2)
     best = _merge(best, family)
-    if sparsify and family and family_dimension > 1 and _unsettled(B, best):
+    if (sparsify and family and family_dimension > 1 and _unsettled(B, best)
+            and not _sparsest_possible(B, _merge(found, best))):
         # the vertices reached sit on the eigenvalue floor: zero the weakest edges
         sparser = zero_weakest_edges(B, seed, family[0][2])
         best = _merge(best, rank_candidates(B, sparser, seed))
@@ -1180,6 +1186,12 @@ def _settled(B, ranked):
     """A tree ($n - 1$ edges: no connected graph is sparser) or a graph with equal weights
     (which the vertices of a family rarely have unless they are its sparsest member)."""
     return bool(ranked) and (ranked[0][0] <= B.n - 1 or ranked[0][1] <= 1e-6)
+
+
+def _sparsest_possible(B, ranked) -> bool:
+    """The first graph of ``ranked`` is a tree with equal weights: no connected graph is
+    sparser, and ``candidate_order`` puts no graph with more edges before it."""
+    return bool(ranked) and ranked[0][0] <= B.n - 1 and ranked[0][1] <= 1e-6
 
 
 def _settled_at_noise(B, ranked):

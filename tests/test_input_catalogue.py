@@ -206,6 +206,14 @@ def _graph_signal_entries():
     ]
 
 
+def _repeated_column(V):
+    """``V`` with column 6 replaced by column 5: singular, though
+    ``||V^T V - I||_F / sqrt(n)`` is only 0.24 for karate."""
+    W = V.copy()
+    W[:, 6] = W[:, 5]
+    return W
+
+
 def _inference_entries():
     """Laplacian inference and to_networkx inputs."""
     try:
@@ -231,6 +239,10 @@ def _inference_entries():
         ("infer-normalized-basis", "infer_laplacian(fourier_basis(G, 'normalized').eigenvectors)",
          lambda: infer_laplacian(B_norm.eigenvectors), ValueError,
          r"V_hat .*laplacian='normalized'"),
+        ("infer-repeated-column", "infer_laplacian(V) with column 6 a copy of column 5",
+         lambda: infer_laplacian(_repeated_column(fourier_basis(karate).eigenvectors)),
+         ValueError, r"V_hat must be close to orthogonal .*columns 5 and 6 have inner "
+         r"product 1"),
         ("infer-laplacian-kind", "infer_laplacian(B, laplacian='random-walk')",
          lambda: infer_laplacian(B_norm, laplacian="random-walk"), ValueError,
          r"laplacian must be one of"),

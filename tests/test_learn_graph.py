@@ -71,3 +71,14 @@ def test_bad_nodelist_is_refused_before_learning(monkeypatch):
     monkeypatch.setattr(from_signals, "learn_orthogonal_basis", fail)
     with pytest.raises(ValueError, match="nodelist must hold 5 distinct labels"):
         learn_graph(np.ones((5, 30)), nodelist=["a", "b"])
+
+
+def test_a_basis_of_no_graph_is_named_as_learned_from_Y():
+    # signals on a random orthogonal basis: learned exactly, but no Laplacian fits it; the
+    # error must say the basis was learned from Y (the caller passed no V_hat)
+    Q = np.linalg.qr(np.random.default_rng(0).standard_normal((12, 12)))[0]
+    Y, _ = make_signals(Q, 120, BernoulliUniform(0.2), rng=1)
+    with pytest.raises(ValueError, match=r"no combinatorial Laplacian fits the basis learned "
+                                         r"from Y: infer_laplacian refused it as V_hat: V_hat "
+                                         r"has no column close to the constant vector"):
+        learn_graph(Y, rng=0)

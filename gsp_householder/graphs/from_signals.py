@@ -62,7 +62,10 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     ValueError, TypeError
         For invalid signals or parameters (named in the message), or a
         ``nodelist`` whose length differs from the number of rows of ``Y`` or
-        that repeats a label.
+        that repeats a label; also when the basis learned from ``Y`` has no
+        column close to the zero-eigenvalue vector of the Laplacian (signals that
+        do not come from a graph, or a learner that did not settle): the message
+        says so and quotes `infer_laplacian`'s reason.
 
     Warns
     -----
@@ -94,8 +97,14 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
-    inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale, rng=rng,
-                               progress=progress)
+    try:
+        inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale,
+                                   rng=rng, progress=progress)
+    except ValueError as exc:
+        why = ("" if result.converged else
+               "the learner did not settle (see its ConvergenceWarning), and ")
+        raise ValueError(f"no {laplacian} Laplacian fits the basis learned from Y: {why}"
+                         f"infer_laplacian refused it as V_hat: {exc}") from exc
     inferred.nodelist = nodes
     inferred.learned = result
     return inferred

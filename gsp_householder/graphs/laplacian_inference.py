@@ -486,13 +486,27 @@ def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:
 
 
 def _orthonormal(V):
+    """The orthogonal matrix nearest ``V``, refused unless ``V`` is near-orthogonal.
+
+    Near-orthogonal: $\\|V^T V - I\\|_F / \\sqrt n \\le 0.5$ and every entry of
+    $V^T V - I$ at most 0.5 in absolute value. The entrywise bound does not weaken
+    as $n$ grows: a repeated or zero column (a singular $V$, whose nearest
+    orthogonal matrix is not unique) is refused at every size.
+    """
     n = V.shape[0]
     if V.shape != (n, n) or n < 3:
         raise ValueError(f"V_hat must be square with n >= 3, got shape {V.shape}")
-    defect = np.linalg.norm(V.T @ V - np.eye(n)) / np.sqrt(n)
+    gap = V.T @ V - np.eye(n)
+    defect = np.linalg.norm(gap) / np.sqrt(n)
     if defect > 0.5:
         raise ValueError("V_hat must be close to orthogonal, got ||V^T V - I||_F / sqrt(n) = "
                          f"{defect:.3g}")
+    k, l = np.unravel_index(int(np.argmax(np.abs(gap))), gap.shape)
+    if abs(gap[k, l]) > 0.5:
+        what = (f"column {k} has squared norm {gap[k, k] + 1:.3g}" if k == l else
+                f"columns {k} and {l} have inner product {gap[k, l]:.3g}")
+        raise ValueError(f"V_hat must be close to orthogonal (every entry of V^T V - I at "
+                         f"most 0.5), but its {what}")
     U, _, Wt = np.linalg.svd(V)
     return U @ Wt
 

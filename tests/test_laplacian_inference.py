@@ -679,18 +679,16 @@ def test_small_relaxations_before_the_first_round_prove_failures_only(monkeypatc
         if ok:                                          # the rounds reach the same vertex
             np.testing.assert_allclose(lam, full[1], atol=1e-9 * np.abs(full[1]).max())
     # a chain of small relaxations proves some failure the first one alone does not
-    monkeypatch.setattr(_template_lp, "CERTIFY_ROUNDS", 0)
-    single = []
-    for floor in (1.001 * t, 1.05 * t, 2.0 * t):
-        calls.clear()
-        _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
-        single.append(calls[0][1])
-    monkeypatch.setattr(_template_lp, "CERTIFY_ROUNDS", 6)
-    chained = []
-    for floor in (1.001 * t, 1.05 * t, 2.0 * t):
-        calls.clear()
-        _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
-        chained.append(calls[0][1])
+    def proved(rounds):
+        monkeypatch.setattr(_template_lp, "CERTIFY_ROUNDS", rounds)
+        out = []
+        for floor in (1.001 * t, 1.05 * t, 2.0 * t):
+            calls.clear()
+            _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint)
+            out.append(calls[0][1])
+        return out
+
+    single, chained = proved(0), proved(6)
     assert all(chained) and not all(single)
 
 

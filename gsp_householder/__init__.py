@@ -6,6 +6,7 @@ sparse $X$, and use such dictionaries as graph Fourier bases.
 
 from gsp_householder.estimator import HouseholderDictionaryLearning
 from gsp_householder.exceptions import (
+    AmbiguousGraphWarning,
     ConvergenceWarning,
     DegenerateStatisticsError,
     DegenerateStatisticsWarning,
@@ -131,6 +132,7 @@ __all__ = [
     # exceptions and warnings
     "DegenerateStatisticsError",
     "DegenerateStatisticsWarning",
+    "AmbiguousGraphWarning",
     "ConvergenceWarning",
     "NotFittedError",
 ]

@@ -12,6 +12,7 @@ __all__ = [
     "DegenerateStatisticsError",
     "DegenerateStatisticsWarning",
     "ConvergenceWarning",
+    "AmbiguousGraphWarning",
     "NotFittedError",
 ]
 
@@ -35,6 +36,16 @@ class DegenerateStatisticsWarning(UserWarning):
 
 class ConvergenceWarning(UserWarning):
     """An iterative method stopped before meeting its convergence test."""
+
+
+class AmbiguousGraphWarning(UserWarning):
+    """Another graph, not much denser, has the same eigenvectors as the one inferred.
+
+    Issued, for example, when an unweighted graph is inferred whose complement is
+    connected and has at most twice as many edges: a graph with equal weights and
+    its complement share their eigenvectors, so no inference from eigenvectors can
+    tell them apart, and the sparser one is returned.
+    """
 
 
 class NotFittedError(ValueError, AttributeError):

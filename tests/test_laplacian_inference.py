@@ -11,7 +11,7 @@ from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import HouseholderProduct
-from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
 from gsp_householder.graphs.datasets import load_graph
 from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
@@ -334,12 +334,50 @@ def test_dense_graphs_with_near_uniform_degrees(make):
     # a third of the pairs are edges: the leverage rankings fail; the fitted ranking
     # ranks them, and for a constant degree (the eigenvalue vector among the Gram's
     # largest directions) the constant-diagonal family holds the graph
-    B = fourier_basis(make())
-    with warnings.catch_warnings():
+    G = make()
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         warnings.simplefilter("error", ConvergenceWarning)
         res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.residual < 1e-8
+    # the complement has the same eigenvectors; it is reported when it is connected
+    # and at most COMPLEMENT_RATIO times as dense
+    m, n = G.number_of_edges(), G.number_of_nodes()
+    close = n * (n - 1) // 2 - m <= 2.0 * m and nx.is_connected(nx.complement(G))
+    ambiguous = [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+    assert len(ambiguous) == int(close)
+    if close:
+        assert compare_graphs(nx.complement(G), res.candidates[-1])["f1"] == 1.0
+        assert res.ambiguous
+
+
+def test_dense_unweighted_graph_denser_than_its_complement_is_reported():
+    # past half of all pairs, the sparser complement is returned: the eigenvectors
+    # cannot tell the two apart, so the result says so and holds the truth too
+    G = nx.gnp_random_graph(100, 0.6, seed=4)
+    B = fourier_basis(G)
+    with pytest.warns(AmbiguousGraphWarning, match="complement"):
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(nx.complement(G), res.laplacian)["f1"] == 1.0
+    assert compare_graphs(G, res.candidates[-1])["f1"] == 1.0
+    assert res.ambiguous and res.history["complement_edges"] == G.number_of_edges()
+
+
+def test_weighted_dense_graph_has_no_complement_reported():
+    # unequal weights: the complement's Laplacian has other eigenvectors
+    G = nx.gnp_random_graph(60, 0.35, seed=1)
+    rng = np.random.default_rng(5)
+    for u, v in G.edges():
+        G[u][v]["weight"] = rng.uniform(0.5, 2.0)
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert not [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+    assert "complement_edges" not in res.history
 
 
 def test_fitted_ranking_puts_the_edges_first():

@@ -83,9 +83,11 @@ class InferredLaplacian:
 
     @property
     def ambiguous(self) -> bool:
-        """Whether another valid graph with as few edges was found, or a family exists."""
+        """Whether another valid graph with as few edges was found, a family exists, or
+        the graph's complement (with the same eigenvectors) is among the candidates."""
         edges = self.history.get("candidate_edges", [self.n_edges])
-        return self.family_dimension > 1 or edges.count(self.n_edges) > 1
+        return (self.family_dimension > 1 or edges.count(self.n_edges) > 1
+                or "complement_edges" in self.history)
 
     def to_networkx(self, nodelist=None):
         """The inferred graph as a ``networkx.Graph`` with the basis's node labels.

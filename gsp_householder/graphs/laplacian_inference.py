@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_rng, check_scalar
-from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs._character_groups import character_groups
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._family_member import sparsest_direction
@@ -179,6 +179,12 @@ EIGENSPACE_SEPARATION = 10.0
 #: candidate search of the larger family found at the first valid size (unweighted
 #: karate: dimension 4 instead of 3, 0.093 against 0.079 CPU s).
 UNBISECTED_MIN_N = 500
+
+
+# an equal-weight graph whose connected complement has at most this many times its
+# edges is reported (AmbiguousGraphWarning, the complement among the candidates): the
+# two share their eigenvectors and only the prior "sparser" tells them apart
+COMPLEMENT_RATIO = 2.0
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -1313,6 +1319,17 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
+    complement = _close_complement(basis, ranked[0])
+    if complement is not None:
+        laps.append(_laplacian(complement, basis))
+        history["complement_edges"] = sp.triu(complement, 1).nnz
+        history["candidate_edges"].append(history["complement_edges"])
+        warnings.warn(f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
+                      f"complement, a connected graph with {history['complement_edges']} "
+                      f"edges, has the same eigenvectors: no inference from eigenvectors "
+                      f"tells a graph from its complement, and the sparser is returned "
+                      f"(the complement is the last of the candidates)",
+                      AmbiguousGraphWarning, stacklevel=4)
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
     if (history.get("noise", 0.0) > EXACT_NOISE and levels and L.count_nonzero()
             and "unresolvable" not in history):
@@ -1333,6 +1350,32 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _close_complement(basis, best) -> sp.csr_array | None:
+    """The complement of the graph ``best`` when it shares its eigenvectors and is close.
+
+    For a combinatorial Laplacian $L$ with equal weights $c$, $c(nI - J) - L$ is the
+    Laplacian of the complement with the same weight, diagonal in every basis that
+    diagonalises $L$ and has the constant vector. Returned only when that complement
+    is connected and has at most ``COMPLEMENT_RATIO`` times the edges of ``best``
+    (then the graph is at least a third of all pairs, so a dense matrix costs no
+    more than the graph itself); otherwise ``None``.
+    """
+    n_edges, cv, _, W = best[:4]
+    n = W.shape[0]
+    pairs = n * (n - 1) // 2
+    if (basis["kind"] != "combinatorial" or cv > 1e-6 or n_edges >= pairs
+            or pairs - n_edges > COMPLEMENT_RATIO * n_edges):
+        return None
+    weight = float(sp.triu(W, 1).tocoo().data.mean())
+    C = np.full((n, n), weight)
+    np.fill_diagonal(C, 0.0)
+    C[W.toarray() != 0.0] = 0.0
+    C = sp.csr_array(C)
+    if sp.csgraph.connected_components(C, directed=False)[0] > 1:
+        return None
+    return C
 
 
 def _laplacian(W, basis) -> sp.csr_array:

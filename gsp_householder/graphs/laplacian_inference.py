@@ -1360,12 +1360,14 @@ def _close_complement(basis, best) -> sp.csr_array | None:
     diagonalises $L$ and has the constant vector. Returned only when that complement
     is connected and has at most ``COMPLEMENT_RATIO`` times the edges of ``best``
     (then the graph is at least a third of all pairs, so a dense matrix costs no
-    more than the graph itself); otherwise ``None``.
+    more than the graph itself); otherwise ``None``. With the eigenvalue order known
+    (``ordered``) the complement, whose eigenvalues $cn - \\lambda$ run the other way,
+    is not valid and is not returned.
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]
     pairs = n * (n - 1) // 2
-    if (basis["kind"] != "combinatorial" or cv > 1e-6 or n_edges >= pairs
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or cv > 1e-6 or n_edges >= pairs
             or pairs - n_edges > COMPLEMENT_RATIO * n_edges):
         return None
     weight = float(sp.triu(W, 1).tocoo().data.mean())

@@ -8,6 +8,7 @@ import pytest
 import scipy.linalg
 import scipy.sparse as sp
 from _basis_inputs import perturbed as _perturbed
+from _basis_inputs import rotated as _rotated
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import HouseholderProduct
@@ -864,17 +865,6 @@ def test_noisy_family_tolerance_is_not_that_of_its_first_direction():
     ranked = _candidates(P, fit, np.random.default_rng(0))
     assert ranked
     assert compare_graphs(B.laplacian, _laplacian(ranked[0][3], basis))["f1"] >= 0.95
-
-
-def _rotated(B, rng):
-    """The eigenvectors of ``B`` with a random rotation inside every repeated eigenspace
-    (any basis of an eigenspace is a valid one; a learned basis gives an arbitrary one)."""
-    V = B.eigenvectors.copy()
-    for g in B.eigenspaces:
-        if len(g) > 1:
-            Q, R = np.linalg.qr(rng.standard_normal((len(g), len(g))))
-            V[:, g] = V[:, g] @ (Q * np.sign(np.diag(R)))
-    return V
 
 
 @pytest.mark.parametrize("noise", [0.0, 1e-3])

@@ -672,8 +672,9 @@ def test_first_relaxation_rows_are_those_nearest_to_binding():
     P, fit = _tree_family()
     Q = np.linalg.qr(fit.Lam)[0]
     trace_row = P.mult @ Q
-    first = _nearest_rows(P, Q, trace_row, fit.tol, fit.hint)
     I, J = fit.hint
+    first = _nearest_rows(P, Q, trace_row, POSITIVE_SLACK * (fit.tol[I] + fit.tol[J]),
+                          fit.hint)
     A = P.products(I[first], J[first], Q)
     b = POSITIVE_SLACK * (fit.tol[I[first]] + fit.tol[J[first]])
     rows = _pair_constraints(P, Q, fit.tol, fit.hint)

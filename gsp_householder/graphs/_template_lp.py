@@ -287,7 +287,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
     """
     I, J = hint
     h = POSITIVE_SLACK * (tol[I] + tol[J])
-    rows = _nearest_rows(B, Q, trace_row, tol, hint)
+    rows = _nearest_rows(B, Q, trace_row, h, hint)
     for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
         res = solve(B.products(I[rows], J[rows], Q), h[rows])
         if below_floor(res):
@@ -305,14 +305,14 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
     return False
 
 
-def _nearest_rows(B: PairBasis, Q, trace_row, tol, hint):
+def _nearest_rows(B: PairBasis, Q, trace_row, h, hint):
     """Indices (into the ``hint`` pairs) of the ``CERTIFY_ROWS`` pair rows nearest to
     binding at the first direction of the span, most binding first, found from that
     direction's entries alone (one $n \\times n$ product instead of every pair row of the
-    span)."""
+    span); ``h``: the rows' bounds."""
     I, J = hint
     q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
-    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - POSITIVE_SLACK * (tol[I] + tol[J])
+    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
     first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
     return first[np.argsort(-excess[first], kind="stable")]
 

@@ -410,10 +410,8 @@ def _eigenspace_groups(basis, W):
     eigenspaces)."""
     V = basis["V_anchored"]
     n = V.shape[1]
-    M = V.T @ (_laplacian(W, basis) @ V)
-    lam = np.diag(M).copy()
-    off = float(np.sqrt(max(np.sum(M * M) - np.sum(lam * lam), 0.0) / (n * (n - 1))))
-    gap = max(EIGENSPACE_FACTOR * off, 1e-8 * float(np.abs(lam).max()))
+    lam, off = _rotated_parts(V, _laplacian(W, basis))
+    gap = max(EIGENSPACE_FACTOR * off / np.sqrt(n * (n - 1)), 1e-8 * float(np.abs(lam).max()))
     z = basis["zero_column"]
     order = np.argsort(lam)
     order = order[order != z]
@@ -1370,11 +1368,8 @@ def _close_complement(basis, best) -> sp.csr_array | None:
     if (basis["kind"] != "combinatorial" or basis["ordered"] or cv > 1e-6 or n_edges >= pairs
             or pairs - n_edges > COMPLEMENT_RATIO * n_edges):
         return None
-    weight = float(sp.triu(W, 1).tocoo().data.mean())
-    C = np.full((n, n), weight)
-    np.fill_diagonal(C, 0.0)
-    C[W.toarray() != 0.0] = 0.0
-    C = sp.csr_array(C)
+    # unit weights: `_laplacian` sets the scale
+    C = sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())
     if sp.csgraph.connected_components(C, directed=False)[0] > 1:
         return None
     return C

@@ -1169,7 +1169,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
     """
     seed = seed_fit(B, trimmed, tol, noise, rounding, search_truncated,
                     refit=B.n > LADDER_MAX_N)
-    family, family_dimension, start = [], 1, None
+    family, family_dimension, start, ranking = [], 1, None, scores
     if seed is not None:
         family = _candidates(B, seed, rng, history)
         family_dimension = seed.Lam.shape[1]
@@ -1192,6 +1192,14 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                                       rounding=rounding, search_truncated=search_truncated)
             best, dim = _merge(best, more), max(dim, dim2)
     best = _merge(best, family)
+    if best and best[0][0] == B.n_pairs:
+        # the complete graph is valid for every basis: no answer. The ranking holds the
+        # pairs upside down when the edges' rows are few directions repeated (complete
+        # multipartite graphs: rank 1 for bipartite) and the non-edges' spread: the
+        # edges fit the smallest directions and the non-edges look edge-like
+        more, dim2 = _search_loop(B, -ranking, tol, noise, rng, history, rounding=rounding,
+                                  search_truncated=search_truncated)
+        best, family_dimension = _merge(best, more), max(family_dimension, dim2)
     if (sparsify and family and family_dimension > 1 and _unsettled(B, best)
             and not _sparsest_possible(B, _merge(found, best))):
         # the vertices reached sit on the eigenvalue floor: zero the weakest edges

@@ -1321,6 +1321,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           "vector diagonalises", ConvergenceWarning, stacklevel=4)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
+    elif ranked[0][0] == B.n_pairs:
+        history["complete_graph_found"] = True
+        warnings.warn("the only equal-weight graph found is the complete graph, which every "
+                      "basis with this zero-eigenvalue vector diagonalises: it says nothing "
+                      "about these eigenvectors, and the graph sought was not found (the "
+                      "result's candidates are the other graphs found)",
+                      ConvergenceWarning, stacklevel=4)
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
@@ -1352,6 +1359,25 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"ordered=True) may resolve it; the result's candidates are the "
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
+    leverage = history.get("leverage_noise_estimates")
+    if (leverage and not any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
+            and residual > FITS_EXACTLY
+            and history.get("noise_ratio", 0.0) <= RESIDUAL_CONSISTENT
+            and "complete_graph_found" not in history):
+        # the leverage rankings gave no graph and no noise level: their kept pairs were
+        # clean to rounding (exact eigenvectors) or not clean at all. The fitted
+        # rankings' estimates measure their own misfit, not the noise, and the
+        # constant-diagonal family's least-squares member need not be the graph sought:
+        # a graph that does not fit the eigenvectors exactly is then a guess (exact
+        # eigenvectors: weighted ER(100, 0.5) gave 4914 edges at a residual of 2.6e-3,
+        # Mycielski(6) 252 edges at 4.9e-2)
+        history["unranked_residual"] = residual
+        warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
+                      f"and the inferred graph does not fit the eigenvectors exactly "
+                      f"(residual {residual:.2g}): it is doubtful; the eigenvalue order, if "
+                      f"known (eigenspaces=..., ordered=True), may resolve it; the result's "
+                      f"candidates are the other graphs found",
+                      ConvergenceWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],

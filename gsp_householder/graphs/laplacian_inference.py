@@ -660,6 +660,8 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if family:
             ranked = _merge(ranked, family)
             family_dimension = max(family_dimension, dim)
+            if _edge_key(ranked[0][3]) in {_edge_key(x[3]) for x in family}:
+                history["constant_diagonal_graph"] = True
     elif not ranked:
         # too noisy for the leverage rankings, whose noise estimates are not clean for a
         # regular graph: its constant-diagonal family shows its own noise level
@@ -1359,19 +1361,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"ordered=True) may resolve it; the result's candidates are the "
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
-    leverage = history.get("leverage_noise_estimates")
-    if (leverage and not any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
-            and residual > FITS_EXACTLY
-            and history.get("noise_ratio", 0.0) <= RESIDUAL_CONSISTENT
-            and "complete_graph_found" not in history):
-        # the leverage rankings gave no graph and no noise level: their kept pairs were
-        # clean to rounding (exact eigenvectors) or not clean at all. The fitted
-        # rankings' estimates measure their own misfit, not the noise, and the
-        # constant-diagonal family's least-squares member need not be the graph sought:
-        # a graph that does not fit the eigenvectors exactly is then a guess (exact
-        # eigenvectors: weighted ER(100, 0.5) gave 4914 edges at a residual of 2.6e-3,
-        # Mycielski(6) 252 edges at 4.9e-2)
-        history["unranked_residual"] = residual
+    if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
                       f"(residual {residual:.2g}): it is doubtful; the eigenvalue order, if "
@@ -1382,6 +1372,36 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _unranked_doubt(B, history, residual) -> bool:
+    """Whether a graph that the leverage rankings did not give is doubtful; its residual
+    (``_diagonal_fit``) is then kept in ``history["unranked_residual"]``.
+
+    When the leverage rankings give no graph and no noise level (their kept pairs clean
+    to rounding, exact eigenvectors, or not clean at all), the fitted rankings'
+    estimates measure their own misfit, not the noise. A graph they give is doubtful if
+    it does not fit the eigenvectors exactly (``FITS_EXACTLY``: exact eigenvectors of
+    Mycielski(6) gave 252 edges at a residual of 4.9e-2). A graph of the
+    constant-diagonal family is doubtful if its residual is above
+    ``RESIDUAL_CONSISTENT`` times the noise level that family shows
+    (``constant_diagonal_noise``), or above ``FITS_EXACTLY`` if it shows none: the
+    family's least-squares members fit a graph outside it too (exact eigenvectors of
+    weighted ER(100, 0.5): 4914 edges at 2.6e-3, ten times that level). Graphs of that
+    family already checked against its level (``_consistent_regular``) and the complete
+    graph (warned of on its own) are not doubted here.
+    """
+    leverage = history.get("leverage_noise_estimates")
+    if (not leverage or any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
+            or residual <= FITS_EXACTLY or history.get("regular_family") == "sparser"
+            or history.get("noise_ratio", 0.0) > RESIDUAL_CONSISTENT
+            or "complete_graph_found" in history):
+        return False
+    level = constant_diagonal_noise(B) if history.get("constant_diagonal_graph") else None
+    if level is not None and residual <= RESIDUAL_CONSISTENT * level:
+        return False
+    history["unranked_residual"] = residual
+    return True
 
 
 def _close_complement(basis, best) -> sp.csr_array | None:

@@ -381,6 +381,50 @@ def test_weighted_dense_graph_has_no_complement_reported():
     assert "complement_edges" not in res.history
 
 
+@pytest.mark.parametrize(("a", "b", "seed"), [(8, 12, 0), (8, 12, 1), (5, 15, 2), (12, 25, 0)])
+def test_complete_bipartite_graph_is_not_the_complete_graph(a, b, seed):
+    # the edges' pair rows are one direction repeated, so the leverage ranking puts
+    # the non-edges first; the complete graph (valid for every basis) found with it
+    # sends the search to the reversed ranking, whose first pairs are the edges
+    G = nx.complete_bipartite_graph(a, b)
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == a * b and res.residual < 1e-8
+    assert res.history["candidate_edges"].count((a + b) * (a + b - 1) // 2) <= 1
+
+
+def test_complete_graph_found_is_reported():
+    # weighted K(8, 12): the only equal-weight graph found is the complete graph,
+    # which says nothing about the eigenvectors; the result says so
+    G = nx.complete_bipartite_graph(8, 12)
+    rng = np.random.default_rng(1)
+    for u, v in G.edges():
+        G[u][v]["weight"] = rng.uniform(0.5, 2.0)
+    B = fourier_basis(G)
+    with pytest.warns(ConvergenceWarning, match="complete graph"):
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert res.n_edges == 190 and res.history["complete_graph_found"]
+
+
+@pytest.mark.parametrize(("make", "seed"), [
+    (lambda: nx.gnp_random_graph(60, 0.5, seed=3), 3),
+    (lambda: nx.mycielski_graph(6), 0),
+])
+def test_inexact_graph_from_exact_eigenvectors_is_doubted(make, seed):
+    # the leverage rankings give no graph and no noise level; the fitted rankings'
+    # graph does not fit the exact eigenvectors (residual 1e-2 to 1e-1): doubtful
+    G = make()
+    B = fourier_basis(G)
+    with pytest.warns(ConvergenceWarning, match="doubtful"):
+        res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert res.residual > 1e-3
+    assert res.history["unranked_residual"] == res.residual
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0
+
+
 def test_fitted_ranking_puts_the_edges_first():
     from gsp_householder.graphs._fitted_ranking import fitted_ranking
     from gsp_householder.graphs._pair_geometry import pair_basis

@@ -251,7 +251,16 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         are then too inaccurate for this graph to be trusted. And, with the complete
         graph returned at once, if the least edge-like pairs show a standardised noise
         level above 1/60 (``history["unresolvable"]``): no edge can be told from a
-        non-edge.
+        non-edge. Also if the only equal-weight graph found is the complete graph
+        (``history["complete_graph_found"]``), valid for every basis: the graph
+        sought was not found. And if the leverage rankings gave neither a graph nor a
+        noise level and the graph returned does not fit the eigenvectors exactly, or
+        (a constant-diagonal graph) not to the noise level its family shows
+        (``history["unranked_residual"]``): dense graphs with exact eigenvectors.
+    AmbiguousGraphWarning
+        If the graph returned has equal weights and its complement, connected and at
+        most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
+        complement is then the last of the candidates).
 
     Notes
     -----

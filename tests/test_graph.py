@@ -427,6 +427,66 @@ def test_compare_accepts_graphs_and_refuses_adjacency():
         compare_spectra(L, L, eigenspaces=[[0], []])
 
 
+def _dense_compare(A, B, weight_tol=1e-6):
+    """compare_graphs's figures computed densely, pair by pair."""
+    A, B = A / np.trace(A), B / np.trace(B)
+    iu = np.triu_indices(A.shape[0], 1)
+    a, b = -A[iu], -B[iu]
+    ea = a > weight_tol * np.abs(a).max()
+    eb = b > weight_tol * np.abs(b).max()
+    tp = int(np.count_nonzero(ea & eb))
+    prec, rec = tp / eb.sum(), tp / ea.sum()
+    return {"relative_error": np.linalg.norm(A - B) / np.linalg.norm(A), "true_positives": tp,
+            "f1": 2 * prec * rec / (prec + rec), "n_edges_true": int(ea.sum()),
+            "n_edges_hat": int(eb.sum())}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_compare_graphs_agrees_with_a_dense_pair_by_pair_count(seed):
+    from gsp_householder.graphs.comparison import compare_graphs
+
+    rng = np.random.default_rng(seed)
+    n = 40
+    G = nx.gnp_random_graph(n, 0.2, seed=seed)
+    H = nx.gnp_random_graph(n, 0.2, seed=seed + 100)
+    H.add_edges_from(list(G.edges)[: len(G.edges) // 2])     # some edges shared
+    for graph in (G, H):
+        for u, v in graph.edges:
+            graph[u][v]["weight"] = rng.uniform(0.5, 2.0)
+    LG, LH = laplacian_matrix(G, nodelist=range(n)), laplacian_matrix(H, nodelist=range(n))
+    assert compare_graphs(G, H) == compare_graphs(LG, LH)
+    # a tiny weight on a non-edge: below weight_tol, not an edge, but in the error
+    i, j = next((i, j) for i in range(n) for j in range(i + 1, n) if not H.has_edge(i, j))
+    LH = LH + sp.csr_array(([-1e-9, -1e-9, 1e-9, 1e-9], ([i, j, i, j], [j, i, i, j])),
+                           shape=(n, n))
+    expected = _dense_compare(LG.toarray(), LH.toarray())
+    for got in (compare_graphs(LG, LH), compare_graphs(LG.toarray(), LH.toarray())):
+        assert got["f1"] == pytest.approx(expected["f1"], abs=0.0)
+        assert got["relative_error"] == pytest.approx(expected["relative_error"], rel=1e-12)
+        for key in ("true_positives", "n_edges_true", "n_edges_hat"):
+            assert got[key] == expected[key]
+
+
+def test_compare_graphs_reads_the_weight_attribute_it_is_given():
+    from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
+
+    G = load_graph("karate")
+    rng = np.random.default_rng(3)
+    H = G.copy()
+    for u, v in H.edges:
+        H[u][v]["distance"] = rng.uniform(1.0, 5.0)
+    assert compare_graphs(G, H)["relative_error"] < 1e-14
+    assert compare_graphs(G, H, weight="distance")["relative_error"] > 0.1
+    assert compare_graphs(H, laplacian_matrix(H, weight="distance"),
+                          weight="distance")["relative_error"] < 1e-14
+    unit = compare_graphs(G, laplacian_matrix(G, weight=None), weight=None)
+    assert unit["relative_error"] < 1e-14 and unit["f1"] == 1.0
+    assert compare_spectra(H, laplacian_matrix(H, weight="distance"),
+                           weight="distance")["max_eigenvalue_error"] < 1e-12
+    with pytest.raises(ValueError, match="L_hat must be a square matrix"):
+        compare_graphs(G, sp.csr_array((34, 33)))
+
+
 def test_compare_matches_labelled_nodes_by_label():
     from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
     from gsp_householder.graphs.inferred import InferredLaplacian

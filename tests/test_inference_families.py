@@ -258,3 +258,21 @@ def test_moebius_kantor_eigenvectors_fit_a_twin():
     found = nx.from_numpy_array((L < 0).astype(float))
     assert nx.is_isomorphic(found, G)
     assert res.family_dimension > 1
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_irregular_graph_too_noisy_for_the_rankings_is_not_a_regular_family_member(seed):
+    # davis from signals at 40 dB: the leverage rankings call the noise unresolvable, and
+    # the constant-diagonal family of this irregular graph holds only the complete graph
+    # with a few pairs dropped (492 of 496 pairs, unequal weights), once returned with
+    # no warning; it is not a regular graph, so the result warns
+    from gsp_householder import BernoulliUniform, learn_graph, make_signals
+
+    B = fourier_basis(nx.davis_southern_women_graph())
+    Y, _ = make_signals(B.eigenvectors, 5 * B.n, BernoulliUniform(0.1), snr_db=40, rng=seed)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = learn_graph(Y, rng=0, progress=False)
+    f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
+    assert "regular_family" not in res.history
+    assert f1 >= 0.95 or any(issubclass(w.category, ConvergenceWarning) for w in caught)

@@ -11,36 +11,46 @@ from gsp_householder._validation import check_real_array, check_scalar
 __all__ = ["compare_graphs", "compare_spectra"]
 
 
-def _dense_laplacian(L, name):
-    """A dense Laplacian from a graph, an InferredLaplacian/FourierBasis or a matrix."""
+def _sparse_laplacian(L, name, weight):
+    """A sparse Laplacian from a graph, an InferredLaplacian/FourierBasis or a matrix."""
     from gsp_householder.graphs.fourier import _is_pygsp, _networkx, laplacian_matrix
 
-    if isinstance(L, _networkx().Graph) or _is_pygsp(L):
-        return laplacian_matrix(L).toarray()   # a PyGSP graph's lap_type is respected
+    if isinstance(L, _networkx().Graph):
+        return laplacian_matrix(L, weight=weight)
+    if _is_pygsp(L):
+        return laplacian_matrix(L)   # a PyGSP graph's lap_type is respected
     if hasattr(L, "laplacian") and not isinstance(L, np.ndarray) and not sp.issparse(L):
         L = L.laplacian
     if sp.issparse(L):
-        A = L.toarray()
+        if L.ndim != 2 or L.shape[0] != L.shape[1]:
+            raise ValueError(f"{name} must be a square matrix, got shape {L.shape}")
+        A = sp.csr_array(L, dtype=np.float64)
     elif isinstance(L, np.ndarray | list | tuple):
-        A = check_real_array(L, name, ndim=2, allow_float32=False, check_finite=False)
+        dense = check_real_array(L, name, ndim=2, allow_float32=False, check_finite=False)
+        if dense.shape[0] != dense.shape[1]:
+            raise ValueError(f"{name} must be a square matrix, got shape {dense.shape}")
+        if not np.isfinite(dense).all():
+            raise ValueError(f"{name} must be finite")
+        A = sp.csr_array(np.asarray(dense, dtype=np.float64))
     else:
         raise TypeError(f"{name} must be a Laplacian matrix, a networkx or PyGSP graph, an "
                         f"InferredLaplacian or a FourierBasis, got {type(L).__name__}")
-    A = np.asarray(A, dtype=np.float64)
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"{name} must be a square matrix, got shape {A.shape}")
-    if not np.isfinite(A).all():
+    A.sum_duplicates()
+    if not np.isfinite(A.data).all():
         raise ValueError(f"{name} must be finite")
-    off = A - np.diag(np.diagonal(A))
-    top = float(np.abs(A).max(initial=0.0))
-    if top > 0 and not np.diagonal(A).any() and (off >= 0).all():
+    diagonal = A.diagonal()
+    off = sp.coo_array(A - sp.diags_array(diagonal))
+    off.eliminate_zeros()
+    top = float(np.abs(A.data).max(initial=0.0))
+    if top > 0 and not diagonal.any() and (off.data >= 0).all():
         raise ValueError(f"{name} looks like an adjacency matrix (zero diagonal, non-negative "
                          f"off-diagonal entries), not a Laplacian; pass the graph itself or "
                          f"laplacian_matrix(W)")
-    if top > 0 and off.max() > 1e-8 * top:
-        i, j = np.unravel_index(int(np.argmax(off)), off.shape)
+    if top > 0 and off.data.max(initial=0.0) > 1e-8 * top:
+        k = int(np.argmax(off.data))
+        i, j = int(off.row[k]), int(off.col[k])
         raise ValueError(f"{name} must be a Laplacian (off-diagonal entries <= 0), found "
-                         f"{name}[{i}, {j}] = {off[i, j]:.3g}")
+                         f"{name}[{i}, {j}] = {off.data[k]:.3g}")
     return A
 
 
@@ -58,14 +68,14 @@ def _labels(L):
     return None if labels is None else list(labels)
 
 
-def _laplacian_pair(L_true, L_hat):
-    """Both dense Laplacians, ``L_hat``'s rows put in ``L_true``'s node order.
+def _laplacian_pair(L_true, L_hat, weight="weight"):
+    """Both Laplacians (sparse), ``L_hat``'s rows put in ``L_true``'s node order.
 
     Inputs that both carry node labels are matched by label (their node sets must
     agree); otherwise rows are matched by position.
     """
-    A = _dense_laplacian(L_true, "L_true")
-    B = _dense_laplacian(L_hat, "L_hat")
+    A = _sparse_laplacian(L_true, "L_true", weight)
+    B = _sparse_laplacian(L_hat, "L_hat", weight)
     if A.shape != B.shape:
         raise ValueError(f"L_true and L_hat must have equal shapes, got {A.shape} and {B.shape}")
     la, lb = _labels(L_true), _labels(L_hat)
@@ -77,11 +87,11 @@ def _laplacian_pair(L_true, L_hat):
         raise ValueError(f"L_true and L_hat must label the same nodes: {missing[0]!r} is a "
                          f"node of L_true only ({len(missing)} such nodes)")
     order = np.array([position[label] for label in la])
-    return A, B[np.ix_(order, order)]
+    return A, B[order][:, order]
 
 
-def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
-                   normalize: bool = True) -> dict[str, float]:
+def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6, normalize: bool = True,
+                   weight: str | None = "weight") -> dict[str, float]:
     """Edge and matrix errors of an inferred Laplacian.
 
     Parameters
@@ -99,6 +109,9 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     normalize : bool, default True
         Compare $L / \\operatorname{tr} L$ (eigenvectors fix a Laplacian only up
         to scale).
+    weight : str or None, default "weight"
+        Edge attribute holding the weight of a networkx graph, as in networkx
+        (``None``: every edge has weight 1). Ignored for other inputs.
 
     Returns
     -------
@@ -127,35 +140,51 @@ def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6,
     >>> r = compare_graphs(L, 2 * L)
     >>> r["f1"], round(r["relative_error"], 12)
     (1.0, 0.0)
+
+    Weights stored under another edge attribute are named as in networkx:
+
+    >>> G = nx.Graph([(0, 1, {"w": 1.0}), (1, 2, {"w": 3.0})])
+    >>> H = nx.Graph([(0, 1, {"w": 3.0}), (1, 2, {"w": 1.0})])
+    >>> round(compare_graphs(G, H, weight="w")["relative_error"], 3)
+    0.722
+    >>> compare_graphs(G, H, weight=None)["relative_error"]
+    0.0
     """
-    A, B = _laplacian_pair(L_true, L_hat)
+    A, B = _laplacian_pair(L_true, L_hat, weight)
     weight_tol = check_scalar(weight_tol, "weight_tol", low=0.0, low_inclusive=True)
     if normalize:
-        ta, tb = np.trace(A), np.trace(B)
+        ta, tb = A.trace(), B.trace()
         A = A / ta if ta > 0 else A
         B = B / tb if tb > 0 else B
-    iu = np.triu_indices(A.shape[0], 1)
-    a, b = -A[iu], -B[iu]
-    ea = a > weight_tol * max(np.abs(a).max(initial=0.0), 1e-300)
-    eb = b > weight_tol * max(np.abs(b).max(initial=0.0), 1e-300)
-    tp = int(np.count_nonzero(ea & eb))
-    prec = tp / eb.sum() if eb.sum() else (1.0 if not ea.sum() else 0.0)
-    rec = tp / ea.sum() if ea.sum() else 1.0
+    ea, eb = _edges(A, weight_tol), _edges(B, weight_tol)
+    tp = len(ea & eb)
+    prec = tp / len(eb) if eb else (1.0 if not ea else 0.0)
+    rec = tp / len(ea) if ea else 1.0
     f1 = 2 * prec * rec / (prec + rec) if prec + rec > 0 else 0.0
-    na = np.linalg.norm(A)
+    na = float(sp.linalg.norm(A))
+    difference = float(sp.linalg.norm(A - B))
     return {
-        "relative_error": float(np.linalg.norm(A - B) / na) if na > 0 else float(np.linalg.norm(B)),
+        "relative_error": difference / na if na > 0 else float(sp.linalg.norm(B)),
         "precision": float(prec),
         "recall": float(rec),
         "f1": float(f1),
-        "n_edges_true": int(ea.sum()),
-        "n_edges_hat": int(eb.sum()),
+        "n_edges_true": len(ea),
+        "n_edges_hat": len(eb),
         "true_positives": tp,
     }
 
 
+def _edges(L, weight_tol: float) -> set[tuple[int, int]]:
+    """Pairs i < j with $-L_{ij}$ above ``weight_tol`` times the largest $|L_{ij}|$."""
+    upper = sp.coo_array(sp.triu(L, k=1))
+    upper.eliminate_zeros()
+    weights = -upper.data
+    keep = weights > weight_tol * max(float(np.abs(weights).max(initial=0.0)), 1e-300)
+    return set(zip(upper.row[keep].tolist(), upper.col[keep].tolist(), strict=True))
+
+
 def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
-                    normalize: bool = True) -> dict:
+                    normalize: bool = True, weight: str | None = "weight") -> dict:
     """Eigenvalue and eigenvector errors of an inferred Laplacian or basis.
 
     Parameters
@@ -171,6 +200,8 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
         eigenvalues of ``L_true`` (relative tolerance $10^{-8}$).
     normalize : bool, default True
         Scale both Laplacians to trace $n$ first.
+    weight : str or None, default "weight"
+        Edge attribute of a networkx graph, as in ``compare_graphs``.
 
     Returns
     -------
@@ -192,7 +223,7 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
     from gsp_householder.graphs.fourier import group_eigenvalues
     from gsp_householder.metrics import match_columns
 
-    A, B = _laplacian_pair(L_true, L_hat)
+    A, B = (L.toarray() for L in _laplacian_pair(L_true, L_hat, weight))
     n = A.shape[0]
     if normalize:
         A = A * (n / np.trace(A)) if np.trace(A) > 0 else A

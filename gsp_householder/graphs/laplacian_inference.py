@@ -673,8 +673,10 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                 history["constant_diagonal_graph"] = True
     elif not ranked:
         # too noisy for the leverage rankings, whose noise estimates are not clean for a
-        # regular graph: its constant-diagonal family shows its own noise level
-        family, dim = _regular_family(B, rng, noisy=True)
+        # regular graph: its constant-diagonal family shows its own noise level, and a
+        # member with equal weights to that level is kept (the family of an irregular
+        # graph holds the complete graph with a few pairs dropped, weights unequal)
+        family, dim = _equal_weight_regular(B, basis, rng)
         if family:
             ranked, family_dimension = family, dim
             history["regular_family"] = True
@@ -736,6 +738,17 @@ def _regular_family(B: PairBasis, rng, noisy):
         return [], 1
     family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
     return family, regular.Lam.shape[1]
+
+
+def _equal_weight_regular(B: PairBasis, basis, rng):
+    """Candidates of the noisy constant-diagonal family whose weights are equal to that
+    family's noise level (``constant_diagonal_noise``, ``_equal_within_noise``), and the
+    family's dimension; ``([], 1)`` if none."""
+    level = constant_diagonal_noise(B)
+    if level is None:
+        return [], 1
+    family, dim = _regular_family(B, rng, noisy=True)
+    return [c for c in family if _equal_within_noise(basis, c[3], level)], dim
 
 
 def _noisy_input(history) -> bool:

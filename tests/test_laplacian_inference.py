@@ -396,6 +396,17 @@ def test_complete_bipartite_graph_is_not_the_complete_graph(a, b, seed):
     assert res.history["candidate_edges"].count((a + b) * (a + b - 1) // 2) <= 1
 
 
+@pytest.mark.parametrize(("a", "seed"), [(6, 2), (8, 2), (10, 1)])
+def test_direction_of_zero_trace_is_scaled_without_dividing_by_zero(a, seed):
+    # K(a, a) on these shuffles: the first direction of a prefix's span has trace 0
+    # exactly; scaled by its absolute trace instead (RuntimeWarning is an error here)
+    B = fourier_basis(nx.complete_bipartite_graph(a, a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
 def test_complete_graph_found_is_reported():
     # weighted K(8, 12): the only equal-weight graph found is the complete graph,
     # which says nothing about the eigenvectors; the result says so

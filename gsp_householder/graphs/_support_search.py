@@ -119,11 +119,11 @@ class PrefixSearch:
             # exact: rejected unless the best direction is clean, which the smallest
             # directions decide before the near-null ones are counted
             first = gram.null_directions(8)
-            lam0 = first[1][:, 0] * (B.n / (B.mult @ first[1][:, 0]))
+            lam0 = trace_scaled(B, first[1][:, 0])
             if self._residual_noise(c, lam0)[1] is None:
                 return None
         mu, Lam, exact, truncated = self._near_null(c, gram, first=first)
-        lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
+        lam0 = trace_scaled(B, Lam[:, 0])
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
         if noise is None and (not family or (truncated and not self.search_truncated)):
@@ -167,7 +167,7 @@ class PrefixSearch:
         the prefix must still be clean.
         """
         B = self.B
-        lam0 = lam0 * (B.n / (B.mult @ lam0))
+        lam0 = trace_scaled(B, lam0)
         I, J = self.i[:c], self.j[:c]
         edge = B.products(I, J, lam0[:, None])[:, 0] < -2.0 * (tol[I] + tol[J])
         k = int(np.count_nonzero(edge))
@@ -388,11 +388,23 @@ def other_null_directions(gram: PairGram, local, r):
     return np.maximum(w, 0.0), Lam
 
 
+def trace_scaled(B: PairBasis, lam):
+    """``lam`` scaled so that its Laplacian has trace $n$; a direction whose trace
+    vanishes (no valid Laplacian, but a member of a span that may hold one: the
+    symmetric complete bipartite graphs' bases give them) is scaled by its absolute
+    trace instead, which keeps the standardised residuals, invariant to scale."""
+    trace = float(B.mult @ lam)
+    size = float(B.mult @ np.abs(lam))
+    if abs(trace) <= 1e-9 * size:
+        return lam * (B.n / max(size, 1e-300))
+    return lam * (B.n / trace)
+
+
 def robust_noise(B: PairBasis, trimmed):
     """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
     gram, i, j = trimmed
     _, Lam = gram.null_directions(8)
-    lam0 = Lam[:, 0] * (B.n / (B.mult @ Lam[:, 0]))
+    lam0 = trace_scaled(B, Lam[:, 0])
     scale = B.node_scale(lam0)
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False

@@ -951,3 +951,43 @@ def test_grouped_graph_compared_per_free_pair():
     res = infer_laplacian(_shuffled(V, 1), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["found_eigenspaces"]["chosen"]
+
+
+def _rotated_caveman_36(draw):
+    B = fourier_basis(nx.connected_caveman_graph(3, 6))
+    V = _perturbed(_rotated(B, np.random.default_rng(draw)), 1e-3, draw)
+    return B, _shuffled(V, draw)
+
+
+def test_eigenspaces_of_the_graph_found_split_at_the_widest_ratio():
+    # the graph found (102 edges for 45, F1 0.082) shares the truth's eigenspaces, but the
+    # values of its eigenspace of multiplicity 9 spread up to 8 times the noise gap: the
+    # steps are grouped at their widest ratio (8.1 to 3966 times) and the grouped search
+    # finds the truth
+    B, V = _rotated_caveman_36(3)
+    res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["found_eigenspaces"]["chosen"]
+
+
+@pytest.mark.parametrize("draw", [9, 12])
+def test_fitted_ranking_graph_checked_against_the_leverage_noise(draw):
+    # the fitted rankings gave graphs whose residual (0.17 to 0.23) is about 400 times the
+    # noise the leverage rankings show; the fitted rankings' own estimates (0.045 to 0.05)
+    # are no noise level, and the wrong graph was returned silently
+    B, V = _rotated_caveman_36(draw)
+    with pytest.warns(ConvergenceWarning, match="does not fit the eigenvectors"):
+        res = infer_laplacian(V, rng=0)
+    assert res.history["noise_ratio"] > 50
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 0.95
+
+
+def test_grouped_search_never_returns_the_complete_graph():
+    # the graph found had one eigenspace for all nonzero eigenvalues: the grouped search
+    # then gives the complete graph alone (equal weights, residual 0), which replaced the
+    # graph found without a warning
+    B, V = _rotated_caveman_36(6)
+    with pytest.warns(ConvergenceWarning, match="does not fit the eigenvectors"):
+        res = infer_laplacian(V, rng=0)
+    assert res.n_edges < 153
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 0.95

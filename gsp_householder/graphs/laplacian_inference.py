@@ -251,7 +251,15 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         are then too inaccurate for this graph to be trusted. And, with the complete
         graph returned at once, if the least edge-like pairs show a standardised noise
         level above 1/60 (``history["unresolvable"]``): no edge can be told from a
-        non-edge.
+        non-edge. With the fitted rankings (dense graphs with near-uniform degrees),
+        the noise is the median of the leverage rankings' estimates.
+    AmbiguousGraphWarning
+        If the graph returned has equal weights and its connected complement (the same
+        eigenvectors) has at most twice its edges. Also if, with noisy eigenvectors,
+        another graph fits them to their noise level about as well
+        (``history["rival"]``, the last of the candidates): a second graph with equal
+        weights to the noise level that fits as well, or a sparser graph with the
+        eigenspaces of the graph returned whose residual is within 5 times its own.
 
     Notes
     -----
@@ -387,6 +395,9 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
         history["found_eigenspaces"]["fit_ratios"] = (float(mine[0] / theirs[0]),
                                                       float(mine[1] / theirs[1]))
         if not _fits_as_well(mine, theirs):
+            if mine[1] <= RESIDUAL_CONSISTENT * theirs[1]:
+                # not as well, but to the noise level (``_fitting_mask``): a rival
+                _add_rival(history, ranked[0], g_ranked[0], "found_eigenspaces")
             return ranked, family_dimension
     history["found_eigenspaces"]["chosen"] = True
     return _merge(g_ranked, ranked), max(family_dimension, g_dim)
@@ -1019,10 +1030,13 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     chosen = _noisy_choice(found)
     residual, ranked, dim = chosen[:3]
     key = _edge_key(ranked[0][3])
-    best = min(x[3] for x in found)
-    for x, record in zip(found, history["noisy_graphs"], strict=True):
-        record["same_as_chosen"] = _edge_key(x[1][0][3]) == key
-        record["within_slack"] = bool(x[3] <= RESIDUAL_SLACK * best)
+    for x in _fitting_as_well(found):
+        if x[5] and chosen[5] and _edge_key(x[1][0][3]) != key:
+            # two graphs with equal weights to the noise level fit as well: the
+            # eigenvectors do not tell them apart (Minnesota balls: two equal pendant
+            # paths rewired)
+            _add_rival(history, ranked[0], x[1][0], "noisy_ladder")
+            break
     return ranked, dim, residual
 
 
@@ -1035,10 +1049,7 @@ def _noisy_choice(found):
     eigenvalue, whose rotation residual says little); among them, equal weights to the
     noise level first, then ``candidate_order``.
     """
-    best = min(x[3] for x in found)
-    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
-    best = min(x[0] for x in kept)
-    kept = [x for x in kept if x[0] <= PLAIN_SLACK * best]
+    kept = _fitting_as_well(found)
     chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
     if chosen[4]:
         # its candidates were reordered (sparser ones do not fit): the same graph found
@@ -1046,6 +1057,24 @@ def _noisy_choice(found):
         key = _edge_key(chosen[1][0][3])
         chosen = next((x for x in kept if not x[4] and _edge_key(x[1][0][3]) == key), chosen)
     return chosen
+
+
+def _fitting_as_well(found):
+    """The entries of ``found`` (``_noisy_entry``) that ``_noisy_choice`` chooses from:
+    rotation residual within ``RESIDUAL_SLACK`` of the smallest, and residual within
+    ``PLAIN_SLACK`` of the smallest among those."""
+    best = min(x[3] for x in found)
+    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
+    best = min(x[0] for x in kept)
+    return [x for x in kept if x[0] <= PLAIN_SLACK * best]
+
+
+def _add_rival(history, found, rival, source):
+    """Record ``rival`` (a ``rank_candidates`` item) as a graph that fits the noisy
+    eigenvectors about as well as ``found`` (the graph returned, if it stays so): the
+    result then warns (``AmbiguousGraphWarning``) and lists it last among the
+    candidates."""
+    history["rivals"] = [(_edge_key(found[3]), rival[3], source)]
 
 
 def _noisy_entry(basis, ranked, dim, noise):
@@ -1363,6 +1392,22 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"edges, has the same eigenvectors: no inference from eigenvectors "
                       f"tells a graph from its complement, and the sparser is returned "
                       f"(the complement is the last of the candidates)",
+                      AmbiguousGraphWarning, stacklevel=4)
+    rivals = history.pop("rivals", [])
+    key = _edge_key(ranked[0][3])
+    for found, W, source in rivals:
+        if found != key:
+            continue
+        laps.append(_laplacian(W, basis))
+        edges = sp.triu(W, 1).nnz
+        history["rival"] = {"edges": edges, "source": source}
+        history["candidate_edges"].append(edges)
+        what = ("has the eigenspaces of the graph inferred and is sparser" if
+                source == "found_eigenspaces" else "has equal weights too")
+        warnings.warn(f"another graph, with {edges} edges, fits the eigenvectors to their "
+                      f"noise level about as well as the graph inferred ({ranked[0][0]} "
+                      f"edges) and {what}: the eigenvectors do not tell them apart at "
+                      f"this noise level (it is the last of the candidates)",
                       AmbiguousGraphWarning, stacklevel=4)
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
     leverage = [e for e in history.get("leverage_noise_estimates", [])

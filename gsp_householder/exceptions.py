@@ -45,8 +45,8 @@ class AmbiguousGraphWarning(UserWarning):
     connected and has at most twice as many edges: a graph with equal weights and
     its complement share their eigenvectors, so no inference from eigenvectors can
     tell them apart, and the sparser one is returned. Also issued when, with noisy
-    eigenvectors, another graph fits them to their noise level about as well as the one
-    inferred.
+    eigenvectors, a sparser graph fits them to their noise level nearly as well as the
+    one inferred.
     """
 
 

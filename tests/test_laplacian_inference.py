@@ -1013,17 +1013,7 @@ def test_sparser_graph_on_the_found_eigenspaces_reported_as_a_rival():
     B = fourier_basis(nx.connected_caveman_graph(4, 5))
     with pytest.warns(AmbiguousGraphWarning, match="eigenspaces of the graph inferred"):
         res = infer_laplacian(_bench_draw(B, 5), rng=0)
-    assert res.history["rival"] == {"edges": 40, "source": "found_eigenspaces"}
+    assert res.n_edges == 48 and res.history["rival_edges"] == 40
     assert compare_graphs(B.laplacian, res.candidates[-1])["f1"] == 1.0
     assert res.ambiguous
 
-
-def test_two_equal_weight_graphs_that_fit_as_well_reported():
-    # Minnesota ball of 80 nodes rotated, draw 11: graphs of 90 and 91 edges, both with
-    # equal weights to the noise level and fitting as well (the truth: 89 edges, found
-    # by no ranking); the sparser was returned silently (F1 0.9497)
-    B = fourier_basis(_minnesota_ball(80, 0))
-    with pytest.warns(AmbiguousGraphWarning, match="equal weights too"):
-        res = infer_laplacian(_bench_draw(B, 11), rng=0)
-    assert res.history["rival"]["source"] == "noisy_ladder"
-    assert res.n_edges == 90 and res.history["rival"]["edges"] == 91

@@ -63,9 +63,9 @@ class InferredLaplacian:
         ``"found_eigenspaces"``, when the search was repeated with one eigenvalue per
         eigenspace of the graph found: the number of groups, the edges of the graph
         that search gave, and ``"chosen"`` if that graph was returned.
-        ``"rival"``, when another graph fits noisy eigenvectors about as well (an
-        ``AmbiguousGraphWarning``; it is the last of the candidates): its edges and
-        the search that gave it (``"noisy_ladder"``, ``"found_eigenspaces"``).
+        ``"rival_edges"``, when that search gave a sparser graph that fits noisy
+        eigenvectors to their noise level but not as well (an
+        ``AmbiguousGraphWarning``; it is the last of the candidates).
     """
 
     laplacian: sp.csr_array

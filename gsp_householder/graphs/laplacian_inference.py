@@ -255,11 +255,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         the noise is the median of the leverage rankings' estimates.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its connected complement (the same
-        eigenvectors) has at most twice its edges. Also if, with noisy eigenvectors,
-        another graph fits them to their noise level about as well
-        (``history["rival"]``, the last of the candidates): a second graph with equal
-        weights to the noise level that fits as well, or a sparser graph with the
-        eigenspaces of the graph returned whose residual is within 5 times its own.
+        eigenvectors) has at most twice its edges. Also if, with noisy eigenvectors, a
+        sparser graph with the eigenspaces of the graph returned fits them to their
+        noise level, with a rotation residual per free pair within 5 times (not within
+        1.25 times) that graph's (``history["rival_edges"]``, the last of the
+        candidates).
 
     Notes
     -----
@@ -397,7 +397,7 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
         if not _fits_as_well(mine, theirs):
             if mine[1] <= RESIDUAL_CONSISTENT * theirs[1]:
                 # not as well, but to the noise level (``_fitting_mask``): a rival
-                _add_rival(history, ranked[0], g_ranked[0], "found_eigenspaces")
+                _add_rival(history, ranked[0], g_ranked[0])
             return ranked, family_dimension
     history["found_eigenspaces"]["chosen"] = True
     return _merge(g_ranked, ranked), max(family_dimension, g_dim)
@@ -1027,16 +1027,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     history["noisy_graphs"] = [{"edges": x[1][0][0], "residual": x[0], "rotation": x[3],
                                 "equal_weights": x[5], "family_dimension": x[2]}
                                for x in found]
-    chosen = _noisy_choice(found)
-    residual, ranked, dim = chosen[:3]
-    key = _edge_key(ranked[0][3])
-    for x in _fitting_as_well(found):
-        if x[5] and chosen[5] and _edge_key(x[1][0][3]) != key:
-            # two graphs with equal weights to the noise level fit as well: the
-            # eigenvectors do not tell them apart (Minnesota balls: two equal pendant
-            # paths rewired)
-            _add_rival(history, ranked[0], x[1][0], "noisy_ladder")
-            break
+    residual, ranked, dim = _noisy_choice(found)[:3]
     return ranked, dim, residual
 
 
@@ -1049,7 +1040,10 @@ def _noisy_choice(found):
     eigenvalue, whose rotation residual says little); among them, equal weights to the
     noise level first, then ``candidate_order``.
     """
-    kept = _fitting_as_well(found)
+    best = min(x[3] for x in found)
+    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
+    best = min(x[0] for x in kept)
+    kept = [x for x in kept if x[0] <= PLAIN_SLACK * best]
     chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
     if chosen[4]:
         # its candidates were reordered (sparser ones do not fit): the same graph found
@@ -1059,22 +1053,12 @@ def _noisy_choice(found):
     return chosen
 
 
-def _fitting_as_well(found):
-    """The entries of ``found`` (``_noisy_entry``) that ``_noisy_choice`` chooses from:
-    rotation residual within ``RESIDUAL_SLACK`` of the smallest, and residual within
-    ``PLAIN_SLACK`` of the smallest among those."""
-    best = min(x[3] for x in found)
-    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
-    best = min(x[0] for x in kept)
-    return [x for x in kept if x[0] <= PLAIN_SLACK * best]
-
-
-def _add_rival(history, found, rival, source):
+def _add_rival(history, found, rival):
     """Record ``rival`` (a ``rank_candidates`` item) as a graph that fits the noisy
     eigenvectors about as well as ``found`` (the graph returned, if it stays so): the
     result then warns (``AmbiguousGraphWarning``) and lists it last among the
     candidates."""
-    history["rivals"] = [(_edge_key(found[3]), rival[3], source)]
+    history["rivals"] = [(_edge_key(found[3]), rival[3])]
 
 
 def _noisy_entry(basis, ranked, dim, noise):
@@ -1395,20 +1379,17 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       AmbiguousGraphWarning, stacklevel=4)
     rivals = history.pop("rivals", [])
     key = _edge_key(ranked[0][3])
-    for found, W, source in rivals:
+    for found, W in rivals:
         if found != key:
             continue
         laps.append(_laplacian(W, basis))
-        edges = sp.triu(W, 1).nnz
-        history["rival"] = {"edges": edges, "source": source}
-        history["candidate_edges"].append(edges)
-        what = ("has the eigenspaces of the graph inferred and is sparser" if
-                source == "found_eigenspaces" else "has equal weights too")
-        warnings.warn(f"another graph, with {edges} edges, fits the eigenvectors to their "
-                      f"noise level about as well as the graph inferred ({ranked[0][0]} "
-                      f"edges) and {what}: the eigenvectors do not tell them apart at "
-                      f"this noise level (it is the last of the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
+        history["rival_edges"] = sp.triu(W, 1).nnz
+        history["candidate_edges"].append(history["rival_edges"])
+        warnings.warn(f"a sparser graph with the eigenspaces of the graph inferred "
+                      f"({history['rival_edges']} edges against {ranked[0][0]}) fits the "
+                      f"eigenvectors to their noise level, not quite as well: the "
+                      f"eigenvectors do not tell them apart at this noise level (it is "
+                      f"the last of the candidates)", AmbiguousGraphWarning, stacklevel=4)
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
     leverage = [e for e in history.get("leverage_noise_estimates", [])
                 if EXACT_LEVEL < e <= MAX_NOISE]

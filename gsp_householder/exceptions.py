@@ -44,7 +44,9 @@ class AmbiguousGraphWarning(UserWarning):
     Issued, for example, when an unweighted graph is inferred whose complement is
     connected and has at most twice as many edges: a graph with equal weights and
     its complement share their eigenvectors, so no inference from eigenvectors can
-    tell them apart, and the sparser one is returned.
+    tell them apart, and the sparser one is returned. Also issued when, with noisy
+    eigenvectors, a sparser graph fits them to their noise level nearly as well as the
+    one inferred.
     """
 
 

@@ -62,7 +62,12 @@ class InferredLaplacian:
         eigenvectors to their noise; above 5 it does not, and the graph is doubtful).
         ``"found_eigenspaces"``, when the search was repeated with one eigenvalue per
         eigenspace of the graph found: the number of groups, the edges of the graph
-        that search gave, and ``"chosen"`` if that graph was returned.
+        that search gave, with noise ``"fit_ratios"`` (its residual and rotation
+        residual per free pair over those of the graph found), and ``"chosen"`` if
+        that graph was returned.
+        ``"rival_edges"``, when that search gave a sparser graph that fits noisy
+        eigenvectors to their noise level but not as well (an
+        ``AmbiguousGraphWarning``; it is the last of the candidates).
     """
 
     laplacian: sp.csr_array

@@ -408,16 +408,20 @@ def test_direction_of_zero_trace_is_scaled_without_dividing_by_zero(a, seed):
 
 
 def test_complete_graph_found_is_reported():
-    # weighted K(8, 12): the only equal-weight graph found is the complete graph,
-    # which says nothing about the eigenvectors; the result says so
+    # weighted K(8, 12): no ranking gives a graph; the equal-weight graph found is the
+    # complete graph (which says nothing about the eigenvectors), or a graph of the
+    # grouped search that does not fit them exactly: either way the result says so
     G = nx.complete_bipartite_graph(8, 12)
     rng = np.random.default_rng(1)
     for u, v in G.edges():
         G[u][v]["weight"] = rng.uniform(0.5, 2.0)
     B = fourier_basis(G)
-    with pytest.warns(ConvergenceWarning, match="complete graph"):
+    with pytest.warns(ConvergenceWarning, match="complete graph|does not fit the eigenvectors"):
         res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
-    assert res.n_edges == 190 and res.history["complete_graph_found"]
+    if res.n_edges == 190:
+        assert res.history["complete_graph_found"]
+    else:
+        assert res.history["unranked_residual"] == res.residual > 1e-3
 
 
 @pytest.mark.parametrize(("make", "seed"), [

@@ -366,6 +366,31 @@ def test_dense_unweighted_graph_denser_than_its_complement_is_reported():
     assert res.ambiguous and res.history["complement_edges"] == G.number_of_edges()
 
 
+@pytest.mark.parametrize(("p", "draw"), [(0.5, 0), (0.55, 1)])
+def test_perturbed_dense_unweighted_graph_reports_its_complement(p, draw):
+    # with noise the weights of the graph found are equal to the noise level only:
+    # its complement is reported all the same
+    G = nx.gnp_random_graph(100, p, seed=4)
+    B = fourier_basis(G)
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw)
+    with pytest.warns(AmbiguousGraphWarning, match="complement"):
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(nx.complement(G), res.laplacian)["f1"] == 1.0
+    assert compare_graphs(G, res.candidates[-1])["f1"] == 1.0
+
+
+def test_perturbed_dense_graph_fitting_the_fitted_rankings_noise_is_not_doubted():
+    # ER(200, 0.3) at 1e-3: no leverage ranking is clean, the fitted rankings find the
+    # graph at their noise level (7e-5, the graph's residual 2.2 times it): no warning
+    B = fourier_basis(nx.gnp_random_graph(200, 0.3, seed=2))
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert "unranked_residual" not in res.history
+
+
 def test_weighted_dense_graph_has_no_complement_reported():
     # unequal weights: the complement's Laplacian has other eigenvectors
     G = nx.gnp_random_graph(60, 0.35, seed=1)

@@ -1409,7 +1409,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
-    complement = _close_complement(basis, ranked[0])
+    complement = _close_complement(basis, ranked[0], history.get("noise", 0.0))
     if complement is not None:
         laps.append(_laplacian(complement, basis))
         history["complement_edges"] = sp.triu(complement, 1).nnz
@@ -1486,7 +1486,9 @@ def _unranked_doubt(B, history, residual) -> bool:
     family's least-squares members fit a graph outside it too (exact eigenvectors of
     weighted ER(100, 0.5): 4914 edges at 2.6e-3, ten times that level). Graphs of that
     family already checked against its level (``_consistent_regular``) and the complete
-    graph (warned of on its own) are not doubted here.
+    graph (warned of on its own) are not doubted here, nor a graph that fits to a noise
+    level the fitted rankings found below ``UNRESOLVABLE_NOISE`` (exact Mycielski(6)
+    gave 0.034, where no edge leaves the noise band).
     """
     leverage = history.get("leverage_noise_estimates")
     if (not leverage or any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
@@ -1497,11 +1499,16 @@ def _unranked_doubt(B, history, residual) -> bool:
     level = constant_diagonal_noise(B) if history.get("constant_diagonal_graph") else None
     if level is not None and residual <= RESIDUAL_CONSISTENT * level:
         return False
+    if level is None and EXACT_NOISE < history.get("noise", 0.0) <= UNRESOLVABLE_NOISE:
+        # the fitted rankings found a noise level at which edges leave the noise band,
+        # and the graph fits to it (``noise_ratio``): perturbed eigenvectors of a dense
+        # graph (ER(200, 0.3) at 1e-3: level 7e-5, residual 2.2 times it)
+        return False
     history["unranked_residual"] = residual
     return True
 
 
-def _close_complement(basis, best) -> sp.csr_array | None:
+def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
     """The complement of the graph ``best`` when it shares its eigenvectors and is close.
 
     For a combinatorial Laplacian $L$ with equal weights $c$, $c(nI - J) - L$ is the
@@ -1511,13 +1518,16 @@ def _close_complement(basis, best) -> sp.csr_array | None:
     (then the graph is at least a third of all pairs, so a dense matrix costs no
     more than the graph itself); otherwise ``None``. With the eigenvalue order known
     (``ordered``) the complement, whose eigenvalues $cn - \\lambda$ run the other way,
-    is not valid and is not returned.
+    is not valid and is not returned. With noisy eigenvectors (``noise``, the level the
+    graph was found at), equal weights are equal to that level (``_equal_within_noise``).
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]
     pairs = n * (n - 1) // 2
-    if (basis["kind"] != "combinatorial" or basis["ordered"] or cv > 1e-6 or n_edges >= pairs
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or n_edges >= pairs
             or pairs - n_edges > COMPLEMENT_RATIO * n_edges):
+        return None
+    if cv > 1e-6 and not (noise > EXACT_NOISE and _equal_within_noise(basis, W, noise)):
         return None
     # unit weights: `_laplacian` sets the scale
     C = sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())

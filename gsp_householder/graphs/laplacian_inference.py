@@ -1409,7 +1409,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
-    complement = _close_complement(basis, ranked[0], history.get("noise", 0.0))
+    complement = _close_complement(basis, ranked[0], _agreed_noise(history))
     if complement is not None:
         laps.append(_laplacian(complement, basis))
         history["complement_edges"] = sp.triu(complement, 1).nnz
@@ -1487,8 +1487,9 @@ def _unranked_doubt(B, history, residual) -> bool:
     weighted ER(100, 0.5): 4914 edges at 2.6e-3, ten times that level). Graphs of that
     family already checked against its level (``_consistent_regular``) and the complete
     graph (warned of on its own) are not doubted here, nor a graph that fits to a noise
-    level the fitted rankings found below ``UNRESOLVABLE_NOISE`` (exact Mycielski(6)
-    gave 0.034, where no edge leaves the noise band).
+    level on which two fitted rankings agree (``NOISE_AGREEMENT``), below
+    ``UNRESOLVABLE_NOISE`` (exact Mycielski(6) gave 0.034, where no edge leaves the
+    noise band; exact ER(60, 0.5) one level of 5.2e-3, the others 8 and 15 times it).
     """
     leverage = history.get("leverage_noise_estimates")
     if (not leverage or any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
@@ -1499,13 +1500,24 @@ def _unranked_doubt(B, history, residual) -> bool:
     level = constant_diagonal_noise(B) if history.get("constant_diagonal_graph") else None
     if level is not None and residual <= RESIDUAL_CONSISTENT * level:
         return False
-    if level is None and EXACT_NOISE < history.get("noise", 0.0) <= UNRESOLVABLE_NOISE:
-        # the fitted rankings found a noise level at which edges leave the noise band,
-        # and the graph fits to it (``noise_ratio``): perturbed eigenvectors of a dense
-        # graph (ER(200, 0.3) at 1e-3: level 7e-5, residual 2.2 times it)
+    if level is None and _agreed_noise(history):
+        # two fitted rankings agree on a noise level at which edges leave the noise
+        # band, and the graph fits to it (``noise_ratio``): perturbed eigenvectors of a
+        # dense graph (ER(200, 0.3) at 1e-3: levels 7.05e-5 and 7.06e-5, residual 2.2
+        # times them)
         return False
     history["unranked_residual"] = residual
     return True
+
+
+def _agreed_noise(history) -> float:
+    """The noise level the graph was found at, if two rankings' estimates agree on it
+    (within ``NOISE_AGREEMENT``) and edges can leave its noise band (at most
+    ``UNRESOLVABLE_NOISE``); else 0."""
+    noise = history.get("noise", 0.0)
+    agreeing = [e for e in history.get("noise_estimates", [])
+                if noise / NOISE_AGREEMENT <= e <= NOISE_AGREEMENT * noise]
+    return noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE and len(agreeing) > 1 else 0.0
 
 
 def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
@@ -1519,7 +1531,8 @@ def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
     more than the graph itself); otherwise ``None``. With the eigenvalue order known
     (``ordered``) the complement, whose eigenvalues $cn - \\lambda$ run the other way,
     is not valid and is not returned. With noisy eigenvectors (``noise``, the level the
-    graph was found at), equal weights are equal to that level (``_equal_within_noise``).
+    graph was found at, ``_agreed_noise``), equal weights are equal to that level
+    (``_equal_within_noise``).
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]

@@ -951,3 +951,43 @@ def test_grouped_graph_compared_per_free_pair():
     res = infer_laplacian(_shuffled(V, 1), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["found_eigenspaces"]["chosen"]
+
+
+def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
+    # a noisy prefix whose near-null family has more than MAX_FAMILY directions (a
+    # truncated family) is not searched over its whole span, even when its first
+    # direction is clean (only the directions that fit to rounding are); the fallback
+    # search (search_truncated) still solves those programs
+    from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._pair_geometry import PairGram
+    from gsp_householder.graphs._support_search import (
+        PrefixSearch,
+        leverage_ranking,
+        top_pairs,
+    )
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
+    basis = _read_basis(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0), None, None, None,
+                        None)
+    P = _anchored_pair_basis(basis)
+    scores, (_, i, _) = leverage_ranking(P, keep=0.7, r=8)
+    order = top_pairs(P, scores, P.n_pairs)
+    c, noise = len(i), 0.04
+    gram = PairGram(P).without(order[0][:c], order[1][:c])
+    search = PrefixSearch(P, order, 0.0, noise)
+    mu, Lam, _, truncated = search._near_null(c, gram)
+    lam0 = Lam[:, 0] * (P.n / (P.mult @ Lam[:, 0]))
+    assert truncated and mu.size > 1 and search._residual_noise(c, lam0)[1] is not None
+    programs = []
+    valid_in_span = _support_search.valid_in_span
+
+    def spy(*args, **kwargs):
+        programs.append(args[1].shape[1])
+        return valid_in_span(*args, **kwargs)
+
+    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    assert search.evaluate(c, gram) is None
+    assert max(programs, default=0) < mu.size
+    fit = PrefixSearch(P, order, 0.0, noise, search_truncated=True).evaluate(c, gram)
+    assert mu.size in programs and fit is not None and fit.Lam.shape[1] == mu.size

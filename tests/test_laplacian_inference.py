@@ -1038,3 +1038,42 @@ def test_noisy_ladder_searches_resolvable_rankings_first(monkeypatch):
     assert any(e <= UNRESOLVABLE_NOISE for e in estimates[first + 1:])
     noisy = [x for x in levels if x > 0.0]
     assert noisy and noisy[0] <= UNRESOLVABLE_NOISE
+
+
+def test_truncated_exact_family_is_searched_only_when_asked(monkeypatch):
+    # exact eigenvectors, the true non-edges last: leaving a few of them, every direction
+    # of the near-null family fits to rounding and there are more than MAX_FAMILY; such
+    # a prefix is rejected without linear programs unless search_truncated, which finds
+    # a valid Laplacian in the truncated span
+    from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._pair_geometry import PairGram
+    from gsp_householder.graphs._support_search import PrefixSearch
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
+    P = _anchored_pair_basis(_read_basis(_shuffled(B.eigenvectors, 0), None, None, None,
+                                         None))
+    L = B.laplacian.toarray()
+    i, j = P.upper()
+    order = np.argsort(-np.abs(L[i, j]), kind="stable")
+    order = (i[order], j[order])
+    programs = []
+    valid_in_span = _support_search.valid_in_span
+
+    def spy(*args, **kwargs):
+        programs.append(args[1].shape[1])
+        return valid_in_span(*args, **kwargs)
+
+    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    checked = 0
+    for left in range(10, 20):
+        c = P.n_pairs - left
+        gram = PairGram(P).without(order[0][:c], order[1][:c])
+        search = PrefixSearch(P, order, 0.0, None)
+        if not search._near_null(c, gram)[3]:
+            continue
+        programs.clear()
+        assert search.evaluate(c, gram) is None and not programs
+        fit = PrefixSearch(P, order, 0.0, None, search_truncated=True).evaluate(c, gram)
+        checked += fit is not None
+    assert checked

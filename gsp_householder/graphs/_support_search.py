@@ -107,8 +107,9 @@ class PrefixSearch:
         """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
 
         The span searched is first the directions that fit to rounding; with noise, if
-        it holds no valid Laplacian, the directions that fit to the noise level, unless
-        they are a truncated family (``_near_null``) and not ``search_truncated``.
+        it holds no valid Laplacian, the directions that fit to the noise level. A span
+        of a truncated family (``_near_null``) is not searched unless
+        ``search_truncated``.
         """
         B = self.B
         self.n_evaluations += 1
@@ -131,8 +132,9 @@ class PrefixSearch:
             return None
         # a truncated family (more near-null directions than MAX_FAMILY) is searched only
         # when asked: its programs span an arbitrary part of the near-null space, whose
-        # vertices are rarely its sparsest members, and they are the slowest ones
-        whole = not (family and truncated and not self.search_truncated)
+        # vertices are rarely its sparsest members, and they are the slowest ones (exact:
+        # every direction fits to rounding, and none is searched)
+        whole = not (truncated and not self.search_truncated)
         noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
         if family:
             # the first direction of a family is any member of its span, not the graph
@@ -247,11 +249,10 @@ class PrefixSearch:
     def _near_null(self, c, gram: PairGram, r=8, first=None):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
-        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
-        prefix whose smallest direction is not clean is then rejected without linear
-        programs, and otherwise only its directions that fit to rounding are searched;
-        programs over the whole truncated span are slow and their vertices rarely the
-        family's sparsest members).
+        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, the prefix
+        is then rejected without linear programs, except, with noise, over its
+        directions that fit to rounding when they are fewer; programs over a truncated
+        span are slow and their vertices rarely the family's sparsest members).
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would

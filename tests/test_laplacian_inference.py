@@ -1107,3 +1107,129 @@ def test_sparser_graph_on_the_found_eigenspaces_reported_as_a_rival():
     assert compare_graphs(B.laplacian, res.candidates[-1])["f1"] == 1.0
     assert res.ambiguous
 
+
+
+def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
+    # a noisy prefix whose near-null family has more than MAX_FAMILY directions (a
+    # truncated family) is not searched over its whole span, even when its first
+    # direction is clean (only the directions that fit to rounding are); the fallback
+    # search (search_truncated) still solves those programs
+    from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._pair_geometry import PairGram
+    from gsp_householder.graphs._support_search import (
+        PrefixSearch,
+        leverage_ranking,
+        top_pairs,
+    )
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
+    basis = _read_basis(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0), None, None, None,
+                        None)
+    P = _anchored_pair_basis(basis)
+    scores, (_, i, _) = leverage_ranking(P, keep=0.7, r=8)
+    order = top_pairs(P, scores, P.n_pairs)
+    c, noise = len(i), 0.04
+    gram = PairGram(P).without(order[0][:c], order[1][:c])
+    search = PrefixSearch(P, order, 0.0, noise)
+    mu, Lam, _, truncated = search._near_null(c, gram)
+    lam0 = Lam[:, 0] * (P.n / (P.mult @ Lam[:, 0]))
+    assert truncated and mu.size > 1 and search._residual_noise(c, lam0)[1] is not None
+    programs = []
+    valid_in_span = _support_search.valid_in_span
+
+    def spy(*args, **kwargs):
+        programs.append(args[1].shape[1])
+        return valid_in_span(*args, **kwargs)
+
+    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    assert search.evaluate(c, gram) is None
+    assert max(programs, default=0) < mu.size
+    fit = PrefixSearch(P, order, 0.0, noise, search_truncated=True).evaluate(c, gram)
+    assert mu.size in programs and fit is not None and fit.Lam.shape[1] == mu.size
+
+
+def test_noisy_rankings_at_a_resolvable_level_come_first():
+    # a ranking whose kept pairs hold edges shows a noise estimate above the noise; above
+    # UNRESOLVABLE_NOISE every pair is within its noise band, so the noisy ladder
+    # searches the rankings at most that level first, then the others, each part in its
+    # order (random 10-regular(180, seed 5), exact: estimates 0.042 and 0.041 before
+    # 0.0085 and 0.0026, a 62-direction family searched for 1.7 s first)
+    from gsp_householder.graphs.laplacian_inference import (
+        UNRESOLVABLE_NOISE,
+        _resolvable_first,
+    )
+
+    levels = {"a": 0.4, "b": 2.5 * UNRESOLVABLE_NOISE, "c": 0.5 * UNRESOLVABLE_NOISE,
+              "d": UNRESOLVABLE_NOISE, "e": 1e-12, "f": 1.01 * UNRESOLVABLE_NOISE}
+    order = list(levels)
+
+    def ranking(key):
+        return None, None, levels[key]
+
+    assert _resolvable_first(order, ranking) == ["c", "d", "e", "a", "b", "f"]
+    assert _resolvable_first(["c", "e"], ranking) == ["c", "e"]
+
+
+def test_noisy_ladder_searches_resolvable_rankings_first(monkeypatch):
+    # exact eigenvectors of a random 10-regular graph whose unclean rankings agree on
+    # noise levels: the rankings at levels above UNRESOLVABLE_NOISE come later in the
+    # order but are searched after the resolvable ones, which find the graph
+    from gsp_householder.graphs import laplacian_inference
+    from gsp_householder.graphs.laplacian_inference import MAX_NOISE, UNRESOLVABLE_NOISE
+
+    B = fourier_basis(nx.random_regular_graph(10, 180, seed=5))
+    levels = []
+    search = laplacian_inference._search_at_noise
+
+    def spy(P, scores, trimmed, tol, noise, *args, **kwargs):
+        levels.append(noise)
+        return search(P, scores, trimmed, tol, noise, *args, **kwargs)
+
+    monkeypatch.setattr(laplacian_inference, "_search_at_noise", spy)
+    res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    estimates = res.history["noise_estimates"]
+    first = next(k for k, e in enumerate(estimates) if UNRESOLVABLE_NOISE < e <= MAX_NOISE)
+    assert any(e <= UNRESOLVABLE_NOISE for e in estimates[first + 1:])
+    noisy = [x for x in levels if x > 0.0]
+    assert noisy and noisy[0] <= UNRESOLVABLE_NOISE
+
+
+def test_truncated_exact_family_is_searched_only_when_asked(monkeypatch):
+    # exact eigenvectors, the true non-edges last: leaving a few of them, every direction
+    # of the near-null family fits to rounding and there are more than MAX_FAMILY; such
+    # a prefix is rejected without linear programs unless search_truncated, which finds
+    # a valid Laplacian in the truncated span
+    from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._pair_geometry import PairGram
+    from gsp_householder.graphs._support_search import PrefixSearch
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
+    P = _anchored_pair_basis(_read_basis(_shuffled(B.eigenvectors, 0), None, None, None,
+                                         None))
+    L = B.laplacian.toarray()
+    i, j = P.upper()
+    order = np.argsort(-np.abs(L[i, j]), kind="stable")
+    order = (i[order], j[order])
+    programs = []
+    valid_in_span = _support_search.valid_in_span
+
+    def spy(*args, **kwargs):
+        programs.append(args[1].shape[1])
+        return valid_in_span(*args, **kwargs)
+
+    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    checked = 0
+    for left in range(10, 20):
+        c = P.n_pairs - left
+        gram = PairGram(P).without(order[0][:c], order[1][:c])
+        search = PrefixSearch(P, order, 0.0, None)
+        if not search._near_null(c, gram)[3]:
+            continue
+        programs.clear()
+        assert search.evaluate(c, gram) is None and not programs
+        fit = PrefixSearch(P, order, 0.0, None, search_truncated=True).evaluate(c, gram)
+        checked += fit is not None
+    assert checked

@@ -107,7 +107,9 @@ class PrefixSearch:
         """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
 
         The span searched is first the directions that fit to rounding; with noise, if
-        it holds no valid Laplacian, the directions that fit to the noise level.
+        it holds no valid Laplacian, the directions that fit to the noise level. A span
+        of a truncated family (``_near_null``) is not searched unless
+        ``search_truncated``.
         """
         B = self.B
         self.n_evaluations += 1
@@ -128,6 +130,11 @@ class PrefixSearch:
         family = bool(self.noise) and mu.size > 1
         if noise is None and (not family or (truncated and not self.search_truncated)):
             return None
+        # a truncated family (more near-null directions than MAX_FAMILY) is searched only
+        # when asked: its programs span an arbitrary part of the near-null space, whose
+        # vertices are rarely its sparsest members, and they are the slowest ones (exact:
+        # every direction fits to rounding, and none is searched)
+        whole = not (truncated and not self.search_truncated)
         noise = max(float(self.noise or 0.0), self.rounding) if noise is None else noise
         if family:
             # the first direction of a family is any member of its span, not the graph
@@ -136,7 +143,10 @@ class PrefixSearch:
         tol = self._tolerance(noise, scale)
         floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
+        ok = False
         for span in (exact, np.ones(mu.size, dtype=bool)):
+            if span.all() and not whole:
+                break
             programs = {}
             ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
             if ok and (not family or self._residual_noise(c, lam)[1] is not None):
@@ -147,7 +157,7 @@ class PrefixSearch:
         # floor) is the one just solved on the whole span: they fail at once if it did,
         # and otherwise start from its answer and its rows
         fit = self._banded(c, mu, Lam, noise, floor, first=(lam, programs)) if (
-            family and ok) else None
+            family and ok and whole) else None
         if fit is None and self.refit and self.noise:
             fit = self._refit(c, Lam[:, 0], tol)
         return fit
@@ -239,9 +249,10 @@ class PrefixSearch:
     def _near_null(self, c, gram: PairGram, r=8, first=None):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
-        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, a noisy
-        prefix whose smallest direction is not clean is then rejected without linear
-        programs, which are slow for such families and rarely succeed).
+        ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, the prefix
+        is then rejected without linear programs, except, with noise, over its
+        directions that fit to rounding when they are fewer; programs over a truncated
+        span are slow and their vertices rarely the family's sparsest members).
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would

@@ -865,7 +865,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     Estimates in between are noise or an unclean ranking of exact
     eigenvectors: the input is taken as noisy once two such estimates agree within a
     factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
-    rankings are then searched at their noise level until two consecutive ones give the
+    rankings are then searched at their noise level (those at most
+    ``UNRESOLVABLE_NOISE`` first) until two consecutive ones give the
     same graph; of the graphs found, those whose rotation residual (off-diagonal part of
     $V^T L V$ relative to the spread of its diagonal, ``_residuals``) is within
     ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned,
@@ -999,9 +1000,11 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
-    """The noisy rankings in turn; the sparsest of the graphs whose rotation residual
-    (``_residuals``) is within ``RESIDUAL_SLACK`` of the smallest, its family dimension
-    and its residual (``_residual``). Each ranking's candidates are ordered by
+    """The noisy rankings in turn, those whose noise estimate is at most
+    ``UNRESOLVABLE_NOISE`` first unless ``fixed_noise`` (``_resolvable_first``); the
+    sparsest of the graphs whose rotation residual (``_residuals``) is within
+    ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual
+    (``_residual``). Each ranking's candidates are ordered by
     ``_noisy_order``, and a graph with equal weights to the noise level is preferred to
     sparser ones without (as ``candidate_order`` prefers equal weights to rounding).
 
@@ -1016,7 +1019,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     among the candidates of the previous ranking (two rankings hold it).
     """
     found, previous, consistent, held = [], None, 0, set()
-    for key in order:
+    for key in order if fixed_noise is not None else _resolvable_first(order, ranking):
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or noise <= EXACT_LEVEL:
             continue
@@ -1057,6 +1060,19 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
                                for x in found]
     residual, ranked, dim = _noisy_choice(found)[:3]
     return ranked, dim, residual
+
+
+def _resolvable_first(order, ranking):
+    """The rankings of ``order`` whose noise estimate is at most ``UNRESOLVABLE_NOISE``,
+    then the others, each part in its order.
+
+    At a level above ``UNRESOLVABLE_NOISE`` every pair is within the noise band, so a
+    search at such a ranking's own estimate cannot tell its edges (its kept pairs hold
+    edges, which raise the estimate) and meets large families of graphs that do not fit.
+    """
+    low = [ranking(k)[2] <= UNRESOLVABLE_NOISE for k in order]
+    return ([k for k, ok in zip(order, low, strict=True) if ok]
+            + [k for k, ok in zip(order, low, strict=True) if not ok])
 
 
 def _noisy_choice(found):

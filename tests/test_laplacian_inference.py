@@ -1108,7 +1108,6 @@ def test_sparser_graph_on_the_found_eigenspaces_reported_as_a_rival():
     assert res.ambiguous
 
 
-
 def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
     # a noisy prefix whose near-null family has more than MAX_FAMILY directions (a
     # truncated family) is not searched over its whole span, even when its first

@@ -25,8 +25,8 @@ import numpy as np
 from gsp_householder.learning._orthogonal import polar_factor
 from gsp_householder.learning.sparse_coding import two_means_threshold
 
-__all__ = ["support_codes", "support_threshold", "zero_cluster_balance", "zero_cluster_spread",
-           "zero_pattern_refinement"]
+__all__ = ["gap_threshold", "support_codes", "support_threshold", "zero_cluster_balance",
+           "zero_cluster_spread", "zero_pattern_refinement"]
 
 # entries of V^T Y used to choose the two-means threshold
 _THRESHOLD_SAMPLE = 1 << 16
@@ -99,7 +99,53 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
     if low is not None and low > 0:
         return 0.5 * low
     step = max(1, C.size // sample)
-    return two_means_threshold(C.ravel()[::step])
+    return gap_threshold(C.ravel()[::step])
+
+
+def gap_threshold(values: np.ndarray) -> float:
+    """A level between the zero cluster and the non-zero codes, whatever their range.
+
+    The two-means level (`gsp_householder.learning.sparse_coding.two_means_threshold`)
+    is the midpoint of the two clusters' centres. It lies between the clusters when the
+    non-zero codes are narrow against their distance from zero (codes in $[1, 2]$: the
+    level is about 0.75), but inside them when they are wide (codes in $[1, 10]$: about
+    2.9, which puts a quarter of the non-zero codes in the zero cluster). So the level
+    is moved down to the middle of the widest empty interval between the sorted
+    magnitudes below it (the last interval reaching past the level included); when the
+    level itself lies in that widest interval it is kept. Near the truth without noise
+    the zero cluster is at rounding level and the widest interval is $(0, \\ell)$: the
+    level is then about $\\ell / 2$, the threshold used when $\\ell$ is known.
+    Internal helper: ``values`` is a validated float array.
+
+    Parameters
+    ----------
+    values : ndarray
+        Coefficients (any shape); only their magnitudes are used.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> codes = rng.uniform(1, 10, 2000) * (rng.random(2000) < 0.2)
+    >>> from gsp_householder.learning.sparse_coding import two_means_threshold
+    >>> round(two_means_threshold(codes), 1), round(gap_threshold(codes), 1)
+    (3.4, 0.5)
+    """
+    a = np.abs(values).ravel()
+    level = two_means_threshold(a)
+    below = np.sort(a[a < level])
+    above = a[a >= level]
+    if below.size == 0 or above.size == 0:
+        return level
+    edges = np.append(below, above.min())
+    widest = int(np.argmax(np.diff(edges)))
+    if widest == below.size - 1:             # the level lies in the widest interval
+        return level
+    return 0.5 * float(edges[widest] + edges[widest + 1])
 
 
 def zero_cluster_balance(C: np.ndarray, support: np.ndarray) -> float:

@@ -109,18 +109,26 @@ def gap_threshold(values: np.ndarray) -> float:
     is the midpoint of the two clusters' centres. It lies between the clusters when the
     non-zero codes are narrow against their distance from zero (codes in $[1, 2]$: the
     level is about 0.75), but inside them when they are wide (codes in $[1, 10]$: about
-    2.9, which puts a quarter of the non-zero codes in the zero cluster). So the level
-    is moved down to the middle of the widest empty interval between the sorted
-    magnitudes below it (the last interval reaching past the level included); when the
-    level itself lies in that widest interval it is kept. Near the truth without noise
-    the zero cluster is at rounding level and the widest interval is $(0, \\ell)$: the
-    level is then about $\\ell / 2$, the threshold used when $\\ell$ is known.
+    3.4, which puts a quarter of the non-zero codes in the zero cluster). So the level is
+    moved down into the relatively widest empty interval between the sorted magnitudes
+    below it: the interval $(a, b)$ between consecutive magnitudes with the largest
+    $(b - a) / b$ (the last interval, reaching past the level, included), whose middle
+    is returned unless it is the interval that holds the level (which is then kept).
+    Intervals start above the zero cluster's bulk: at the largest magnitude of the
+    negative values (the non-zero codes are positive, so the negative values belong to
+    the zero cluster and mirror its extent) and at least at the lower quartile of the
+    magnitudes below the level, so that the gaps between tiny values in the zero
+    cluster, which are wide relative to their ends, do not count. Near the truth
+    without noise the zero cluster is at rounding level and the interval found is
+    $(0, \\ell)$ up to rounding: the level is then about $\\ell / 2$, the threshold
+    used when $\\ell$ is known, and the support is exact even when $\\ell$ is small
+    against the range, or zero.
     Internal helper: ``values`` is a validated float array.
 
     Parameters
     ----------
     values : ndarray
-        Coefficients (any shape); only their magnitudes are used.
+        Coefficients (any shape), their non-zero codes positive.
 
     Returns
     -------
@@ -129,21 +137,29 @@ def gap_threshold(values: np.ndarray) -> float:
     Examples
     --------
     >>> import numpy as np
+    >>> from gsp_householder.learning.sparse_coding import two_means_threshold
     >>> rng = np.random.default_rng(0)
     >>> codes = rng.uniform(1, 10, 2000) * (rng.random(2000) < 0.2)
-    >>> from gsp_householder.learning.sparse_coding import two_means_threshold
+    >>> codes += 1e-3 * rng.standard_normal(2000) * (codes == 0)
     >>> round(two_means_threshold(codes), 1), round(gap_threshold(codes), 1)
     (3.4, 0.5)
     """
-    a = np.abs(values).ravel()
+    values = values.ravel()
+    a = np.abs(values)
     level = two_means_threshold(a)
     below = np.sort(a[a < level])
     above = a[a >= level]
     if below.size == 0 or above.size == 0:
         return level
-    edges = np.append(below, above.min())
-    widest = int(np.argmax(np.diff(edges)))
-    if widest == below.size - 1:             # the level lies in the widest interval
+    negative = values[values < 0]
+    anchor = max(float(-negative.min()) if negative.size else 0.0,
+                 float(below[below.size // 4]))
+    if anchor >= level:
+        return level
+    edges = np.concatenate(([anchor], below[below > anchor], [above.min()]))
+    relative = np.diff(edges) / edges[1:]
+    widest = int(np.argmax(relative))
+    if widest == edges.size - 2:             # the level lies in the widest interval
         return level
     return 0.5 * float(edges[widest] + edges[widest + 1])
 

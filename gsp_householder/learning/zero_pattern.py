@@ -3,9 +3,10 @@
 In the paper's model a code is either exactly zero or in $[\\ell, h]$ with
 $\\ell > 0$. Near the truth, $C = V^T Y$ splits into a cluster at zero and a
 cluster of values near $[\\ell, h]$: a threshold between them (half of $\\ell$
-when it is known, else the two-means level of
-`gsp_householder.learning.sparse_coding.two_means_threshold`) gives the
-support $\\Omega$. The refinement alternates
+when it is known, else `gap_threshold`: the two-means level of
+`gsp_householder.learning.sparse_coding.two_means_threshold`, moved down into
+the gap above the zero cluster when it lies inside wide non-zero codes) gives
+the support $\\Omega$. The refinement alternates
 
 $$ \\hat X = P_\\Omega(\\Pi(C)), \\qquad V = \\operatorname{polar}(Y \\hat X^T), $$
 
@@ -28,7 +29,7 @@ from gsp_householder.learning.sparse_coding import two_means_threshold
 __all__ = ["gap_threshold", "support_codes", "support_threshold", "zero_cluster_balance",
            "zero_cluster_spread", "zero_pattern_refinement"]
 
-# entries of V^T Y used to choose the two-means threshold
+# entries of V^T Y used to choose the blind threshold (gap_threshold)
 _THRESHOLD_SAMPLE = 1 << 16
 
 
@@ -37,7 +38,7 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     """Codes and support from coefficients ``C = V^T Y`` with non-negative non-zero codes.
 
     The support is ``C > low / 2`` when ``low > 0`` is known, else ``C`` above the
-    two-means level of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
+    `gap_threshold` of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
     clipped to ``[low, high]`` when both are known. Internal helper: ``C`` is a
     validated float array.
 
@@ -48,7 +49,7 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     low, high : float, optional
         Value range of the non-zero codes, ``0 <= low < high``.
     sample : int, default 65536
-        Number of entries the two-means level is computed from (at least about this
+        Number of entries the blind level is computed from (at least about this
         many: every ``C.size // sample``-th entry).
 
     Returns
@@ -73,8 +74,7 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
                       sample: int = _THRESHOLD_SAMPLE) -> float:
     """The level above which an entry of ``C = V^T Y`` is on the support.
 
-    ``low / 2`` when ``low > 0`` is known, else the two-means level
-    (`gsp_householder.learning.sparse_coding.two_means_threshold`) of every
+    ``low / 2`` when ``low > 0`` is known, else `gap_threshold` of every
     ``C.size // sample``-th entry. Internal helper: ``C`` is a validated float array.
 
     Parameters
@@ -84,7 +84,7 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
     low : float, optional
         Smallest non-zero code, if known.
     sample : int, default 65536
-        Number of entries the two-means level is computed from (about).
+        Number of entries the blind level is computed from (about).
 
     Returns
     -------

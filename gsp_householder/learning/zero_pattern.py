@@ -31,6 +31,9 @@ __all__ = ["gap_threshold", "support_codes", "support_threshold", "zero_cluster_
 
 # entries of V^T Y used to choose the blind threshold (gap_threshold)
 _THRESHOLD_SAMPLE = 1 << 16
+# gap_threshold moves the two-means level only into an empty interval (a, b) of the
+# magnitudes with b >= 2 a: a gap as wide as the values it separates
+_GAP = 0.5
 
 
 def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None, *,
@@ -113,7 +116,10 @@ def gap_threshold(values: np.ndarray) -> float:
     moved down into the relatively widest empty interval between the sorted magnitudes
     below it: the interval $(a, b)$ between consecutive magnitudes with the largest
     $(b - a) / b$ (the last interval, reaching past the level, included), whose middle
-    is returned unless it is the interval that holds the level (which is then kept).
+    is returned unless it is the interval that holds the level or is no gap, narrower
+    than $b / 2$ (the level is then kept: between clusters that touch, as on the way
+    to the truth, the relative spacings are a few hundredths, and moving the level
+    among them only perturbs the iterations).
     Intervals start above the zero cluster's bulk: at the largest magnitude of the
     negative values (the non-zero codes are positive, so the negative values belong to
     the zero cluster and mirror its extent) and at least at the lower quartile of the
@@ -154,13 +160,11 @@ def gap_threshold(values: np.ndarray) -> float:
     negative = values[values < 0]
     anchor = max(float(-negative.min()) if negative.size else 0.0,
                  float(below[below.size // 4]))
-    if anchor >= level:
-        return level
     edges = np.concatenate(([anchor], below[below > anchor], [above.min()]))
     relative = np.diff(edges) / edges[1:]
     widest = int(np.argmax(relative))
-    if widest == edges.size - 2:             # the level lies in the widest interval
-        return level
+    if widest == edges.size - 2 or relative[widest] < _GAP:
+        return level                         # the level lies in the widest gap, or no gap
     return 0.5 * float(edges[widest] + edges[widest + 1])
 
 

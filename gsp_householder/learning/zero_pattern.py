@@ -150,17 +150,17 @@ def gap_threshold(values: np.ndarray) -> float:
     >>> round(two_means_threshold(codes), 1), round(gap_threshold(codes), 1)
     (3.4, 0.5)
     """
-    values = values.ravel()
-    a = np.abs(values)
+    a = np.abs(values).ravel()
     level = two_means_threshold(a)
-    below = np.sort(a[a < level])
-    above = a[a >= level]
-    if below.size == 0 or above.size == 0:
+    is_below = a < level
+    below = a[is_below]
+    if below.size == 0 or below.size == a.size:
         return level
-    negative = values[values < 0]
-    anchor = max(float(-negative.min()) if negative.size else 0.0,
-                 float(below[below.size // 4]))
-    edges = np.concatenate(([anchor], below[below > anchor], [above.min()]))
+    quartile = below.size // 4
+    anchor = max(-min(float(values.min()), 0.0),
+                 float(np.partition(below, quartile)[quartile]))
+    lowest_above = float(np.min(a, where=~is_below, initial=np.inf))
+    edges = np.concatenate(([anchor], np.sort(below[below > anchor]), [lowest_above]))
     relative = np.diff(edges) / edges[1:]
     widest = int(np.argmax(relative))
     if widest == edges.size - 2 or relative[widest] < _GAP:

@@ -24,8 +24,13 @@ from gsp_householder.learning._orthogonal import (
 )
 from gsp_householder.learning.baselines import procrustes_oracle
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
+from gsp_householder.learning.sparse_coding import two_means_threshold
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
-from gsp_householder.learning.zero_pattern import support_codes, zero_pattern_refinement
+from gsp_householder.learning.zero_pattern import (
+    gap_threshold,
+    support_codes,
+    zero_pattern_refinement,
+)
 from gsp_householder.metrics import match_columns, matched_basis_error
 
 
@@ -74,6 +79,46 @@ def test_random_orthogonal_basis_exact(theta, ratio):
     assert matched_basis_error(V, result.dictionary.to_dense()) <= 1e-8
     # the codes reproduce the signals
     np.testing.assert_allclose(result.dictionary @ result.codes, Y, atol=1e-8)
+
+
+@pytest.mark.parametrize("low, high", [(1.0, 3.0), (1.0, 4.0), (1.0, 10.0), (0.1, 5.0), (0.0, 1.0)])
+def test_blind_learner_exact_for_wide_code_ranges(karate, low, high):
+    # the two-means level of codes in [1, 10] (about 3) lies inside the non-zero codes:
+    # the blind learner must find the gap between zero and `low` itself
+    n = karate.shape[0]
+    Y, X = make_signals(karate, 5 * n, BernoulliUniform(0.1, low, high), rng=0)
+    result = learn_orthogonal_basis(Y, rng=1)
+    assert result.converged
+    V_hat = result.dictionary.to_dense()
+    assert matched_basis_error(karate, V_hat) <= 1e-8
+    np.testing.assert_allclose(_matched(karate, V_hat, result.codes), X, atol=1e-8)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_blind_learner_exact_for_wide_codes_on_random_bases(seed):
+    n = 16
+    V = _random_basis(n, seed)
+    Y, _ = make_signals(V, 5 * n, BernoulliUniform(0.1, 0.1, 5.0), rng=seed + 50)
+    result = learn_orthogonal_basis(Y, rng=seed + 60)
+    assert result.converged
+    assert matched_basis_error(V, result.dictionary.to_dense()) <= 1e-8
+
+
+def test_gap_threshold_separates_zero_from_wide_codes():
+    rng = np.random.default_rng(0)
+    zeros = rng.random((30, 200)) >= 0.2
+    for low, high in [(1.0, 10.0), (0.1, 5.0), (0.01, 1.0)]:
+        X = np.where(zeros, 1e-12 * rng.standard_normal((30, 200)),
+                     rng.uniform(low, high, (30, 200)))
+        level = gap_threshold(X)
+        assert np.abs(X[zeros]).max() < level < X[~zeros].min()
+        assert two_means_threshold(X) > X[~zeros].min()        # what the level replaces
+    # codes in [1, 2] with noise: the two-means level lies in the gap and is kept
+    X = np.where(zeros, 0.02 * rng.standard_normal((30, 200)), rng.uniform(1, 2, (30, 200)))
+    assert gap_threshold(X) == two_means_threshold(X)
+    # no zero cluster: nothing is removed
+    X = rng.uniform(1, 2, (30, 200))
+    assert gap_threshold(X) < X.min()
 
 
 def test_known_range_clips_codes_and_handles_negative_codes():

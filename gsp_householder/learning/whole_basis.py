@@ -14,8 +14,11 @@ that the codes are non-negative with an atom at zero.
    alternation, until the support of $V^T Y$ (the level of stage 2) has
    changed in at most $10^{-4}$ of the entries at each of 3 consecutive steps
    (or the rotation step is below $10^{-3}\\sqrt n$);
-2. `gsp_householder.learning.zero_pattern`: threshold $V^T Y$ (two-means
-   level, or $\\ell / 2$) and fit $V$ to the thresholded codes until the support
+2. `gsp_householder.learning.zero_pattern`: threshold $V^T Y$ (blind: the
+   two-means level, moved down into the gap above the zero cluster when it
+   lies inside the non-zero codes, as it does for wide code ranges such as
+   $[1, 10]$; `gsp_householder.learning.zero_pattern.gap_threshold`; or
+   $\\ell / 2$ when $\\ell$ is known) and fit $V$ to the thresholded codes until the support
    stops changing, which lands on the truth to machine precision without
    noise.
 
@@ -105,7 +108,7 @@ _FLOAT_MAX = float(np.finfo(np.float64).max)
 _ROUNDS = 4
 # bases up to this size are learned with one BLAS thread (when threadpoolctl is installed)
 _SINGLE_THREAD_N = 400
-# entries of V^T Y the first stage's support test takes its two-means level from
+# entries of V^T Y the first stage's support test takes its level from (gap_threshold)
 _RULE_SAMPLE = 1 << 12
 # a start is accepted when its zero cluster is balanced about 0 (zero_cluster_balance)
 _BALANCE = (0.5, 2.0)
@@ -169,7 +172,10 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
         threshold is ``low / 2`` and kept codes are clipped to ``[low, high]``;
         non-positive ranges (``high <= 0``) are handled by symmetry. Blind
         (default): the codes are taken as non-negative up to the columns' signs
-        and the threshold is the two-means level. Ranges with
+        and the threshold lies in the gap between the zero cluster and the
+        non-zero codes (the two-means level, moved down into that gap when it
+        lies inside wide codes: `gsp_householder.learning.zero_pattern.gap_threshold`);
+        at the truth without noise it is about ``low / 2``. Ranges with
         ``low < 0 < high`` are rejected: their zeros are not identifiable.
     rng : None, int or numpy.random.Generator
         Randomness of the starts.

@@ -3,9 +3,10 @@
 In the paper's model a code is either exactly zero or in $[\\ell, h]$ with
 $\\ell > 0$. Near the truth, $C = V^T Y$ splits into a cluster at zero and a
 cluster of values near $[\\ell, h]$: a threshold between them (half of $\\ell$
-when it is known, else the two-means level of
-`gsp_householder.learning.sparse_coding.two_means_threshold`) gives the
-support $\\Omega$. The refinement alternates
+when it is known, else `gap_threshold`: the two-means level of
+`gsp_householder.learning.sparse_coding.two_means_threshold`, moved down into
+the gap above the zero cluster when it lies inside wide non-zero codes) gives
+the support $\\Omega$. The refinement alternates
 
 $$ \\hat X = P_\\Omega(\\Pi(C)), \\qquad V = \\operatorname{polar}(Y \\hat X^T), $$
 
@@ -25,11 +26,14 @@ import numpy as np
 from gsp_householder.learning._orthogonal import polar_factor
 from gsp_householder.learning.sparse_coding import two_means_threshold
 
-__all__ = ["support_codes", "support_threshold", "zero_cluster_balance", "zero_cluster_spread",
-           "zero_pattern_refinement"]
+__all__ = ["gap_threshold", "support_codes", "support_threshold", "zero_cluster_balance",
+           "zero_cluster_spread", "zero_pattern_refinement"]
 
-# entries of V^T Y used to choose the two-means threshold
+# entries of V^T Y used to choose the blind threshold (gap_threshold)
 _THRESHOLD_SAMPLE = 1 << 16
+# gap_threshold moves the two-means level only into an empty interval (a, b) of the
+# magnitudes with b >= 2 a: a gap as wide as the values it separates
+_GAP = 0.5
 
 
 def support_codes(C: np.ndarray, low: float | None = None, high: float | None = None, *,
@@ -37,7 +41,7 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     """Codes and support from coefficients ``C = V^T Y`` with non-negative non-zero codes.
 
     The support is ``C > low / 2`` when ``low > 0`` is known, else ``C`` above the
-    two-means level of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
+    `gap_threshold` of at most ``sample`` ($2^{16}$) evenly spaced entries; kept entries are
     clipped to ``[low, high]`` when both are known. Internal helper: ``C`` is a
     validated float array.
 
@@ -48,7 +52,7 @@ def support_codes(C: np.ndarray, low: float | None = None, high: float | None = 
     low, high : float, optional
         Value range of the non-zero codes, ``0 <= low < high``.
     sample : int, default 65536
-        Number of entries the two-means level is computed from (at least about this
+        Number of entries the blind level is computed from (at least about this
         many: every ``C.size // sample``-th entry).
 
     Returns
@@ -73,8 +77,7 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
                       sample: int = _THRESHOLD_SAMPLE) -> float:
     """The level above which an entry of ``C = V^T Y`` is on the support.
 
-    ``low / 2`` when ``low > 0`` is known, else the two-means level
-    (`gsp_householder.learning.sparse_coding.two_means_threshold`) of every
+    ``low / 2`` when ``low > 0`` is known, else `gap_threshold` of every
     ``C.size // sample``-th entry. Internal helper: ``C`` is a validated float array.
 
     Parameters
@@ -84,7 +87,7 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
     low : float, optional
         Smallest non-zero code, if known.
     sample : int, default 65536
-        Number of entries the two-means level is computed from (about).
+        Number of entries the blind level is computed from (about).
 
     Returns
     -------
@@ -99,7 +102,70 @@ def support_threshold(C: np.ndarray, low: float | None = None, *,
     if low is not None and low > 0:
         return 0.5 * low
     step = max(1, C.size // sample)
-    return two_means_threshold(C.ravel()[::step])
+    return gap_threshold(C.ravel()[::step])
+
+
+def gap_threshold(values: np.ndarray) -> float:
+    """A level between the zero cluster and the non-zero codes, whatever their range.
+
+    The two-means level (`gsp_householder.learning.sparse_coding.two_means_threshold`)
+    is the midpoint of the two clusters' centres. It lies between the clusters when the
+    non-zero codes are narrow against their distance from zero (codes in $[1, 2]$: the
+    level is about 0.75), but inside them when they are wide (codes in $[1, 10]$: about
+    3.4, which puts a quarter of the non-zero codes in the zero cluster). So the level is
+    moved down into the relatively widest empty interval between the sorted magnitudes
+    below it: the interval $(a, b)$ between consecutive magnitudes with the largest
+    $(b - a) / b$ (the last interval, reaching past the level, included), whose middle
+    is returned unless it is the interval that holds the level or is no gap, narrower
+    than $b / 2$ (the level is then kept: between clusters that touch, as on the way
+    to the truth, the relative spacings are a few hundredths, and moving the level
+    among them only perturbs the iterations).
+    Intervals start above the zero cluster's bulk: at the largest magnitude of the
+    negative values (the non-zero codes are positive, so the negative values belong to
+    the zero cluster and mirror its extent) and at least at the lower quartile of the
+    magnitudes below the level, so that the gaps between tiny values in the zero
+    cluster, which are wide relative to their ends, do not count. Near the truth
+    without noise the zero cluster is at rounding level and the interval found is
+    $(0, \\ell)$ up to rounding: the level is then about $\\ell / 2$, the threshold
+    used when $\\ell$ is known, and the support is exact even when $\\ell$ is small
+    against the range, or zero.
+    Internal helper: ``values`` is a validated float array.
+
+    Parameters
+    ----------
+    values : ndarray
+        Coefficients (any shape), their non-zero codes positive.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.learning.sparse_coding import two_means_threshold
+    >>> rng = np.random.default_rng(0)
+    >>> codes = rng.uniform(1, 10, 2000) * (rng.random(2000) < 0.2)
+    >>> codes += 1e-3 * rng.standard_normal(2000) * (codes == 0)
+    >>> round(two_means_threshold(codes), 1), round(gap_threshold(codes), 1)
+    (3.4, 0.5)
+    """
+    a = np.abs(values).ravel()
+    level = two_means_threshold(a)
+    is_below = a < level
+    below = a[is_below]
+    if below.size == 0 or below.size == a.size:
+        return level
+    quartile = below.size // 4
+    anchor = max(-min(float(values.min()), 0.0),
+                 float(np.partition(below, quartile)[quartile]))
+    lowest_above = float(np.min(a, where=~is_below, initial=np.inf))
+    edges = np.concatenate(([anchor], np.sort(below[below > anchor]), [lowest_above]))
+    relative = np.diff(edges) / edges[1:]
+    widest = int(np.argmax(relative))
+    if widest == edges.size - 2 or relative[widest] < _GAP:
+        return level                         # the level lies in the widest gap, or no gap
+    return 0.5 * float(edges[widest] + edges[widest + 1])
 
 
 def zero_cluster_balance(C: np.ndarray, support: np.ndarray) -> float:

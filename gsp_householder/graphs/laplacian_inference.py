@@ -814,7 +814,7 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     ``FORCED_REGULAR_DIMENSIONS`` (the first that gives one), each with the weights
     that fit the eigenvectors best on its edges (``_support_fit``) and kept only if it
     fits them as well as ``found`` does on its own edges (rotation residual within
-    ``RESIDUAL_SLACK``); [] if none.
+    ``RESIDUAL_SLACK``); [] if none, and above ``FAMILY_SEARCH_MAX_N`` nodes.
 
     A regular graph's family holds at least its eigenvalue vector and its square's
     (the distance-2 graph's), but at a noise level the widest gap among the smallest
@@ -825,8 +825,9 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     truth's), hence the refit on their edges: a wrong support leaves entries above the
     noise, and a denser graph fits the noise better, which is no evidence for it.
     """
-    reference = _support_fit(basis, found[3])
-    limit = RESIDUAL_SLACK * (reference[0] if reference else _residuals(basis, found[3])[1])
+    if B.n > FAMILY_SEARCH_MAX_N:
+        return []
+    limit = None
     for d in FORCED_REGULAR_DIMENSIONS:
         regular = constant_diagonal_fit(B, noisy=True, dimension=d)
         if regular is None:
@@ -836,6 +837,10 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
         out = []
         for c in rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular):
             refit = _support_fit(basis, c[3]) if c[0] < found[0] else None
+            if refit is not None and limit is None:
+                reference = _support_fit(basis, found[3])
+                limit = RESIDUAL_SLACK * (reference[0] if reference
+                                          else _residuals(basis, found[3])[1])
             if refit is not None and refit[0] <= limit:
                 W = refit[1]
                 cv = float(np.std(sp.triu(W, 1).data) / np.mean(sp.triu(W, 1).data))

@@ -93,12 +93,14 @@ def constant_diagonal_noise(B: PairBasis) -> float | None:
     return level if null.any() else None
 
 
-def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
+def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False, dimension=None):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 
     Only for one unknown per column and a combinatorial Laplacian (constant ``u``).
     With ``noisy``, when the centred diagonal has no exact null space, its near-null
-    space (``_noisy_null``) is searched at the noise level it shows.
+    space (``_noisy_null``) is searched at the noise level it shows; with ``dimension``
+    as well, that space is its ``dimension`` smallest directions instead, whatever the
+    gap above them, at the level of the largest of them.
     """
     centred = _centred_diagonal(B)
     if centred is None:
@@ -110,7 +112,11 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False):
     tol = np.full(B.n, 1e-9 * B.n)
     noisy = noisy and not null.any()
     if noisy:
-        null, noise = _noisy_null(s)
+        if dimension is None:
+            null, noise = _noisy_null(s)
+        else:
+            null = np.arange(s.size) >= s.size - dimension
+            noise = float(s[-dimension] / s[0])
         # tolerances in the units of equal eigenvalues, as for a noisy prefix's pairs
         scale = B.node_scale(B.equal_eigenvalues())
         tol = np.maximum(CLEAN_FACTOR * noise * scale, 5e-10)

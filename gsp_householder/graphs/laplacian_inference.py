@@ -1507,30 +1507,6 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
-    complement = _close_complement(basis, ranked[0], _agreed_noise(history))
-    if complement is not None:
-        laps.append(_laplacian(complement, basis))
-        history["complement_edges"] = sp.triu(complement, 1).nnz
-        history["candidate_edges"].append(history["complement_edges"])
-        warnings.warn(f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
-                      f"complement, a connected graph with {history['complement_edges']} "
-                      f"edges, has the same eigenvectors: no inference from eigenvectors "
-                      f"tells a graph from its complement, and the sparser is returned "
-                      f"(the complement is the last of the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
-    rivals = history.pop("rivals", [])
-    key = _edge_key(ranked[0][3])
-    for found, W in rivals:
-        if found != key:
-            continue
-        laps.append(_laplacian(W, basis))
-        history["rival_edges"] = sp.triu(W, 1).nnz
-        history["candidate_edges"].append(history["rival_edges"])
-        warnings.warn(f"a sparser graph with the eigenspaces of the graph inferred "
-                      f"({history['rival_edges']} edges against {ranked[0][0]}) fits the "
-                      f"eigenvectors to their noise level, not quite as well: the "
-                      f"eigenvectors do not tell them apart at this noise level (it is "
-                      f"the last of the candidates)", AmbiguousGraphWarning, stacklevel=4)
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
     leverage = [e for e in history.get("leverage_noise_estimates", [])
                 if EXACT_LEVEL < e <= MAX_NOISE]
@@ -1556,6 +1532,30 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"ordered=True) may resolve it; the result's candidates are the "
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
+    complement = _close_complement(basis, ranked[0], _fitted_noise(history))
+    if complement is not None:
+        laps.append(_laplacian(complement, basis))
+        history["complement_edges"] = sp.triu(complement, 1).nnz
+        history["candidate_edges"].append(history["complement_edges"])
+        warnings.warn(f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
+                      f"complement, a connected graph with {history['complement_edges']} "
+                      f"edges, has the same eigenvectors: no inference from eigenvectors "
+                      f"tells a graph from its complement, and the sparser is returned "
+                      f"(the complement is the last of the candidates)",
+                      AmbiguousGraphWarning, stacklevel=4)
+    rivals = history.pop("rivals", [])
+    key = _edge_key(ranked[0][3])
+    for found, W in rivals:
+        if found != key:
+            continue
+        laps.append(_laplacian(W, basis))
+        history["rival_edges"] = sp.triu(W, 1).nnz
+        history["candidate_edges"].append(history["rival_edges"])
+        warnings.warn(f"a sparser graph with the eigenspaces of the graph inferred "
+                      f"({history['rival_edges']} edges against {ranked[0][0]}) fits the "
+                      f"eigenvectors to their noise level, not quite as well: the "
+                      f"eigenvectors do not tell them apart at this noise level (it is "
+                      f"the last of the candidates)", AmbiguousGraphWarning, stacklevel=4)
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -1585,9 +1585,8 @@ def _unranked_doubt(B, history, residual) -> bool:
     weighted ER(100, 0.5): 4914 edges at 2.6e-3, ten times that level). Graphs of that
     family already checked against its level (``_consistent_regular``) and the complete
     graph (warned of on its own) are not doubted here, nor a graph that fits to a noise
-    level on which two fitted rankings agree (``NOISE_AGREEMENT``), below
-    ``UNRESOLVABLE_NOISE`` (exact Mycielski(6) gave 0.034, where no edge leaves the
-    noise band; exact ER(60, 0.5) one level of 5.2e-3, the others 8 and 15 times it).
+    level below ``UNRESOLVABLE_NOISE`` (``_fitted_noise``; exact Mycielski(6) gave
+    0.034, where no edge leaves the noise band).
     """
     leverage = history.get("leverage_noise_estimates")
     if (not leverage or any(EXACT_LEVEL < e <= MAX_NOISE for e in leverage)
@@ -1598,24 +1597,22 @@ def _unranked_doubt(B, history, residual) -> bool:
     level = constant_diagonal_noise(B) if history.get("constant_diagonal_graph") else None
     if level is not None and residual <= RESIDUAL_CONSISTENT * level:
         return False
-    if level is None and _agreed_noise(history):
-        # two fitted rankings agree on a noise level at which edges leave the noise
-        # band, and the graph fits to it (``noise_ratio``): perturbed eigenvectors of a
-        # dense graph (ER(200, 0.3) at 1e-3: levels 7.05e-5 and 7.06e-5, residual 2.2
-        # times them)
+    if level is None and _fitted_noise(history):
+        # a noise level at which edges leave the noise band, and the graph fits to it:
+        # perturbed eigenvectors of a dense graph (ER(200, 0.3) at 1e-3: level 7e-5,
+        # residual 2.2 times it)
         return False
     history["unranked_residual"] = residual
     return True
 
 
-def _agreed_noise(history) -> float:
-    """The noise level the graph was found at, if two rankings' estimates agree on it
-    (within ``NOISE_AGREEMENT``) and edges can leave its noise band (at most
-    ``UNRESOLVABLE_NOISE``); else 0."""
+def _fitted_noise(history) -> float:
+    """The noise level the graph was found at, if edges can leave its noise band (at
+    most ``UNRESOLVABLE_NOISE``) and the graph fits the eigenvectors to it
+    (``noise_ratio`` within ``RESIDUAL_CONSISTENT``); else 0."""
     noise = history.get("noise", 0.0)
-    agreeing = [e for e in history.get("noise_estimates", [])
-                if noise / NOISE_AGREEMENT <= e <= NOISE_AGREEMENT * noise]
-    return noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE and len(agreeing) > 1 else 0.0
+    fits = history.get("noise_ratio", np.inf) <= RESIDUAL_CONSISTENT
+    return noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE and fits else 0.0
 
 
 def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
@@ -1629,7 +1626,7 @@ def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
     more than the graph itself); otherwise ``None``. With the eigenvalue order known
     (``ordered``) the complement, whose eigenvalues $cn - \\lambda$ run the other way,
     is not valid and is not returned. With noisy eigenvectors (``noise``, the level the
-    graph was found at, ``_agreed_noise``), equal weights are equal to that level
+    graph was found at, ``_fitted_noise``), equal weights are equal to that level
     (``_equal_within_noise``).
     """
     n_edges, cv, _, W = best[:4]

@@ -5,6 +5,7 @@ search that stops at the first valid size."""
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.linalg
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder.graphs import _pair_geometry
@@ -110,6 +111,41 @@ def test_null_directions_are_kept_per_count():
         np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(mu, fresh[0])
     assert set(gram._eigh) == {8}
+
+
+@pytest.mark.parametrize("g", [3, 20, 50, 129, 300])
+def test_smallest_eigenpairs_from_one_reduction_are_scipys(g):
+    """Every count from one reduction: the numbers of ``scipy.linalg.eigh`` (evr), bit
+    for bit, with clustered eigenvalues; the whole spectrum too."""
+    rng = np.random.default_rng(g)
+    Q = np.linalg.qr(rng.standard_normal((g, g)))[0]
+    w = np.sort(np.r_[np.full(min(4, g), 1e-9), rng.random(g - min(4, g))])
+    C = (Q * w) @ Q.T
+    C = 0.5 * (C + C.T)
+    B = _pairs(_grid())
+    made = []
+    pairs = _pair_geometry.SmallestEigenpairs(B, lambda: made.append(1) or C.copy())
+    counts = [min(r, g) for r in (8, 1, 16, 32, 8, g)]
+    for r in counts:
+        got = pairs(r)
+        want = scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")
+        for a, b in zip(got, want, strict=True):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(C @ got[1], got[1] * got[0], rtol=0, atol=1e-12)
+    # reduced once; the whole spectrum from C each time
+    assert len(made) == 1 + counts.count(g)
+
+
+def test_reductions_kept_per_basis_are_the_last_ones():
+    B = _pairs(_grid())
+    i, j = B.upper()
+    grams = [PairGram(B).without(i[:k], j[:k]) for k in (10, 20, 30)]
+    for gram in grams:
+        gram.null_directions(4)
+    assert [gram._smallest._reduced is not None for gram in grams] == [False, True, True]
+    fresh = PairGram(B, grams[0].M.copy(), grams[0].total.copy(), grams[0].k)
+    for a, b in zip(grams[0].null_directions(6), fresh.null_directions(6), strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_pair_matrices_are_kept_read_only_and_exact():

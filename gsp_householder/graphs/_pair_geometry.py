@@ -18,10 +18,12 @@ costs $O(|C| g^2)$. Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+from scipy.linalg import lapack
 from scipy.linalg.blas import dsyrk
 
 #: Largest number of pair-row entries built at once (128 MB).
@@ -30,6 +32,8 @@ MAX_ROW_ENTRIES = 1 << 24
 GRAM_CACHE = 3
 #: Matrices $\\tilde L(\\lambda)$ kept per basis by ``PairBasis.matrix`` (each $n^2$ floats).
 MATRIX_CACHE = 2
+#: Tridiagonal reductions kept per basis by ``SmallestEigenpairs`` (each $g^2$ floats).
+REDUCTION_CACHE = 2
 
 
 @dataclass
@@ -61,6 +65,9 @@ class PairBasis:
         most recently asked first.
     matrices : list
         ``(lambda bytes, matrix)`` of the last ``MATRIX_CACHE`` results of ``matrix``.
+    reductions : list
+        Weak references to the last ``REDUCTION_CACHE`` ``SmallestEigenpairs`` that
+        reduced their matrix, most recent last: older ones drop their reduction.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -84,6 +91,7 @@ class PairBasis:
     starts: np.ndarray | None = None
     grams: list = field(default_factory=list, repr=False, compare=False)
     matrices: list = field(default_factory=list, repr=False, compare=False)
+    reductions: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -197,6 +205,83 @@ def symmetric_product(V, w) -> np.ndarray:
     return L
 
 
+def tridiagonal(C) -> tuple:
+    """LAPACK ``dsytrd`` of the lower triangle of the symmetric ``C``: the reduced
+    matrix (reflectors below the subdiagonal), diagonal, subdiagonal and reflector
+    scalars. The workspace is the one ``dsyevr`` passes to it (its own less $5g$), which
+    sets the block size and so the rounding: the reduction that
+    ``scipy.linalg.eigh(C, driver="evr")`` starts with."""
+    g = C.shape[0]
+    lwork = int(lapack.dsyevr_lwork(g, lower=1)[0]) - 5 * g
+    c, d, e, tau, info = lapack.dsytrd(C, lower=1, lwork=lwork)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dsytrd failed (info {info})")
+    return c, d, e, tau
+
+
+def smallest_eigenpairs(reduced, r) -> tuple[np.ndarray, np.ndarray]:
+    """The ``r`` smallest eigenpairs of ``C`` from ``tridiagonal(C)``, ``r`` below its
+    order: ``dsyevr``'s steps after the reduction (bisection ``dstebz``, inverse
+    iteration ``dstein``, back-transformation by the reflectors with ``dsyevr``'s
+    workspace, its selection sort), so the same numbers, bit for bit, as
+    ``scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")``, and asking for
+    more pairs of one matrix does not reduce it again ($4 g^3 / 3$ flops, most of the
+    cost)."""
+    c, d, e, tau = reduced
+    g = d.size
+    m, w, iblock, isplit, info = lapack.dstebz(d, e, 2, 0.0, 0.0, 1, r, 0.0, b"B")
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dstebz failed (info {info})")
+    w = w[:m].copy()
+    z, info = lapack.dstein(d, e, w, iblock, isplit)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dstein failed (info {info})")
+    Z = np.asfortranarray(z[:, :m])
+    lwork = int(lapack.dsyevr_lwork(g, lower=1)[0]) - 2 * g
+    Z[1:], _, info = lapack.dormqr(b"L", b"N", c[1:, :g - 1], tau, Z[1:], lwork)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dormqr failed (info {info})")
+    for k in range(m - 1):          # dsyevr's selection sort (columns swapped)
+        low = k + int(np.argmin(w[k:]))
+        if w[low] < w[k]:
+            w[[k, low]] = w[[low, k]]
+            Z[:, [k, low]] = Z[:, [low, k]]
+    return w, Z
+
+
+class SmallestEigenpairs:
+    """The smallest eigenpairs of a symmetric matrix, any number of them from one
+    reduction (``tridiagonal``): ``scipy.linalg.eigh(C, subset_by_index=[0, r - 1],
+    driver="evr")`` bit for bit, for every ``r``.
+
+    ``make()`` builds ``C`` (only when needed: the reduction holds what the smaller
+    subsets need, and the whole spectrum is solved from ``C`` directly, as ``dsyevr``
+    does). The last ``REDUCTION_CACHE`` reductions of a basis are kept
+    (``PairBasis.reductions``).
+    """
+
+    def __init__(self, B: PairBasis, make):
+        self.B, self.make = B, make
+        self._reduced = None
+
+    def __call__(self, r) -> tuple[np.ndarray, np.ndarray]:
+        if self._reduced is None:
+            C = self.make()
+            if r >= C.shape[0]:
+                return scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")
+            self._reduced = tridiagonal(C)
+            del C
+            kept = self.B.reductions
+            kept.append(weakref.ref(self))
+            while len(kept) > REDUCTION_CACHE:
+                old = kept.pop(0)()
+                if old is not None:
+                    old._reduced = None
+        elif r >= self._reduced[1].size:
+            return scipy.linalg.eigh(self.make(), subset_by_index=[0, r - 1], driver="evr")
+        return smallest_eigenpairs(self._reduced, r)
+
+
 def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:
     """Build the pair geometry of the orthonormal ``V`` whose column ``c`` is ``u``.
 
@@ -247,6 +332,16 @@ class PairGram:
         self.total = B.total if total is None else total
         self.k = B.n_pairs if k is None else k
         self._eigh = {}              # number of eigenpairs -> (w, D), see null_directions
+        self._smallest = SmallestEigenpairs(B, self._centred)
+        self.others = {}             # see _support_search.other_null_directions
+
+    def _centred(self) -> np.ndarray:
+        """The centred Gram, the direction $\\mathbf 1$ lifted by its mean diagonal."""
+        g = self.B.g
+        mean = self.total / self.k
+        C = self.M - self.k * np.outer(mean, mean)
+        C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))   # lift 1
+        return 0.5 * (C + C.T)
 
     def without(self, i, j) -> PairGram:
         """The Gram of the current pairs minus the pairs ``(i, j)`` (rows built in chunks
@@ -265,20 +360,15 @@ class PairGram:
         columns are $\\lambda = \\delta + (\\bar a^T \\delta)\\mathbf 1$, i.e. vectors
         with $a_{ij}^T\\lambda = (a_{ij} - \\bar a)^T \\delta$. When ``cluster`` is
         given, more pairs are computed until one exceeds ``cluster``. The eigenpairs
-        are kept per count: a Gram asked again (``complement_gram``) is not solved again.
+        are kept per count: a Gram asked again (``complement_gram``) is not solved again,
+        and its reduction (``SmallestEigenpairs``) serves other counts.
         """
         g = self.B.g
         mean = self.total / self.k
-        C = None
         while True:
             rr = min(r, g)
             if rr not in self._eigh:
-                if C is None:
-                    C = self.M - self.k * np.outer(mean, mean)
-                    C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))   # lift 1
-                    C = 0.5 * (C + C.T)
-                self._eigh[rr] = scipy.linalg.eigh(C, subset_by_index=[0, rr - 1],
-                                                   driver="evr")
+                self._eigh[rr] = self._smallest(rr)
             w, D = self._eigh[rr]
             if cluster is None or w[-1] > cluster or rr == g:
                 break

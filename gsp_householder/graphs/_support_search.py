@@ -18,9 +18,8 @@ from __future__ import annotations
 import contextvars
 
 import numpy as np
-import scipy.linalg
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, SmallestEigenpairs
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
@@ -382,16 +381,23 @@ class PrefixSearch:
 
 def other_null_directions(gram: PairGram, local, r):
     """``PairGram.null_directions`` over the unknowns other than ``local`` (which get the
-    lift of the direction $\\mathbf 1$ only)."""
+    lift of the direction $\\mathbf 1$ only). The matrix's reduction is kept with the
+    Gram (``PairGram.others``) for other counts ``r``."""
     g = gram.B.g
     other = np.ones(g, dtype=bool)
     other[local] = False
     m = int(other.sum())
     mean = gram.total[other] / gram.k
-    C = gram.M[np.ix_(other, other)] - gram.k * np.outer(mean, mean)
-    C += (max(np.trace(C), 1e-300) / m) * np.ones((m, m))
-    C = 0.5 * (C + C.T)
-    w, D = scipy.linalg.eigh(C, subset_by_index=[0, min(r, m) - 1], driver="evr")
+
+    def centred():
+        C = gram.M[np.ix_(other, other)] - gram.k * np.outer(mean, mean)
+        C += (max(np.trace(C), 1e-300) / m) * np.ones((m, m))
+        return 0.5 * (C + C.T)
+
+    key = np.asarray(local).tobytes()
+    if key not in gram.others:
+        gram.others[key] = SmallestEigenpairs(gram.B, centred)
+    w, D = gram.others[key](min(r, m))
     Lam = np.empty((g, D.shape[1]))
     Lam[other] = D
     Lam[local] = 0.0

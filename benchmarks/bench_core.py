@@ -479,6 +479,7 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         _copy_with_bounds,
         _fused_copy_subtract,
         _product_into,
+        _subtract_flagged,
         _subtract_from,
         _subtract_product,
     )
@@ -497,6 +498,9 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     def subtract_pass():  # warm alternates between Y - A W and A W: it stays finite
         _subtract_from(Y, warm, None, True)
 
+    def flagged_pass():
+        _subtract_flagged(Y, warm, None, True)
+
     def copy_bounds():
         _copy_with_bounds(Y, np.empty_like(Y), None, True)
 
@@ -507,6 +511,8 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
             lambda: _product_into(A, W, np.empty_like(Y), True), 0),
         "apply: out = Y - out by 512 KB blocks + bounds of the result (threads), warm": (
             subtract_pass, 0),
+        "apply: out = Y - out by 512 KB blocks, numpy's overflow flags only (threads), warm": (
+            flagged_pass, 0),
         "apply: copy of Y + bounds into a fresh result (threads share 512 KB blocks)": (
             copy_bounds, 0),
         "apply: out -= A W (GEMM 2, scipy, beta = 1) into a warm result": (

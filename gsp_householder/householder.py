@@ -339,8 +339,15 @@ class HouseholderProduct:
 
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
-        ``out = D (Y - out)`` by blocks while the bounds of each block of the result
-        are read (`_subtract_from`). numpy and SciPy may each load their own BLAS,
+        ``out = D (Y - out)`` by blocks on threads. No maximum or minimum is read:
+        $W$ finite means ``Y`` is finite (with `_apply_watched`, every row of ``Y``
+        enters $W$ through a nonzero factor, and a NaN or inf times a nonzero
+        number is not finite), the column sums of $|W|$ below half the range mean
+        $(DA) W$ is finite (every $|A_{ik}|$ is at most 1), and then only the
+        subtraction can overflow, which numpy reports (`_subtract_flagged`, under
+        ``np.errstate(over="raise")``). Where numpy does not report overflow
+        (`_overflow_is_reported`), the bounds of each block of the result are read
+        instead (`_subtract_from`). numpy and SciPy may each load their own BLAS,
         each with its own threads, and an idle OpenBLAS thread spins for about 0.1 s
         after every call: a GEMM on SciPy's BLAS right after one on numpy's shares a
         core with numpy's spinning thread. One library keeps the apply on the

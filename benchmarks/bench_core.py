@@ -278,6 +278,23 @@ def _unfused_apply_transpose(V, Y):
     return out
 
 
+def _bounds_apply_transpose(V, Y):
+    """V.T @ Y with several BLAS threads as it was before the flagged subtraction: W = C^T Y
+    and out = (D A) W by numpy's BLAS, then out = D (Y - out) by 512 KB blocks on threads,
+    the largest and smallest entry of each block of the result read while it is in cache
+    (`_subtract_from`) to prove the result finite."""
+    from gsp_householder.householder import _product_into, _subtract_from
+
+    Vt = V.T
+    C = Vt._apply_pair(Y.dtype, False)[1]
+    W = C.T @ Y
+    out = np.empty_like(Y)
+    _product_into(Vt._apply_signed(Y.dtype, False), W, out, True)
+    if not _subtract_from(Y, out, None, True) < np.inf:
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -378,14 +395,19 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     folded factor and the threaded copy (`_main_apply_transpose`); "unfused" the apply
     before the fused second half (`_unfused_apply_transpose`: the copy of Y, then GEMM 2
     through SciPy's BLAS over the whole result), which is also the apply with several
-    BLAS threads before GEMM 2 moved to numpy's BLAS. "row blocks" is an
+    BLAS threads before GEMM 2 moved to numpy's BLAS. "bounds" is the apply with
+    several BLAS threads before the flagged subtraction (`_bounds_apply_transpose`: the
+    same two numpy GEMMs, then the subtraction reading each block's maximum and
+    minimum). "dense / GEMMs" is the ceiling of every "dense / ..." column: an apply
+    that costs exactly its two GEMMs. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
     allocating, first-touching and copying the result (an opt-in, reported apart).
     "GEMMs / GEMMs" times the baseline against itself, back to back as every other
     ratio: the spread of the measurement itself. ``rounds`` rounds, then the medians
-    over the rounds.
+    and ranges over the rounds; the ratios are timed as ``--order`` says (see
+    `median_ratio`), and the minor page faults of each timed call are printed after.
     """
     V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
@@ -406,8 +428,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     main_apply = lambda: _main_apply_transpose(V, Y)  # noqa: E731
     unfused_apply = lambda: _unfused_apply_transpose(V, Y)  # noqa: E731
     err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
-    names = ["GEMMs", "before", "main", "row blocks", "unfused", "after", "overwrite_y",
-             "GEMMs scipy"]
+    bounds_apply = lambda: _bounds_apply_transpose(V, Y)  # noqa: E731
+    err_bounds = np.linalg.norm(bounds_apply() - ref) / np.linalg.norm(Y)
+    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "after",
+             "overwrite_y", "GEMMs scipy"]
     faults = {name: [] for name in names}
     for _ in range(rounds):
         itself = median_ratio(gemms, gemms, repeat, faults["GEMMs"])
@@ -416,6 +440,7 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         main = median_ratio(main_apply, gemms, repeat, faults["main"])
         blocks = median_ratio(rowblock, gemms, repeat, faults["row blocks"])
         unfused = median_ratio(unfused_apply, gemms, repeat, faults["unfused"])
+        bounds = median_ratio(bounds_apply, gemms, repeat, faults["bounds"])
         after = median_ratio(wy, gemms, repeat, faults["after"])
         inplace = median_ratio(overwrite, gemms, repeat, faults["overwrite_y"])
         library = median_ratio(gemms_scipy, gemms, repeat, faults["GEMMs scipy"])
@@ -423,16 +448,18 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         dense_gemms = median_ratio(lambda: dense.T @ Y, gemms, dense_repeat)
         dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
+        dense_bounds = median_ratio(lambda: dense.T @ Y, bounds_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
                      f"{before:.2f}", f"{main:.2f}",
-                     f"{blocks:.2f}", f"{unfused:.2f}", f"{after:.2f}", f"{inplace:.2f}",
-                     f"{library:.2f}", f"{dense_gemms:.1f}x", f"{dense_main:.1f}x",
-                     f"{dense_unfused:.1f}x", f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
+                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{after:.2f}",
+                     f"{inplace:.2f}", f"{library:.2f}", f"{dense_gemms:.1f}x",
+                     f"{dense_main:.1f}x", f"{dense_unfused:.1f}x", f"{dense_bounds:.1f}x",
+                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, unfused "
-          f"{err_unfused:.1e}, after {err:.1e}; "
+          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     if rounds > 1:
         rows.append(["median of rounds"] + [
@@ -444,9 +471,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
             for i in range(1, len(rows[0]))])
     table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
                  "row blocks / GEMMs",
-                 "unfused / GEMMs", "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs",
-                 "GEMMs scipy / numpy", "dense / GEMMs (ceiling)", "dense / main",
-                 "dense / unfused", "dense / after (>= 40)", "dense / overwrite_y"])
+                 "unfused / GEMMs", "bounds / GEMMs", "after / GEMMs (<= 1.3)",
+                 "overwrite_y / GEMMs", "GEMMs scipy / numpy", "dense / GEMMs (ceiling)",
+                 "dense / main", "dense / unfused", "dense / bounds", "dense / after (>= 40)",
+                 "dense / overwrite_y"])
     print("Minor page faults per timed call (median, quartiles; the two GEMMs: "
           f"{np.median(faults['GEMMs']):.0f})")
     table([[name, f"{np.median(f):.0f}",

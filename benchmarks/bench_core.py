@@ -62,24 +62,75 @@ def median_time(func, repeat: int) -> float:
     return float(np.median(times))
 
 
-def median_ratio(func, base, repeat: int) -> float:
-    """Median over ``repeat`` rounds of time(func) / time(base), the two timed back to back."""
+# How ``median_ratio`` orders its timings (``--order``, ``--settle``):
+# - "settled" (default): each round times ``base`` and ``func`` once, in alternating order
+#   (base first in even rounds, func first in odd ones), each call after ``settle``
+#   seconds of sleep. OpenBLAS's idle workers spin for about 0.1 s after every threaded
+#   call, and numpy and SciPy each bring their own OpenBLAS: without the sleep, a function
+#   whose last call went to SciPy's BLAS slows whatever numpy product is timed right after
+#   it (and the reverse), so the ratio depends on which function ran before which;
+# - "loop": each round times ``base`` three times in a row, then ``func`` three times
+#   (order alternating between rounds), and keeps the mean of the last two of each: each
+#   timed call follows a call of itself, as in a loop that applies the same operation;
+# - "pairs": ``base`` then ``func`` back to back, as this script did before; each call of
+#   ``base`` follows a call of ``func``.
+_timing = {"order": "settled", "settle": 0.15}
+
+
+def _minor_faults() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+def _timed(func) -> tuple[float, int]:
+    """Time of one call of ``func`` on the benchmark's clock, and its minor page faults."""
+    now = _clock["now"]
+    faults = _minor_faults()
+    start = now()
+    func()
+    elapsed = now() - start
+    return elapsed, _minor_faults() - faults
+
+
+def median_ratio(func, base, repeat: int, faults: list | None = None) -> float:
+    """Median over ``repeat`` rounds of time(func) / time(base), both timed in each round
+    in the order ``_timing["order"]`` says (see above). ``faults``, if given, receives the
+    minor page faults of each timed call of ``func``."""
     func()
     base()
-    now = _clock["now"]
+    order, settle = _timing["order"], _timing["settle"]
     ratios = []
-    for _ in range(repeat):
-        start = now()
-        base()
-        middle = now()
-        func()
-        ratios.append((now() - middle) / (middle - start))
+    for i in range(repeat):
+        if order == "pairs":
+            (t_base, _), (t_func, f_func) = _timed(base), _timed(func)
+        elif order == "settled":
+            first, second = (base, func) if i % 2 == 0 else (func, base)
+            time.sleep(settle)
+            t_first, f_first = _timed(first)
+            time.sleep(settle)
+            t_second, f_second = _timed(second)
+            (t_base, _), (t_func, f_func) = (
+                ((t_first, f_first), (t_second, f_second)) if i % 2 == 0
+                else ((t_second, f_second), (t_first, f_first)))
+        else:  # "loop"
+            runs = {}
+            for name, f in (("base", base), ("func", func))[::1 if i % 2 == 0 else -1]:
+                f()  # follows the other function: not timed
+                calls = [_timed(f) for _ in range(2)]
+                runs[name] = (float(np.mean([c[0] for c in calls])),
+                              int(np.median([c[1] for c in calls])))
+            (t_base, _), (t_func, f_func) = runs["base"], runs["func"]
+        ratios.append(t_func / t_base)
+        if faults is not None:
+            faults.append(f_func)
     return float(np.median(ratios))
 
 
 def load() -> str:
     clock = "" if _clock["now"] is time.perf_counter else "; CPU time"
-    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) + clock
+    order = _timing["order"] + (f" {_timing['settle']:g} s" if _timing["order"] == "settled"
+                                else "")
+    return ("load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) + clock
+            + f"; order {order}")
 
 
 def table(rows, header):
@@ -227,6 +278,23 @@ def _unfused_apply_transpose(V, Y):
     return out
 
 
+def _bounds_apply_transpose(V, Y):
+    """V.T @ Y with several BLAS threads as it was before the flagged subtraction: W = C^T Y
+    and out = (D A) W by numpy's BLAS, then out = D (Y - out) by 512 KB blocks on threads,
+    the largest and smallest entry of each block of the result read while it is in cache
+    (`_subtract_from`) to prove the result finite."""
+    from gsp_householder.householder import _product_into, _subtract_from
+
+    Vt = V.T
+    C = Vt._apply_pair(Y.dtype, False)[1]
+    W = C.T @ Y
+    out = np.empty_like(Y)
+    _product_into(Vt._apply_signed(Y.dtype, False), W, out, True)
+    if not _subtract_from(Y, out, None, True) < np.inf:
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -327,14 +395,19 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     folded factor and the threaded copy (`_main_apply_transpose`); "unfused" the apply
     before the fused second half (`_unfused_apply_transpose`: the copy of Y, then GEMM 2
     through SciPy's BLAS over the whole result), which is also the apply with several
-    BLAS threads before GEMM 2 moved to numpy's BLAS. "row blocks" is an
+    BLAS threads before GEMM 2 moved to numpy's BLAS. "bounds" is the apply with
+    several BLAS threads before the flagged subtraction (`_bounds_apply_transpose`: the
+    same two numpy GEMMs, then the subtraction reading each block's maximum and
+    minimum). "dense / GEMMs" is the ceiling of every "dense / ..." column: an apply
+    that costs exactly its two GEMMs. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
     ``V.T.matvec(Y, overwrite_y=True)``, which writes into Y and so saves
     allocating, first-touching and copying the result (an opt-in, reported apart).
     "GEMMs / GEMMs" times the baseline against itself, back to back as every other
     ratio: the spread of the measurement itself. ``rounds`` rounds, then the medians
-    over the rounds.
+    and ranges over the rounds; the ratios are timed as ``--order`` says (see
+    `median_ratio`), and the minor page faults of each timed call are printed after.
     """
     V, Y, U, W = _apply_case(n, m, p)
     dense = V.to_dense()
@@ -355,38 +428,58 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     main_apply = lambda: _main_apply_transpose(V, Y)  # noqa: E731
     unfused_apply = lambda: _unfused_apply_transpose(V, Y)  # noqa: E731
     err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
+    bounds_apply = lambda: _bounds_apply_transpose(V, Y)  # noqa: E731
+    err_bounds = np.linalg.norm(bounds_apply() - ref) / np.linalg.norm(Y)
+    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "after",
+             "overwrite_y", "GEMMs scipy"]
+    faults = {name: [] for name in names}
     for _ in range(rounds):
-        itself = median_ratio(gemms, gemms, repeat)
-        before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat)
-        main = median_ratio(main_apply, gemms, repeat)
-        blocks = median_ratio(rowblock, gemms, repeat)
-        unfused = median_ratio(unfused_apply, gemms, repeat)
-        after = median_ratio(wy, gemms, repeat)
-        inplace = median_ratio(overwrite, gemms, repeat)
-        library = median_ratio(gemms_scipy, gemms, repeat)
-        dense_repeat = max(1, repeat // 3)
+        itself = median_ratio(gemms, gemms, repeat, faults["GEMMs"])
+        before = median_ratio(lambda: _before_apply_transpose(V, Y), gemms, repeat,
+                              faults["before"])
+        main = median_ratio(main_apply, gemms, repeat, faults["main"])
+        blocks = median_ratio(rowblock, gemms, repeat, faults["row blocks"])
+        unfused = median_ratio(unfused_apply, gemms, repeat, faults["unfused"])
+        bounds = median_ratio(bounds_apply, gemms, repeat, faults["bounds"])
+        after = median_ratio(wy, gemms, repeat, faults["after"])
+        inplace = median_ratio(overwrite, gemms, repeat, faults["overwrite_y"])
+        library = median_ratio(gemms_scipy, gemms, repeat, faults["GEMMs scipy"])
+        dense_repeat = max(2, repeat // 3)
+        dense_gemms = median_ratio(lambda: dense.T @ Y, gemms, dense_repeat)
         dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
+        dense_bounds = median_ratio(lambda: dense.T @ Y, bounds_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
                      f"{before:.2f}", f"{main:.2f}",
-                     f"{blocks:.2f}", f"{unfused:.2f}", f"{after:.2f}", f"{inplace:.2f}",
-                     f"{library:.2f}", f"{dense_main:.1f}x", f"{dense_unfused:.1f}x",
+                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{after:.2f}",
+                     f"{inplace:.2f}", f"{library:.2f}", f"{dense_gemms:.1f}x",
+                     f"{dense_main:.1f}x", f"{dense_unfused:.1f}x", f"{dense_bounds:.1f}x",
                      f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, unfused "
-          f"{err_unfused:.1e}, after {err:.1e}; "
+          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     if rounds > 1:
         rows.append(["median of rounds"] + [
             f"{np.median([float(r[i].rstrip('x')) for r in rows]):.2f}"
             + ("x" if rows[0][i].endswith("x") else "") for i in range(1, len(rows[0]))])
+        rows.append(["range of rounds"] + [
+            "{:.2f}-{:.2f}".format(*(f([float(r[i].rstrip('x')) for r in rows[:-1]])
+                                    for f in (min, max)))
+            for i in range(1, len(rows[0]))])
     table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
                  "row blocks / GEMMs",
-                 "unfused / GEMMs", "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs",
-                 "GEMMs scipy / numpy", "dense / main", "dense / unfused",
-                 "dense / after (>= 40)", "dense / overwrite_y"])
+                 "unfused / GEMMs", "bounds / GEMMs", "after / GEMMs (<= 1.3)",
+                 "overwrite_y / GEMMs", "GEMMs scipy / numpy", "dense / GEMMs (ceiling)",
+                 "dense / main", "dense / unfused", "dense / bounds", "dense / after (>= 40)",
+                 "dense / overwrite_y"])
+    print("Minor page faults per timed call (median, quartiles; the two GEMMs: "
+          f"{np.median(faults['GEMMs']):.0f})")
+    table([[name, f"{np.median(f):.0f}",
+            "{:.0f}-{:.0f}".format(*np.percentile(f, [25, 75]))] for name, f in faults.items()],
+          ["call", "minor faults", "quartiles"])
 
 
 def _spin_cpu(call, sleep: float, repeat: int) -> float:
@@ -414,6 +507,7 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         _copy_with_bounds,
         _fused_copy_subtract,
         _product_into,
+        _subtract_flagged,
         _subtract_from,
         _subtract_product,
     )
@@ -432,6 +526,9 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     def subtract_pass():  # warm alternates between Y - A W and A W: it stays finite
         _subtract_from(Y, warm, None, True)
 
+    def flagged_pass():
+        _subtract_flagged(Y, warm, None, True)
+
     def copy_bounds():
         _copy_with_bounds(Y, np.empty_like(Y), None, True)
 
@@ -442,6 +539,8 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
             lambda: _product_into(A, W, np.empty_like(Y), True), 0),
         "apply: out = Y - out by 512 KB blocks + bounds of the result (threads), warm": (
             subtract_pass, 0),
+        "apply: out = Y - out by 512 KB blocks, numpy's overflow flags only (threads), warm": (
+            flagged_pass, 0),
         "apply: copy of Y + bounds into a fresh result (threads share 512 KB blocks)": (
             copy_bounds, 0),
         "apply: out -= A W (GEMM 2, scipy, beta = 1) into a warm result": (
@@ -517,10 +616,18 @@ def main(argv=None) -> None:
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                         help="wall time (default) or process CPU time, which the load of "
                              "a shared machine does not inflate; use it with one thread")
+    parser.add_argument("--order", choices=("settled", "loop", "pairs"), default="settled",
+                        help="how each ratio's two timings are ordered (see median_ratio): "
+                             "alternating with a sleep before each call (default), in runs "
+                             "of calls of the same function, or back to back as before")
+    parser.add_argument("--settle", type=float, default=0.15,
+                        help="seconds of sleep before each timed call with --order settled "
+                             "(OpenBLAS's idle workers spin for about 0.1 s)")
     parser.add_argument("--profile", action="store_true",
                         help="also print the per-phase time breakdown of each target")
     args = parser.parse_args(argv)
     limit_blas_threads(args.threads)
+    _timing.update(order=args.order, settle=args.settle)
     if args.clock == "cpu":
         _clock["now"] = time.process_time
     if args.quick:

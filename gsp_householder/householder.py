@@ -271,6 +271,25 @@ class HouseholderProduct:
             self._cast_cache[key] = (A, C)
         return self._cast_cache[key]
 
+    def _apply_watched(self, dtype, transpose: bool) -> np.ndarray:
+        """$C$ of `_apply_pair`, with one more column when some of its rows are zero.
+
+        $W = C^T Y$ is not finite when ``Y`` holds a NaN or an inf in a row where
+        $C$ has a nonzero entry (that entry times the inf or NaN enters a sum). A row
+        of $C$ that is zero sees nothing, so when there are such rows a last column,
+        1 on them and 0 elsewhere, adds their column sums of ``Y`` as a last row of
+        the product: $C_e^T Y$ is then finite only if ``Y`` is. Cast to ``dtype``
+        (the zero rows are those of the cast factor) and cached.
+        """
+        key = ("watched", np.dtype(dtype), transpose)
+        if key not in self._cast_cache:
+            C = self._apply_pair(dtype, transpose)[1]
+            unseen = ~C.any(axis=1)
+            if unseen.any():
+                C = np.ascontiguousarray(np.column_stack([C, unseen.astype(dtype)]))
+            self._cast_cache[key] = C
+        return self._cast_cache[key]
+
     def _apply_signed(self, dtype, transpose: bool) -> np.ndarray:
         """$D A$ for ``A`` of `_apply_factors`: $V Y = D (Y - D A W)$ since $D^2 = I$.
 
@@ -320,8 +339,15 @@ class HouseholderProduct:
 
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
-        ``out = D (Y - out)`` by blocks while the bounds of each block of the result
-        are read (`_subtract_from`). numpy and SciPy may each load their own BLAS,
+        ``out = D (Y - out)`` by blocks on threads. No maximum or minimum is read:
+        $W$ finite means ``Y`` is finite (with `_apply_watched`, every row of ``Y``
+        enters $W$ through a nonzero factor, and a NaN or inf times a nonzero
+        number is not finite), the column sums of $|W|$ below half the range mean
+        $(DA) W$ is finite (every $|A_{ik}|$ is at most 1), and then only the
+        subtraction can overflow, which numpy reports (`_subtract_flagged`, under
+        ``np.errstate(over="raise")``). Where numpy does not report overflow
+        (`_overflow_is_reported`), the bounds of each block of the result are read
+        instead (`_subtract_from`). numpy and SciPy may each load their own BLAS,
         each with its own threads, and an idle OpenBLAS thread spins for about 0.1 s
         after every call: a GEMM on SciPy's BLAS right after one on numpy's shares a
         core with numpy's spinning thread. One library keeps the apply on the
@@ -342,16 +368,28 @@ class HouseholderProduct:
             out = A @ W  # the one n x p allocation; the subtraction reuses it
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
-        A, C = self._apply_pair(Y.dtype, transpose)
-        W = C.T @ Y
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
         one_thread = blas_controller() is not None and blas_threads() == 1
         if not (overwrite or one_thread):
             # GEMM 2 through numpy, as GEMM 1: one BLAS library, one set of BLAS threads
-            _product_into(self._apply_signed(Y.dtype, transpose), W, out, c_order)
-            high = _subtract_from(Y, out, dcol, c_order)
-            return out, bool(high < np.inf)
+            signed = self._apply_signed(Y.dtype, transpose)
+            if not _overflow_is_reported(Y.dtype):
+                W = self._apply_pair(Y.dtype, transpose)[1].T @ Y
+                _product_into(signed, W, out, c_order)
+                high = _subtract_from(Y, out, dcol, c_order)
+                return out, bool(high < np.inf)
+            # W (with the sums of the rows C does not see) finite: Y is finite; the column
+            # sums of |W| below half the range: (D A) W is finite; then only the
+            # subtraction can overflow, and numpy reports it
+            W = self._apply_watched(Y.dtype, transpose).T @ Y
+            _product_into(signed, W[:signed.shape[1]], out, c_order)
+            flagged = _subtract_flagged(Y, out, dcol, c_order)
+            with np.errstate(over="ignore", invalid="ignore"):
+                bound = float(np.abs(W).sum(axis=0).max())
+            return out, bool(not flagged and bound < 0.5 * np.finfo(Y.dtype).max)
+        A, C = self._apply_pair(Y.dtype, transpose)
+        W = C.T @ Y
         if Y.nbytes >= _PARALLEL_COPY_BYTES and one_thread:
             high = _fused_copy_subtract(Y, out, dcol, c_order, A, W)
         else:
@@ -797,6 +835,67 @@ def _subtract_from(Y, out, dcol, c_order: bool, n_threads: int | None = None) ->
         n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
     return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads,
                          worker=_subtract_blocks)
+
+
+def _subtract_flagged_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
+    """``out = D (Y - out)`` on the blocks handed out by ``claim()``; inf if numpy reported
+    an overflow or an invalid operation in a subtraction, else 0."""
+    flagged = False
+    with np.errstate(over="raise", invalid="raise", under="ignore", divide="ignore"):
+        while (index := claim()) is not None:
+            sl = slice(index * step, (index + 1) * step)
+            source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+            try:
+                np.subtract(source, block, out=block)
+            except FloatingPointError:  # numpy raises after the loop: the block is written
+                flagged = True
+            if dcol is not None:
+                np.multiply(block, dcol[sl] if c_order else dcol, out=block)
+    return np.inf if flagged else 0.0
+
+
+def _subtract_flagged(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> bool:
+    """``out = D (Y - out)`` by blocks of ``_APPLY_BLOCK_BYTES``; whether numpy reported
+    an overflow (or an invalid operation) in any subtraction.
+
+    Internal: arguments as in `_subtract_from`, which this pass replaces where
+    numpy reports overflow (`_overflow_is_reported`): no maximum or minimum is read,
+    so finite ``Y`` and finite ``out`` give a finite result unless this returns
+    ``True``. A NaN or inf already in ``Y`` or ``out`` raises no flag: the caller
+    proves those finite on its own.
+    """
+    if n_threads is None:
+        n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
+    return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads,
+                         worker=_subtract_flagged_blocks) == np.inf
+
+
+_overflow_reported: dict = {}
+
+
+def _overflow_is_reported(dtype) -> bool:
+    """Whether numpy raises ``FloatingPointError`` for an overflow in ``np.subtract`` on
+    ``dtype`` arrays under ``np.errstate(over="raise")``.
+
+    Checked once per dtype, with one overflowing entry at the start, inside and at the
+    end of an array long enough for numpy's vector loops and their remainders;
+    platforms without floating-point exception flags do not report it.
+    """
+    key = np.dtype(dtype)
+    if key not in _overflow_reported:
+        big = np.finfo(key).max
+        reported = True
+        for i in (0, 17, 36):
+            high, low = np.zeros(37, dtype=key), np.zeros(37, dtype=key)
+            high[i], low[i] = big, -big
+            try:
+                with np.errstate(over="raise"):
+                    np.subtract(high, low, out=low)
+                reported = False
+            except FloatingPointError:
+                pass
+        _overflow_reported[key] = reported
+    return _overflow_reported[key]
 
 
 def _subtract_product(A, W, out) -> None:

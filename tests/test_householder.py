@@ -632,3 +632,146 @@ def test_products_without_signs_keep_no_sign_vector():
         W = pickle.loads(pickle.dumps(V))
         np.testing.assert_allclose(W @ Z, V @ Z, atol=1e-13)
         np.testing.assert_allclose((V @ V0) @ Z, V @ (V0 @ Z), atol=1e-12)
+
+
+# ------------------------------- several BLAS threads: the subtraction checked by flags
+def _several_blas_threads(monkeypatch, hh, block_bytes=200):
+    """Send the apply down the path it takes with several BLAS threads, blocks shared out."""
+    monkeypatch.setattr(hh, "blas_threads", lambda: 2)
+    monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fortran", [False, True])
+@pytest.mark.parametrize("kind", ["dense", "signs", "zero rows", "factored"])
+@pytest.mark.parametrize("flags", [True, False])
+def test_flagged_subtraction_apply_equals_dense(monkeypatch, dtype, fortran, kind, flags):
+    """With several BLAS threads the apply is ``(D A) W`` by numpy, then ``D (Y - .)`` by
+    blocks with numpy's overflow flags (or, where numpy reports no overflow, with each
+    block's bounds): equal to the dense product to 1e-12 (float64) or 1e-5 (float32),
+    both memory orders, p = 13 and n = 29 (no multiple of any block), V and V^T."""
+    import gsp_householder.householder as hh
+
+    _several_blas_threads(monkeypatch, hh)
+    monkeypatch.setattr(hh, "_overflow_is_reported", lambda dtype: flags)
+    calls = []
+    real = hh._subtract_flagged
+    monkeypatch.setattr(hh, "_subtract_flagged", lambda *a, **k: calls.append(1) or real(*a, **k))
+    rng = np.random.default_rng(len(kind) + 2 * fortran)
+    n, m, p = 29, 5, 13
+    U, signs = random_case(rng, n, m, with_signs=kind == "signs")
+    if kind == "zero rows":  # reflectors that leave rows 3-9 and 20 alone
+        U[3:10], U[20] = 0.0, 0.0
+    if kind == "factored":
+        V, U = _factored_case(rng, n, m)
+    else:
+        V = HouseholderProduct(U, signs)
+    D = dense_product(U, signs)
+    Y = rng.standard_normal((n, p)) * 3.0
+    Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for op, ref in ((V, D), (V.T, D.T)):
+        out = op @ Z
+        assert out.dtype == dtype and out.flags.f_contiguous == fortran
+        assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
+    assert len(calls) == (2 if flags else 0)
+    np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))  # Y is left alone
+
+
+def test_watched_factor_sees_every_row():
+    """Every row of the factor of W has a nonzero entry, so a NaN or inf anywhere in Y
+    reaches W = C_e^T Y even through a product that skips zero entries; rows of C that
+    are zero get a last column, 1 on them, and nothing else changes."""
+    rng = np.random.default_rng(7)
+    U = rng.standard_normal((12, 3))
+    U[[2, 5, 11]] = 0.0
+    for V in (HouseholderProduct(U), HouseholderProduct(U).T):
+        for dtype in (np.float64, np.float32):
+            C = V._apply_pair(dtype, False)[1]
+            watched = V._apply_watched(dtype, False)
+            assert watched.dtype == dtype and watched.shape == (12, 4)
+            assert (watched != 0).any(axis=1).all()
+            np.testing.assert_array_equal(watched[:, :3], C)
+            np.testing.assert_array_equal(watched[:, 3], np.isin(np.arange(12), [2, 5, 11]))
+    full = HouseholderProduct(rng.standard_normal((12, 3)))
+    assert full._apply_watched(np.float64, False) is full._apply_pair(np.float64, False)[1]
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("row", [0, 4, 28])
+def test_flagged_subtraction_apply_reports_non_finite_input(monkeypatch, bad, row):
+    """A NaN or inf in Y, also in a row the reflectors leave alone (row 4), raises."""
+    import gsp_householder.householder as hh
+
+    _several_blas_threads(monkeypatch, hh)
+    U = np.random.default_rng(1).standard_normal((29, 3))
+    U[4] = 0.0
+    V = HouseholderProduct(U)
+    for order in "CF":
+        Y = np.ones((29, 13), order=order)
+        Y[row, 12] = bad
+        with pytest.raises(ValueError, match="Y"):
+            V.T @ Y
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+@pytest.mark.parametrize("c_order", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_subtraction_flags_an_overflow_in_any_block(n_threads, c_order, dtype):
+    """``out = D (Y - out)`` on 1-3 threads: the result equals the one-shot expression
+    (signs included), and one overflowing entry in any block is reported."""
+    import gsp_householder.householder as hh
+
+    rng = np.random.default_rng(n_threads)
+    d = np.where(rng.random(17) < 0.5, -1.0, 1.0).astype(dtype)
+    big = np.finfo(dtype).max
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_APPLY_BLOCK_BYTES", 24)
+        Y, P = rng.standard_normal((17, 7)).astype(dtype), rng.standard_normal((17, 7))
+        P = P.astype(dtype)
+        Z = Y if c_order else np.asfortranarray(Y)
+        out = P.copy() if c_order else np.asfortranarray(P)
+        assert not hh._subtract_flagged(Z, out, d[:, None], c_order, n_threads=n_threads)
+        np.testing.assert_array_equal(out, (Y - P) * d[:, None])
+        for where in [(0, 0), (5, 3), (16, 6)]:
+            Y2, P2 = Y.copy(), P.copy()
+            Y2[where], P2[where] = 0.75 * big, -0.75 * big
+            Z = Y2 if c_order else np.asfortranarray(Y2)
+            out = P2.copy() if c_order else np.asfortranarray(P2)
+            assert hh._subtract_flagged(Z, out, None, c_order, n_threads=n_threads)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_flagged_subtraction_apply_overflow_raises_and_near_overflow_returns(monkeypatch,
+                                                                              dtype):
+    """Entries past half the range: a result that overflows only in the subtraction
+    (W finite, its column sums below half the range) raises; one that stays finite comes
+    back equal to the dense product."""
+    import gsp_householder.householder as hh
+
+    _several_blas_threads(monkeypatch, hh)
+    big = float(np.finfo(dtype).max)
+    u = np.zeros(6)
+    u[[0, 1]] = 0.3, 1.0
+    V = HouseholderProduct(u)
+    Y = np.zeros((6, 3), dtype=dtype)
+    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    W = V._apply_watched(dtype, False).T @ Y
+    assert np.isfinite(W).all() and np.abs(W).sum(axis=0).max() < 0.5 * big
+    with pytest.raises(ValueError, match="too large in magnitude"):
+        V @ Y
+    Y[:] = 0.0
+    Y[0, 1] = 0.6 * big  # W and V Y finite, the bound on W past half: checked after
+    Y[2, 2] = 0.9 * big  # a row H leaves alone: the subtraction sees it, no overflow
+    out = V @ Y
+    assert out.dtype == dtype and np.isfinite(out).all()
+    np.testing.assert_allclose(out, dense_product(u[:, None]) @ Y.astype(np.float64),
+                               rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6 * big)
+
+
+def test_overflow_is_reported_by_this_numpy():
+    """The check the apply relies on: numpy reports an overflow in ``np.subtract``."""
+    import gsp_householder.householder as hh
+
+    assert hh._overflow_is_reported(np.float64) and hh._overflow_is_reported(np.float32)

@@ -1105,6 +1105,20 @@ def test_sparser_graph_on_the_found_eigenspaces_reported_as_a_rival():
     assert res.ambiguous
 
 
+def _spy_programs(monkeypatch, module):
+    """The number of directions of every span ``module.valid_in_span`` is called on,
+    recorded in the list returned."""
+    programs = []
+    valid_in_span = module.valid_in_span
+
+    def spy(*args, **kwargs):
+        programs.append(args[1].shape[1])
+        return valid_in_span(*args, **kwargs)
+
+    monkeypatch.setattr(module, "valid_in_span", spy)
+    return programs
+
+
 def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
     # a noisy prefix whose near-null family has more than MAX_FAMILY directions (a
     # truncated family) is not searched over its whole span, even when its first
@@ -1131,14 +1145,7 @@ def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
     mu, Lam, _, truncated = search._near_null(c, gram)
     lam0 = Lam[:, 0] * (P.n / (P.mult @ Lam[:, 0]))
     assert truncated and mu.size > 1 and search._residual_noise(c, lam0)[1] is not None
-    programs = []
-    valid_in_span = _support_search.valid_in_span
-
-    def spy(*args, **kwargs):
-        programs.append(args[1].shape[1])
-        return valid_in_span(*args, **kwargs)
-
-    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    programs = _spy_programs(monkeypatch, _support_search)
     assert search.evaluate(c, gram) is None
     assert max(programs, default=0) < mu.size
     fit = PrefixSearch(P, order, 0.0, noise, search_truncated=True).evaluate(c, gram)
@@ -1209,14 +1216,7 @@ def test_truncated_exact_family_is_searched_only_when_asked(monkeypatch):
     i, j = P.upper()
     order = np.argsort(-np.abs(L[i, j]), kind="stable")
     order = (i[order], j[order])
-    programs = []
-    valid_in_span = _support_search.valid_in_span
-
-    def spy(*args, **kwargs):
-        programs.append(args[1].shape[1])
-        return valid_in_span(*args, **kwargs)
-
-    monkeypatch.setattr(_support_search, "valid_in_span", spy)
+    programs = _spy_programs(monkeypatch, _support_search)
     checked = 0
     for left in range(10, 20):
         c = P.n_pairs - left

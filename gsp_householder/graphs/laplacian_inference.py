@@ -1534,9 +1534,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           ConvergenceWarning, stacklevel=4)
     complement = _close_complement(basis, ranked[0], _fitted_noise(history))
     if complement is not None:
-        laps.append(_laplacian(complement, basis))
-        history["complement_edges"] = sp.triu(complement, 1).nnz
-        history["candidate_edges"].append(history["complement_edges"])
+        _append_candidate(laps, history, "complement_edges", complement, basis)
         warnings.warn(f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
                       f"complement, a connected graph with {history['complement_edges']} "
                       f"edges, has the same eigenvectors: no inference from eigenvectors "
@@ -1548,9 +1546,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     for found, W in rivals:
         if found != key:
             continue
-        laps.append(_laplacian(W, basis))
-        history["rival_edges"] = sp.triu(W, 1).nnz
-        history["candidate_edges"].append(history["rival_edges"])
+        _append_candidate(laps, history, "rival_edges", W, basis)
         warnings.warn(f"a sparser graph with the eigenspaces of the graph inferred "
                       f"({history['rival_edges']} edges against {ranked[0][0]}) fits the "
                       f"eigenvectors to their noise level, not quite as well: the "
@@ -1567,6 +1563,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _append_candidate(laps, history, key, W, basis) -> None:
+    """Append the graph of weights ``W`` to the candidates ``laps`` (last), its edge
+    count to ``history["candidate_edges"]`` and to ``history[key]``."""
+    laps.append(_laplacian(W, basis))
+    history[key] = sp.triu(W, 1).nnz
+    history["candidate_edges"].append(history[key])
 
 
 def _unranked_doubt(B, history, residual) -> bool:

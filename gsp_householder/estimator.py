@@ -44,6 +44,7 @@ from gsp_householder.exceptions import (
 from gsp_householder.householder import HouseholderProduct, _is_dask
 from gsp_householder.learning.paper import estimate_householder_product
 from gsp_householder.learning.sparse_coding import hard_threshold, two_means_threshold
+from gsp_householder.learning.zero_pattern import gap_threshold
 from gsp_householder.statistics._kernels import block_sums
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
@@ -93,7 +94,10 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
         `gsp_householder.learning.sparse_coding.two_means_threshold` on the codes of
         the training signals (at most $2^{16}$ entries, evenly spaced over the
         signals; with ``partial_fit``, over the latest block), then fixed, so
-        that ``transform`` codes each signal on its own.
+        that ``transform`` codes each signal on its own. With ``method="ica"``, by
+        `gsp_householder.learning.zero_pattern.gap_threshold` instead, the level
+        the whole-basis learner uses (between the zero cluster and non-zero codes
+        of any range).
     random_state : None, int or numpy.random.Generator
         Seed of the randomised methods (``"refine"``, ``"ica"``); the paper's methods are
         deterministic.
@@ -314,7 +318,8 @@ class HouseholderDictionaryLearning(FeatureNamesMixin, ParamsMixin):
     def _threshold_from(self, sample) -> float:
         if self.threshold is not None:
             return float(self.threshold)
-        return _two_means_threshold_of(self._dictionary, sample)
+        rule = gap_threshold if self.method == "ica" else two_means_threshold
+        return _sampled_threshold(self._dictionary, sample, rule)
 
     # ------------------------------------------------------------ transforms
     def transform(self, X):
@@ -440,12 +445,12 @@ def _threshold_sample(X, threshold):
     return np.array(sample)
 
 
-def _two_means_threshold_of(V: HouseholderProduct, sample: np.ndarray) -> float:
-    """The two-means threshold of the codes $V^T y$ of the sampled signals."""
+def _sampled_threshold(V: HouseholderProduct, sample: np.ndarray, rule) -> float:
+    """The threshold ``rule`` gives on the codes $V^T y$ of the sampled signals."""
     codes = (V.T @ sample.T).ravel()
     if codes.size > _THRESHOLD_SAMPLE:
         codes = codes[np.linspace(0, codes.size - 1, _THRESHOLD_SAMPLE).round().astype(int)]
-    return float(two_means_threshold(codes))
+    return float(rule(codes))
 
 
 def _ica_dictionary(X: np.ndarray, theta, rng: np.random.Generator) -> HouseholderProduct:

@@ -266,6 +266,20 @@ def test_estimator_ica_round_trip(karate):
     np.testing.assert_array_equal(est.dictionary_.vectors, same.vectors)
 
 
+@pytest.mark.parametrize(("low", "high"), [(1.0, 10.0), (0.1, 5.0)])
+def test_estimator_ica_codes_wide_ranges(karate, low, high):
+    # the two-means level lies inside codes of a wide range: transform thresholds at
+    # the learner's gap level (about low / 2) and recovers the codes exactly
+    n = karate.shape[0]
+    Y, X = make_signals(karate, 5 * n, BernoulliUniform(0.1, low, high), rng=2)
+    est = HouseholderDictionaryLearning(method="ica", random_state=0).fit(Y.T)
+    assert matched_basis_error(karate, est.dictionary_.to_dense()) <= 1e-8
+    assert 0.0 < est.threshold_ < low
+    codes = est.transform(Y.T)
+    np.testing.assert_allclose(_matched(karate, est.dictionary_.to_dense(), codes.T), X,
+                               atol=1e-8)
+
+
 def test_estimator_ica_needs_enough_samples():
     Y = np.abs(np.random.default_rng(0).standard_normal((6, 4)))
     with pytest.raises(ValueError, match=r"X has 4 sample\(s\) for 6 features"):

@@ -417,6 +417,11 @@ def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:
     return sp.csr_array(W)
 
 
+def weight_cv(weights) -> float:
+    """Coefficient of variation of the edge ``weights`` (each edge once)."""
+    return float(np.std(weights) / np.mean(weights))
+
+
 def rank_candidates(B: PairBasis, cands, fit: Fit):
     """Distinct connected candidate graphs: equal-weight ones first, then sparsest first.
 
@@ -432,8 +437,7 @@ def rank_candidates(B: PairBasis, cands, fit: Fit):
         seen.add(key)
         if sp.csgraph.connected_components(W, directed=False)[0] > 1:
             continue
-        cv = float(np.std(upper.data) / np.mean(upper.data))
-        out.append((int(upper.nnz), cv, lam, W))
+        out.append((int(upper.nnz), weight_cv(upper.data), lam, W))
     out.sort(key=candidate_order)
     return out
 

@@ -90,6 +90,7 @@ from gsp_householder.graphs._template_lp import (
     polish,
     rank_candidates,
     sparse_vertices,
+    weight_cv,
 )
 from gsp_householder.graphs.fourier import FourierBasis
 from gsp_householder.graphs.inferred import InferredLaplacian
@@ -790,15 +791,22 @@ def _regular_family(B: PairBasis, rng, noisy):
     return family, regular.Lam.shape[1]
 
 
-def _equal_weight_regular(B: PairBasis, basis, rng):
-    """Candidates of the noisy constant-diagonal family whose weights are equal to that
-    family's noise level (``constant_diagonal_noise``, ``_equal_within_noise``), and the
-    family's dimension; ``([], 1)`` if none."""
+def _noisy_regular(B: PairBasis, rng, keep):
+    """Candidates of the noisy constant-diagonal family that ``keep(candidate, level)``
+    accepts, ``level`` the noise that family shows (``constant_diagonal_noise``), and
+    the family's dimension; ``([], 1)`` if it shows none."""
     level = constant_diagonal_noise(B)
     if level is None:
         return [], 1
     family, dim = _regular_family(B, rng, noisy=True)
-    return [c for c in family if _equal_within_noise(basis, c[3], level)], dim
+    return [c for c in family if keep(c, level)], dim
+
+
+def _equal_weight_regular(B: PairBasis, basis, rng):
+    """Candidates of the noisy constant-diagonal family whose weights are equal to that
+    family's noise level (``_equal_within_noise``), and the family's dimension;
+    ``([], 1)`` if none."""
+    return _noisy_regular(B, rng, lambda c, level: _equal_within_noise(basis, c[3], level))
 
 
 def _noisy_input(history) -> bool:
@@ -812,12 +820,8 @@ def _consistent_regular(B: PairBasis, basis, edges, rng):
     whose residual is within ``RESIDUAL_CONSISTENT`` times that family's noise level
     (``constant_diagonal_noise``), sparsest first, and the family's dimension; ``([], 1)``
     if none."""
-    level = constant_diagonal_noise(B)
-    if level is None:
-        return [], 1
-    family, dim = _regular_family(B, rng, noisy=True)
-    fits = [c for c in family if c[0] < edges
-            and _residual(basis, c[3]) <= RESIDUAL_CONSISTENT * level]
+    fits, dim = _noisy_regular(B, rng, lambda c, level: c[0] < edges and (
+        _residual(basis, c[3]) <= RESIDUAL_CONSISTENT * level))
     return sorted(fits, key=lambda c: (c[0], c[1])), dim
 
 
@@ -842,9 +846,7 @@ def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
     regular = constant_diagonal_fit(B, noisy=noisy)
     out = []
     if regular is not None:
-        lams = [lam for lam in sparse_vertices(B, regular, rng)
-                if len(edge_pairs(B, lam, regular.tol)[0]) <= found[0]]
-        cands = rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular)
+        cands = _sparse_members(B, regular, rng, found[0])
         key = _edge_key(found[3])
         out = [c for c in cands if c[0] < found[0] or (
             c[0] == found[0] and c[1] <= 1e-6 and _edge_key(c[3]) != key)]
@@ -877,22 +879,26 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
         regular = constant_diagonal_fit(B, noisy=True, dimension=d)
         if regular is None:
             continue
-        lams = [lam for lam in sparse_vertices(B, regular, rng)
-                if len(edge_pairs(B, lam, regular.tol)[0]) < found[0]]
         out = []
-        for c in rank_candidates(B, [polish(B, lam, regular) for lam in lams], regular):
+        for c in _sparse_members(B, regular, rng, found[0] - 1):
             refit = _support_fit(basis, c[3]) if c[0] < found[0] else None
             if refit is not None and limit is None:
                 reference = _support_fit(basis, found[3])
                 limit = RESIDUAL_SLACK * (reference[0] if reference
                                           else _residuals(basis, found[3])[1])
             if refit is not None and refit[0] <= limit:
-                W = refit[1]
-                cv = float(np.std(sp.triu(W, 1).data) / np.mean(sp.triu(W, 1).data))
-                out.append((c[0], cv, c[2], W))
+                out.append((c[0], weight_cv(sp.triu(refit[1], 1).data), c[2], refit[1]))
         if out:
             return sorted(out, key=candidate_order)
     return []
+
+
+def _sparse_members(B: PairBasis, fit, rng, max_edges):
+    """The family's sparse vertices (``sparse_vertices``) with at most ``max_edges``
+    edges, polished and ranked (``rank_candidates``): only those are polished."""
+    lams = [lam for lam in sparse_vertices(B, fit, rng)
+            if len(edge_pairs(B, lam, fit.tol)[0]) <= max_edges]
+    return rank_candidates(B, [polish(B, lam, fit) for lam in lams], fit)
 
 
 def _support_fit(basis, W):

@@ -1158,9 +1158,13 @@ def _resolvable_first(order, ranking):
     search at such a ranking's own estimate cannot tell its edges (its kept pairs hold
     edges, which raise the estimate) and meets large families of graphs that do not fit.
     """
-    low = [ranking(k)[2] <= UNRESOLVABLE_NOISE for k in order]
-    return ([k for k, ok in zip(order, low, strict=True) if ok]
-            + [k for k, ok in zip(order, low, strict=True) if not ok])
+    later = []
+    for key in order:       # lazily: a ranking past the ladder's stop is never computed
+        if ranking(key)[2] <= UNRESOLVABLE_NOISE:
+            yield key
+        else:
+            later.append(key)
+    yield from later
 
 
 def _noisy_choice(found):

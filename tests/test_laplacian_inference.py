@@ -1167,11 +1167,18 @@ def test_noisy_rankings_at_a_resolvable_level_come_first():
               "d": UNRESOLVABLE_NOISE, "e": 1e-12, "f": 1.01 * UNRESOLVABLE_NOISE}
     order = list(levels)
 
+    computed = []
+
     def ranking(key):
+        computed.append(key)
         return None, None, levels[key]
 
-    assert _resolvable_first(order, ranking) == ["c", "d", "e", "a", "b", "f"]
-    assert _resolvable_first(["c", "e"], ranking) == ["c", "e"]
+    assert list(_resolvable_first(order, ranking)) == ["c", "d", "e", "a", "b", "f"]
+    assert list(_resolvable_first(["c", "e"], ranking)) == ["c", "e"]
+    # lazily: a ladder that stops at its first ranking has computed only what it passed
+    computed.clear()
+    assert next(_resolvable_first(order, ranking)) == "c"
+    assert computed == ["a", "b", "c"]
 
 
 def test_noisy_ladder_searches_resolvable_rankings_first(monkeypatch):

@@ -134,14 +134,24 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         return res.status == 2 or (res.status == 0
                                    and res.x[-1] < floor - CERTIFY_MARGIN * abs(floor))
 
+    def chain():
+        """A small relaxation kept between solves: each adds pair rows and starts from
+        the last optimal basis (only the margin of each is an answer; its vertex only
+        chooses the next rows)."""
+        return _Chain(_dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper),
+                      cost)
+
     def refuted(small, worst):
         """Whether small relaxations of the next round (the rows binding at this one's
         optimum, then the most violated rows of the next round at each small optimum,
         ``CERTIFY_ROWS`` at a time) push the margin below the floor."""
-        small = small.copy()
+        small, relaxation = small.copy(), chain()
+        added = np.zeros(len(H), dtype=bool)
         for _ in range(CERTIFY_ROUNDS):
             small[worst[:CERTIFY_ROWS]] = True
-            res = solve(small)
+            new = small & ~added
+            added |= new
+            res = relaxation.add(H[new], h[new])
             if below_floor(res):
                 return True
             if res.status != 0:
@@ -158,11 +168,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     certify = objective is None and not settle
     if "H" not in cache:
         if certify and len(hint[0]) > 2 * CERTIFY_ROWS and _certified(
-                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS,
-                lambda A, b: _Solution(*_dense_lp.solve(
-                    cost, np.vstack([fixed_rows, np.hstack([A, np.zeros((len(A), 1))])]),
-                    np.concatenate([fixed_ub, b]), A_eq, b_eq, lower, upper)),
-                below_floor):
+                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS, chain, below_floor):
             return False, None, -np.inf           # a small relaxation settles it
         cache.update(_pair_constraints(B, Lam, tol, hint))
     H, h = cache["H"], cache["h"]
@@ -229,6 +235,18 @@ class _Solution:
     x: np.ndarray | None
 
 
+class _Chain:
+    """A relaxation grown by pair rows (``WarmProgram``): ``add(A, b)`` appends the rows
+    ``A y <= b`` and solves again from the last optimal basis."""
+
+    def __init__(self, program: _dense_lp.WarmProgram, cost):
+        self.program, self.cost = program, cost
+
+    def add(self, A, b) -> _Solution:
+        self.program.add_rows(np.hstack([A, np.zeros((len(A), 1))]), b)
+        return _Solution(*self.program.solve(self.cost))
+
+
 @dataclass
 class _Warm:
     """A ``WarmProgram`` with the fixed rows of a span and the pair rows it holds."""
@@ -273,23 +291,25 @@ def _pair_constraints(B: PairBasis, Q, tol, hint):
     return {"H": H[live], "h": h[live]}
 
 
-def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor) -> bool:
+def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
+               below_floor) -> bool:
     """Whether small relaxations of a max-margin program prove it below the floor.
 
     The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
     direction of the span (``_nearest_rows``). With ``chain`` (a first cutting-plane
     round of ``CUT_ROWS`` rows would follow), up to ``CERTIFY_ROUNDS`` more each add the
     ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
-    Laplacian. ``solve(A, b)`` solves the fixed rows with the pair rows ``A @ y <= b``;
-    ``below_floor`` tells a solution whose margin is below the floor. A relaxation's
-    margin bounds the program's from above, so a True answer is a proof; a False one
-    leaves the program to the cutting-plane rounds.
+    Laplacian. ``relaxation()`` gives a ``_Chain`` of the fixed rows, to which the pair
+    rows are added; ``below_floor`` tells a solution whose margin is below the floor. A
+    relaxation's margin bounds the program's from above, so a True answer is a proof; a
+    False one leaves the program to the cutting-plane rounds.
     """
     I, J = hint
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     rows = _nearest_rows(B, Q, trace_row, h, hint)
+    program, new = relaxation(), rows
     for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
-        res = solve(B.products(I[rows], J[rows], Q), h[rows])
+        res = program.add(B.products(I[new], J[new], Q), h[new])
         if below_floor(res):
             return True
         if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
@@ -301,7 +321,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, solve, below_floor)
         worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
         if worst.size == 0:
             return False
-        rows = np.concatenate([rows, worst])
+        rows, new = np.concatenate([rows, worst]), worst
     return False
 
 

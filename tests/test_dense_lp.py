@@ -86,3 +86,48 @@ def test_unique_optimum_tells_a_vertex_from_a_face():
     assert status == 0 and x[0] == pytest.approx(1.0) and not program.unique_optimum()
     status, x = program.solve(np.array([-1.0, -0.1]))
     assert status == 0 and np.allclose(x, 1.0) and program.unique_optimum()
+
+
+def test_unique_optimum_at_a_degenerate_vertex():
+    # min -x0 - x1 over the square with the row x0 + x1 <= 2 through the corner (1, 1):
+    # three rows bind at the one optimal vertex (a basis may leave a nonbasic one there
+    # with no reduced cost). rtol=inf: the reduced costs never decide, the cone does
+    A = np.vstack([np.eye(2), -np.eye(2), [[1.0, 1.0]]])
+    b = np.array([1.0, 1.0, 0.0, 0.0, 2.0])
+    program = _dense_lp.WarmProgram(A, b, np.zeros((0, 2)), np.zeros(0), np.full(2, -np.inf),
+                                    np.full(2, np.inf))
+    for cost, unique in (([-1.0, -1.0], True), ([-1.0, -0.5], True), ([-1.0, 0.0], False),
+                         ([0.0, -1.0], False), ([-1.0, 1.0], True)):
+        status, x = program.solve(np.array(cost))
+        assert status == 0 and program.unique_optimum(rtol=np.inf) == unique
+        assert program.unique_optimum() == unique
+    # a fixed column does not move: the face along it is a vertex
+    program = _dense_lp.WarmProgram(A, b, np.zeros((0, 2)), np.zeros(0),
+                                    np.array([-np.inf, 0.5]), np.array([np.inf, 0.5]))
+    status, x = program.solve(np.array([-1.0, 0.0]))
+    assert status == 0 and np.allclose(x, [1.0, 0.5]) and program.unique_optimum(rtol=np.inf)
+    # a column at a finite bound is an active constraint: min x0 + x1, x >= 0 (bounds)
+    program = _dense_lp.WarmProgram(A[:2], b[:2], np.zeros((0, 2)), np.zeros(0),
+                                    np.zeros(2), np.full(2, np.inf))
+    for cost, unique in (([1.0, 1.0], True), ([1.0, 0.0], False)):
+        status, x = program.solve(np.array(cost))
+        assert status == 0 and program.unique_optimum(rtol=np.inf) == unique
+
+
+def test_unique_optimum_agrees_with_cold_solves_of_degenerate_programs():
+    # vertices where many rows bind (the rows repeated with scaled copies, as pair rows
+    # of twin nodes are): a vertex certified unique is the cold solve's vertex
+    rng = np.random.default_rng(5)
+    A, b, A_eq, b_eq, lower, upper = _program(rng, m=60)
+    A = np.vstack([A, 2.0 * A[:20]])
+    b = np.concatenate([b, 2.0 * b[:20]])
+    program = _dense_lp.WarmProgram(A, b, A_eq, b_eq, lower, upper)
+    certified = 0
+    for _ in range(10):
+        cost = rng.standard_normal(A.shape[1])
+        status, x = program.solve(cost)
+        if status == 0 and program.unique_optimum(rtol=np.inf):      # by the cone alone
+            certified += 1
+            _, ref = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
+            np.testing.assert_allclose(x, ref, atol=1e-9 * max(1.0, np.abs(ref).max()))
+    assert certified > 0

@@ -25,6 +25,9 @@ except ImportError:  # pragma: no cover - depends on the scipy build
 #: A nonbasic reduced cost below this fraction of the largest is taken as zero (an
 #: optimal face rather than a vertex) by ``WarmProgram.unique_optimum``.
 UNIQUE_RTOL = 1e-8
+#: An inequality row whose slack at a vertex is below this fraction of its scale
+#: ($|b_i| + |A_i| |x|$) is active there (``WarmProgram.unique_optimum``).
+ACTIVE_RTOL = 1e-9
 #: Status codes of ``scipy.optimize.linprog``.
 OPTIMAL, LIMIT, INFEASIBLE, UNBOUNDED, OTHER = 0, 1, 2, 3, 4
 
@@ -149,7 +152,7 @@ class WarmProgram:
     def solve(self, cost) -> tuple[int, np.ndarray | None]:
         """Minimise ``cost @ x``: ``linprog``'s status code and ``x`` (None unless
         optimal)."""
-        cost = np.asarray(cost, dtype=np.float64)
+        cost = self._cost = np.asarray(cost, dtype=np.float64)
         if self._h is None:
             return solve(cost, np.vstack(self._rows[0]), np.concatenate(self._rows[1]),
                          *self._eq, self.lower, self.upper)
@@ -159,10 +162,13 @@ class WarmProgram:
     def unique_optimum(self, rtol=UNIQUE_RTOL) -> bool:
         """Whether the last solve's optimal vertex is the program's only optimum.
 
-        Sufficient condition: every nonbasic column that is not fixed and every nonbasic
+        Sufficient conditions: every nonbasic column that is not fixed and every nonbasic
         inequality row has a reduced cost (dual value) above ``rtol`` times the largest
-        one, so that moving any of them off its bound makes the objective worse. Without
-        the HiGHS bindings (cold solves) always True.
+        one, so that moving any of them off its bound makes the objective worse; or, when
+        that fails (a degenerate vertex: a row at its bound is basic, and a nonbasic one
+        with no reduced cost cannot move without violating it), no direction keeps the
+        objective and every active constraint (``_pointed``). Without the HiGHS bindings
+        (cold solves) always True.
         """
         if self._h is None:
             return True
@@ -176,4 +182,41 @@ class WarmProgram:
         d = np.concatenate([col_dual[~col_basic & free], row_dual[~row_basic & inequality]])
         scale = max(float(np.abs(col_dual).max(initial=0.0)),
                     float(np.abs(row_dual).max(initial=0.0)), 1e-300)
-        return bool(np.all(np.abs(d) > rtol * scale))
+        if np.all(np.abs(d) > rtol * scale):
+            return True
+        return self._pointed(np.asarray(solution.col_value))
+
+    def _pointed(self, x) -> bool:
+        """Whether the cone of directions $\\delta$ from the optimum ``x`` that keep every
+        active constraint and do not raise the objective, $\\{\\delta : A_i \\delta \\le
+        0$ (active rows and bounds), $A_{eq} \\delta = 0$, $c^T \\delta \\le 0\\}$, is
+        $\\{0\\}$: then ``x`` is the only optimum.
+
+        By Stiemke's lemma it is, if the stacked rows have full column rank and some
+        $w > 0$ (here $w \\ge 1$), $z$ free give $P^T w + A_{eq}^T z = 0$, where $P$ holds
+        the active rows and $c$: any $\\delta$ of the cone then has $P \\delta = 0$,
+        $A_{eq} \\delta = 0$, so $\\delta = 0$. Fixed columns do not move and are left
+        out. The feasibility of $w$ is a small linear program (rows: the free columns).
+        """
+        free = self.lower < self.upper
+        A, b = np.vstack(self._rows[0]), np.concatenate(self._rows[1])
+        scale = np.abs(b) + np.abs(A) @ np.abs(x)
+        active = b - A @ x <= ACTIVE_RTOL * np.maximum(scale, 1.0)
+        eye = np.eye(self.n)
+        up, low = np.where(free, self.upper, np.inf), np.where(free, self.lower, -np.inf)
+        near = ACTIVE_RTOL * np.maximum(np.abs(x), 1.0)
+        at_upper, at_lower = x >= up - near, x <= low + near
+        P = np.vstack([A[active], eye[at_upper], -eye[at_lower], self._cost[None, :]])[:, free]
+        E = self._eq[0][:, free]
+        P = P[np.abs(P).max(axis=1) > 0.0]
+        P = P / np.linalg.norm(P, axis=1)[:, None]
+        E = E / np.maximum(np.linalg.norm(E, axis=1), 1e-300)[:, None]
+        k = int(free.sum())
+        if np.linalg.matrix_rank(np.vstack([P, E])) < k:
+            return False
+        m, q = len(P), len(E)
+        status, _ = solve(np.zeros(m + q), np.zeros((0, m + q)), np.zeros(0),
+                          np.hstack([P.T, E.T]), np.zeros(k),
+                          np.concatenate([np.ones(m), np.full(q, -np.inf)]),
+                          np.full(m + q, np.inf))
+        return status == OPTIMAL

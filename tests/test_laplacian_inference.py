@@ -1236,3 +1236,45 @@ def test_truncated_exact_family_is_searched_only_when_asked(monkeypatch):
         fit = PrefixSearch(P, order, 0.0, None, search_truncated=True).evaluate(c, gram)
         checked += fit is not None
     assert checked
+
+
+def test_warm_cutting_plane_rounds_reach_the_cold_vertex(monkeypatch):
+    # a noisy family (perturbed tree, 18 directions): the max-margin rounds after the
+    # first start from the last round's optimal basis, and reach the vertex (and the
+    # answer at every floor) of rounds solved cold
+    from gsp_householder.graphs import _template_lp
+    from gsp_householder.graphs._support_search import leverage_ranking, robust_noise, seed_fit
+    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
+
+    B = fourier_basis(nx.random_labeled_tree(100, seed=3))
+    basis = _read_basis(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0), None, None, None,
+                        None)
+    P = _anchored_pair_basis(basis)
+    trimmed = leverage_ranking(P, keep=0.7, r=8)[1]
+    fit = seed_fit(P, trimmed, noise=robust_noise(P, trimmed))
+    assert fit.Lam.shape[1] > 1 and len(fit.hint[0]) > _template_lp.CUT_ROWS
+    rounds, solve = [], _template_lp._Rounds.solve
+
+    def spy(self, rows):
+        rounds.append(self.program is not None)
+        return solve(self, rows)
+
+    monkeypatch.setattr(_template_lp._Rounds, "solve", spy)
+    _, _, t = _template_lp.valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, settle=True)
+    answers = []
+    for floor in (0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t):
+        for settle in (False, True):
+            answers.append(_template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint,
+                                                      settle=settle))
+    assert any(rounds)                                  # warm rounds were solved
+    monkeypatch.setattr(_template_lp, "WARM_MIN_SLACK", np.inf)        # all cold
+    rounds.clear()
+    for k, floor in enumerate((0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t)):
+        for m, settle in enumerate((False, True)):
+            ok, lam, t2 = _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint,
+                                                     settle=settle)
+            warm = answers[2 * k + m]
+            assert warm[0] == ok == (floor <= t)
+            if ok:
+                np.testing.assert_allclose(warm[1], lam, atol=1e-9 * np.abs(lam).max())
+    assert not rounds

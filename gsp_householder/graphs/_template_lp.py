@@ -190,11 +190,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         res = solve(np.zeros(len(H), dtype=bool))
         if res.status == 2 or (below_floor(res) and (certify or sel.all())):
             return False, None, -np.inf
+    rounds = _Rounds(solve, cost, fixed_rows, fixed_ub, A_eq, b_eq, lower, upper, H, h) if (
+        objective is None and h.size and float(h.min()) >= WARM_MIN_SLACK) else None
     # Cutting planes on the pair constraints: start with those the earlier programs of
     # this span needed or, on the first call, those nearest to binding at the first
     # direction of the span (the best-fitting member); add the violated ones.
     while True:
-        res = solve(sel)
+        res = solve(sel) if rounds is None else rounds.solve(sel)
         if res.status != 0 and sel.all():
             break
         if res.status == 2:                          # a relaxation is infeasible
@@ -233,6 +235,41 @@ class _Solution:
 
     status: int
     x: np.ndarray | None
+
+
+class _Rounds:
+    """The cutting-plane rounds of a max-margin program over a noisy span, each solved
+    from the last round's optimal basis.
+
+    The first round's model is the cold solve's (the same rows in the same order, so the
+    same vertex); a later round adds its new pair rows to it. A vertex reached so is the
+    cold solve's when it is the relaxation's only optimum
+    (``WarmProgram.unique_optimum``); otherwise, or when the solve fails, the round is
+    solved cold (``cold(rows)``). As for the objective programs (``_warm_program``), the
+    pair bounds of the span must be well above HiGHS's tolerances (``WARM_MIN_SLACK``).
+    """
+
+    def __init__(self, cold, cost, fixed_rows, fixed_ub, A_eq, b_eq, lower, upper, H, h):
+        self.cold, self.cost, self.H, self.h = cold, cost, H, h
+        self.fixed = fixed_rows, fixed_ub, A_eq, b_eq, lower, upper
+        self.program, self.rows = None, None
+
+    def solve(self, rows) -> _Solution:
+        H, h = self.H, self.h
+        if self.program is None or (self.rows & ~rows).any():
+            fixed_rows, fixed_ub, A_eq, b_eq, lower, upper = self.fixed
+            A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((int(rows.sum()), 1))])])
+            self.program = _dense_lp.WarmProgram(A, np.concatenate([fixed_ub, h[rows]]), A_eq,
+                                                 b_eq, lower, upper)
+            self.rows = rows.copy()
+            return _Solution(*self.program.solve(self.cost))
+        new = rows & ~self.rows
+        self.program.add_rows(np.hstack([H[new], np.zeros((int(new.sum()), 1))]), h[new])
+        self.rows |= new
+        status, x = self.program.solve(self.cost)
+        if status == 0 and self.program.unique_optimum():
+            return _Solution(status, x)
+        return self.cold(rows)
 
 
 class _Chain:

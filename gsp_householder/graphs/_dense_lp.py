@@ -118,10 +118,11 @@ class WarmProgram:
 
     ``solve(cost)`` minimises a new objective from the last optimal basis; ``add_rows``
     appends inequality rows (the next solve starts from the last basis too). Without
+    ``presolve`` the first solve is not presolved either (the later ones never are). Without
     the HiGHS bindings every solve is a cold ``solve``.
     """
 
-    def __init__(self, A_ub, b_ub, A_eq, b_eq, lower, upper):
+    def __init__(self, A_ub, b_ub, A_eq, b_eq, lower, upper, presolve=True):
         self.n = A_ub.shape[1]
         self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
         self._rows = [np.asarray(A_ub, float)], [np.asarray(b_ub, float)]
@@ -130,7 +131,7 @@ class WarmProgram:
         self._inequality = [np.ones(len(b_ub), bool), np.zeros(len(b_eq), bool)]
         self._h = None
         if _highs is not None:
-            self._h = _new_highs()
+            self._h = _new_highs(presolve)
             _pass_model(self._h, np.zeros(self.n), *_stack(A_ub, b_ub, A_eq, b_eq),
                         self.lower, self.upper)
 

@@ -137,9 +137,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     def chain():
         """A small relaxation kept between solves: each adds pair rows and starts from
         the last optimal basis (only the margin of each is an answer; its vertex only
-        chooses the next rows)."""
-        return _Chain(_dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper),
-                      cost)
+        chooses the next rows, so the first is not presolved either)."""
+        return _Chain(_dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper,
+                                            presolve=False), cost)
 
     def refuted(small, worst):
         """Whether small relaxations of the next round (the rows binding at this one's

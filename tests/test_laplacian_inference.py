@@ -1271,7 +1271,7 @@ def test_warm_cutting_plane_rounds_reach_the_cold_vertex(monkeypatch):
     rounds.clear()
     for k, floor in enumerate((0.5 * t, 0.999 * t, 1.001 * t, 2.0 * t)):
         for m, settle in enumerate((False, True)):
-            ok, lam, t2 = _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint,
+            ok, lam, _ = _template_lp.valid_in_span(P, fit.Lam, fit.tol, floor, fit.hint,
                                                      settle=settle)
             warm = answers[2 * k + m]
             assert warm[0] == ok == (floor <= t)

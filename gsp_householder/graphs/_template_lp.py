@@ -87,7 +87,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
     first: if it is infeasible, or below the floor when no pair row could be added, the
     answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
-    holds the rows of the full program for the later programs that share it.
+    holds the rows of the full program for the later programs that share it. The small
+    relaxations are one model grown row by row (``_Chain``); over a noisy span the
+    rounds after the first start from the last round's basis (``_Rounds``).
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:

@@ -336,12 +336,12 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
     grouped = None
     if basis["groups"] is None and not basis["ordered"]:
         grouped = _character_search(basis, tol, rng)
-        if grouped is not None and _symmetry_complement(B, grouped[0][0][3]):
-            # the groups are a symmetry's, not a Cayley graph's eigenspaces: no graph
-            # they give is informative
-            grouped = None
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
-            return _grouped_result(basis, B, *grouped)
+            if not _symmetry_complement(B, grouped[0][0][3]):
+                return _grouped_result(basis, B, *grouped)
+            # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
+            # they give holds no information, and the ungrouped search runs alone
+            grouped = None
     ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,

@@ -33,9 +33,12 @@ large eigenspaces and constant-diagonal families too large to search column by c
 (125 directions on the 10 x 20 torus). Their eigenspaces are read off the columns'
 triple products (module ``_character_groups``) and the search runs with one eigenvalue
 per eigenspace; every graph it finds is regular, and the constant-diagonal family's
-dimension is reported (twin tori and circulants lie in it). Noisy eigenvectors that
-give the complete graph or an irregular graph are compared with the sparser regular
-graphs that fit them to the noise level of their constant-diagonal family.
+dimension is reported (twin tori and circulants lie in it). A symmetry that moves every
+node of a graph with a simple spectrum also groups the columns (even and odd ones), into
+groups that give only the complete graph without the pairs it swaps; such a grouping is
+dropped (``_symmetry_complement``). Noisy eigenvectors that give the complete graph or
+an irregular graph are compared with the sparser regular graphs that fit them to the
+noise level of their constant-diagonal family.
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.

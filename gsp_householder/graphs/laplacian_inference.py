@@ -33,9 +33,12 @@ large eigenspaces and constant-diagonal families too large to search column by c
 (125 directions on the 10 x 20 torus). Their eigenspaces are read off the columns'
 triple products (module ``_character_groups``) and the search runs with one eigenvalue
 per eigenspace; every graph it finds is regular, and the constant-diagonal family's
-dimension is reported (twin tori and circulants lie in it). Noisy eigenvectors that
-give the complete graph or an irregular graph are compared with the sparser regular
-graphs that fit them to the noise level of their constant-diagonal family.
+dimension is reported (twin tori and circulants lie in it). A symmetry that moves every
+node of a graph with a simple spectrum also groups the columns (even and odd ones), into
+groups that give only the complete graph without the pairs it swaps; such a grouping is
+dropped (``_symmetry_complement``). Noisy eigenvectors that give the complete graph or
+an irregular graph are compared with the sparser regular graphs that fit them to the
+noise level of their constant-diagonal family.
 
 A ``FourierBasis`` carries its eigenspaces and the eigenvalue order: the columns of an
 eigenspace then share one unknown and the order $\\lambda_k \\le \\lambda_{k+1}$ is imposed.
@@ -190,6 +193,9 @@ UNBISECTED_MIN_N = 500
 # edges is reported (AmbiguousGraphWarning, the complement among the candidates): the
 # two share their eigenvectors and only the prior "sparser" tells them apart
 COMPLEMENT_RATIO = 2.0
+#: Two nodes whose rows of $|\tilde V|$ agree to this relative level are swapped by a
+#: symmetry of the eigenvectors (``_symmetry_complement``; exact input only).
+MIRROR_LEVEL = 1e-8
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -334,7 +340,11 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
     if basis["groups"] is None and not basis["ordered"]:
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
-            return _grouped_result(basis, B, *grouped)
+            if not _symmetry_complement(B, grouped[0][0][3]):
+                return _grouped_result(basis, B, *grouped)
+            # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
+            # they give holds no information, and the ungrouped search runs alone
+            grouped = None
     ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
@@ -497,6 +507,28 @@ def _character_search(basis, tol, rng):
         return None
     history["eigenspace_groups"] = len(groups)
     return ranked, family_dimension, history
+
+
+def _symmetry_complement(B: PairBasis, W) -> bool:
+    """Whether the graph of weights ``W`` is the complete graph without some pairs, each
+    joining two nodes with equal rows of $|\\tilde V|$ (to ``MIRROR_LEVEL``).
+
+    A symmetry of a graph with a simple spectrum (an automorphism $\\sigma$, $P_\\sigma
+    V = V S$ with $S$ diagonal, $\\pm 1$) makes the rows of $|V|$ of $i$ and
+    $\\sigma(i)$ equal, and $P_\\sigma$ is diagonal in the basis: the complete graph
+    without the pairs $(i, \\sigma(i))$ has the eigenvectors of every graph with that
+    symmetry. When $\\sigma$ moves every node, the columns split by their sign under it
+    into groups whose projectors $(I \\pm P_\\sigma) / 2$ have a constant diagonal,
+    which ``character_groups`` reads as the eigenspaces of a Cayley graph (hexagonal
+    lattices, grids with diagonals); those groups give such graphs only.
+    """
+    upper = sp.triu(W, 1)
+    if not B.n_pairs // 2 < upper.nnz < B.n_pairs:
+        return False
+    i, j = np.nonzero(np.triu(upper.toarray() == 0, 1))
+    R = np.abs(B.V)
+    gap = np.linalg.norm(R[i] - R[j], axis=1)
+    return bool(np.all(gap <= MIRROR_LEVEL * np.linalg.norm(R[i], axis=1)))
 
 
 def _grouped_result(basis, B, ranked, family_dimension, history):

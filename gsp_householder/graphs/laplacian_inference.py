@@ -229,6 +229,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         Randomness of the candidate search inside a family of valid graphs (random
         objectives of the linear programs; the candidates are then ranked by sparsity
         and equal weights) and, above 500 nodes, of the pairs sampled by the ranking.
+        When the noisy rankings leave the graph undecided (``_undecided``), the search
+        runs again with the generator further on, up to ``UNDECIDED_SEARCHES`` times.
         Default None: a fixed seed, so that the result is deterministic.
     progress : bool, optional
         Show a tqdm bar of the prefixes evaluated (each a null space and, often, a
@@ -276,7 +278,14 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         eigenvectors, a sparser graph with the eigenspaces of the graph returned fits
         them to their noise level, with a rotation residual per free pair within 5
         times (not within 1.25 times) that graph's (``history["rival_edges"]``, the
-        last of the candidates).
+        last of the candidates). Also if, with noisy eigenvectors, the rankings gave
+        graphs that fit as well, lie further apart than their families' dimensions and
+        have no equal weights in each of ``UNDECIDED_SEARCHES`` searches with other
+        random objectives (``history["undecided"]``). And if twin nodes of the graph
+        returned share an eigenspace whose columns are the eigenvectors of a sparse
+        graph on them that has no twins itself: the graph plus that one is valid too
+        (``history["superset_edges"]``, the last of the candidates; the star returned
+        for a wheel).
 
     Notes
     -----

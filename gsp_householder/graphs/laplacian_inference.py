@@ -1680,22 +1680,20 @@ _twin_search: ContextVar[bool] = ContextVar("twin_search", default=False)
 
 
 def _twin_superset(basis, W) -> sp.csr_array | None:
-    """The weights of a valid graph that holds the graph of weights ``W``, found at a
-    noise level: ``W`` plus, on each of its twin classes (``twin_classes``) whose
-    eigenspace's columns (``twin_basis``) are the eigenvectors of a graph found on
-    them with fewer edges than a generic basis allows (``generic_edges``) and no
-    warning, that graph at ``W``'s mean weight; None if there is none or if the sum
-    does not fit the eigenvectors as well as ``W`` (``_fits_as_well``). Combinatorial
-    Laplacians, up to ``FAMILY_SEARCH_MAX_N`` nodes.
+    """The weights of a valid graph that holds the graph of weights ``W``: ``W`` plus, on
+    each of its twin classes (``twin_classes``) whose eigenspace's columns
+    (``twin_basis``) are the eigenvectors of a graph found on them with fewer edges
+    than a generic basis allows (``generic_edges``), no warning and no twins of its
+    own (3 or more), that graph at ``W``'s mean weight; None if there is none or if
+    the sum does not fit the eigenvectors as well as ``W`` (``_fits_as_well``).
+    Combinatorial Laplacians, up to ``FAMILY_SEARCH_MAX_N`` nodes.
 
     The wheel's eigenvectors give the star (sparser, valid): its leaves are twins, and
-    their columns are the eigenvectors of the rim's cycle. A graph that fits the
-    eigenvectors exactly (``FITS_EXACTLY``) is not checked: exact eigenvectors of a
-    repeated eigenvalue come from an eigensolver that returns a structured basis of
-    it (``numpy.linalg.eigh`` on twin leaves: the eigenvectors of a tree on them), and
-    the check fired on right answers (BA(100, 1), random trees, stars, K(5, 20),
-    unweighted karate); a learned or perturbed basis of a repeated eigenspace is not
-    so structured.
+    their columns are the eigenvectors of the rim's cycle. An eigensolver's basis of a
+    repeated eigenvalue is no such evidence: ``numpy.linalg.eigh`` returns, for twin
+    leaves, the eigenvectors of a star on them (itself with twins); without the last
+    condition the check fired on right answers from exact eigenvectors (BA(100, 1),
+    random trees, stars, K(5, 20), unweighted karate).
     """
     if (basis["kind"] != "combinatorial" or W.shape[0] > FAMILY_SEARCH_MAX_N
             or _twin_search.get()):

@@ -68,6 +68,15 @@ class InferredLaplacian:
         ``"rival_edges"``, when that search gave a sparser graph that fits noisy
         eigenvectors to their noise level but not as well (an
         ``AmbiguousGraphWarning``; it is the last of the candidates).
+        ``"undecided_searches"``, when the noisy rankings gave graphs that fit as well
+        and lie further apart than their families' dimensions, none with equal
+        weights, and the searches were run again with other random objectives: the
+        edges of each search's graph and the index of the one returned;
+        ``"undecided"`` if every search left the graph so (an
+        ``AmbiguousGraphWarning``). ``"superset_edges"``, when twin nodes of the graph
+        share an eigenspace whose columns are the eigenvectors of a sparse graph on
+        them, so that the graph plus it is valid too (an ``AmbiguousGraphWarning``; it
+        is the last of the candidates: the wheel beside the star).
     """
 
     laplacian: sp.csr_array
@@ -88,11 +97,13 @@ class InferredLaplacian:
 
     @property
     def ambiguous(self) -> bool:
-        """Whether another valid graph with as few edges was found, a family exists, or
-        the graph's complement (with the same eigenvectors) is among the candidates."""
+        """Whether another valid graph with as few edges was found, a family exists, the
+        graph's complement or a valid graph that holds it (with the same eigenvectors)
+        is among the candidates, or the searches left the graph undecided."""
         edges = self.history.get("candidate_edges", [self.n_edges])
         return (self.family_dimension > 1 or edges.count(self.n_edges) > 1
-                or "complement_edges" in self.history)
+                or "complement_edges" in self.history or "superset_edges" in self.history
+                or bool(self.history.get("undecided")))
 
     def to_networkx(self, nodelist=None):
         """The inferred graph as a ``networkx.Graph`` with the basis's node labels.

@@ -23,10 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
-import scipy.sparse.linalg
 from scipy.linalg import lapack
 from scipy.linalg.blas import dsyrk
-from scipy.linalg.blas import dtrmm as trmm
 
 #: Largest number of pair-row entries built at once (128 MB).
 MAX_ROW_ENTRIES = 1 << 24
@@ -36,14 +34,6 @@ GRAM_CACHE = 3
 MATRIX_CACHE = 2
 #: Tridiagonal reductions kept per basis by ``SmallestEigenpairs`` (each $g^2$ floats).
 REDUCTION_CACHE = 2
-#: Above this many unknowns ``PairGram.null_directions(..., lanczos=True)`` solves by
-#: shift-invert Lanczos (``LanczosEigenpairs``) instead of a dense reduction (the
-#: projections of noisy fits, ``_template_lp.polish``, which depend on the span of the
-#: near-null directions, not on their basis; Minnesota, 2641 unknowns: 0.9 against
-#: 1.9 CPU s).
-LANCZOS_MIN_G = 500
-#: ``LanczosEigenpairs`` asked for more than this fraction of the unknowns solves densely.
-LANCZOS_MAX_FRACTION = 0.125
 
 
 @dataclass
@@ -274,11 +264,6 @@ class SmallestEigenpairs:
         self.B, self.make = B, make
         self._reduced = None
 
-    def complete(self, w, D, limit) -> bool:
-        """Whether the eigenpairs ``(w, D)`` found hold every one at most ``limit``:
-        always (a dense solver finds the smallest ones in order)."""
-        return True
-
     def __call__(self, r) -> tuple[np.ndarray, np.ndarray]:
         if self._reduced is None:
             C = self.make()
@@ -295,77 +280,6 @@ class SmallestEigenpairs:
         elif r >= self._reduced[1].size:
             return scipy.linalg.eigh(self.make(), subset_by_index=[0, r - 1], driver="evr")
         return smallest_eigenpairs(self._reduced, r)
-
-
-class LanczosEigenpairs:
-    """The smallest eigenpairs of a symmetric positive semidefinite matrix ``C`` by
-    shift-invert Lanczos (ARPACK, ``scipy.sparse.linalg.eigsh``) on
-    $(C + sI)^{-1}$, then Rayleigh-Ritz on ``C``: $g^3 / 3$ flops for the Cholesky
-    factor $C + sI = R^T R$, kept for other counts, against $4 g^3 / 3$ for a dense
-    reduction.
-
-    The shift $s$ is the rounding level of the eigenvalues (``PairBasis.null_floor``),
-    which keeps $C + sI$ positive definite. Rayleigh-Ritz reads ``C`` from the factor:
-    $Z^T C Z = (R Z)^T (R Z) - sI$. The eigenvalues agree with a dense solver's to
-    rounding, the subspace of a cluster of them too, not its basis. A Lanczos
-    process may miss copies of a (near-)repeated eigenvalue: ``complete`` checks that
-    none is left below a limit. When
-    $C + sI$ is not positive definite, ARPACK fails, or more than
-    ``LANCZOS_MAX_FRACTION`` of the unknowns' pairs are asked for, the dense solver
-    (``dense``, a ``SmallestEigenpairs``) answers. ``make()`` builds ``C``.
-    """
-
-    def __init__(self, B: PairBasis, make):
-        self.B = B
-        self._factor = None
-        self.dense = SmallestEigenpairs(B, make)
-
-    def complete(self, w, D, limit) -> bool:
-        """Whether the eigenpairs ``(w, D)`` found hold every eigenvalue of ``C`` at most
-        ``limit``: with those found moved above it, $C + 2\\,\\mathrm{limit}\\,
-        D_k D_k^T - \\mathrm{limit}\\, I$ is positive definite (a Cholesky
-        factorization, $g^3 / 3$ flops). Rounding leaves this undecided for eigenvalues
-        within about $10^{-13} \\|C\\|$ of ``limit`` (and of 0): the projections
-        use it for noisy fits only, whose limit is far above rounding."""
-        below = w <= limit
-        A = self.dense.make()
-        Dk = D[:, below]
-        A += (2.0 * limit) * (Dk @ Dk.T)
-        A.flat[::A.shape[0] + 1] -= limit
-        try:
-            scipy.linalg.cho_factor(A, overwrite_a=True, check_finite=False)
-        except np.linalg.LinAlgError:
-            return False
-        return True
-
-    def __call__(self, r) -> tuple[np.ndarray, np.ndarray]:
-        if self._factor is False or r > LANCZOS_MAX_FRACTION * self.B.g:
-            return self.dense(r)
-        shift = self.B.null_floor
-        if self._factor is None:
-            A = self.dense.make()
-            A.flat[::A.shape[0] + 1] += shift
-            try:
-                self._factor = scipy.linalg.cho_factor(A, lower=False, overwrite_a=True,
-                                                       check_finite=False)
-            except np.linalg.LinAlgError:
-                self._factor = False
-                return self.dense(r)
-        factor = self._factor
-        g = factor[0].shape[0]
-        op = scipy.sparse.linalg.LinearOperator(
-            (g, g), dtype=np.float64,
-            matvec=lambda x: scipy.linalg.cho_solve(factor, x, check_finite=False))
-        v0 = np.random.default_rng(0).standard_normal(g)
-        try:
-            _, Z = scipy.sparse.linalg.eigsh(op, k=r, which="LM", tol=0.0, v0=v0)
-        except scipy.sparse.linalg.ArpackError:
-            return self.dense(r)
-        Z = np.asfortranarray(np.linalg.qr(Z)[0])
-        RZ = trmm(1.0, factor[0], Z, lower=0)          # R Z, R upper triangular
-        S = RZ.T @ RZ
-        w, Y = np.linalg.eigh(0.5 * (S + S.T))
-        return w - shift, Z @ Y
 
 
 def pair_basis(V, c, u, groups=None, ordered=False) -> PairBasis:
@@ -417,10 +331,8 @@ class PairGram:
         self.M = B.M if M is None else M
         self.total = B.total if total is None else total
         self.k = B.n_pairs if k is None else k
-        self._eigh = {}              # (count, lanczos) -> (w, D), see null_directions
-        self._complete = set()       # (count, cluster) checked, see null_directions
+        self._eigh = {}              # number of eigenpairs -> (w, D), see null_directions
         self._smallest = SmallestEigenpairs(B, self._centred)
-        self._lanczos = None         # LanczosEigenpairs, made when first asked
         self.others = {}             # see _support_search.other_null_directions
 
     def _centred(self) -> np.ndarray:
@@ -440,7 +352,7 @@ class PairGram:
             total -= A.sum(axis=0)
         return PairGram(self.B, M, total, self.k - len(i))
 
-    def null_directions(self, r=8, cluster=None, lanczos=False):
+    def null_directions(self, r=8, cluster=None):
         """Smallest eigenpairs of the centred Gram, mapped back to eigenvalue vectors.
 
         Returns ``mu`` (ascending, the fitting error of each direction: the
@@ -450,31 +362,17 @@ class PairGram:
         given, more pairs are computed until one exceeds ``cluster``. The eigenpairs
         are kept per count: a Gram asked again (``complement_gram``) is not solved again,
         and its reduction (``SmallestEigenpairs``) serves other counts.
-
-        ``lanczos`` (with ``cluster``, above ``LANCZOS_MIN_G`` unknowns): the pairs of
-        ``LanczosEigenpairs``, the same span and eigenvalues to rounding, not the same
-        basis of a cluster; if they miss one below ``cluster``
-        (``LanczosEigenpairs.complete``), the dense solver's.
         """
         g = self.B.g
         mean = self.total / self.k
-        lanczos = bool(lanczos) and cluster is not None and g > LANCZOS_MIN_G
-        if lanczos and self._lanczos is None:
-            self._lanczos = LanczosEigenpairs(self.B, self._centred)
-        solver = self._lanczos if lanczos else self._smallest
-        first = r
         while True:
             rr = min(r, g)
-            if (rr, lanczos) not in self._eigh:
-                self._eigh[rr, lanczos] = solver(rr)
-            w, D = self._eigh[rr, lanczos]
+            if rr not in self._eigh:
+                self._eigh[rr] = self._smallest(rr)
+            w, D = self._eigh[rr]
             if cluster is None or w[-1] > cluster or rr == g:
                 break
             r *= 2
-        if lanczos and (rr, cluster) not in self._complete:
-            if not solver.complete(w, D, cluster):
-                return self.null_directions(first, cluster)
-            self._complete.add((rr, cluster))
         Lam = D + np.outer(np.ones(g), mean @ D)
         return np.maximum(w, 0.0), Lam
 

@@ -382,10 +382,7 @@ def polish(B: PairBasis, lam, fit: Fit):
     the fit's floor (not connected: directions that fit a few pairs exactly crowd out
     ``lam``, which a linear program solves to its own tolerance only), the directions
     fitting them within 10x the misfit of ``lam`` are used; if that fails too, ``lam``
-    is kept. A noisy fit's projection (least squares on its zero set) is returned; its
-    directions, which the projection reads through their span only, are found by
-    shift-invert Lanczos above ``LANCZOS_MIN_G`` unknowns
-    (``PairGram.null_directions``).
+    is kept. A noisy fit's projection (least squares on its zero set) is returned.
     """
     I, J = edge_pairs(B, lam, fit.tol)
     if len(I) >= B.n_pairs - B.g:
@@ -398,7 +395,7 @@ def polish(B: PairBasis, lam, fit: Fit):
     centred = lam - lam.mean()
     own = 10.0 * own / max(float(centred @ centred), 1e-300)
     for limit in (B.cluster(fit.mu[0]), max(B.cluster(fit.mu[0]), own)):
-        mu, Lam = gram.null_directions(cluster=limit, lanczos=noisy)
+        mu, Lam = gram.null_directions(cluster=limit)
         d = max(1, int(np.count_nonzero(mu <= limit)))
         Lam = Lam[:, :d]
         lam2 = Lam @ np.linalg.lstsq(Lam, lam, rcond=None)[0]

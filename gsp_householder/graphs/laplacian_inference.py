@@ -1178,8 +1178,7 @@ def _noisy_choice(found):
     counts once, with the entry of the first: its weights differ between them at
     rounding level only, which would otherwise choose the entry, and with it the
     family dimension reported (sensor-1000 perturbed by 1e-3: the same 3528 edges from
-    families of dimension 4 and 11, whose weight spreads differ in the last digits;
-    projections accurate to 1e-13 instead of 1e-16 chose the second).
+    families of dimension 4 and 11, weight spreads 1e-10 apart).
     """
     best = min(x[3] for x in found)
     kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]

@@ -1010,27 +1010,6 @@ def test_heavy_twin_member_does_not_fit_as_well_as_the_graph(draw):
     assert _noisy_choice(entries[::-1]) is entries[0]
 
 
-def test_a_graph_found_twice_is_chosen_with_its_first_entry():
-    """Two rankings giving one graph: the first entry is returned (with its family
-    dimension), whatever the rounding-level differences of their weights; a sparser
-    graph still wins."""
-    from gsp_householder.graphs.laplacian_inference import _noisy_choice
-
-    G = nx.path_graph(6)
-    W = sp.csr_array(nx.to_numpy_array(G))
-
-    def entry(cv, dim, W=W):
-        return (1e-3, [(W.nnz // 2, cv, None, W)], dim, 1e-4, False, False)
-
-    first, second = entry(0.3, 4), entry(0.3 - 1e-12, 11)
-    assert _noisy_choice([first, second]) is first
-    assert _noisy_choice([second, first]) is second
-    sparser = W.tolil()
-    sparser[0, 1] = sparser[1, 0] = 0.0
-    third = entry(0.5, 2, sp.csr_array(sparser))
-    assert _noisy_choice([first, second, third]) is third
-
-
 def _minnesota_ball(n, seed):
     M = load_graph("minnesota")
     nodes = list(M)

@@ -1174,23 +1174,13 @@ def _noisy_choice(found):
     smallest, and of those, the ones whose residual is within ``PLAIN_SLACK`` of the
     smallest among them (``_fits_as_well``: members of a family with one dominating
     eigenvalue, whose rotation residual says little); among them, equal weights to the
-    noise level first, then ``candidate_order``. A graph found by several rankings
-    counts once, with the entry of the first: its weights differ between them at
-    rounding level only, which would otherwise choose the entry, and with it the
-    family dimension reported (sensor-1000 perturbed by 1e-3: the same 3528 edges from
-    families of dimension 4 and 11, weight spreads 1e-10 apart).
+    noise level first, then ``candidate_order``.
     """
     best = min(x[3] for x in found)
     kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
     best = min(x[0] for x in kept)
     kept = [x for x in kept if x[0] <= PLAIN_SLACK * best]
-    first, seen = [], set()
-    for x in kept:                  # a graph found by several rankings: its first entry
-        key = _edge_key(x[1][0][3])
-        if key not in seen:
-            seen.add(key)
-            first.append(x)
-    chosen = min(first, key=lambda x: (not x[5], candidate_order(x[1][0])))
+    chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
     if chosen[4]:
         # its candidates were reordered (sparser ones do not fit): the same graph found
         # by a ranking whose candidates were not, if any, reports a family without them

@@ -37,7 +37,8 @@ import numpy as np
 
 from gsp_householder._validation import raise_not_finite
 
-__all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend", "vector_dot"]
+__all__ = ["active_backend", "affine_moments", "block_sums", "row_sums_and_squares", "sums_moments",
+           "use_backend", "vector_dot"]
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
@@ -204,8 +205,34 @@ def _numba_kernels():
                 sums[j0:j0 + w] = s[:w]
                 sq_sums[j0:j0 + w] = q[:w]
 
+        @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+        def moments(sums, sq_sums, inv_count):  # pragma: no cover - compiled
+            s2 = 0.0
+            v1 = 0.0
+            v2 = 0.0
+            for i in range(sums.shape[0]):
+                s = sums[i]
+                v = max(sq_sums[i] - s * s * inv_count, 0.0)
+                s2 += s * s
+                v1 += v
+                v2 += v * v
+            return s2, v1, v2
+
+        @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+        def affine(x, a, b, out):  # pragma: no cover - compiled
+            t1 = 0.0
+            t2 = 0.0
+            for i in range(x.shape[0]):
+                y = x[i] * a + b
+                out[i] = y
+                t1 += y
+                t2 += y * y
+            return t1, t2
+
         _compiled["last"] = last_axis
         _compiled["first"] = first_axis
+        _compiled["moments"] = moments
+        _compiled["affine"] = affine
     return _compiled
 
 
@@ -304,6 +331,62 @@ def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
             else:
                 np.add.reduce(c, axis=0, out=sums[j:j + w])
                 np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+
+
+# ------------------------------------------------- summaries of the statistics
+def sums_moments(sums: np.ndarray, sq_sums: np.ndarray, count: int
+                 ) -> tuple[float, float, float] | None:
+    """$\\sum_i S_i^2$, $\\sum_i v_i$ and $\\sum_i v_i^2$ in one compiled pass over row
+    sums $S$ and row sums of squares $Q$ of ``count`` columns, with
+    $v_i = \\max(Q_i - S_i^2 / \\mathrm{count}, 0)$ ($(p - 1)$ times the row variance).
+
+    ``None`` when the numpy backend is active or when a result is not finite (an
+    overflow): the caller then takes its numpy passes, which handle overflow.
+    Internal: ``sums`` and ``sq_sums`` are finite float64 vectors of equal length.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import sums_moments, use_backend
+    >>> with use_backend("numpy"):
+    ...     sums_moments(np.array([2.0, 4.0]), np.array([4.0, 10.0]), 2) is None
+    True
+    """
+    if active_backend() != "numba":
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        s2, v1, v2 = _numba_kernels()["moments"](sums, sq_sums, 1.0 / count)
+    if not np.isfinite(s2 + v1 + v2):
+        return None
+    return float(s2), float(v1), float(v2)
+
+
+def affine_moments(x: np.ndarray, a: float, b: float, out: np.ndarray
+                   ) -> tuple[float, float]:
+    """``out = x * a + b`` elementwise, and the sum and the sum of squares of ``out``.
+
+    One compiled pass with the numba backend; with numpy, the same entries (the
+    product, then the sum, each rounded once; ``a = 1`` skips the product) and
+    two more passes for the sums. ``out`` may be ``x``. Internal: float64 vectors
+    of equal length, results small enough that their squares do not overflow.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import affine_moments
+    >>> out = np.empty(3)
+    >>> affine_moments(np.array([1.0, 2.0, 3.0]), 2.0, -1.0, out), out.tolist()
+    ((9.0, 35.0), [1.0, 3.0, 5.0])
+    """
+    if active_backend() == "numba":
+        t1, t2 = _numba_kernels()["affine"](x, float(a), float(b), out)
+        return float(t1), float(t2)
+    if a != 1.0:
+        np.multiply(x, a, out=out)
+        x = out
+    if b != 0.0 or x is not out:
+        np.add(x, b, out=out)
+    return float(np.add.reduce(out)), vector_dot(out, out)
 
 
 # ------------------------------------------------------------------- public

@@ -127,10 +127,16 @@ def test_kernel_sums_equal_plain_numpy(backend, dtype, shape, layout, axis):
 
 @pytest.mark.skipif(not _kernels._numba_available(), reason="numba is not installed")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_compiled_and_numpy_kernels_agree(dtype):
-    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads."""
+@pytest.mark.parametrize("shape", [(203, 1031), (5003, 97), (3, 70001)])
+def test_compiled_and_numpy_kernels_agree(dtype, shape):
+    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads;
+    (5003, 97): several row blocks of the numpy kernel (a multiple of 8 rows each), the
+    last one shorter; (3, 70001): rows longer than a block."""
     rng = np.random.default_rng(5)
-    X = (rng.standard_normal((203, 1031)) + 3.0).astype(dtype)
+    X = (rng.standard_normal(shape) + 3.0).astype(dtype)
+    if shape[0] > 1000:
+        rows = _kernels._last_rows(shape[1])
+        assert rows % 8 == 0 and shape[0] % rows != 0 and shape[0] > 3 * rows
     for axis in (0, 1):
         with _kernels.use_backend("numpy"):
             ref = _kernels.sums_along_axis(X, axis, n_threads=1)

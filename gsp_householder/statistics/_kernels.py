@@ -42,9 +42,10 @@ __all__ = ["active_backend", "affine_moments", "block_sums", "row_sums_and_squar
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
-# float64 entries of one block of rows of the numpy row-sum kernel (2 MiB): large
-# enough that the per-call overhead of numpy stays small, small enough for L3
-_LAST_CHUNK = 1 << 18
+# float64 entries of one block of rows of the numpy row-sum kernel (512 KiB): large
+# enough that the per-call overhead of numpy stays small, small enough that a block,
+# its float32 source and the float64 copy of it stay in L2 while they are reduced
+_LAST_CHUNK = 1 << 16
 # the numpy row kernel's blocks hold a multiple of this many rows (BLAS ``gemv``
 # kernels sum rows in groups; aligned blocks give every row the same grouping)
 _ROW_ALIGN = 8

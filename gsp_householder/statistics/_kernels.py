@@ -16,6 +16,11 @@ additions (relative differences of order $10^{-16}$):
   by one BLAS dot product per row for the squares and one BLAS matrix-vector
   product against ones per block for the sums.
 
+The estimators' work after the statistics is $O(n)$ and has its own two helpers,
+compiled with numba when it is active: `sums_moments` (what the blind scale and
+the noise level read from the row sums, in one pass) and `affine_moments` (an
+affine map of an n-vector with its sum and sum of squares, in one pass).
+
 `use_backend` selects one inside a ``with`` block; `active_backend` names the one
 in use. The numpy kernel splits large inputs between threads (numpy releases
 the GIL); the compiled loop reads memory about as fast as one core can and runs

@@ -417,3 +417,30 @@ def test_affine_moments_equal_numpy(backend, a, b, in_place):
     np.testing.assert_array_equal(out, ref)
     assert total == pytest.approx(ref.sum(), rel=1e-13, abs=1e-13 * np.abs(ref).sum())
     assert squares == pytest.approx(ref @ ref, rel=1e-13)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_kernel_total_is_the_sum_of_its_results(backend, accumulate):
+    """The total that the row kernel hands to the finiteness check (compiled: from its own
+    loop; numpy: None, the check sums the results) is the sum of both results, any
+    threads; an inf, a NaN and squares that overflow each make it non-finite."""
+    rng = np.random.default_rng(4)
+    X = (rng.standard_normal((1001, 37)) + 1.0).astype(np.float32)
+    for n_threads in (1, 2, 3):
+        out = (np.ones(1001), np.full(1001, 2.0)) if accumulate else None
+        with _kernels.use_backend(backend):
+            sums, sq, total = _kernels._sums_and_total(X, 1, n_threads=n_threads, out=out,
+                                                       accumulate=accumulate)
+        if backend == "numpy":
+            assert total is None
+        else:
+            assert total == pytest.approx(sums.sum() + sq.sum(), rel=1e-12)
+    for bad in (np.inf, np.nan, 1e200):
+        Y = X.astype(np.float64)
+        Y[500, 3] = bad
+        with _kernels.use_backend(backend):
+            total = _kernels._sums_and_total(Y, 1)[2]
+            with pytest.raises(ValueError, match=r"must be finite|overflow float64"):
+                _kernels.row_sums_and_squares(Y)
+        assert total is None or not np.isfinite(total)

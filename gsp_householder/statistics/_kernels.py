@@ -131,23 +131,22 @@ def _default_threads(size: int, compiled: bool) -> int:
     return min(os.cpu_count() or 1, 4)
 
 
-def _run_split(work: Callable[[int, int], None], length: int, n_threads: int,
-               align: int = 1) -> None:
-    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``.
+def _run_split(work: Callable[[int, int], object], length: int, n_threads: int,
+               align: int = 1) -> list:
+    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``
+    and return the results, in the order of the slices.
 
     Every slice but the last starts and ends at a multiple of ``align``.
     """
     n_threads = max(1, min(n_threads, -(-length // align)))
     if n_threads == 1:
-        work(0, length)
-        return
+        return [work(0, length)]
     units = -(-length // align)
     edges = np.minimum(np.linspace(0, units, n_threads + 1).astype(int) * align, length)
     futures = [_get_pool().submit(work, int(edges[i]), int(edges[i + 1]))
                for i in range(1, n_threads)]
-    work(int(edges[0]), int(edges[1]))
-    for f in futures:
-        f.result()
+    first = work(int(edges[0]), int(edges[1]))
+    return [first] + [f.result() for f in futures]
 
 
 # ------------------------------------------------------------------ compiled
@@ -157,7 +156,10 @@ def _numba_kernels():
 
         @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
         def last_axis(X, sums, sq_sums, lo, hi, accumulate):  # pragma: no cover - compiled
+            # returns the total of the sums and sums of squares written: finite if and
+            # only if they all are, so the caller need not read them again to check
             p = X.shape[1]
+            total = 0.0
             for i in range(lo, hi):
                 s = 0.0
                 q = 0.0
@@ -166,11 +168,12 @@ def _numba_kernels():
                     s += x
                     q += x * x
                 if accumulate:
-                    sums[i] += s
-                    sq_sums[i] += q
-                else:
-                    sums[i] = s
-                    sq_sums[i] = q
+                    s += sums[i]
+                    q += sq_sums[i]
+                sums[i] = s
+                sq_sums[i] = q
+                total += s + q
+            return total
 
         @numba.njit(nogil=True, cache=True, fastmath={"contract"})
         def first_axis(X, sums, sq_sums, lo, hi, width, accumulate):  # pragma: no cover
@@ -470,18 +473,20 @@ def row_sums_and_squares(Y, name: str = "Y", *, n_threads: int | None = None
     >>> s.tolist(), q.tolist()
     ([3.0, 7.0], [5.0, 25.0])
     """
-    sums, sq_sums = sums_along_axis(Y, 1, n_threads=n_threads)
-    check_sums(Y, sums, sq_sums, name)
+    sums, sq_sums, total = _sums_and_total(Y, 1, n_threads=n_threads)
+    check_sums(Y, sums, sq_sums, name, total)
     return sums, sq_sums
 
 
-def check_sums(X, sums, sq_sums, name: str) -> None:
+def check_sums(X, sums, sq_sums, name: str, total: float | None = None) -> None:
     """Raise if the sums of ``X`` are not finite: a NaN or inf entry, or squares that overflow.
 
-    Internal: ``X`` is the validated array the sums were computed from.
+    Internal: ``X`` is the validated array the sums were computed from; ``total``, if
+    given, is the sum of all entries of ``sums`` and ``sq_sums`` (in any order).
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
+        if total is None:
+            total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
     if np.isfinite(total) or (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
         return
     if not np.isfinite(X).all():
@@ -520,6 +525,14 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     sums, sq_sums : ndarray
         Float64 vectors of length ``X.shape[1 - axis]`` (``out`` when given).
     """
+    return _sums_and_total(X, axis, n_threads=n_threads, out=out, accumulate=accumulate)[:2]
+
+
+def _sums_and_total(X: np.ndarray, axis: int, *, n_threads: int | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None,
+                    accumulate: bool = False) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """`sums_along_axis`, and the total of both results when the kernel gives it for free
+    (the compiled row kernel; else ``None``), for `check_sums`."""
     if not X.flags.c_contiguous and X.flags.f_contiguous:
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
@@ -530,7 +543,7 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     else:
         sums, sq_sums = out
     if length == 0:
-        return sums, sq_sums
+        return sums, sq_sums, None
     compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
     if n_threads is None:
         n_threads = _default_threads(X.size, compiled)
@@ -538,17 +551,20 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         kernels = _numba_kernels()
         if axis == 1:
             def work(lo, hi):
-                kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
-        else:
-            def work(lo, hi):
-                kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
+                return kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
+
+            with np.errstate(over="ignore", invalid="ignore"):  # non-finite: checked later
+                return sums, sq_sums, float(np.sum(_run_split(work, length, n_threads)))
+
+        def work(lo, hi):
+            kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
     elif axis == 1:
         def work(lo, hi):
             _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
         _run_split(work, length, n_threads, align=_last_rows(X.shape[1]))
-        return sums, sq_sums
+        return sums, sq_sums, None
     else:
         def work(lo, hi):
             _numpy_first(X, sums, sq_sums, lo, hi, accumulate)
     _run_split(work, length, n_threads)
-    return sums, sq_sums
+    return sums, sq_sums, None

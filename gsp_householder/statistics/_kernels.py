@@ -25,13 +25,14 @@ affine map of an n-vector with its sum and sum of squares, in one pass).
 in use. The numpy kernel splits large inputs between threads (numpy releases
 the GIL); the compiled loop reads memory about as fast as one core can and runs
 on one thread unless asked for more. Each output entry is computed by one
-thread in a fixed order (the numpy kernel splits the rows between threads at
-the boundaries of its blocks, whose size depends only on the row length), so the
-result does not depend on the number of threads.
+thread in a fixed order (the numpy row kernel's threads take its blocks, whose
+size depends only on the row length, one at a time from a shared counter), so
+the result does not depend on the number of threads.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -293,21 +294,23 @@ def _last_rows(p: int) -> int:
     return rows - rows % _ROW_ALIGN if rows >= 2 * _ROW_ALIGN else rows
 
 
-def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
+def _numpy_last(X, sums, sq_sums, claim, accumulate):
     # per block of rows: the squares by one dot product per row (BLAS ``dot``, which
     # streams the block in from memory), then the sums by one matrix-vector product
     # with ones (BLAS ``gemv``, faster per entry than a ``dot`` per row) while the
-    # block is still in cache; ``lo`` is a block boundary (`_run_split` aligns the
-    # threads' slices to blocks), so each row is summed by the same calls whatever
-    # the number of threads
-    p = X.shape[1]
+    # block is still in cache. The blocks are fixed by the row length alone, and
+    # every thread takes the next unclaimed one (``claim``: a shared counter of
+    # blocks) until none is left, so each row is summed by the same calls whatever
+    # the number of threads and whichever thread sums it; a thread that starts late
+    # (a core waking up, or taken by another job) leaves its share to the others
+    n, p = X.shape
     rows = _last_rows(p)
-    buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+    buf = None if X.dtype == np.float64 else np.empty((min(rows, n), p))
     ones = np.ones(p)
-    part = np.empty((2, min(rows, hi - lo))) if accumulate else None
+    part = np.empty((2, min(rows, n))) if accumulate else None
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
-        for i in range(lo, hi, rows):
-            j = min(hi, i + rows)
+        while (i := next(claim) * rows) < n:
+            j = min(n, i + rows)
             block = X[i:j]
             if buf is not None:
                 block = buf[:j - i]
@@ -320,6 +323,17 @@ def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
             else:
                 _row_dot(block, block, sq_sums[i:j])
                 np.matmul(block, ones, out=sums[i:j])
+
+
+def _run_claimed(work: Callable[[Iterator[int]], None], n_blocks: int, n_threads: int) -> None:
+    """Call ``work(claim)`` on ``n_threads`` threads (this one included) sharing one
+    counter of blocks, ``claim`` (`itertools.count`, whose ``next`` is atomic)."""
+    claim = itertools.count()
+    n_threads = max(1, min(n_threads, n_blocks))
+    futures = [_get_pool().submit(work, claim) for _ in range(n_threads - 1)]
+    work(claim)
+    for f in futures:
+        f.result()
 
 
 def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
@@ -559,9 +573,9 @@ def _sums_and_total(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         def work(lo, hi):
             kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
     elif axis == 1:
-        def work(lo, hi):
-            _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
-        _run_split(work, length, n_threads, align=_last_rows(X.shape[1]))
+        def work(claim):
+            _numpy_last(X, sums, sq_sums, claim, accumulate)
+        _run_claimed(work, -(-length // _last_rows(X.shape[1])), n_threads)
         return sums, sq_sums, None
     else:
         def work(lo, hi):

@@ -179,10 +179,12 @@ def _numba_kernels():
         @numba.njit(nogil=True, cache=True, fastmath={"contract"})
         def first_axis(X, sums, sq_sums, lo, hi, width, accumulate):  # pragma: no cover
             # four rows per sweep over a block of columns: the float64 accumulators
-            # of the block stay in L1 and are loaded and stored once per four rows
+            # of the block stay in L1 and are loaded and stored once per four rows;
+            # returns the total of the sums written, as `last_axis`
             b = X.shape[0]
             s = np.empty(width)
             q = np.empty(width)
+            total = 0.0
             for j0 in range(lo, hi, width):
                 w = min(hi, j0 + width) - j0
                 if accumulate:
@@ -214,6 +216,9 @@ def _numba_kernels():
                     k += 1
                 sums[j0:j0 + w] = s[:w]
                 sq_sums[j0:j0 + w] = q[:w]
+                for j in range(w):
+                    total += s[j] + q[j]
+            return total
 
         @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
         def moments(sums, sq_sums, inv_count):  # pragma: no cover - compiled
@@ -546,7 +551,7 @@ def _sums_and_total(X: np.ndarray, axis: int, *, n_threads: int | None = None,
                     out: tuple[np.ndarray, np.ndarray] | None = None,
                     accumulate: bool = False) -> tuple[np.ndarray, np.ndarray, float | None]:
     """`sums_along_axis`, and the total of both results when the kernel gives it for free
-    (the compiled row kernel; else ``None``), for `check_sums`."""
+    (the compiled kernels; else ``None``), for `check_sums`."""
     if not X.flags.c_contiguous and X.flags.f_contiguous:
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
@@ -571,7 +576,10 @@ def _sums_and_total(X: np.ndarray, axis: int, *, n_threads: int | None = None,
                 return sums, sq_sums, float(np.sum(_run_split(work, length, n_threads)))
 
         def work(lo, hi):
-            kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
+            return kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
+
+        with np.errstate(over="ignore", invalid="ignore"):  # non-finite: checked later
+            return sums, sq_sums, float(np.sum(_run_split(work, length, n_threads)))
     elif axis == 1:
         def work(claim):
             _numpy_last(X, sums, sq_sums, claim, accumulate)

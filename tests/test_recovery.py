@@ -270,3 +270,89 @@ def test_bad_shapes_and_values():
         estimate_householder_given(np.ones((3, 3)), 2 * np.eye(3))
     with pytest.raises(ValueError, match="init must have n_reflectors=2"):
         estimate_householder_product(np.ones((4, 3)), 2, init=np.ones((4, 3)))
+
+
+# --------------------------- Algorithm 3 in the plane == its two-vector numpy form
+def _in_plane_reference(stats, m, theta, mu, prune):
+    """Algorithm 3 from the identity as the package computed it before the one-pass
+    summaries and the scalar loop: the numpy statistics passes, the mean over the scale
+    written out, Gram-Schmidt by separate numpy passes, then the steps on numpy
+    2-vectors. Returns U = B C (n, m_kept) and the dropped steps."""
+    from gsp_householder.learning.paper import _scale_and_noise
+    from gsp_householder.statistics import _kernels
+
+    n = stats.n_nodes
+    with _kernels.use_backend("numpy"):
+        scale, noise = _scale_and_noise(stats, theta, mu)
+    rest = stats.row_sums * (1.0 / (stats.count * scale))
+    root = np.sqrt(n)
+    along = float(rest.sum()) / root
+    norm_before = float(np.linalg.norm(rest))
+    rest = rest - along / root
+    norm_rest = float(np.linalg.norm(rest))
+    for _ in range(2):
+        if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
+            break
+        correction = float(rest.sum()) / root
+        along += correction
+        rest = rest - correction / root
+        norm_before, norm_rest = norm_rest, float(np.linalg.norm(rest))
+    if norm_rest > 0.0:
+        basis = np.column_stack([np.full(n, 1.0 / root), rest / norm_rest])
+        one, y = np.array([root, 0.0]), np.array([along, norm_rest])
+    else:
+        basis, one, y = np.full((n, 1), 1.0 / root), np.array([root]), np.array([along])
+    kept, dropped = [], []
+    for i in range(m):
+        k = 0.5 * (one - y)
+        norm_sq = float(k @ k)
+        significant = noise is None or norm_sq > noise
+        if norm_sq <= (1e-12 * np.sqrt(n)) ** 2 or (prune and not significant):
+            dropped.append(i + 1)
+            continue
+        u = k / np.sqrt(norm_sq)
+        u /= np.linalg.norm(u)
+        kept.append(u)
+        y = y - 2.0 * u * float(u @ y)
+    U = basis @ np.column_stack(kept) if kept else np.zeros((n, 0))
+    return U, dropped
+
+
+_BACKENDS = ["numpy", pytest.param("numba", marks=pytest.mark.skipif(
+    not __import__("gsp_householder.statistics._kernels", fromlist=["x"])._numba_available(),
+    reason="the optional numba package is not installed"))]
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("data", ["model", "uniform", "gaussian", "constant-mean", "ones"])
+@pytest.mark.parametrize("kw", [{}, {"theta": 0.5, "mu": 1.5},
+                                {"theta": 0.5, "mu": 1.5, "prune": False},
+                                {"prune": False}])
+@pytest.mark.parametrize("m", [1, 2, 7, 50])
+def test_algorithm3_in_the_plane_equals_its_numpy_form(backend, data, kw, m):
+    """Whatever the kernel backend, the one-pass summaries and the scalar steps give the
+    reflectors of the numpy passes and numpy 2-vectors to 1e-12, and drop the same steps."""
+    from gsp_householder.statistics import _kernels
+
+    rng = np.random.default_rng(m)
+    n, p = 3001, 30
+    Y = {"model": make_signals(random_householder_product(n, 4, rng=rng), p,
+                               BernoulliUniform(0.5), rng=rng)[0],
+         "uniform": rng.random((n, p)),
+         "gaussian": rng.standard_normal((n, p)) + 0.3,
+         "constant-mean": np.full((n, p), 0.2) + 1e-3 * rng.standard_normal((n, p)),
+         "ones": np.ones((n, p))}[data]  # the mean column is a multiple of 1 (r = 1)
+    stats = SignalStatistics.from_array(Y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateStatisticsWarning)
+        U_ref, dropped = _in_plane_reference(stats, m, kw.get("theta"), kw.get("mu"),
+                                             kw.get("prune", True))
+        with warnings.catch_warnings(record=True) as caught, _kernels.use_backend(backend):
+            warnings.simplefilter("always", DegenerateStatisticsWarning)
+            got = estimate_householder_product(Y, m, **kw)
+    assert got.m == U_ref.shape[1]
+    np.testing.assert_allclose(got.vectors, U_ref, rtol=0, atol=1e-12)
+    if dropped:
+        assert any(f"(steps {dropped}:" in str(w.message) for w in caught)
+    else:
+        assert not any("were not identifiable" in str(w.message) for w in caught)

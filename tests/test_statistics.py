@@ -127,10 +127,16 @@ def test_kernel_sums_equal_plain_numpy(backend, dtype, shape, layout, axis):
 
 @pytest.mark.skipif(not _kernels._numba_available(), reason="numba is not installed")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_compiled_and_numpy_kernels_agree(dtype):
-    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads."""
+@pytest.mark.parametrize("shape", [(203, 1031), (5003, 97), (3, 70001)])
+def test_compiled_and_numpy_kernels_agree(dtype, shape):
+    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads;
+    (5003, 97): several row blocks of the numpy kernel (a multiple of 8 rows each), the
+    last one shorter; (3, 70001): rows longer than a block."""
     rng = np.random.default_rng(5)
-    X = (rng.standard_normal((203, 1031)) + 3.0).astype(dtype)
+    X = (rng.standard_normal(shape) + 3.0).astype(dtype)
+    if shape[0] > 1000:
+        rows = _kernels._last_rows(shape[1])
+        assert rows % 8 == 0 and shape[0] % rows != 0 and shape[0] > 3 * rows
     for axis in (0, 1):
         with _kernels.use_backend("numpy"):
             ref = _kernels.sums_along_axis(X, axis, n_threads=1)
@@ -361,3 +367,80 @@ def test_estimator_from_an_array_equals_it_from_its_statistics(kw, m):
     np.testing.assert_array_equal(stats.row_sums, sums)  # the user's statistics are kept
     np.testing.assert_array_equal(stats.row_sq_sums, squares)
     np.testing.assert_allclose(from_array.vectors, from_stats.vectors, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("p", [1, 2, 37])
+@pytest.mark.parametrize("magnitude", [1e-3, 1.0, 2e151])
+def test_moments_of_the_statistics_equal_their_numpy_passes(backend, p, magnitude):
+    """`_moments` (one compiled pass, or numpy passes; at 2e151 the squares of the scaled
+    variances overflow and the compiled pass hands over to numpy) gives ||mean||^2, the variance
+    sum and the norm of the scaled variances to 1e-12 of the plain float64 formulas."""
+    rng = np.random.default_rng(p)
+    Y = (rng.standard_normal((5003, p)) + 0.4) * magnitude
+    Y[7] = 2.0 * magnitude  # a constant row: its variance rounds to zero or below
+    stats = SignalStatistics.from_array(Y)
+    with _kernels.use_backend(backend):
+        sq, var_sum, norm = stats._moments()
+    scaled_mean = Y.mean(axis=1) / magnitude
+    assert sq / magnitude**2 == pytest.approx(scaled_mean @ scaled_mean, rel=1e-12)
+    if p == 1:
+        assert var_sum is None and norm is None
+        return
+    scaled_var = (Y / magnitude).var(axis=1, ddof=0) * p  # (p - 1) s_i^2 / magnitude^2
+    assert var_sum / magnitude**2 == pytest.approx(scaled_var.sum() / (p - 1), rel=1e-12)
+    assert norm / magnitude**2 == pytest.approx(np.linalg.norm(scaled_var), rel=1e-12)
+    if backend == "numba":
+        fast = _kernels.sums_moments(stats.row_sums, stats.row_sq_sums, p)
+        if magnitude > 1e100:
+            assert fast is None
+        else:
+            s2, v1, v2 = fast
+            var = np.maximum(stats.row_sq_sums - stats.row_sums * stats.row_sums / p, 0.0)
+            assert s2 == pytest.approx(stats.row_sums @ stats.row_sums, rel=1e-13)
+            assert v1 == pytest.approx(var.sum(), rel=1e-13)
+            assert v2 == pytest.approx(var @ var, rel=1e-13)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize(("a", "b"), [(1.0, 0.0), (1.0, -0.3), (0.7, 0.0), (-2.5, 1e-3)])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_affine_moments_equal_numpy(backend, a, b, in_place):
+    """out = x * a + b entry by entry as numpy computes it (each operation rounded once),
+    with its sum and sum of squares to 1e-13, in place or not."""
+    x = np.random.default_rng(3).standard_normal(10007) + 0.5
+    ref = x * a + b if a != 1.0 else x + b
+    src = x.copy()
+    out = src if in_place else np.empty_like(x)
+    with _kernels.use_backend(backend):
+        total, squares = _kernels.affine_moments(src, a, b, out)
+    np.testing.assert_array_equal(out, ref)
+    assert total == pytest.approx(ref.sum(), rel=1e-13, abs=1e-13 * np.abs(ref).sum())
+    assert squares == pytest.approx(ref @ ref, rel=1e-13)
+
+
+@pytest.mark.parametrize("backend", _BACKENDS)
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_kernel_total_is_the_sum_of_its_results(backend, accumulate):
+    """The total that the row kernel hands to the finiteness check (compiled: from its own
+    loop; numpy: None, the check sums the results) is the sum of both results, any
+    threads; an inf, a NaN and squares that overflow each make it non-finite."""
+    rng = np.random.default_rng(4)
+    X = (rng.standard_normal((1001, 37)) + 1.0).astype(np.float32)
+    for n_threads in (1, 2, 3):
+        out = (np.ones(1001), np.full(1001, 2.0)) if accumulate else None
+        with _kernels.use_backend(backend):
+            sums, sq, total = _kernels._sums_and_total(X, 1, n_threads=n_threads, out=out,
+                                                       accumulate=accumulate)
+        if backend == "numpy":
+            assert total is None
+        else:
+            assert total == pytest.approx(sums.sum() + sq.sum(), rel=1e-12)
+    for bad in (np.inf, np.nan, 1e200):
+        Y = X.astype(np.float64)
+        Y[500, 3] = bad
+        with _kernels.use_backend(backend):
+            total = _kernels._sums_and_total(Y, 1)[2]
+            with pytest.raises(ValueError, match=r"must be finite|overflow float64"):
+                _kernels.row_sums_and_squares(Y)
+        assert total is None or not np.isfinite(total)

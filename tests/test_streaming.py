@@ -13,6 +13,7 @@ from gsp_householder import (
     random_householder_product,
 )
 from gsp_householder.estimator import HouseholderDictionaryLearning
+from gsp_householder.statistics import _kernels
 from gsp_householder.statistics._kernels import block_sums
 from gsp_householder.statistics.streaming import (
     iter_column_blocks,
@@ -258,3 +259,28 @@ def test_read_ahead_profile_counts_blocks_and_waits(tmp_path, monkeypatch):
         np.testing.assert_array_equal(seen, rows)
         assert _readahead.profile["items"] == 4
         assert _readahead.profile["populate_s"] >= 0.0 and _readahead.profile["wait_s"] >= 0.0
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("numba", marks=pytest.mark.skipif(
+    not _kernels._numba_available(), reason="the optional numba package is not installed"))])
+def test_statistics_from_blocks_reports_the_block_or_the_running_sums(backend):
+    """The running sums are accumulated in place: a bad block is still named as such
+    (NaN, inf, squares that overflow), and sums that overflow only when added up are
+    reported as the accumulation's overflow; finite blocks equal the sums of the whole."""
+    rng = np.random.default_rng(3)
+    good = [rng.standard_normal((5, 7)).astype(np.float32) for _ in range(3)]
+    with _kernels.use_backend(backend):
+        stats = statistics_from_blocks(good, signal_axis=0)
+        whole = np.vstack(good).astype(np.float64)
+        np.testing.assert_allclose(stats.row_sums, whole.sum(axis=0), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(stats.row_sq_sums, (whole**2).sum(axis=0), rtol=1e-12)
+        for bad, match in ((np.nan, "Y_block must be finite, found NaN"),
+                           (np.inf, "Y_block must be finite, found inf"),
+                           (1e200, "Y_block has entries whose squares overflow")):
+            block = np.ones((2, 7))
+            block[1, 3] = bad
+            with pytest.raises(ValueError, match=match):
+                statistics_from_blocks([good[0], block, good[1]], signal_axis=0)
+        huge = np.full((2, 7), 1e153)  # squares 1e306: finite per block, not summed 200 times
+        with pytest.raises(ValueError, match="accumulated sums overflow"):
+            statistics_from_blocks([huge] * 200, signal_axis=0)

@@ -30,6 +30,7 @@ identifiable from the first moment.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -37,7 +38,7 @@ import numpy as np
 from gsp_householder._validation import check_real_array, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
-from gsp_householder.statistics._kernels import vector_dot
+from gsp_householder.statistics._kernels import affine_moments
 from gsp_householder.statistics.dispatch import as_statistics
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
@@ -83,16 +84,20 @@ def estimate_scale(Y, theta: float | None = None, mu: float | None = None) -> fl
     return theta * mu
 
 
-def _noise_level(stats: SignalStatistics, scale: float,
-                 variance_sum: float | None = None) -> float | None:
+def _noise_level(stats: SignalStatistics, scale: float, variance_sum: float | None = None,
+                 mean_sq: float | None = None) -> float | None:
     """Expected $\\|k\\|^2$ from sampling noise alone, $\\sum_i s_i^2 / (4 p a^2)$.
 
-    ``variance_sum`` is $\\sum_i s_i^2$ when the caller has it already (the blind scale).
+    ``variance_sum`` is $\\sum_i s_i^2$ and ``mean_sq`` $\\|\\bar y\\|^2$ when the caller
+    has them already (`SignalStatistics._moments`).
     """
     with np.errstate(over="ignore"):
-        # |mean / scale| <= 1e150 keeps the squares and dot products of k finite
-        peak = max(abs(float(stats.row_sums.max())), abs(float(stats.row_sums.min())))
-        finite = 0 < scale * scale < np.inf and peak / stats.count / scale <= 1e150
+        # |mean / scale| <= 1e150 keeps the squares and dot products of k finite; the
+        # largest |mean| is at most ||mean||, and is read only when that bound is too large
+        finite = 0 < scale * scale < np.inf
+        if finite and not (mean_sq is not None and np.sqrt(mean_sq) / scale <= 1e150):
+            peak = max(abs(float(stats.row_sums.max())), abs(float(stats.row_sums.min())))
+            finite = peak / stats.count / scale <= 1e150
     if not finite:
         raise ValueError(f"theta*mu = {scale:.3g} is out of range for the magnitude of Y: "
                          "mean / (theta*mu) or (theta*mu)^2 is not representable in float64")
@@ -105,14 +110,16 @@ def _noise_level(stats: SignalStatistics, scale: float,
 
 def _scale_and_noise(stats: SignalStatistics, theta, mu, scratch: np.ndarray | None = None
                      ) -> tuple[float, float | None]:
-    """`estimate_scale` and `_noise_level`, the row variances summed once for both
-    (in ``scratch``, a float64 n-vector, if given)."""
+    """`estimate_scale` and `_noise_level`, from one reading of the statistics
+    (`SignalStatistics._moments`, through ``scratch``, a float64 n-vector, if given)."""
     if theta is None and mu is None:
-        scale, variance_sum = stats._blind_scale(scratch)
+        moments = stats._moments(scratch)
+        scale, variance_sum = stats._blind_scale(moments=moments)
     else:
         scale = estimate_scale(stats, theta, mu)
-        variance_sum = stats._variance_sum(scratch) if stats.count >= 2 else None
-    return scale, _noise_level(stats, scale, variance_sum)
+        moments = stats._moments(scratch)
+        variance_sum = moments[1]
+    return scale, _noise_level(stats, scale, variance_sum, moments[0])
 
 
 def _own_statistics_buffer(stats: SignalStatistics) -> np.ndarray | None:
@@ -416,8 +423,8 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
     vectors = _initial_vectors(init, n, m)
 
     if in_plane:
-        _mean_over_scale(stats, scale, out=columns[1])
-        basis, coef, dropped = _algorithm3_in_plane(columns, m, noise, prune)
+        basis, coef, dropped = _algorithm3_in_plane(
+            columns, stats.row_sums, 1.0 / (stats.count * scale), m, noise, prune)
         U = None
     else:
         vectors, dropped = _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune)
@@ -468,62 +475,64 @@ def _algorithm3_vectors(stats, Y_arr, scale, vectors, noise, prune):
     return vectors, dropped
 
 
-def _norm(x: np.ndarray) -> float:
-    """Euclidean norm of a vector in one pass on this thread (no threaded BLAS call)."""
-    return float(np.sqrt(vector_dot(x, x)))
+def _plane_basis(columns: np.ndarray, sums: np.ndarray, factor: float
+                 ) -> tuple[np.ndarray, tuple[float, float], tuple[float, float]]:
+    """Orthonormal basis of the span of $\\mathbf 1$ and $y_0$ = ``sums * factor``, and
+    their coordinates.
 
-
-def _plane_basis(columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Orthonormal basis of the span of $\\mathbf 1$ and $y_0$, and their coordinates.
-
-    ``columns`` (2, n) holds $y_0$ in its second row on entry and is overwritten by
-    the basis (no other n-vector is allocated). Returns ``basis`` (n, r), ``one``
-    and ``y`` (r,) with $\\mathbf 1 = B\\,$``one`` and $y_0 = B\\,$``y`` up to
-    rounding; $r = 1$ when $y_0$ is a multiple of $\\mathbf 1$.
-    Gram-Schmidt against $\\mathbf 1/\\sqrt n$, repeated until the norm of the
-    remainder stops dropping, keeps the basis orthogonal to working precision.
+    ``columns`` (2, n) is overwritten by the basis (no other n-vector is allocated);
+    ``sums`` may be its first row. Returns ``basis`` (n, r), ``one`` and ``y`` (pairs of
+    floats) with $\\mathbf 1 = B\\,$``one`` and $y_0 = B\\,$``y`` up to rounding,
+    where $r = 1$ (and the second coordinates are 0) when $y_0$ is a multiple of
+    $\\mathbf 1$. Gram-Schmidt against $\\mathbf 1/\\sqrt n$, repeated until the norm of
+    the remainder stops dropping, keeps the basis orthogonal to working precision.
+    Each step is one pass over an n-vector that also gives its sum and squared norm
+    (`affine_moments`).
     """
     n = columns.shape[1]
     root = np.sqrt(n)
     rest = columns[1]  # the basis is columns.T: two contiguous columns
-    along = float(rest.sum()) / root
-    norm_before = _norm(rest)
-    rest -= along / root
-    norm_rest = _norm(rest)
+    total, norm_sq = affine_moments(sums, factor, 0.0, rest)  # rest = y_0
+    along = total / root
+    norm_before = np.sqrt(norm_sq)
+    total, norm_sq = affine_moments(rest, 1.0, -(along / root), rest)
+    norm_rest = np.sqrt(norm_sq)
     for _ in range(2):
         if norm_rest == 0.0 or norm_rest > 0.5 * norm_before:
             break
-        correction = float(rest.sum()) / root
+        correction = total / root
         along += correction
-        rest -= correction / root
-        norm_before, norm_rest = norm_rest, _norm(rest)
+        total, norm_sq = affine_moments(rest, 1.0, -(correction / root), rest)
+        norm_before, norm_rest = norm_rest, np.sqrt(norm_sq)
     columns[0] = 1.0 / root
     if not norm_rest > 0.0:
-        return columns[:1].T, np.array([root]), np.array([along])
-    rest /= norm_rest
-    return columns.T, np.array([root, 0.0]), np.array([along, norm_rest])
+        return columns[:1].T, (float(root), 0.0), (float(along), 0.0)
+    affine_moments(rest, 1.0 / norm_rest, 0.0, rest)
+    return columns.T, (float(root), 0.0), (float(along), float(norm_rest))
 
 
-def _algorithm3_in_plane(columns: np.ndarray, m: int, noise, prune: bool):
+def _algorithm3_in_plane(columns: np.ndarray, sums: np.ndarray, factor: float, m: int,
+                         noise, prune: bool):
     """Algorithm 3 from the identity start, in the plane spanned by $\\mathbf 1$ and $\\bar y$.
 
     With every initial $H_i = I$, $s = \\mathbf 1$ at each step, and each
     $k$ and each reflected mean is a combination of $\\mathbf 1$ and the scaled
-    mean column $y_0$. The steps therefore run on the coordinates of these vectors
-    in an orthonormal basis $B$ of that plane: $O(n)$ for the basis, $O(m)$ for the
-    steps. ``columns`` (2, n) holds $y_0$ in its second row and becomes $B^T$
-    (`_plane_basis`). Returns $B$ (n, r), the coordinates $C$ (r, m_kept) of the kept unit
-    reflector vectors ($U = BC$) and the 1-based steps left as the identity.
+    mean column $y_0$ = ``sums * factor``. The steps therefore run on the two
+    coordinates of these vectors in an orthonormal basis $B$ of that plane: $O(n)$ for
+    the basis, $O(m)$ scalar operations for the steps. ``columns`` (2, n) becomes $B^T$
+    (`_plane_basis`). Returns $B$ (n, r), the coordinates $C$ (r, m_kept) of the kept
+    unit reflector vectors ($U = BC$) and the 1-based steps left as the identity.
     """
     n = columns.shape[1]
-    basis, one, y = _plane_basis(columns)
-    coefficients: list[np.ndarray] = []
+    basis, (o0, o1), (y0, y1) = _plane_basis(columns, sums, factor)
+    tiny = (1e-12 * np.sqrt(n)) ** 2
+    coefficients: list[tuple[float, float]] = []
     dropped = []
     for i in range(m):
-        k = 0.5 * (one - y)
-        norm_sq = float(k @ k)
+        k0, k1 = 0.5 * (o0 - y0), 0.5 * (o1 - y1)
+        norm_sq = k0 * k0 + k1 * k1
         significant = noise is None or norm_sq > noise
-        if norm_sq <= (1e-12 * np.sqrt(n)) ** 2 or (prune and not significant):
+        if norm_sq <= tiny or (prune and not significant):
             dropped.append(i + 1)
             continue
         step = f"reflector {i + 1} of {m}"
@@ -532,13 +541,17 @@ def _algorithm3_in_plane(columns: np.ndarray, m: int, noise, prune: bool):
                 f"{step}: the mean column differs from its value without this reflector by no "
                 f"more than sampling noise (||k||^2 = {norm_sq:.3g} <= {noise:.3g}); the "
                 "reflector is fitted to noise", DegenerateStatisticsWarning, stacklevel=3)
-        elif float(k @ one) <= 0:
+        elif k0 * o0 + k1 * o1 <= 0:
             warnings.warn(f"{step}: the radicand sum_i k_i s_i is not positive; the data are "
                           "not consistent with Y = H Q X at this scale (normalising k instead)",
                           DegenerateStatisticsWarning, stacklevel=3)
-        u = k / np.sqrt(norm_sq)
-        u /= np.linalg.norm(u)  # unit to the last bit: U = B C has unit columns
-        coefficients.append(u)
-        y = y - 2.0 * u * float(u @ y)
-    coef = np.column_stack(coefficients) if coefficients else np.zeros((basis.shape[1], 0))
+        length = math.sqrt(norm_sq)
+        u0, u1 = k0 / length, k1 / length
+        unit = math.sqrt(u0 * u0 + u1 * u1)  # unit to the last bit: U = B C has unit columns
+        u0, u1 = u0 / unit, u1 / unit
+        coefficients.append((u0, u1))
+        along = u0 * y0 + u1 * y1
+        y0, y1 = y0 - 2.0 * u0 * along, y1 - 2.0 * u1 * along
+    r = basis.shape[1]
+    coef = np.array(coefficients).T[:r] if coefficients else np.zeros((r, 0))
     return basis, coef, dropped

@@ -16,17 +16,23 @@ additions (relative differences of order $10^{-16}$):
   by one BLAS dot product per row for the squares and one BLAS matrix-vector
   product against ones per block for the sums.
 
+The estimators' work after the statistics is $O(n)$ and has its own two helpers,
+compiled with numba when it is active: `sums_moments` (what the blind scale and
+the noise level read from the row sums, in one pass) and `affine_moments` (an
+affine map of an n-vector with its sum and sum of squares, in one pass).
+
 `use_backend` selects one inside a ``with`` block; `active_backend` names the one
 in use. The numpy kernel splits large inputs between threads (numpy releases
 the GIL); the compiled loop reads memory about as fast as one core can and runs
 on one thread unless asked for more. Each output entry is computed by one
-thread in a fixed order (the numpy kernel splits the rows between threads at
-the boundaries of its blocks, whose size depends only on the row length), so the
-result does not depend on the number of threads.
+thread in a fixed order (the numpy row kernel's threads take its blocks, whose
+size depends only on the row length, one at a time from a shared counter), so
+the result does not depend on the number of threads.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -37,13 +43,15 @@ import numpy as np
 
 from gsp_householder._validation import raise_not_finite
 
-__all__ = ["active_backend", "block_sums", "row_sums_and_squares", "use_backend", "vector_dot"]
+__all__ = ["active_backend", "affine_moments", "block_sums", "row_sums_and_squares", "sums_moments",
+           "use_backend", "vector_dot"]
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
-# float64 entries of one block of rows of the numpy row-sum kernel (2 MiB): large
-# enough that the per-call overhead of numpy stays small, small enough for L3
-_LAST_CHUNK = 1 << 18
+# float64 entries of one block of rows of the numpy row-sum kernel (512 KiB): large
+# enough that the per-call overhead of numpy stays small, small enough that a block,
+# its float32 source and the float64 copy of it stay in L2 while they are reduced
+_LAST_CHUNK = 1 << 16
 # the numpy row kernel's blocks hold a multiple of this many rows (BLAS ``gemv``
 # kernels sum rows in groups; aligned blocks give every row the same grouping)
 _ROW_ALIGN = 8
@@ -124,23 +132,22 @@ def _default_threads(size: int, compiled: bool) -> int:
     return min(os.cpu_count() or 1, 4)
 
 
-def _run_split(work: Callable[[int, int], None], length: int, n_threads: int,
-               align: int = 1) -> None:
-    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``.
+def _run_split(work: Callable[[int, int], object], length: int, n_threads: int,
+               align: int = 1) -> list:
+    """Call ``work(lo, hi)`` on ``n_threads`` consecutive slices of ``range(length)``
+    and return the results, in the order of the slices.
 
     Every slice but the last starts and ends at a multiple of ``align``.
     """
     n_threads = max(1, min(n_threads, -(-length // align)))
     if n_threads == 1:
-        work(0, length)
-        return
+        return [work(0, length)]
     units = -(-length // align)
     edges = np.minimum(np.linspace(0, units, n_threads + 1).astype(int) * align, length)
     futures = [_get_pool().submit(work, int(edges[i]), int(edges[i + 1]))
                for i in range(1, n_threads)]
-    work(int(edges[0]), int(edges[1]))
-    for f in futures:
-        f.result()
+    first = work(int(edges[0]), int(edges[1]))
+    return [first] + [f.result() for f in futures]
 
 
 # ------------------------------------------------------------------ compiled
@@ -150,7 +157,10 @@ def _numba_kernels():
 
         @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
         def last_axis(X, sums, sq_sums, lo, hi, accumulate):  # pragma: no cover - compiled
+            # returns the total of the sums and sums of squares written: finite if and
+            # only if they all are, so the caller need not read them again to check
             p = X.shape[1]
+            total = 0.0
             for i in range(lo, hi):
                 s = 0.0
                 q = 0.0
@@ -159,19 +169,22 @@ def _numba_kernels():
                     s += x
                     q += x * x
                 if accumulate:
-                    sums[i] += s
-                    sq_sums[i] += q
-                else:
-                    sums[i] = s
-                    sq_sums[i] = q
+                    s += sums[i]
+                    q += sq_sums[i]
+                sums[i] = s
+                sq_sums[i] = q
+                total += s + q
+            return total
 
         @numba.njit(nogil=True, cache=True, fastmath={"contract"})
         def first_axis(X, sums, sq_sums, lo, hi, width, accumulate):  # pragma: no cover
             # four rows per sweep over a block of columns: the float64 accumulators
-            # of the block stay in L1 and are loaded and stored once per four rows
+            # of the block stay in L1 and are loaded and stored once per four rows;
+            # returns the total of the sums written, as `last_axis`
             b = X.shape[0]
             s = np.empty(width)
             q = np.empty(width)
+            total = 0.0
             for j0 in range(lo, hi, width):
                 w = min(hi, j0 + width) - j0
                 if accumulate:
@@ -203,9 +216,38 @@ def _numba_kernels():
                     k += 1
                 sums[j0:j0 + w] = s[:w]
                 sq_sums[j0:j0 + w] = q[:w]
+                for j in range(w):
+                    total += s[j] + q[j]
+            return total
+
+        @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+        def moments(sums, sq_sums, inv_count):  # pragma: no cover - compiled
+            s2 = 0.0
+            v1 = 0.0
+            v2 = 0.0
+            for i in range(sums.shape[0]):
+                s = sums[i]
+                v = max(sq_sums[i] - s * s * inv_count, 0.0)
+                s2 += s * s
+                v1 += v
+                v2 += v * v
+            return s2, v1, v2
+
+        @numba.njit(nogil=True, cache=True, fastmath={"reassoc"})
+        def affine(x, a, b, out):  # pragma: no cover - compiled
+            t1 = 0.0
+            t2 = 0.0
+            for i in range(x.shape[0]):
+                y = x[i] * a + b
+                out[i] = y
+                t1 += y
+                t2 += y * y
+            return t1, t2
 
         _compiled["last"] = last_axis
         _compiled["first"] = first_axis
+        _compiled["moments"] = moments
+        _compiled["affine"] = affine
     return _compiled
 
 
@@ -257,21 +299,23 @@ def _last_rows(p: int) -> int:
     return rows - rows % _ROW_ALIGN if rows >= 2 * _ROW_ALIGN else rows
 
 
-def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
+def _numpy_last(X, sums, sq_sums, claim, accumulate):
     # per block of rows: the squares by one dot product per row (BLAS ``dot``, which
     # streams the block in from memory), then the sums by one matrix-vector product
     # with ones (BLAS ``gemv``, faster per entry than a ``dot`` per row) while the
-    # block is still in cache; ``lo`` is a block boundary (`_run_split` aligns the
-    # threads' slices to blocks), so each row is summed by the same calls whatever
-    # the number of threads
-    p = X.shape[1]
+    # block is still in cache. The blocks are fixed by the row length alone, and
+    # every thread takes the next unclaimed one (``claim``: a shared counter of
+    # blocks) until none is left, so each row is summed by the same calls whatever
+    # the number of threads and whichever thread sums it; a thread that starts late
+    # (a core waking up, or taken by another job) leaves its share to the others
+    n, p = X.shape
     rows = _last_rows(p)
-    buf = None if X.dtype == np.float64 else np.empty((min(rows, hi - lo), p))
+    buf = None if X.dtype == np.float64 else np.empty((min(rows, n), p))
     ones = np.ones(p)
-    part = np.empty((2, min(rows, hi - lo))) if accumulate else None
+    part = np.empty((2, min(rows, n))) if accumulate else None
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
-        for i in range(lo, hi, rows):
-            j = min(hi, i + rows)
+        while (i := next(claim) * rows) < n:
+            j = min(n, i + rows)
             block = X[i:j]
             if buf is not None:
                 block = buf[:j - i]
@@ -284,6 +328,17 @@ def _numpy_last(X, sums, sq_sums, lo, hi, accumulate):
             else:
                 _row_dot(block, block, sq_sums[i:j])
                 np.matmul(block, ones, out=sums[i:j])
+
+
+def _run_claimed(work: Callable[[Iterator[int]], None], n_blocks: int, n_threads: int) -> None:
+    """Call ``work(claim)`` on ``n_threads`` threads (this one included) sharing one
+    counter of blocks, ``claim`` (`itertools.count`, whose ``next`` is atomic)."""
+    claim = itertools.count()
+    n_threads = max(1, min(n_threads, n_blocks))
+    futures = [_get_pool().submit(work, claim) for _ in range(n_threads - 1)]
+    work(claim)
+    for f in futures:
+        f.result()
 
 
 def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
@@ -304,6 +359,62 @@ def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
             else:
                 np.add.reduce(c, axis=0, out=sums[j:j + w])
                 np.einsum("ij,ij->j", c, c, out=sq_sums[j:j + w])
+
+
+# ------------------------------------------------- summaries of the statistics
+def sums_moments(sums: np.ndarray, sq_sums: np.ndarray, count: int
+                 ) -> tuple[float, float, float] | None:
+    """$\\sum_i S_i^2$, $\\sum_i v_i$ and $\\sum_i v_i^2$ in one compiled pass over row
+    sums $S$ and row sums of squares $Q$ of ``count`` columns, with
+    $v_i = \\max(Q_i - S_i^2 / \\mathrm{count}, 0)$ ($(p - 1)$ times the row variance).
+
+    ``None`` when the numpy backend is active or when a result is not finite (an
+    overflow): the caller then takes its numpy passes, which handle overflow.
+    Internal: ``sums`` and ``sq_sums`` are finite float64 vectors of equal length.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import sums_moments, use_backend
+    >>> with use_backend("numpy"):
+    ...     sums_moments(np.array([2.0, 4.0]), np.array([4.0, 10.0]), 2) is None
+    True
+    """
+    if active_backend() != "numba":
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        s2, v1, v2 = _numba_kernels()["moments"](sums, sq_sums, 1.0 / count)
+    if not np.isfinite(s2 + v1 + v2):
+        return None
+    return float(s2), float(v1), float(v2)
+
+
+def affine_moments(x: np.ndarray, a: float, b: float, out: np.ndarray
+                   ) -> tuple[float, float]:
+    """``out = x * a + b`` elementwise, and the sum and the sum of squares of ``out``.
+
+    One compiled pass with the numba backend; with numpy, the same entries (the
+    product, then the sum, each rounded once; ``a = 1`` skips the product) and
+    two more passes for the sums. ``out`` may be ``x``. Internal: float64 vectors
+    of equal length, results small enough that their squares do not overflow.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from gsp_householder.statistics._kernels import affine_moments
+    >>> out = np.empty(3)
+    >>> affine_moments(np.array([1.0, 2.0, 3.0]), 2.0, -1.0, out), out.tolist()
+    ((9.0, 35.0), [1.0, 3.0, 5.0])
+    """
+    if active_backend() == "numba":
+        t1, t2 = _numba_kernels()["affine"](x, float(a), float(b), out)
+        return float(t1), float(t2)
+    if a != 1.0:
+        np.multiply(x, a, out=out)
+        x = out
+    if b != 0.0 or x is not out:
+        np.add(x, b, out=out)
+    return float(np.add.reduce(out)), vector_dot(out, out)
 
 
 # ------------------------------------------------------------------- public
@@ -381,18 +492,20 @@ def row_sums_and_squares(Y, name: str = "Y", *, n_threads: int | None = None
     >>> s.tolist(), q.tolist()
     ([3.0, 7.0], [5.0, 25.0])
     """
-    sums, sq_sums = sums_along_axis(Y, 1, n_threads=n_threads)
-    check_sums(Y, sums, sq_sums, name)
+    sums, sq_sums, total = _sums_and_total(Y, 1, n_threads=n_threads)
+    check_sums(Y, sums, sq_sums, name, total)
     return sums, sq_sums
 
 
-def check_sums(X, sums, sq_sums, name: str) -> None:
+def check_sums(X, sums, sq_sums, name: str, total: float | None = None) -> None:
     """Raise if the sums of ``X`` are not finite: a NaN or inf entry, or squares that overflow.
 
-    Internal: ``X`` is the validated array the sums were computed from.
+    Internal: ``X`` is the validated array the sums were computed from; ``total``, if
+    given, is the sum of all entries of ``sums`` and ``sq_sums`` (in any order).
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
+        if total is None:
+            total = np.add.reduce(sums) + np.add.reduce(sq_sums)  # NaN and inf propagate
     if np.isfinite(total) or (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
         return
     if not np.isfinite(X).all():
@@ -431,6 +544,14 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     sums, sq_sums : ndarray
         Float64 vectors of length ``X.shape[1 - axis]`` (``out`` when given).
     """
+    return _sums_and_total(X, axis, n_threads=n_threads, out=out, accumulate=accumulate)[:2]
+
+
+def _sums_and_total(X: np.ndarray, axis: int, *, n_threads: int | None = None,
+                    out: tuple[np.ndarray, np.ndarray] | None = None,
+                    accumulate: bool = False) -> tuple[np.ndarray, np.ndarray, float | None]:
+    """`sums_along_axis`, and the total of both results when the kernel gives it for free
+    (the compiled kernels; else ``None``), for `check_sums`."""
     if not X.flags.c_contiguous and X.flags.f_contiguous:
         X, axis = X.T, 1 - axis  # sum along the contiguous axis of the transpose
     length = X.shape[1 - axis]
@@ -441,7 +562,7 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
     else:
         sums, sq_sums = out
     if length == 0:
-        return sums, sq_sums
+        return sums, sq_sums, None
     compiled = active_backend() == "numba" and X.dtype in (np.float32, np.float64)
     if n_threads is None:
         n_threads = _default_threads(X.size, compiled)
@@ -449,17 +570,23 @@ def sums_along_axis(X: np.ndarray, axis: int, *, n_threads: int | None = None,
         kernels = _numba_kernels()
         if axis == 1:
             def work(lo, hi):
-                kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
-        else:
-            def work(lo, hi):
-                kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
-    elif axis == 1:
+                return kernels["last"](X, sums, sq_sums, lo, hi, accumulate)
+
+            with np.errstate(over="ignore", invalid="ignore"):  # non-finite: checked later
+                return sums, sq_sums, float(np.sum(_run_split(work, length, n_threads)))
+
         def work(lo, hi):
-            _numpy_last(X, sums, sq_sums, lo, hi, accumulate)
-        _run_split(work, length, n_threads, align=_last_rows(X.shape[1]))
-        return sums, sq_sums
+            return kernels["first"](X, sums, sq_sums, lo, hi, _COLUMN_BLOCK, accumulate)
+
+        with np.errstate(over="ignore", invalid="ignore"):  # non-finite: checked later
+            return sums, sq_sums, float(np.sum(_run_split(work, length, n_threads)))
+    elif axis == 1:
+        def work(claim):
+            _numpy_last(X, sums, sq_sums, claim, accumulate)
+        _run_claimed(work, -(-length // _last_rows(X.shape[1])), n_threads)
+        return sums, sq_sums, None
     else:
         def work(lo, hi):
             _numpy_first(X, sums, sq_sums, lo, hi, accumulate)
     _run_split(work, length, n_threads)
-    return sums, sq_sums
+    return sums, sq_sums, None

@@ -19,7 +19,7 @@ import functools
 
 import numpy as np
 
-from gsp_householder.statistics._kernels import check_sums, sums_along_axis
+from gsp_householder.statistics._kernels import _sums_and_total, check_sums
 from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
@@ -121,10 +121,13 @@ def _chunk_sums(block: np.ndarray, name: str) -> np.ndarray:
         parts = mapped_row_blocks(rows, max(1, _PART_BYTES // rows.strides[0]), depth=1)
     else:
         parts = [rows]
+    total = None
     for i, part in enumerate(parts):
-        # dask runs chunks in parallel: one thread per chunk
-        sums_along_axis(part, 0, n_threads=1, out=(sums, sq_sums), accumulate=i > 0)
-    check_sums(rows, sums, sq_sums, name)
+        # dask runs chunks in parallel: one thread per chunk; the last part's total (the
+        # compiled kernel's, of the running sums) spares the check its own passes
+        total = _sums_and_total(part, 0, n_threads=1, out=(sums, sq_sums),
+                                accumulate=i > 0)[2]
+    check_sums(rows, sums, sq_sums, name, total)
     return out
 
 

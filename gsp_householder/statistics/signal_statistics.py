@@ -14,7 +14,7 @@ import numpy as np
 
 from gsp_householder._validation import check_signals
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
-from gsp_householder.statistics._kernels import row_sums_and_squares, vector_dot
+from gsp_householder.statistics._kernels import row_sums_and_squares, sums_moments, vector_dot
 
 __all__ = ["SignalStatistics"]
 
@@ -213,29 +213,52 @@ class SignalStatistics:
             np.subtract(self.row_sq_sums, part, out=part)
         return np.maximum(part, 0.0, out=part)
 
-    def _blind_scale(self, scratch: np.ndarray | None = None) -> tuple[float, float | None]:
-        """`scale_estimate` and the sum of the row variances it used (``None`` with one
-        column), so that a caller needing both computes the variances once; ``scratch``
-        as ``out`` in `_scaled_variance`."""
-        self._require_data()
+    def _moments(self, scratch: np.ndarray | None = None
+                 ) -> tuple[float, float | None, float | None]:
+        """What the blind scale and the noise level read from the statistics, in one pass.
+
+        Returns $\\|\\bar y\\|^2$, $\\sum_i s_i^2$ (row variances) and $\\|v\\|$ with
+        $v_i = (p - 1) s_i^2$; the two variance terms are ``None`` with one column.
+        One compiled pass over the sums when the numba backend is active
+        (`_kernels.sums_moments`), else numpy passes through ``scratch`` as ``out`` in
+        `_scaled_variance` (they also handle squares that overflow float64).
+        """
         p = self.count
         sums = self.row_sums
+        fast = sums_moments(sums, self.row_sq_sums, p)
+        if fast is not None:
+            s2, v1, v2 = fast
+            if p < 2:
+                return s2 / (p * p), None, None
+            return s2 / (p * p), v1 / (p - 1), float(np.sqrt(v2))
         # ||mean||^2 in one pass, no threaded BLAS call and no n-vector temporary
         sq = float(vector_dot(sums, sums)) / (p * p)
         if not np.isfinite(sq):  # the squares of the sums overflow: those of the mean may not
             ybar = self.mean
             sq = float(vector_dot(ybar, ybar))
-        variance_sum = null_sd = None
+        if p < 2:
+            return sq, None, None
+        scaled_var = self._scaled_variance(scratch)
+        variance_sum = float(np.add.reduce(scaled_var)) / (p - 1)
+        norm = float(np.sqrt(vector_dot(scaled_var, scaled_var)))
+        if not np.isfinite(norm):  # the squares overflow: scale by the largest first
+            top = float(scaled_var.max())
+            scaled_var /= top
+            norm = top * float(np.sqrt(vector_dot(scaled_var, scaled_var)))
+        return sq, variance_sum, norm
+
+    def _blind_scale(self, scratch: np.ndarray | None = None,
+                     moments: tuple | None = None) -> tuple[float, float | None]:
+        """`scale_estimate` and the sum of the row variances it used (``None`` with one
+        column), so that a caller needing both computes the variances once; ``scratch``
+        as ``out`` in `_scaled_variance`; ``moments``: `_moments`, if the caller has them."""
+        self._require_data()
+        p = self.count
+        sq, variance_sum, norm = self._moments(scratch) if moments is None else moments
+        null_sd = None
         if p >= 2:
-            scaled_var = self._scaled_variance(scratch)
-            variance_sum = float(np.add.reduce(scaled_var)) / (p - 1)
             sq -= variance_sum / p
             # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
-            norm = float(np.sqrt(vector_dot(scaled_var, scaled_var)))
-            if not np.isfinite(norm):  # the squares overflow: scale by the largest first
-                peak = float(scaled_var.max())
-                scaled_var /= peak
-                norm = peak * float(np.sqrt(vector_dot(scaled_var, scaled_var)))
             null_sd = np.sqrt(2.0) * norm / (p - 1) / p
         else:
             warnings.warn("with a single signal the blind scale cannot be debiased; "

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 
 from gsp_householder._validation import check_scalar
-from gsp_householder.statistics._kernels import block_sums
+from gsp_householder.statistics._kernels import _sums_and_total, block_sums
 from gsp_householder.statistics._readahead import is_mapped, mapped_row_blocks
 from gsp_householder.statistics.signal_statistics import SignalStatistics
 
@@ -121,23 +121,26 @@ def statistics_from_blocks(blocks: Iterable, *, signal_axis: int = 1, progress=F
     (12, True)
     """
     signal_axis = _check_signal_axis(signal_axis)
-    sums = sq_sums = None
+    sums = None  # (2, n): the running row sums and row sums of squares
     count = 0
     for block in _progress(blocks, progress, total, "statistics"):
-        rows = _check_block(block, None if sums is None else sums.shape[0], signal_axis)
-        part_sums, part_sq_sums = block_sums(rows)
+        rows = _check_block(block, None if sums is None else sums.shape[1], signal_axis)
         if sums is None:
-            sums, sq_sums = part_sums, part_sq_sums
-        else:
-            with np.errstate(over="ignore", invalid="ignore"):  # checked once, below
-                sums += part_sums
-                sq_sums += part_sq_sums
+            sums = np.empty((2, rows.shape[1]))
+        # added to the running sums in place: no per-block vectors to allocate and add
+        _, _, block_total = _sums_and_total(rows, 0, out=(sums[0], sums[1]),
+                                            accumulate=count > 0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if block_total is None:
+                block_total = np.add.reduce(sums, axis=None)
+            if not np.isfinite(block_total) and not np.isfinite(sums).all():
+                block_sums(rows)  # raises if the block itself is not finite or overflows
+                raise ValueError("blocks: the accumulated sums overflow float64; rescale "
+                                 "the signals")
         count += rows.shape[0]
     if sums is None:
         raise ValueError("blocks must hold at least one block of signals, got none")
-    if not (np.isfinite(sums).all() and np.isfinite(sq_sums).all()):
-        raise ValueError("blocks: the accumulated sums overflow float64; rescale the signals")
-    return SignalStatistics.from_sums(sums, sq_sums, count)
+    return SignalStatistics.from_sums(sums[0], sums[1], count)
 
 
 def _is_mapped_rows(arr) -> bool:

@@ -370,7 +370,8 @@ class HouseholderProduct:
         is $C$ with a last column of 16 (`_apply_sentinel`): the last row of $W$ is
         finite only if every entry of ``Y`` is finite and at most a quarter of the
         range, and with the column sums of $|W|$ below half the range no entry of the
-        result can overflow.
+        result can overflow. With ``overwrite``, $W$ is computed first, then the signs
+        are applied to ``Y`` in place (if any) and ``Y -= A W``: no pass without signs.
 
         Without it, GEMM 2 goes through numpy's BLAS as GEMM 1 does:
         ``out = (D A) W`` by ``numpy.matmul``, then
@@ -406,12 +407,19 @@ class HouseholderProduct:
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
         one_thread = blas_controller() is not None and blas_threads() == 1
-        if not (overwrite or one_thread) and routines() is not None:
+        if not one_thread and routines() is not None:
             # the copy first, while no BLAS thread spins; then both GEMMs back to back on
-            # numpy's BLAS, the second accumulating into the copy (beta = 1)
-            _copy_plain(Y, out, dcol, c_order)
+            # numpy's BLAS, the second accumulating into the copy (beta = 1). In place,
+            # W is read from Y before the signs are applied to it (no pass without signs)
             A = self._apply_pair(Y.dtype, transpose)[0]
-            W = self._apply_sentinel(Y.dtype, transpose).T @ Y
+            Cs = self._apply_sentinel(Y.dtype, transpose)
+            if overwrite:
+                W = Cs.T @ Y
+                if dcol is not None:
+                    _copy_plain(Y, out, dcol, c_order)
+            else:
+                _copy_plain(Y, out, dcol, c_order)
+                W = Cs.T @ Y
             gemm_update(A, W[:-1], out)
             # the last row finite: every |Y_ij| is at most a quarter of the range; the column
             # sums of |W| below half the range: |(A W)_ij| is too (|A_ik| <= 1)
@@ -473,7 +481,8 @@ class HouseholderProduct:
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
         installed and BLAS runs one thread, the copy of ``Y`` into the result and
         the second GEMM run block by block while each block is in cache. Otherwise
-        ``Y`` is copied into the result by blocks shared out between threads, then
+        ``Y`` is copied into the result by blocks shared out between threads (with
+        ``overwrite_y``, no copy: only the signs, if any, are applied in place), then
         both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
         caller's own ``@``), the second accumulating into the copy; where numpy's
         BLAS cannot be called that way, the second GEMM writes a temporary result and

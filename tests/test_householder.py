@@ -830,6 +830,32 @@ def test_copy_first_apply_equals_dense(monkeypatch, dtype, fortran, kind, n_thre
     np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fortran", [False, True])
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("m", [1, 5, 28])
+def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_signs, m):
+    """``overwrite_y`` with several BLAS threads and numpy's BLAS: W from Y first, then
+    the signs in place and ``Y -= A W`` (beta = 1); Y itself comes back holding the dense
+    product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and n - 1."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    monkeypatch.setattr(hh, "_subtract_product", None)
+    rng = np.random.default_rng(m + 2 * fortran + 4 * with_signs)
+    n, p = 29, 13
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((n, p))
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for op, ref in ((V, D), (V.T, D.T)):
+        Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
+        out = op.matvec(Z, overwrite_y=True)
+        assert out is Z
+        assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
+
+
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
 @pytest.mark.parametrize("c_order", [True, False])
 def test_plain_copy_writes_every_block(n_threads, c_order):

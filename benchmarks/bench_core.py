@@ -295,24 +295,6 @@ def _bounds_apply_transpose(V, Y):
     return out
 
 
-def _flagged_apply_transpose(V, Y):
-    """V.T @ Y with several BLAS threads as it was before the copy-first path: W = C_e^T Y
-    and out = (D A) W by numpy's BLAS (beta = 0, into the fresh result), then
-    out = D (Y - out) by 512 KB blocks on threads under numpy's overflow flags
-    (`_subtract_flagged`), the result proven finite by a finite W."""
-    from gsp_householder.householder import _product_into, _subtract_flagged
-
-    Vt = V.T
-    signed = Vt._apply_signed(Y.dtype, False)
-    W = Vt._apply_watched(Y.dtype, False).T @ Y
-    out = np.empty_like(Y)
-    _product_into(signed, W[:signed.shape[1]], out, True)
-    flagged = _subtract_flagged(Y, out, None, True)
-    if flagged or not float(np.abs(W).sum(axis=0).max()) < 1e300:
-        raise ValueError("not finite")
-    return out
-
-
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -416,11 +398,7 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     BLAS threads before GEMM 2 moved to numpy's BLAS. "bounds" is the apply with
     several BLAS threads before the flagged subtraction (`_bounds_apply_transpose`: the
     same two numpy GEMMs, then the subtraction reading each block's maximum and
-    minimum). "flagged" is the apply with several BLAS threads before the copy-first
-    path (`_flagged_apply_transpose`: the same two numpy GEMMs, then the subtraction
-    under numpy's overflow flags); "after" now copies Y into the result first, then
-    runs both GEMMs on numpy's BLAS, the second with ``beta = 1`` into the copy.
-    "dense / GEMMs" is the ceiling of every "dense / ..." column: an apply
+    minimum). "dense / GEMMs" is the ceiling of every "dense / ..." column: an apply
     that costs exactly its two GEMMs. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
@@ -452,9 +430,7 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
     bounds_apply = lambda: _bounds_apply_transpose(V, Y)  # noqa: E731
     err_bounds = np.linalg.norm(bounds_apply() - ref) / np.linalg.norm(Y)
-    flagged_apply = lambda: _flagged_apply_transpose(V, Y)  # noqa: E731
-    err_flagged = np.linalg.norm(flagged_apply() - ref) / np.linalg.norm(Y)
-    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "flagged", "after",
+    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "after",
              "overwrite_y", "GEMMs scipy"]
     faults = {name: [] for name in names}
     for _ in range(rounds):
@@ -465,7 +441,6 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         blocks = median_ratio(rowblock, gemms, repeat, faults["row blocks"])
         unfused = median_ratio(unfused_apply, gemms, repeat, faults["unfused"])
         bounds = median_ratio(bounds_apply, gemms, repeat, faults["bounds"])
-        flagged = median_ratio(flagged_apply, gemms, repeat, faults["flagged"])
         after = median_ratio(wy, gemms, repeat, faults["after"])
         inplace = median_ratio(overwrite, gemms, repeat, faults["overwrite_y"])
         library = median_ratio(gemms_scipy, gemms, repeat, faults["GEMMs scipy"])
@@ -474,19 +449,17 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
         dense_bounds = median_ratio(lambda: dense.T @ Y, bounds_apply, dense_repeat)
-        dense_flagged = median_ratio(lambda: dense.T @ Y, flagged_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
                      f"{before:.2f}", f"{main:.2f}",
-                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{flagged:.2f}",
-                     f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}", f"{dense_gemms:.1f}x",
+                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{after:.2f}",
+                     f"{inplace:.2f}", f"{library:.2f}", f"{dense_gemms:.1f}x",
                      f"{dense_main:.1f}x", f"{dense_unfused:.1f}x", f"{dense_bounds:.1f}x",
-                     f"{dense_flagged:.1f}x", f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
+                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, unfused "
-          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, flagged {err_flagged:.1e}, "
-          f"after {err:.1e}; "
+          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     if rounds > 1:
         rows.append(["median of rounds"] + [
@@ -498,10 +471,9 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
             for i in range(1, len(rows[0]))])
     table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
                  "row blocks / GEMMs",
-                 "unfused / GEMMs", "bounds / GEMMs", "flagged / GEMMs",
-                 "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
-                 "dense / GEMMs (ceiling)", "dense / main", "dense / unfused",
-                 "dense / bounds", "dense / flagged", "dense / after (>= 40)",
+                 "unfused / GEMMs", "bounds / GEMMs", "after / GEMMs (<= 1.3)",
+                 "overwrite_y / GEMMs", "GEMMs scipy / numpy", "dense / GEMMs (ceiling)",
+                 "dense / main", "dense / unfused", "dense / bounds", "dense / after (>= 40)",
                  "dense / overwrite_y"])
     print("Minor page faults per timed call (median, quartiles; the two GEMMs: "
           f"{np.median(faults['GEMMs']):.0f})")
@@ -565,10 +537,11 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
 
     mb = Y.nbytes / 1e6
     phases = {
-        "apply: copy of Y into a fresh result (threads share 512 KB blocks, no bounds)": (
+        "copy of Y into a fresh result (threads share 512 KB blocks, no bounds; not used)": (
             lambda: _copy_plain(Y, np.empty_like(Y), None, True), 2 * mb),
-        "apply: W = C_s^T Y (GEMM 1 with the column of 16s, numpy)": (lambda: Cs.T @ Y, 0),
-        "apply: out -= A W (GEMM 2, numpy's BLAS by ctypes, beta = 1) into a warm result": (
+        "apply: W = C_s^T Y (GEMM 1 with the column of 16s, numpy; overwrite_y)": (
+            lambda: Cs.T @ Y, 0),
+        "apply: out -= A W (GEMM 2, numpy's BLAS by ctypes, beta = 1; overwrite_y), warm": (
             (lambda: gemm_update(A, W, warm2)) if routines() is not None else (lambda: None),
             0),
         "apply: W = C^T Y (GEMM 1, numpy)": (lambda: C.T @ Y, 0),

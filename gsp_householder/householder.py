@@ -362,19 +362,17 @@ class HouseholderProduct:
         `_fused_copy_subtract`), and with ``overwrite``: the output is ``Y`` itself,
         no allocation and no copy, only the bounds pass.
 
-        Otherwise (BLAS may run several threads), when numpy's own OpenBLAS can be
-        called (`gsp_householder._numpy_blas`): ``out = D Y`` first, by blocks on
-        threads (no BLAS thread is spinning yet), then $W = C_s^T Y$ and
-        ``out -= A W`` with ``beta = 1`` back to back on numpy's BLAS, so the result
-        is written by the copy and updated once, with no pass after the GEMMs. $C_s$
-        is $C$ with a last column of 16 (`_apply_sentinel`): the last row of $W$ is
+        With ``overwrite`` and BLAS on several threads, when numpy's own OpenBLAS can
+        be called (`gsp_householder._numpy_blas`): $W = C_s^T Y$, the signs applied
+        to ``Y`` in place (if any), then ``Y -= A W`` with ``beta = 1`` on numpy's
+        BLAS, so no pass over ``Y`` follows GEMM 1 when there are no signs. $C_s$ is
+        $C$ with a last column of 16 (`_apply_sentinel`): the last row of $W$ is
         finite only if every entry of ``Y`` is finite and at most a quarter of the
         range, and with the column sums of $|W|$ below half the range no entry of the
-        result can overflow. With ``overwrite``, $W$ is computed first, then the signs
-        are applied to ``Y`` in place (if any) and ``Y -= A W``: no pass without signs.
+        result can overflow.
 
-        Without it, GEMM 2 goes through numpy's BLAS as GEMM 1 does:
-        ``out = (D A) W`` by ``numpy.matmul``, then
+        Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
+        as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
         ``out = D (Y - out)`` by blocks on threads. No maximum or minimum is read:
         $W$ finite means ``Y`` is finite (with `_apply_watched`, every row of ``Y``
         enters $W$ through a nonzero factor, and a NaN or inf times a nonzero
@@ -407,19 +405,13 @@ class HouseholderProduct:
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
         one_thread = blas_controller() is not None and blas_threads() == 1
-        if not one_thread and routines() is not None:
-            # the copy first, while no BLAS thread spins; then both GEMMs back to back on
-            # numpy's BLAS, the second accumulating into the copy (beta = 1). In place,
-            # W is read from Y before the signs are applied to it (no pass without signs)
+        if overwrite and not one_thread and routines() is not None:
+            # in place: W from Y, the signs applied to Y (if any), then Y -= A W with
+            # beta = 1 on numpy's BLAS, right after GEMM 1 on the same BLAS threads
             A = self._apply_pair(Y.dtype, transpose)[0]
-            Cs = self._apply_sentinel(Y.dtype, transpose)
-            if overwrite:
-                W = Cs.T @ Y
-                if dcol is not None:
-                    _copy_plain(Y, out, dcol, c_order)
-            else:
+            W = self._apply_sentinel(Y.dtype, transpose).T @ Y
+            if dcol is not None:
                 _copy_plain(Y, out, dcol, c_order)
-                W = Cs.T @ Y
             gemm_update(A, W[:-1], out)
             # the last row finite: every |Y_ij| is at most a quarter of the range; the column
             # sums of |W| below half the range: |(A W)_ij| is too (|A_ik| <= 1)
@@ -481,12 +473,10 @@ class HouseholderProduct:
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
         installed and BLAS runs one thread, the copy of ``Y`` into the result and
         the second GEMM run block by block while each block is in cache. Otherwise
-        ``Y`` is copied into the result by blocks shared out between threads (with
-        ``overwrite_y``, no copy: only the signs, if any, are applied in place), then
         both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
-        caller's own ``@``), the second accumulating into the copy; where numpy's
-        BLAS cannot be called that way, the second GEMM writes a temporary result and
-        the subtraction from ``Y`` is shared out between threads by blocks.
+        caller's own ``@``), and the subtraction from ``Y`` is shared out between
+        threads by blocks; with ``overwrite_y`` the second GEMM accumulates into
+        ``Y`` itself (``beta = 1``) where numpy's BLAS can be called that way.
 
         Examples
         --------

@@ -780,7 +780,7 @@ def test_overflow_is_reported_by_this_numpy():
     assert hh._overflow_is_reported(np.float64) and hh._overflow_is_reported(np.float32)
 
 
-# ------------------------ several BLAS threads: the copy first, GEMM 2 with beta = 1
+# ------------------ several BLAS threads, overwrite_y: GEMM 2 with beta = 1 into Y
 def _needs_numpy_blas():
     from gsp_householder._numpy_blas import routines
 
@@ -790,58 +790,20 @@ def _needs_numpy_blas():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("fortran", [False, True])
-@pytest.mark.parametrize("kind", ["dense", "signs", "zero rows", "factored", "m = 1",
-                                  "m = n - 1"])
-@pytest.mark.parametrize("n_threads", [1, 3])
-def test_copy_first_apply_equals_dense(monkeypatch, dtype, fortran, kind, n_threads):
-    """With several BLAS threads and numpy's BLAS at hand, the apply copies ``D Y`` by
-    blocks, then runs ``W = C_s^T Y`` and ``out -= A W`` (beta = 1) on numpy's BLAS:
-    equal to the dense product to 1e-12 (float64) or 1e-5 (float32), C- and F-ordered
-    Y, p = 13 and n = 29 (no multiple of the blocks of 200 bytes), V and V^T, on 1 or 3
-    copy threads; Y is left alone and SciPy's GEMM is not called."""
-    import gsp_householder.householder as hh
-
-    _needs_numpy_blas()
-    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
-    monkeypatch.setattr(hh, "_copy_threads", lambda: n_threads)
-    calls = []
-    real = hh.gemm_update
-    monkeypatch.setattr(hh, "gemm_update", lambda *a: calls.append(1) or real(*a))
-    monkeypatch.setattr(hh, "_subtract_product", None)
-    rng = np.random.default_rng(len(kind) + 2 * fortran + 5 * n_threads)
-    n, p = 29, 13
-    m = {"m = 1": 1, "m = n - 1": n - 1}.get(kind, 5)
-    U, signs = random_case(rng, n, m, with_signs=kind in ("signs", "m = n - 1"))
-    if kind == "zero rows":
-        U[3:10], U[20] = 0.0, 0.0
-    if kind == "factored":
-        V, U = _factored_case(rng, n, m)
-    else:
-        V = HouseholderProduct(U, signs)
-    D = dense_product(U, signs)
-    Y = rng.standard_normal((n, p)) * 3.0
-    Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
-    tol = 1e-12 if dtype == np.float64 else 1e-5
-    for op, ref in ((V, D), (V.T, D.T)):
-        out = op @ Z
-        assert out.dtype == dtype and out.flags.f_contiguous == fortran
-        assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
-    assert len(calls) == 2
-    np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
-
-
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("fortran", [False, True])
 @pytest.mark.parametrize("with_signs", [False, True])
 @pytest.mark.parametrize("m", [1, 5, 28])
 def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_signs, m):
     """``overwrite_y`` with several BLAS threads and numpy's BLAS: W from Y first, then
     the signs in place and ``Y -= A W`` (beta = 1); Y itself comes back holding the dense
-    product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and n - 1."""
+    product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and n - 1, p not
+    a multiple of the blocks; SciPy's GEMM is not called."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    calls = []
+    real = hh.gemm_update
+    monkeypatch.setattr(hh, "gemm_update", lambda *a: calls.append(1) or real(*a))
     monkeypatch.setattr(hh, "_subtract_product", None)
     rng = np.random.default_rng(m + 2 * fortran + 4 * with_signs)
     n, p = 29, 13
@@ -854,6 +816,9 @@ def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_s
         out = op.matvec(Z, overwrite_y=True)
         assert out is Z
         assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
+        fresh = op @ np.array(Y, dtype=dtype, order="F" if fortran else "C")
+        assert np.linalg.norm(fresh - ref @ Y) <= tol * np.linalg.norm(Y)
+    assert len(calls) == 2  # the two overwriting calls; the others subtract by blocks
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
@@ -906,8 +871,9 @@ def test_sentinel_row_sees_every_entry_past_a_quarter_of_the_range(dtype):
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("row", [0, 4, 28])
-def test_copy_first_apply_reports_non_finite_input(monkeypatch, bad, row):
-    """A NaN or inf in Y, also in a row the reflectors leave alone (row 4), raises."""
+def test_overwrite_y_beta_one_reports_non_finite_input(monkeypatch, bad, row):
+    """In place with several BLAS threads: a NaN or inf in Y, also in a row the reflectors
+    leave alone (row 4), raises."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
@@ -919,14 +885,14 @@ def test_copy_first_apply_reports_non_finite_input(monkeypatch, bad, row):
         Y = np.ones((29, 13), order=order)
         Y[row, 12] = bad
         with pytest.raises(ValueError, match="Y"):
-            V.T @ Y
+            V.T.matvec(Y, overwrite_y=True)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_copy_first_apply_near_the_range_is_checked(monkeypatch, dtype):
-    """Entries past a quarter of the range: a result that overflows raises; results that
-    stay finite (the entry in a row the reflector leaves alone, or where the column sums
-    of W pass half the range) are checked after and equal the dense product."""
+def test_overwrite_y_beta_one_near_the_range_is_checked(monkeypatch, dtype):
+    """In place with several BLAS threads, entries past a quarter of the range: a result
+    that overflows raises; results that stay finite (the entry in a row the reflector
+    leaves alone) are checked after and equal the dense product."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
@@ -937,14 +903,15 @@ def test_copy_first_apply_near_the_range_is_checked(monkeypatch, dtype):
     V = HouseholderProduct(u)
     Y = np.zeros((6, 3), dtype=dtype)
     Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
-    with pytest.raises(ValueError, match="too large in magnitude"):
-        V @ Y
+    with pytest.raises(ValueError, match="overflows"):
+        V.matvec(Y, overwrite_y=True)
     Y[:] = 0.0
     Y[0, 1], Y[2, 2] = 0.6 * big, 0.9 * big
-    out = V @ Y
-    assert out.dtype == dtype and np.isfinite(out).all()
-    np.testing.assert_allclose(out, dense_product(u[:, None]) @ Y.astype(np.float64),
-                               rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-6 * big)
+    expected = dense_product(u[:, None]) @ Y.astype(np.float64)
+    out = V.matvec(Y, overwrite_y=True)
+    assert out is Y and np.isfinite(out).all()
+    np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-6 * big)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

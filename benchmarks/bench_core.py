@@ -574,7 +574,9 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     copy twice that). Then the CPU time BLAS's idle threads spend spinning after a call,
     for numpy's BLAS and for scipy's (two libraries, two sets of threads when numpy and
     scipy each bring their own OpenBLAS)."""
+    from gsp_householder._numpy_blas import gemm_update, routines
     from gsp_householder.householder import (
+        _copy_plain,
         _copy_threads,
         _copy_with_bounds,
         _fused_copy_subtract,
@@ -588,7 +590,8 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
     Vt = V.T
     A, C = Vt._apply_pair(Y.dtype, False)
     W = C.T @ Y
-    warm, scratch = np.empty_like(Y), Y.copy()
+    Cs = Vt._apply_sentinel(Y.dtype, False)
+    warm, scratch, warm2 = np.empty_like(Y), Y.copy(), Y.copy()
 
     def unfused_half():  # copy and bounds (threads share the blocks), then one GEMM 2
         out = np.empty_like(Y)
@@ -606,6 +609,13 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
 
     mb = Y.nbytes / 1e6
     phases = {
+        "copy of Y into a fresh result (threads share 512 KB blocks, no bounds; not used)": (
+            lambda: _copy_plain(Y, np.empty_like(Y), None, True), 2 * mb),
+        "apply: W = C_s^T Y (GEMM 1 with the column of 16s, numpy; overwrite_y)": (
+            lambda: Cs.T @ Y, 0),
+        "apply: out -= A W (GEMM 2, numpy's BLAS by ctypes, beta = 1; overwrite_y), warm": (
+            (lambda: gemm_update(A, W, warm2)) if routines() is not None else (lambda: None),
+            0),
         "apply: W = C^T Y (GEMM 1, numpy)": (lambda: C.T @ Y, 0),
         "apply: out = A W (GEMM 2, numpy, beta = 0) into a fresh result": (
             lambda: _product_into(A, W, np.empty_like(Y), True), 0),

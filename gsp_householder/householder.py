@@ -25,6 +25,7 @@ import scipy.linalg
 import scipy.linalg.blas
 
 from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
+from gsp_householder._numpy_blas import gemm_update, routines
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
@@ -34,6 +35,9 @@ __all__ = ["HouseholderProduct"]
 _APPLY_BLOCK_BYTES = 1 << 19
 # bytes of Y from which the copy of the WY apply is split between threads
 _PARALLEL_COPY_BYTES = 1 << 23
+# the entry of the last column of the factor of W in the apply with several BLAS threads:
+# a product with an entry of Y past a quarter of the range overflows (see _apply_sentinel)
+_SENTINEL = 16.0
 # bytes of one block of the result in the fused second half of the WY apply (copy,
 # bounds and GEMM 2 per block): with the block of Y it came from, half of one core's
 # L2 cache (2 MiB on the machine it was measured on)
@@ -290,6 +294,27 @@ class HouseholderProduct:
             self._cast_cache[key] = C
         return self._cast_cache[key]
 
+    def _apply_sentinel(self, dtype, transpose: bool) -> np.ndarray:
+        """$C$ of `_apply_pair` with a last column of ``_SENTINEL`` (16) on every row.
+
+        The last row of $W = C_s^T Y$ is then 16 times the column sums of ``Y``, and a
+        GEMM accumulates them term by term: a term $16 Y_{ij}$ with $|Y_{ij}|$ past a
+        quarter of the range is past four times the range, so the running sum it
+        enters (finite before it, at most the range) leaves the range and becomes
+        infinite, and stays so (or NaN). A NaN or inf in ``Y`` reaches that row
+        likewise. So a finite last row proves every entry of ``Y`` finite and at most a
+        quarter of the range in magnitude, at the cost of one more row in the GEMM,
+        with no pass over ``Y`` of its own. (This holds for a GEMM that adds products
+        one by one, as OpenBLAS does; not for Strassen-like schemes, which the apply
+        does not use this for.) Cast to ``dtype`` and cached.
+        """
+        key = ("sentinel", np.dtype(dtype), transpose)
+        if key not in self._cast_cache:
+            C = self._apply_pair(dtype, transpose)[1]
+            column = np.full((C.shape[0], 1), _SENTINEL, dtype=C.dtype)
+            self._cast_cache[key] = np.ascontiguousarray(np.hstack([C, column]))
+        return self._cast_cache[key]
+
     def _apply_signed(self, dtype, transpose: bool) -> np.ndarray:
         """$D A$ for ``A`` of `_apply_factors`: $V Y = D (Y - D A W)$ since $D^2 = I$.
 
@@ -337,6 +362,15 @@ class HouseholderProduct:
         `_fused_copy_subtract`), and with ``overwrite``: the output is ``Y`` itself,
         no allocation and no copy, only the bounds pass.
 
+        With ``overwrite`` and BLAS on several threads, when numpy's own OpenBLAS can
+        be called (`gsp_householder._numpy_blas`): $W = C_s^T Y$, the signs applied
+        to ``Y`` in place (if any), then ``Y -= A W`` with ``beta = 1`` on numpy's
+        BLAS, so no pass over ``Y`` follows GEMM 1 when there are no signs. $C_s$ is
+        $C$ with a last column of 16 (`_apply_sentinel`): the last row of $W$ is
+        finite only if every entry of ``Y`` is finite and at most a quarter of the
+        range, and with the column sums of $|W|$ below half the range no entry of the
+        result can overflow.
+
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
         ``out = D (Y - out)`` by blocks on threads. No maximum or minimum is read:
@@ -371,6 +405,20 @@ class HouseholderProduct:
         out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
         one_thread = blas_controller() is not None and blas_threads() == 1
+        if overwrite and not one_thread and routines() is not None:
+            # in place: W from Y, the signs applied to Y (if any), then Y -= A W with
+            # beta = 1 on numpy's BLAS, right after GEMM 1 on the same BLAS threads
+            A = self._apply_pair(Y.dtype, transpose)[0]
+            W = self._apply_sentinel(Y.dtype, transpose).T @ Y
+            if dcol is not None:
+                _copy_plain(Y, out, dcol, c_order)
+            gemm_update(A, W[:-1], out)
+            # the last row finite: every |Y_ij| is at most a quarter of the range; the column
+            # sums of |W| below half the range: |(A W)_ij| is too (|A_ik| <= 1)
+            with np.errstate(over="ignore", invalid="ignore"):
+                bound = float(np.abs(W[:-1]).sum(axis=0).max())
+                finite = bool(np.isfinite(W[-1]).all())
+            return out, finite and bound < 0.5 * np.finfo(Y.dtype).max
         if not (overwrite or one_thread):
             # GEMM 2 through numpy, as GEMM 1: one BLAS library, one set of BLAS threads
             signed = self._apply_signed(Y.dtype, transpose)
@@ -427,7 +475,8 @@ class HouseholderProduct:
         the second GEMM run block by block while each block is in cache. Otherwise
         both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
         caller's own ``@``), and the subtraction from ``Y`` is shared out between
-        threads by blocks.
+        threads by blocks; with ``overwrite_y`` the second GEMM accumulates into
+        ``Y`` itself (``beta = 1``) where numpy's BLAS can be called that way.
 
         Examples
         --------
@@ -772,6 +821,31 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     if n_threads is None:
         n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
     return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads)
+
+
+def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
+    """Write ``D Y`` into the blocks handed out by ``claim()``; 0."""
+    while (index := claim()) is not None:
+        sl = slice(index * step, (index + 1) * step)
+        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+        if dcol is not None:
+            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+        else:
+            np.copyto(block, source)
+    return 0.0
+
+
+def _copy_plain(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> None:
+    """Write ``D Y`` into ``out`` by blocks of ``_APPLY_BLOCK_BYTES``, no bound read.
+
+    Internal: arguments as in `_copy_with_bounds`. Arrays of ``_PARALLEL_COPY_BYTES``
+    or more are shared out between threads (default: the CPUs this process may use,
+    at most 4), block by block as each thread becomes free.
+    """
+    if n_threads is None:
+        n_threads = _copy_threads() if Y.nbytes >= _PARALLEL_COPY_BYTES else 1
+    _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads,
+                  worker=_copy_plain_blocks)
 
 
 def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W, n_threads: int = 1) -> float:

@@ -635,11 +635,14 @@ def test_products_without_signs_keep_no_sign_vector():
 
 
 # ------------------------------- several BLAS threads: the subtraction checked by flags
-def _several_blas_threads(monkeypatch, hh, block_bytes=200):
-    """Send the apply down the path it takes with several BLAS threads, blocks shared out."""
+def _several_blas_threads(monkeypatch, hh, block_bytes=200, numpy_blas=False):
+    """Send the apply down the path it takes with several BLAS threads, blocks shared out:
+    without numpy's BLAS routines (the flagged subtraction) unless ``numpy_blas``."""
     monkeypatch.setattr(hh, "blas_threads", lambda: 2)
     monkeypatch.setattr(hh, "_APPLY_BLOCK_BYTES", block_bytes)
     monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 0)
+    if not numpy_blas:
+        monkeypatch.setattr(hh, "routines", lambda: None)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
@@ -775,3 +778,156 @@ def test_overflow_is_reported_by_this_numpy():
     import gsp_householder.householder as hh
 
     assert hh._overflow_is_reported(np.float64) and hh._overflow_is_reported(np.float32)
+
+
+# ------------------ several BLAS threads, overwrite_y: GEMM 2 with beta = 1 into Y
+def _needs_numpy_blas():
+    from gsp_householder._numpy_blas import routines
+
+    if routines() is None:
+        pytest.skip("numpy's BLAS cannot be called here")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fortran", [False, True])
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("m", [1, 5, 28])
+def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_signs, m):
+    """``overwrite_y`` with several BLAS threads and numpy's BLAS: W from Y first, then
+    the signs in place and ``Y -= A W`` (beta = 1); Y itself comes back holding the dense
+    product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and n - 1, p not
+    a multiple of the blocks; SciPy's GEMM is not called."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    calls = []
+    real = hh.gemm_update
+    monkeypatch.setattr(hh, "gemm_update", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(hh, "_subtract_product", None)
+    rng = np.random.default_rng(m + 2 * fortran + 4 * with_signs)
+    n, p = 29, 13
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    V, D = HouseholderProduct(U, signs), dense_product(U, signs)
+    Y = rng.standard_normal((n, p))
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for op, ref in ((V, D), (V.T, D.T)):
+        Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
+        out = op.matvec(Z, overwrite_y=True)
+        assert out is Z
+        assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
+        fresh = op @ np.array(Y, dtype=dtype, order="F" if fortran else "C")
+        assert np.linalg.norm(fresh - ref @ Y) <= tol * np.linalg.norm(Y)
+    assert len(calls) == 2  # the two overwriting calls; the others subtract by blocks
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+@pytest.mark.parametrize("c_order", [True, False])
+def test_plain_copy_writes_every_block(n_threads, c_order):
+    """``_copy_plain`` writes ``D Y`` exactly on 1-3 threads, blocks of 24 bytes (rows of
+    7 entries split across blocks), with and without signs."""
+    import gsp_householder.householder as hh
+
+    rng = np.random.default_rng(n_threads + 3 * c_order)
+    d = np.where(rng.random(17) < 0.5, -1.0, 1.0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_APPLY_BLOCK_BYTES", 24)
+        Y = rng.standard_normal((17, 7))
+        Z = Y if c_order else np.asfortranarray(Y)
+        for dcol in (None, d[:, None]):
+            out = np.full_like(Z, np.nan)
+            hh._copy_plain(Z, out, dcol, c_order, n_threads=n_threads)
+            np.testing.assert_array_equal(out, Y if dcol is None else Y * dcol)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_sentinel_row_sees_every_entry_past_a_quarter_of_the_range(dtype):
+    """The last row of ``C_s^T Y`` is finite for entries well inside the range and not
+    finite when one entry of Y (any row, also a row C leaves zero) is past a quarter of
+    the range, whatever the other entries of its column (here one that would cancel it),
+    or is NaN or inf; the other columns keep a finite last row."""
+    rng = np.random.default_rng(9)
+    U = rng.standard_normal((300, 3))
+    U[[2, 150]] = 0.0
+    big = float(np.finfo(dtype).max)
+    for V in (HouseholderProduct(U), HouseholderProduct(U).T):
+        Cs = V._apply_sentinel(dtype, False)
+        C = V._apply_pair(dtype, False)[1]
+        assert Cs.dtype == dtype and Cs.shape == (300, 4) and (Cs[:, 3] == 16).all()
+        np.testing.assert_array_equal(Cs[:, :3], C)
+        Y = np.zeros((300, 5), dtype=dtype)
+        Y[[0, 2, 150], 1], Y[[5, 9], 2] = 0.01 * big, -0.01 * big
+        with np.errstate(over="ignore", invalid="ignore"):
+            assert np.isfinite((Cs.T @ Y)[-1]).all()
+            for row in (0, 2, 150, 299):
+                for value in (0.26 * big, -0.26 * big, big, np.nan, np.inf, -np.inf):
+                    Z = Y.copy()
+                    Z[row, 3] = value
+                    Z[(row + 1) % 300, 3] = -0.26 * big if value > 0 else 0.26 * big
+                    W = Cs.T @ Z
+                    assert not np.isfinite(W[-1, 3])
+                    assert np.isfinite(W[-1, [0, 1, 2, 4]]).all()
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("row", [0, 4, 28])
+def test_overwrite_y_beta_one_reports_non_finite_input(monkeypatch, bad, row):
+    """In place with several BLAS threads: a NaN or inf in Y, also in a row the reflectors
+    leave alone (row 4), raises."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    U = np.random.default_rng(1).standard_normal((29, 3))
+    U[4] = 0.0
+    V = HouseholderProduct(U)
+    for order in "CF":
+        Y = np.ones((29, 13), order=order)
+        Y[row, 12] = bad
+        with pytest.raises(ValueError, match="Y"):
+            V.T.matvec(Y, overwrite_y=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_overwrite_y_beta_one_near_the_range_is_checked(monkeypatch, dtype):
+    """In place with several BLAS threads, entries past a quarter of the range: a result
+    that overflows raises; results that stay finite (the entry in a row the reflector
+    leaves alone) are checked after and equal the dense product."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    big = float(np.finfo(dtype).max)
+    u = np.zeros(6)
+    u[[0, 1]] = 0.3, 1.0
+    V = HouseholderProduct(u)
+    Y = np.zeros((6, 3), dtype=dtype)
+    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    with pytest.raises(ValueError, match="overflows"):
+        V.matvec(Y, overwrite_y=True)
+    Y[:] = 0.0
+    Y[0, 1], Y[2, 2] = 0.6 * big, 0.9 * big
+    expected = dense_product(u[:, None]) @ Y.astype(np.float64)
+    out = V.matvec(Y, overwrite_y=True)
+    assert out is Y and np.isfinite(out).all()
+    np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-6 * big)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_numpy_blas_gemm_update(dtype):
+    """``C -= A @ B`` on numpy's BLAS for every memory order of A, B and C, and for
+    blocks of rows and columns of larger arrays (leading dimensions beyond the block)."""
+    from gsp_householder._numpy_blas import gemm_update
+
+    _needs_numpy_blas()
+    rng = np.random.default_rng(3)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for oa, ob, oc in ((a, b, c) for a in "CF" for b in "CF" for c in "CF"):
+        A = np.asarray(rng.standard_normal((9, 4)), dtype=dtype, order=oa)
+        B = np.asarray(rng.standard_normal((4, 8)), dtype=dtype, order=ob)
+        big = np.asarray(rng.standard_normal((11, 10)), dtype=dtype, order=oc)
+        for C in (big[:9, :8], big[2:, 1:9], np.array(big[:9, :8], order=oc)):
+            expected = C.astype(np.float64) - A.astype(np.float64) @ B.astype(np.float64)
+            gemm_update(A, B, C)
+            np.testing.assert_allclose(C, expected, atol=tol * 10)

@@ -39,6 +39,9 @@ CERTIFY_ROWS = 50
 #: Small relaxations tried before a later cutting-plane round of a max-margin program:
 #: each adds the ``CERTIFY_ROWS`` rows of the round most violated at its optimum.
 CERTIFY_ROUNDS = 6
+#: Random objectives whose vertices ``sparse_vertices`` adds to a family's candidates
+#: (``Fit.draws``: the constant-diagonal family sets its own, see ``regular_draws``).
+RANDOM_OBJECTIVES = 6
 
 @dataclass
 class Fit:
@@ -49,6 +52,7 @@ class Fit:
     complement pairs, the only ones whose entries can differ from zero in the span.
     ``programs`` is the ``cache`` of ``valid_in_span`` for this span, tolerance and
     hint (the pair constraints and the rows the linear programs needed so far).
+    ``draws`` is the number of random objectives ``sparse_vertices`` solves for.
     """
 
     lam: np.ndarray
@@ -59,6 +63,7 @@ class Fit:
     floor: float
     hint: tuple
     programs: dict = field(default_factory=dict, repr=False)
+    draws: int = RANDOM_OBJECTIVES
 
 
 def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,
@@ -403,10 +408,10 @@ def edge_pairs(B: PairBasis, lam, tol):
     return i[keep], j[keep]
 
 
-def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
+def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
     """Candidate graphs of the family ``span(fit.Lam)``: the max-margin point, reweighted
     $\\ell_1$ descents from it (weights $1/(|L_{ij}| + \\epsilon)$), and vertices
-    for random objectives."""
+    for ``fit.draws`` random objectives."""
     cands = [fit.lam]
     d = fit.Lam.shape[1]
     if d == 1:
@@ -425,7 +430,7 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
             break
         lam = lam2
         cands.append(lam)
-    for _ in range(n_random):
+    for _ in range(fit.draws):
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
                                     objective=rng.standard_normal(d), cache=fit.programs)
         if ok:

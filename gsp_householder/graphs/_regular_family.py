@@ -112,8 +112,11 @@ def regular_draws(n: int, d: int) -> int:
     4 directions) and 15 % (Desargues graph, 10 directions), so six draws missed it
     on 3 and 12 of 32 shuffles and returned a denser member. The draws grow with the
     dimension within a budget proportional to the programs' cost, ``DRAW_BUDGET / n``
-    (Desargues: 40 draws, 1 in 700 to miss at 15 %); above 166 nodes the budget allows
-    ``RANDOM_OBJECTIVES`` only.
+    (Desargues: 40 draws, which miss a vertex reached at 15 % with probability 0.15 %);
+    above 166 nodes the budget allows ``RANDOM_OBJECTIVES`` only. The draws beyond
+    ``RANDOM_OBJECTIVES`` add a vertex only if it is sparser than the candidates before
+    it (``sparse_vertices``), so the candidates of a family whose sparsest vertex the
+    first draws found do not change.
 
     >>> regular_draws(12, 4), regular_draws(20, 10), regular_draws(64, 31)
     (16, 40, 15)

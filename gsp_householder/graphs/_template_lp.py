@@ -411,7 +411,12 @@ def edge_pairs(B: PairBasis, lam, tol):
 def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
     """Candidate graphs of the family ``span(fit.Lam)``: the max-margin point, reweighted
     $\\ell_1$ descents from it (weights $1/(|L_{ij}| + \\epsilon)$), and vertices
-    for ``fit.draws`` random objectives."""
+    for random objectives.
+
+    The vertices of the first ``RANDOM_OBJECTIVES`` draws are all kept; of the further
+    ``fit.draws - RANDOM_OBJECTIVES`` draws, only a vertex that is a connected graph
+    with fewer edges than every connected candidate before it.
+    """
     cands = [fit.lam]
     d = fit.Lam.shape[1]
     if d == 1:
@@ -430,12 +435,30 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
             break
         lam = lam2
         cands.append(lam)
-    for _ in range(fit.draws):
+    fewest = None
+    for k in range(fit.draws):
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
                                     objective=rng.standard_normal(d), cache=fit.programs)
-        if ok:
+        if ok and k < RANDOM_OBJECTIVES:
             cands.append(lam2)
+        elif ok:
+            if fewest is None:
+                fewest = min((_connected_edges(B, c, fit.tol) for c in cands),
+                             default=np.inf)
+            edges = _connected_edges(B, lam2, fit.tol)
+            if edges < fewest:
+                cands.append(lam2)
+                fewest = edges
     return cands
+
+
+def _connected_edges(B: PairBasis, lam, tol) -> float:
+    """Number of edges of ``lam`` (``edge_pairs``), or infinity if it is not connected."""
+    I, J = edge_pairs(B, lam, tol)
+    A = sp.csr_array((np.ones(len(I)), (I, J)), shape=(B.n, B.n))
+    if sp.csgraph.connected_components(A, directed=False)[0] > 1:
+        return np.inf
+    return float(len(I))
 
 
 def polish(B: PairBasis, lam, fit: Fit):

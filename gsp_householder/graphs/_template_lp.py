@@ -10,6 +10,7 @@ graphs. Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -415,7 +416,9 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
 
     The vertices of the first ``RANDOM_OBJECTIVES`` draws are all kept; of the further
     ``fit.draws - RANDOM_OBJECTIVES`` draws, only a vertex that is a connected graph
-    with fewer edges than every connected candidate before it.
+    with fewer edges than every connected candidate before it. The further draws come
+    from a copy of ``rng``: the caller's generator is left as after the first ones, so
+    that the searches drawing from it next do not change.
     """
     cands = [fit.lam]
     d = fit.Lam.shape[1]
@@ -437,6 +440,8 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
         cands.append(lam)
     fewest = None
     for k in range(fit.draws):
+        if k == RANDOM_OBJECTIVES:
+            rng = copy.deepcopy(rng)    # the caller's stream is kept
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
                                     objective=rng.standard_normal(d), cache=fit.programs)
         if ok and k < RANDOM_OBJECTIVES:

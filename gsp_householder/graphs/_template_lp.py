@@ -10,6 +10,7 @@ graphs. Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,6 +40,9 @@ CERTIFY_ROWS = 50
 #: Small relaxations tried before a later cutting-plane round of a max-margin program:
 #: each adds the ``CERTIFY_ROWS`` rows of the round most violated at its optimum.
 CERTIFY_ROUNDS = 6
+#: Random objectives whose vertices ``sparse_vertices`` adds to a family's candidates
+#: (``Fit.draws``: the constant-diagonal family sets its own, see ``regular_draws``).
+RANDOM_OBJECTIVES = 6
 
 @dataclass
 class Fit:
@@ -49,6 +53,7 @@ class Fit:
     complement pairs, the only ones whose entries can differ from zero in the span.
     ``programs`` is the ``cache`` of ``valid_in_span`` for this span, tolerance and
     hint (the pair constraints and the rows the linear programs needed so far).
+    ``draws`` is the number of random objectives ``sparse_vertices`` solves for.
     """
 
     lam: np.ndarray
@@ -59,6 +64,7 @@ class Fit:
     floor: float
     hint: tuple
     programs: dict = field(default_factory=dict, repr=False)
+    draws: int = RANDOM_OBJECTIVES
 
 
 def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,
@@ -403,10 +409,17 @@ def edge_pairs(B: PairBasis, lam, tol):
     return i[keep], j[keep]
 
 
-def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
+def sparse_vertices(B: PairBasis, fit: Fit, rng, n_reweight=3):
     """Candidate graphs of the family ``span(fit.Lam)``: the max-margin point, reweighted
     $\\ell_1$ descents from it (weights $1/(|L_{ij}| + \\epsilon)$), and vertices
-    for random objectives."""
+    for random objectives.
+
+    The vertices of the first ``RANDOM_OBJECTIVES`` draws are all kept; of the further
+    ``fit.draws - RANDOM_OBJECTIVES`` draws, only a vertex that is a connected graph
+    with fewer edges than every connected candidate before it. The further draws come
+    from a copy of ``rng``: the caller's generator is left as after the first ones, so
+    that the searches drawing from it next do not change.
+    """
     cands = [fit.lam]
     d = fit.Lam.shape[1]
     if d == 1:
@@ -425,12 +438,32 @@ def sparse_vertices(B: PairBasis, fit: Fit, rng, n_random=6, n_reweight=3):
             break
         lam = lam2
         cands.append(lam)
-    for _ in range(n_random):
+    fewest = None
+    for k in range(fit.draws):
+        if k == RANDOM_OBJECTIVES:
+            rng = copy.deepcopy(rng)    # the caller's stream is kept
         ok, lam2, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
                                     objective=rng.standard_normal(d), cache=fit.programs)
-        if ok:
+        if ok and k < RANDOM_OBJECTIVES:
             cands.append(lam2)
+        elif ok:
+            if fewest is None:
+                fewest = min((_connected_edges(B, c, fit.tol) for c in cands),
+                             default=np.inf)
+            edges = _connected_edges(B, lam2, fit.tol)
+            if edges < fewest:
+                cands.append(lam2)
+                fewest = edges
     return cands
+
+
+def _connected_edges(B: PairBasis, lam, tol) -> float:
+    """Number of edges of ``lam`` (``edge_pairs``), or infinity if it is not connected."""
+    I, J = edge_pairs(B, lam, tol)
+    A = sp.csr_array((np.ones(len(I)), (I, J)), shape=(B.n, B.n))
+    if sp.csgraph.connected_components(A, directed=False)[0] > 1:
+        return np.inf
+    return float(len(I))
 
 
 def polish(B: PairBasis, lam, fit: Fit):

@@ -52,7 +52,6 @@ it replaces the vertex search.
 from __future__ import annotations
 
 import warnings
-from contextvars import ContextVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -1658,24 +1657,21 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           ConvergenceWarning, stacklevel=4)
     complement = _close_complement(basis, ranked[0], _fitted_noise(history))
     if complement is not None:
-        _append_candidate(laps, history, "complement_edges", complement, basis)
-        warnings.warn(f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
-                      f"complement, a connected graph with {history['complement_edges']} "
-                      f"edges, has the same eigenvectors: no inference from eigenvectors "
-                      f"tells a graph from its complement, and the sparser is returned "
-                      f"(the complement is the last of the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
+        _report_candidate(laps, history, "complement_edges", complement, basis, lambda e: (
+            f"the inferred graph has {ranked[0][0]} edges of equal weight and its "
+            f"complement, a connected graph with {e} edges, has the same eigenvectors: "
+            f"no inference from eigenvectors tells a graph from its complement, and the "
+            f"sparser is returned (the complement is the last of the candidates)"))
     rivals = history.pop("rivals", [])
     key = _edge_key(ranked[0][3])
     for found, W in rivals:
         if found != key:
             continue
-        _append_candidate(laps, history, "rival_edges", W, basis)
-        warnings.warn(f"a sparser graph with the eigenspaces of the graph inferred "
-                      f"({history['rival_edges']} edges against {ranked[0][0]}) fits the "
-                      f"eigenvectors to their noise level, not quite as well: the "
-                      f"eigenvectors do not tell them apart at this noise level (it is "
-                      f"the last of the candidates)", AmbiguousGraphWarning, stacklevel=4)
+        _report_candidate(laps, history, "rival_edges", W, basis, lambda e: (
+            f"a sparser graph with the eigenspaces of the graph inferred ({e} edges "
+            f"against {ranked[0][0]}) fits the eigenvectors to their noise level, not "
+            f"quite as well: the eigenvectors do not tell them apart at this noise level "
+            f"(it is the last of the candidates)"))
     if _still_undecided(B, history):
         history["undecided"] = True
         warnings.warn(f"in each of {UNDECIDED_SEARCHES} searches with other random "
@@ -1687,13 +1683,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"apart", AmbiguousGraphWarning, stacklevel=4)
     superset = _twin_superset(basis, ranked[0][3])
     if superset is not None:
-        _append_candidate(laps, history, "superset_edges", superset, basis)
-        warnings.warn(f"the inferred graph's twin nodes share an eigenspace whose "
-                      f"eigenvectors are those of a sparse graph on them: the graph "
-                      f"inferred plus that graph ({history['superset_edges']} edges "
-                      f"against {ranked[0][0]}) has the same eigenvectors too, and the "
-                      f"sparser is returned (the other is the last of the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
+        _report_candidate(laps, history, "superset_edges", superset, basis, lambda e: (
+            f"the inferred graph's twin nodes share an eigenspace whose eigenvectors are "
+            f"those of a sparse graph on them: the graph inferred plus that graph ({e} "
+            f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
+            f"sparser is returned (the other is the last of the candidates)"))
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -1705,10 +1699,6 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
-
-
-# set while a twin class's basis is searched (``_twin_superset``)
-_twin_search: ContextVar[bool] = ContextVar("twin_search", default=False)
 
 
 def _twin_superset(basis, W) -> sp.csr_array | None:
@@ -1728,7 +1718,7 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
     random trees, stars, K(5, 20), unweighted karate).
     """
     if (basis["kind"] != "combinatorial" or W.shape[0] > FAMILY_SEARCH_MAX_N
-            or _twin_search.get()):
+            or basis.get("twin_class")):
         return None
     classes = [(nodes, Q) for nodes in twin_classes(W)
                if (Q := twin_basis(basis["V"], nodes, MIN_COS)) is not None]
@@ -1738,13 +1728,7 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
     total, found = sp.csr_array(W), False
     mean = float(sp.triu(W, 1).data.mean())
     for nodes, Q in classes:
-        token = _twin_search.set(True)     # the twin classes of its graph are not searched
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                sub = infer_laplacian(Q, progress=False)
-        finally:
-            _twin_search.reset(token)
+        sub, caught = _twin_class_graph(Q)
         part = sp.triu(-sub.laplacian, 1).tocoo()
         if (sub.n_edges >= generic_edges(len(nodes))
                 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
@@ -1759,12 +1743,29 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
     return total if _fits_as_well(_residuals(basis, total), theirs) else None
 
 
-def _append_candidate(laps, history, key, W, basis) -> None:
+def _twin_class_graph(Q):
+    """The graph ``infer_laplacian(Q)`` infers from a twin class's basis ``Q`` and the
+    warnings it issued; the twin classes of that graph are not searched in turn, and
+    the caller's progress bar is not advanced."""
+    basis = {**_read_basis(Q, None, None, None, None), "twin_class": True}
+    token = evaluation_hook.set(None)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
+    finally:
+        evaluation_hook.reset(token)
+
+
+def _report_candidate(laps, history, key, W, basis, message) -> None:
     """Append the graph of weights ``W`` to the candidates ``laps`` (last), its edge
-    count to ``history["candidate_edges"]`` and to ``history[key]``."""
+    count to ``history["candidate_edges"]`` and to ``history[key]``, then warn
+    (`AmbiguousGraphWarning`, at the caller of ``infer_laplacian``) with
+    ``message(edges)``."""
     laps.append(_laplacian(W, basis))
     history[key] = sp.triu(W, 1).nnz
     history["candidate_edges"].append(history[key])
+    warnings.warn(message(history[key]), AmbiguousGraphWarning, stacklevel=5)
 
 
 def _unranked_doubt(B, history, residual) -> bool:

@@ -1160,25 +1160,46 @@ def test_noisy_rankings_at_a_resolvable_level_come_first():
     # 0.0085 and 0.0026, a 62-direction family searched for 1.7 s first)
     from gsp_householder.graphs.laplacian_inference import (
         UNRESOLVABLE_NOISE,
-        _resolvable_first,
+        _consistent_first,
     )
 
     levels = {"a": 0.4, "b": 2.5 * UNRESOLVABLE_NOISE, "c": 0.5 * UNRESOLVABLE_NOISE,
               "d": UNRESOLVABLE_NOISE, "e": 1e-12, "f": 1.01 * UNRESOLVABLE_NOISE}
-    order = list(levels)
-
-    computed = []
 
     def ranking(key):
-        computed.append(key)
         return None, None, levels[key]
 
-    assert list(_resolvable_first(order, ranking)) == ["c", "d", "e", "a", "b", "f"]
-    assert list(_resolvable_first(["c", "e"], ranking)) == ["c", "e"]
-    # lazily: a ladder that stops at its first ranking has computed only what it passed
-    computed.clear()
-    assert next(_resolvable_first(order, ranking)) == "c"
-    assert computed == ["a", "b", "c"]
+    # "b" is within RESIDUAL_CONSISTENT = 5 times the smallest estimate ("c"; the exact
+    # "e" and "a", above MAX_NOISE, are no noise estimates) but unresolvable; "a" is
+    # beyond both (the ladder skips it)
+    assert _consistent_first(list(levels), ranking) == ["c", "d", "e", "b", "f", "a"]
+    assert _consistent_first(["c", "e"], ranking) == ["c", "e"]
+
+
+def test_noisy_rankings_within_the_consistent_level_come_first():
+    # a ranking whose estimate is more than RESIDUAL_CONSISTENT times the smallest keeps
+    # edges among its non-edges: the rankings within that factor of the smallest are
+    # searched first, then the other resolvable ones, then the unresolvable ones, each
+    # part in its order
+    from gsp_householder.graphs.laplacian_inference import (
+        RESIDUAL_CONSISTENT,
+        UNRESOLVABLE_NOISE,
+        _consistent_first,
+    )
+
+    low = 1e-4
+    levels = {"a": 30 * low, "b": 2 * UNRESOLVABLE_NOISE, "c": RESIDUAL_CONSISTENT * low,
+              "d": 1.01 * RESIDUAL_CONSISTENT * low, "e": low, "f": 0.0, "g": 2 * low}
+
+    def ranking(key):
+        return None, None, levels[key]
+
+    assert _consistent_first(list(levels), ranking) == ["c", "e", "f", "g", "a", "d", "b"]
+    # when the smallest estimate is large, the bound does not bring unresolvable
+    # rankings before resolvable ones
+    u = UNRESOLVABLE_NOISE
+    levels.update(e=0.5 * u, c=0.9 * u, g=1.2 * u, a=0.3 * u)
+    assert _consistent_first(["g", "c", "e", "a"], ranking) == ["c", "e", "a", "g"]
 
 
 def test_noisy_ladder_searches_resolvable_rankings_first(monkeypatch):

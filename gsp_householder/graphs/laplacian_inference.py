@@ -823,14 +823,9 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         ranked, family_dimension = _ladder(B, basis, tol, rng, history,
                                            order=FITTED_RANKINGS)
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
-        if exact:
-            family, dim = _regular_family(B, rng, noisy=False)
-        else:
-            # the noisy family of an irregular graph holds the complete graph with a few
-            # pairs dropped, weights unequal (relaxed caveman of 80 nodes perturbed by
-            # 1e-3: 3155 edges for 360, weights' spread 0.30): a member is kept only
-            # with equal weights to the family's noise level, as below
-            family, dim = _equal_weight_regular(B, basis, rng)
+        family, dim = _regular_family(B, rng, noisy=not exact)
+        if family and not exact and _irregular_family(B, basis, family):
+            family = []
         if not family and exact and B.n <= FAMILY_SEARCH_MAX_N:
             # few pairs (Petersen: 45 for 9 unknowns): the rankings' kept pairs fit a
             # noisy basis to rounding level, and only its constant-diagonal family's
@@ -927,6 +922,23 @@ def _equal_weight_regular(B: PairBasis, basis, rng):
     family's noise level (``_equal_within_noise``), and the family's dimension;
     ``([], 1)`` if none."""
     return _noisy_regular(B, rng, lambda c, level: _equal_within_noise(basis, c[3], level))
+
+
+def _irregular_family(B: PairBasis, basis, family) -> bool:
+    """Whether the members ``family`` of the constant-diagonal family are those of an
+    irregular graph's noisy basis: that family shows a noise level
+    (``constant_diagonal_noise``) and none of them has equal weights to it
+    (``_equal_within_noise``).
+
+    Such a family holds the complete graph with a few pairs dropped, weights unequal
+    (relaxed caveman of 80 nodes perturbed by 1e-3: 3154 to 3155 edges for 360, no
+    warning). A regular graph's noisy family holds it with equal weights; an exact
+    family (no level: 7- to 20-regular graphs whose leverage rankings are not clean)
+    is kept.
+    """
+    level = constant_diagonal_noise(B)
+    return level is not None and not any(
+        _equal_within_noise(basis, c[3], level) for c in family)
 
 
 def _noisy_input(history) -> bool:

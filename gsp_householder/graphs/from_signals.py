@@ -80,7 +80,8 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
         off by 0.07-0.2 and the graph's edge F1 is 0.55-0.94): the inferred graph
         is then unreliable. Also when no column of the learned basis is close to the
         constant vector but two columns together hold it: they are rotated in their
-        plane so that one is constant (``history["constant_plane"]``: their indices).
+        plane so that one is constant (``history["constant_plane"]``: their indices),
+        when `infer_laplacian` refuses the learned basis as it is.
 
     Examples
     --------
@@ -103,20 +104,27 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
-    V, plane = result.dictionary, None
-    if laplacian == "combinatorial":
-        V, plane = _constant_plane(result.dictionary.to_dense())
-        if plane is not None:
+    plane = None
+    try:
+        try:
+            inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale,
+                                       rng=rng, progress=progress)
+        except ValueError:
+            # refused: no column close to the zero-eigenvalue vector; it may lie in the
+            # plane of two columns
+            V, plane = (_constant_plane(result.dictionary.to_dense())
+                        if laplacian == "combinatorial" else (None, None))
+            if plane is None:
+                raise
             warnings.warn(f"the learned basis holds the constant vector (the zero-eigenvalue "
                           f"eigenvector of a combinatorial Laplacian) only across its "
                           f"columns {plane[0]} and {plane[1]} (|cos| {plane[2]:.3g} and "
                           f"{plane[3]:.3g}): the learner did not separate them; they are "
                           f"rotated in their plane so that one is constant, and the graph "
                           f"is inferred from that basis (eigenvalues of those two columns "
-                          f"refer to the rotated ones)", ConvergenceWarning, stacklevel=2)
-    try:
-        inferred = infer_laplacian(V, laplacian=laplacian, scale=scale,
-                                   rng=rng, progress=progress)
+                          f"refer to the rotated ones)", ConvergenceWarning, stacklevel=3)
+            inferred = infer_laplacian(V, laplacian=laplacian, scale=scale, rng=rng,
+                                       progress=progress)
     except ValueError as exc:
         why = ("" if result.converged else
                "the learner did not settle (see its ConvergenceWarning), and ")
@@ -140,7 +148,10 @@ def _constant_plane(V) -> tuple[np.ndarray, tuple | None]:
 
     The learner can return the constant vector mixed at 45 degrees with another column
     (Petersen graph from 50 signals at 30 dB, seed 0: |cos| 0.708 and 0.706, the next
-    0.005); without the rotation no combinatorial Laplacian fits.
+    0.005); without the rotation no combinatorial Laplacian fits. The caller rotates
+    only a basis that `infer_laplacian` refuses: the zero-eigenvalue columns of two
+    components also hold the constant vector (|cos| 0.707 each for two components of
+    30 nodes), and their basis is split into its components as it is.
     """
     n = V.shape[0]
     cos = V.sum(axis=0) / np.sqrt(n)

@@ -824,8 +824,8 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                                            order=FITTED_RANKINGS)
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
         family, dim = _regular_family(B, rng, noisy=not exact)
-        if family and not exact and _irregular_family(B, basis, family):
-            family = []
+        if not exact:
+            family = _not_near_complete(B, family)
         if not family and exact and B.n <= FAMILY_SEARCH_MAX_N:
             # few pairs (Petersen: 45 for 9 unknowns): the rankings' kept pairs fit a
             # noisy basis to rounding level, and only its constant-diagonal family's
@@ -924,21 +924,17 @@ def _equal_weight_regular(B: PairBasis, basis, rng):
     return _noisy_regular(B, rng, lambda c, level: _equal_within_noise(basis, c[3], level))
 
 
-def _irregular_family(B: PairBasis, basis, family) -> bool:
-    """Whether the members ``family`` of the constant-diagonal family are those of an
-    irregular graph's noisy basis: that family shows a noise level
-    (``constant_diagonal_noise``) and none of them has equal weights to it
-    (``_equal_within_noise``).
+def _not_near_complete(B: PairBasis, family) -> list:
+    """The members of a noisy constant-diagonal family (``rank_candidates`` items) whose
+    complement has at least $n - 1$ edges (enough to be connected).
 
-    Such a family holds the complete graph with a few pairs dropped, weights unequal
-    (relaxed caveman of 80 nodes perturbed by 1e-3: 3154 to 3155 edges for 360, no
-    warning). A regular graph's noisy family holds it with equal weights; an exact
-    family (no level: 7- to 20-regular graphs whose leverage rankings are not clean)
-    is kept.
+    The complete graph is a member of every family, and with noise the family also
+    holds it with a few pairs dropped and weights unequal: members that differ from it
+    by fewer pairs than a spanning tree has say nothing about the eigenvectors (an
+    irregular graph's family, relaxed caveman of 80 nodes perturbed by 1e-3: 3154 to
+    3158 edges of 3160 pairs for 360, returned with no warning).
     """
-    level = constant_diagonal_noise(B)
-    return level is not None and not any(
-        _equal_within_noise(basis, c[3], level) for c in family)
+    return [c for c in family if c[0] <= B.n_pairs - (B.n - 1)]
 
 
 def _noisy_input(history) -> bool:

@@ -331,8 +331,8 @@ def test_irregular_graph_too_noisy_for_the_rankings_is_not_a_regular_family_memb
 def test_near_complete_member_of_an_irregular_graphs_noisy_family_is_not_silent(draw):
     # relaxed caveman (80 nodes, not regular) perturbed by 1e-3: no leverage ranking gives
     # a graph, and the noisy constant-diagonal family held the complete graph with a few
-    # pairs dropped, weights unequal (3154-3155 edges for 360, no warning); a member of
-    # that family is kept only with equal weights to its noise level, so the result warns
+    # pairs dropped, weights unequal (3154-3155 edges for 360, no warning); members whose
+    # complement cannot connect the nodes are dropped, so the result warns
     nodes = max(nx.connected_components(nx.relaxed_caveman_graph(8, 10, 0.15, seed=4)),
                 key=len)
     G = nx.convert_node_labels_to_integers(

@@ -325,3 +325,20 @@ def test_irregular_graph_too_noisy_for_the_rankings_is_not_a_regular_family_memb
     f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
     assert "regular_family" not in res.history
     assert f1 >= 0.95 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+@pytest.mark.parametrize("draw", [0, 2])
+def test_near_complete_member_of_an_irregular_graphs_noisy_family_is_not_silent(draw):
+    # relaxed caveman (80 nodes, not regular) perturbed by 1e-3: no leverage ranking gives
+    # a graph, and the noisy constant-diagonal family held the complete graph with a few
+    # pairs dropped, weights unequal (3154-3155 edges for 360, no warning); members whose
+    # complement cannot connect the nodes are dropped, so the result warns
+    nodes = max(nx.connected_components(nx.relaxed_caveman_graph(8, 10, 0.15, seed=4)),
+                key=len)
+    G = nx.convert_node_labels_to_integers(
+        nx.relaxed_caveman_graph(8, 10, 0.15, seed=4).subgraph(nodes))
+    B = fourier_basis(G)
+    with pytest.warns(ConvergenceWarning):
+        res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw + 7),
+                              rng=0)
+    assert "constant_diagonal_graph" not in res.history

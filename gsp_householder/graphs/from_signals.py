@@ -9,11 +9,14 @@ then inferred without it (`gsp_householder.graphs.laplacian_inference.infer_lapl
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from gsp_householder._validation import check_rng
+from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs.inferred import InferredLaplacian
-from gsp_householder.graphs.laplacian_inference import infer_laplacian
+from gsp_householder.graphs.laplacian_inference import MIN_COS, infer_laplacian
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 
 __all__ = ["learn_graph"]
@@ -64,7 +67,8 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
         ``nodelist`` whose length differs from the number of rows of ``Y`` or
         that repeats a label; also when the basis learned from ``Y`` has no
         column close to the zero-eigenvalue vector of the Laplacian (signals that
-        do not come from a graph, or a learner that did not settle): the message
+        do not come from a graph, or a learner that did not settle), nor two columns
+        whose plane holds it (see Warns): the message
         says so and quotes `infer_laplacian`'s reason.
 
     Warns
@@ -74,7 +78,10 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
         graph inferred does not fit the learned eigenvectors to their noise level
         (noisy signals: at 20-30 dB on karate from $p = 5n$ the learned basis is
         off by 0.07-0.2 and the graph's edge F1 is 0.55-0.94): the inferred graph
-        is then unreliable.
+        is then unreliable. Also when no column of the learned basis is close to the
+        constant vector but two columns together hold it: they are rotated in their
+        plane so that one is constant (``history["constant_plane"]``: their indices),
+        when `infer_laplacian` refuses the learned basis as it is.
 
     Examples
     --------
@@ -97,9 +104,27 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
+    plane = None
     try:
-        inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale,
-                                   rng=rng, progress=progress)
+        try:
+            inferred = infer_laplacian(result.dictionary, laplacian=laplacian, scale=scale,
+                                       rng=rng, progress=progress)
+        except ValueError:
+            # refused: no column close to the zero-eigenvalue vector; it may lie in the
+            # plane of two columns
+            V, plane = (_constant_plane(result.dictionary.to_dense())
+                        if laplacian == "combinatorial" else (None, None))
+            if plane is None:
+                raise
+            warnings.warn(f"the learned basis holds the constant vector (the zero-eigenvalue "
+                          f"eigenvector of a combinatorial Laplacian) only across its "
+                          f"columns {plane[0]} and {plane[1]} (|cos| {plane[2]:.3g} and "
+                          f"{plane[3]:.3g}): the learner did not separate them; they are "
+                          f"rotated in their plane so that one is constant, and the graph "
+                          f"is inferred from that basis (eigenvalues of those two columns "
+                          f"refer to the rotated ones)", ConvergenceWarning, stacklevel=3)
+            inferred = infer_laplacian(V, laplacian=laplacian, scale=scale, rng=rng,
+                                       progress=progress)
     except ValueError as exc:
         why = ("" if result.converged else
                "the learner did not settle (see its ConvergenceWarning), and ")
@@ -107,4 +132,35 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
                          f"infer_laplacian refused it as V_hat: {exc}") from exc
     inferred.nodelist = nodes
     inferred.learned = result
+    if plane is not None:
+        inferred.history["constant_plane"] = plane[:2]
     return inferred
+
+
+def _constant_plane(V) -> tuple[np.ndarray, tuple | None]:
+    """The basis ``V`` with the constant vector made one of its columns when no column
+    is within ``MIN_COS`` of it but two columns together are (the sum of their squared
+    cosines with it at least ``MIN_COS ** 2``): the two columns are replaced by the
+    constant vector and its orthogonal complement in their plane, the only rotation in
+    that plane that a combinatorial Laplacian's eigenvectors can have. Returns the basis
+    and ``(i, j, |cos_i|, |cos_j|)`` (``i`` the column made constant), or ``V`` and
+    None if no rotation is needed or none suffices.
+
+    The learner can return the constant vector mixed at 45 degrees with another column
+    (Petersen graph from 50 signals at 30 dB, seed 0: |cos| 0.708 and 0.706, the next
+    0.005); without the rotation no combinatorial Laplacian fits. The caller rotates
+    only a basis that `infer_laplacian` refuses: the zero-eigenvalue columns of two
+    components also hold the constant vector (|cos| 0.707 each for two components of
+    30 nodes), and their basis is split into its components as it is.
+    """
+    n = V.shape[0]
+    cos = V.sum(axis=0) / np.sqrt(n)
+    i, j = np.argsort(-np.abs(cos))[:2]
+    if abs(cos[i]) >= MIN_COS or cos[i] ** 2 + cos[j] ** 2 < MIN_COS ** 2:
+        return V, None
+    a = np.array([cos[i], cos[j]]) / np.hypot(cos[i], cos[j])
+    plane = V[:, [i, j]]
+    V = V.copy()
+    V[:, i] = plane @ a
+    V[:, j] = plane @ np.array([-a[1], a[0]])
+    return V, (int(i), int(j), float(abs(cos[i])), float(abs(cos[j])))

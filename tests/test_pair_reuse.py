@@ -6,11 +6,13 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.linalg.blas
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder.graphs import _pair_geometry
 from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._pair_geometry import PairGram, complement_gram
+from gsp_householder.graphs._support_search import leverage_scores, other_null_directions
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 
@@ -177,6 +179,86 @@ def test_symmetric_product_of_mixed_signs_and_zeros():
         L = _pair_geometry.symmetric_product(V, w)
         np.testing.assert_array_equal(L, L.T)
         np.testing.assert_allclose(L, (V * w) @ V.T, rtol=0, atol=1e-13)
+
+
+def _summed_product(V, w):
+    """The symmetric product as formed before the mirror: ``C + C.T``, diagonal halved."""
+    n = V.shape[0]
+    C = np.zeros((n, n), order="F")
+    for sign, part in ((1.0, w > 0), (-1.0, w < 0)):
+        if part.any():
+            A = V[:, part] * np.sqrt(sign * w[part])
+            C = scipy.linalg.blas.dsyrk(sign, A.T, beta=1.0, c=C, trans=1, lower=0,
+                                        overwrite_c=1)
+    L = C + C.T
+    L.flat[::n + 1] *= 0.5
+    return L
+
+
+@pytest.mark.parametrize("n", [3, 9, 255, 256, 257, 530])
+def test_symmetric_product_mirrored_in_place_is_the_summed_one(n):
+    """Bit for bit, across the mirror's block edges, with and without a reused buffer
+    (filled with other numbers), for mixed signs, one sign and zeros."""
+    rng = np.random.default_rng(n)
+    V = rng.standard_normal((n, n - 1))
+    buffer = np.full((n, n), np.nan, order="F")
+    for w in (rng.standard_normal(n - 1), rng.random(n - 1), np.zeros(n - 1)):
+        want = _summed_product(V, w)
+        for got in (_pair_geometry.symmetric_product(V, w),
+                    _pair_geometry.symmetric_product(V, w, out=buffer)):
+            assert got.flags.c_contiguous and got.tobytes() == want.tobytes()
+
+
+def test_centred_gram_is_the_formula():
+    rng = np.random.default_rng(3)
+    for g in (2, 40, 301):
+        A = rng.standard_normal((g + 5, g))
+        M, mean, k = A.T @ A, rng.standard_normal(g), 4321
+        C = M - k * np.outer(mean, mean)
+        C += (max(np.trace(C), 1e-300) / g) * np.ones((g, g))
+        want = 0.5 * (C + C.T)
+        assert _pair_geometry.centred_gram(M, mean, k).tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_leverage_scores_are_the_sum_over_kept_matrices(symmetric):
+    """The buffered scores (symmetric products) equal the sum of the kept matrices'
+    squares bit for bit, and leave ``B.matrices`` as it was."""
+    B = _pairs(_grid())
+    B.symmetric = symmetric
+    mu, Lam = PairGram(B).null_directions(6)
+    before = list(B.matrices)
+    got = leverage_scores(B, mu, Lam)
+    if symmetric:
+        assert B.matrices == before
+    want = np.zeros((B.n, B.n))
+    for k in range(Lam.shape[1]):
+        P = B.matrix(Lam[:, k])
+        want += P * P / max(float(mu[k]), 1e-12)
+    assert got.tobytes() == want.tobytes()
+
+
+def test_local_free_gram_is_kept_with_its_reduction():
+    """One Gram per pair set, its reduction kept (``pinned``) while later ones come and
+    go, and its directions those of a fresh, unpinned Gram, bit for bit."""
+    B = _pairs(_grid())
+    i, j = B.upper()
+    local = np.array([0, 3])
+    gram = _pair_geometry.local_free_gram(B, i[:40], j[:40])
+    assert _pair_geometry.local_free_gram(B, i[:40].copy(), j[:40].copy()) is gram
+    first = other_null_directions(gram, local, 8)
+    for k in range(_pair_geometry.REDUCTION_CACHE + 2):
+        PairGram(B).without(i[:k + 5], j[:k + 5]).null_directions(4)
+    (pinned,) = gram.others.values()
+    assert pinned._reduced is not None and all(ref() is not pinned for ref in B.reductions)
+    fresh = PairGram(B).without(i[:40], j[:40])
+    for r in (8, 16):
+        for a, b in zip(other_null_directions(gram, local, r),
+                        other_null_directions(fresh, local, r), strict=True):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(first[0], other_null_directions(fresh, local, 8)[0])
+    other = _pair_geometry.local_free_gram(B, i[:30], j[:30])
+    assert other is not gram and B.local_free[1] is other
 
 
 def test_same_span():

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, local_free_gram
 from gsp_householder.graphs._support_search import (
     leverage_scores,
     other_null_directions,
@@ -58,7 +58,7 @@ def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
         lj = np.concatenate([grp.j for grp in B.local_groups])
         outside = ~np.isin(si.astype(np.int64) * n + sj, li.astype(np.int64) * n + lj)
         si, sj = si[outside], sj[outside]
-        mu, Lam = other_null_directions(PairGram(B).without(li, lj), local, r)
+        mu, Lam = other_null_directions(local_free_gram(B, li, lj), local, r)
     else:
         mu, Lam = PairGram(B).null_directions(r)
     for t in range(rounds):

@@ -19,7 +19,13 @@ import contextvars
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, SmallestEigenpairs
+from gsp_householder.graphs._pair_geometry import (
+    PairBasis,
+    PairGram,
+    SmallestEigenpairs,
+    centred_gram,
+    symmetric_product,
+)
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
@@ -56,11 +62,24 @@ def top_pairs(B: PairBasis, scores, c):
 
 
 def leverage_scores(B: PairBasis, mu, Lam):
-    """$\\sum_k \\tilde L(\\lambda_k)_{ij}^2 / \\mu_k$ over the given directions."""
+    """$\\sum_k \\tilde L(\\lambda_k)_{ij}^2 / \\mu_k$ over the given directions.
+
+    With ``B.symmetric`` the matrices are formed one at a time in one buffer
+    (``symmetric_product``), not kept by ``PairBasis.matrix``: each direction's matrix
+    is used once, and the terms are formed in a second buffer (the same operations, so
+    the same numbers, as ``S += P * P / mu_k``).
+    """
     S = np.zeros((B.n, B.n))
+    T = np.empty((B.n, B.n))
+    buffer = np.empty((B.n, B.n), order="F") if B.symmetric else None
     for k in range(Lam.shape[1]):
-        P = B.matrix(Lam[:, k])
-        S += P * P / max(float(mu[k]), 1e-12)
+        if buffer is not None:
+            P = symmetric_product(B.V, B.columns(np.ascontiguousarray(Lam[:, k])), out=buffer)
+        else:
+            P = B.matrix(Lam[:, k])
+        np.multiply(P, P, out=T)
+        np.divide(T, max(float(mu[k]), 1e-12), out=T)
+        S += T
     return S
 
 
@@ -390,13 +409,11 @@ def other_null_directions(gram: PairGram, local, r):
     mean = gram.total[other] / gram.k
 
     def centred():
-        C = gram.M[np.ix_(other, other)] - gram.k * np.outer(mean, mean)
-        C += (max(np.trace(C), 1e-300) / m) * np.ones((m, m))
-        return 0.5 * (C + C.T)
+        return centred_gram(gram.M[np.ix_(other, other)], mean, gram.k)
 
     key = np.asarray(local).tobytes()
     if key not in gram.others:
-        gram.others[key] = SmallestEigenpairs(gram.B, centred)
+        gram.others[key] = SmallestEigenpairs(gram.B, centred, pinned=gram.pinned)
     w, D = gram.others[key](min(r, m))
     Lam = np.empty((g, D.shape[1]))
     Lam[other] = D

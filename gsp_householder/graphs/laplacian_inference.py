@@ -63,7 +63,7 @@ from gsp_householder.graphs._components import NodeBlock, node_blocks, small_blo
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
-from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram, pair_basis
 from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
@@ -200,6 +200,9 @@ MIRROR_LEVEL = 1e-8
 
 # searches at most when the noisy rankings leave the graph undecided (``_undecided``).
 UNDECIDED_SEARCHES = 3
+#: Eigenvalues of a graph found closer than this, relative to the largest, are one
+#: repeated eigenvalue (``_undetermined_support``: exact eigenvectors, rounding level).
+SIMPLE_SPECTRUM_GAP = 1e-8
 
 
 def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
@@ -1695,6 +1698,23 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"known (eigenspaces=..., ordered=True), may resolve it; the result's "
                       f"candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
+    if ranked[0][0] < B.n_pairs and _exact_misfit(history, residual):
+        warnings.warn(f"the eigenvectors are exact (a ranking's pairs fit them to "
+                      f"rounding), but the inferred graph does not fit them (residual "
+                      f"{residual:.2g}, above {FITS_EXACTLY:g}): it is not the graph "
+                      f"sought; eigenvectors localised on a few nodes (edge weights "
+                      f"spanning a wide range) leave the search families of valid-looking "
+                      f"graphs whose linear-program vertices are denser; the result's "
+                      f"candidates are the other graphs found",
+                      ConvergenceWarning, stacklevel=4)
+    own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
+    if own:
+        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
+                      f"yet the pairs it leaves at zero hold a family of {own} independent "
+                      f"Laplacians with these eigenvectors (to rounding): its edges are "
+                      f"those of one member of a family of valid graphs, and the graph "
+                      f"sought, a sparser member, may not have been found",
+                      AmbiguousGraphWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
@@ -1766,6 +1786,64 @@ def _report_candidate(laps, history, key, W, basis, message) -> None:
     history[key] = sp.triu(W, 1).nnz
     history["candidate_edges"].append(history[key])
     warnings.warn(message(history[key]), AmbiguousGraphWarning, stacklevel=5)
+
+
+def _exact_misfit(history, residual) -> bool:
+    """Whether a ranking's kept pairs fit the eigenvectors to rounding (a noise estimate
+    at most ``EXACT_LEVEL``: exact eigenvectors, which noisy ones cannot fit so) while
+    the graph returned does not fit them (residual above ``FITS_EXACTLY``); then
+    ``history["exact_misfit"]`` holds the residual. Not asked for the complete graph
+    (warned of on its own), nor true for a graph already doubted (``_unranked_doubt``).
+
+    Every graph that shares exact eigenvectors fits them to rounding. A cycle of 100
+    nodes with lognormal weights ($\\sigma$ = 1.5, weights 0.04 to 31) gave a graph
+    of 304 edges at a residual of 1.2e-3 with no warning: its eigenvectors are
+    localised, and the pairs left after the search's prefix fit 41 directions to
+    rounding (their singular values decay from 1e-3 to 1e-13 with no gap), so the
+    graph returned is an inaccurate member of that family.
+    """
+    levels = history.get("noise_estimates", []) + history.get("leverage_noise_estimates", [])
+    if (not levels or min(levels) > EXACT_LEVEL or residual <= FITS_EXACTLY
+            or "complete_graph_found" in history or "unranked_residual" in history):
+        return False
+    history["exact_misfit"] = float(residual)
+    return True
+
+
+def _undetermined_support(basis, B: PairBasis, W, eigenvalues, residual, history) -> int:
+    """The dimension of the family of Laplacians that vanish on the pairs the graph of
+    weights ``W`` leaves at zero, when that graph fits exact eigenvectors
+    (``FITS_EXACTLY``), has a simple spectrum (no two eigenvalues within
+    ``SIMPLE_SPECTRUM_GAP`` of the largest) and that family has more than one
+    direction (``history["own_family_dimension"]``); else 0. Ungrouped, unordered
+    bases of at most ``FAMILY_SEARCH_MAX_N`` nodes, not the complete graph.
+
+    The Laplacians diagonal in the basis of a graph with a simple spectrum are the
+    polynomials of its Laplacian, and generically none but its own multiples vanishes
+    on its non-edges: its zero pattern determines it (one direction). A graph whose
+    zero pattern leaves several directions is a member of a family chosen by the
+    search, not determined by the eigenvectors. Eigenvectors localised on a few nodes
+    (edge weights spanning a wide range: a cycle with lognormal weights of
+    $\\sigma$ = 1.5) give such families when the search's prefix holds the pairs
+    near those nodes: the pairs left fit 40 directions to rounding, and the linear
+    programs' vertices in that family have 300 edges for 100. The truth's own zero
+    pattern leaves one direction.
+    """
+    n_edges = sp.triu(W, 1).nnz
+    if (B.G is not None or B.ordered or B.n > FAMILY_SEARCH_MAX_N
+            or residual > FITS_EXACTLY or n_edges >= B.n_pairs):
+        return 0
+    lam = np.sort(np.delete(eigenvalues, basis["zero_column"]))
+    if np.any(np.diff(lam) <= SIMPLE_SPECTRUM_GAP * float(np.abs(lam).max())):
+        return 0
+    upper = sp.triu(W, 1).tocoo()
+    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(2)
+    if mu[1] > B.cluster(mu[0]):
+        return 0
+    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(
+        cluster=B.cluster(mu[0]))
+    history["own_family_dimension"] = int(np.count_nonzero(mu <= B.cluster(mu[0])))
+    return history["own_family_dimension"]
 
 
 def _unranked_doubt(B, history, residual) -> bool:

@@ -325,3 +325,43 @@ def test_irregular_graph_too_noisy_for_the_rankings_is_not_a_regular_family_memb
     f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
     assert "regular_family" not in res.history
     assert f1 >= 0.95 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+def _wide_weights(G, seed, kind):
+    """``G`` with random edge weights: uniform in [1, 10] or lognormal (sigma 1 or 1.5)."""
+    rng = np.random.default_rng(1000 + seed)
+    H = nx.Graph()
+    H.add_nodes_from(G)
+    for u, v in G.edges:
+        w = (rng.uniform(1.0, 10.0) if kind == "uniform"
+             else rng.lognormal(0.0, 1.0 if kind == "ln1" else 1.5))
+        H.add_edge(u, v, weight=float(w))
+    return H
+
+
+@pytest.mark.parametrize(("make", "seed", "kind"), [
+    (nx.path_graph, 0, "ln15"),
+    (nx.cycle_graph, 1, "ln1"),
+])
+def test_localised_eigenvectors_are_refit_at_a_noise_level(make, seed, kind):
+    # weights spanning a wide range localise the eigenvectors: the exact search's
+    # family holds dense graphs that do not fit them (a 40-node path: 163 edges, F1
+    # 0.34; a 60-node cycle: 295 edges, F1 0.31); at a noise level the truth is found
+    n = 40 if make is nx.path_graph else 60
+    G = _wide_weights(make(n), seed, kind)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-6
+    assert res.history["misfit_refits"]
+
+
+def test_graph_that_does_not_fit_exact_eigenvectors_is_warned_of():
+    # a 40-node path with lognormal weights (sigma 1, range 0.07-14): no search gives a
+    # graph that fits its exact eigenvectors; the dense graph returned is warned of
+    G = _wide_weights(nx.path_graph(40), 1, "ln1")
+    B = fourier_basis(G)
+    with pytest.warns(ConvergenceWarning, match="eigenvectors are exact"):
+        res = infer_laplacian(_shuffled(B.eigenvectors, 1), rng=0)
+    assert res.residual > 1e-6
+    assert res.history["exact_misfit"] == res.residual

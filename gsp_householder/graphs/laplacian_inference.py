@@ -63,7 +63,7 @@ from gsp_householder.graphs._components import NodeBlock, node_blocks, small_blo
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
-from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram, pair_basis
+from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
@@ -200,9 +200,6 @@ MIRROR_LEVEL = 1e-8
 
 # searches at most when the noisy rankings leave the graph undecided (``_undecided``).
 UNDECIDED_SEARCHES = 3
-#: Eigenvalues of a graph found closer than this, relative to the largest, are one
-#: repeated eigenvalue (``_undetermined_support``: exact eigenvectors, rounding level).
-SIMPLE_SPECTRUM_GAP = 1e-8
 #: Noise levels at which the rankings are searched when exact eigenvectors give a graph
 #: that does not fit them (``_refit_misfit``).
 MISFIT_LEVELS = (1e-6, 1e-4, 1e-3)
@@ -1750,14 +1747,6 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graphs whose linear-program vertices are denser; the result's "
                       f"candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
-    own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
-    if own:
-        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
-                      f"yet the pairs it leaves at zero hold a family of {own} independent "
-                      f"Laplacians with these eigenvectors (to rounding): its edges are "
-                      f"those of one member of a family of valid graphs, and the graph "
-                      f"sought, a sparser member, may not have been found",
-                      AmbiguousGraphWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
@@ -1851,42 +1840,6 @@ def _exact_misfit(history, residual) -> bool:
         return False
     history["exact_misfit"] = float(residual)
     return True
-
-
-def _undetermined_support(basis, B: PairBasis, W, eigenvalues, residual, history) -> int:
-    """The dimension of the family of Laplacians that vanish on the pairs the graph of
-    weights ``W`` leaves at zero, when that graph fits exact eigenvectors
-    (``FITS_EXACTLY``), has a simple spectrum (no two eigenvalues within
-    ``SIMPLE_SPECTRUM_GAP`` of the largest) and that family has more than one
-    direction (``history["own_family_dimension"]``); else 0. Ungrouped, unordered
-    bases of at most ``FAMILY_SEARCH_MAX_N`` nodes, not the complete graph.
-
-    The Laplacians diagonal in the basis of a graph with a simple spectrum are the
-    polynomials of its Laplacian, and generically none but its own multiples vanishes
-    on its non-edges: its zero pattern determines it (one direction). A graph whose
-    zero pattern leaves several directions is a member of a family chosen by the
-    search, not determined by the eigenvectors. Eigenvectors localised on a few nodes
-    (edge weights spanning a wide range: a cycle with lognormal weights of
-    $\\sigma$ = 1.5) give such families when the search's prefix holds the pairs
-    near those nodes: the pairs left fit 40 directions to rounding, and the linear
-    programs' vertices in that family have 300 edges for 100. The truth's own zero
-    pattern leaves one direction.
-    """
-    n_edges = sp.triu(W, 1).nnz
-    if (B.G is not None or B.ordered or B.n > FAMILY_SEARCH_MAX_N
-            or residual > FITS_EXACTLY or n_edges >= B.n_pairs):
-        return 0
-    lam = np.sort(np.delete(eigenvalues, basis["zero_column"]))
-    if np.any(np.diff(lam) <= SIMPLE_SPECTRUM_GAP * float(np.abs(lam).max())):
-        return 0
-    upper = sp.triu(W, 1).tocoo()
-    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(2)
-    if mu[1] > B.cluster(mu[0]):
-        return 0
-    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(
-        cluster=B.cluster(mu[0]))
-    history["own_family_dimension"] = int(np.count_nonzero(mu <= B.cluster(mu[0])))
-    return history["own_family_dimension"]
 
 
 def _unranked_doubt(B, history, residual) -> bool:

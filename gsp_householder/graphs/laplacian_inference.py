@@ -1151,7 +1151,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         # a later prefix clean to rounding level: the eigenvectors are exact after all
         # (unclean rankings agreed on a level by chance), and their exact graph wins
         exact = _first_exact(B, [k for k in rest if ranking(k)[2] <= EXACT_LEVEL], ranking,
-                             tol, rng, history)
+                             tol, rng, history, refit=(basis, order))
         if exact:
             return exact
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
@@ -1191,8 +1191,9 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     """The graph of exact eigenvectors ``ranked`` (with its family dimension), or, when it
     does not fit them (residual above ``FITS_EXACTLY``), the graph the rankings give at
     the noise levels ``MISFIT_LEVELS`` in turn (``_noisy_ladder``) that fits them
-    exactly, or else fits them better with at most as many edges; the levels tried
-    and their graphs' sizes and residuals are in ``history["misfit_refits"]``.
+    exactly, or else fits them better with at most as many edges (``history["noise"]``
+    is then that level); the levels tried and their graphs' sizes and residuals are in
+    ``history["misfit_refits"]``.
 
     Eigenvectors localised on a few nodes (edge weights spanning a wide range) leave,
     after the search's prefix, pairs that fit tens of directions to rounding (their
@@ -1206,26 +1207,36 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     if residual <= FITS_EXACTLY or B.n > FAMILY_SEARCH_MAX_N:
         return ranked, dim
     saved, best, tried = history["noise"], (ranked, dim, residual), []
+    # the noisy searches' records (``_undecided`` reads them) are those of noisy input
+    records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
     for level in MISFIT_LEVELS:
         wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
                                               fixed_noise=level)
         tried.append((level, int(wide[0][0]) if wide else None, float(residual2)))
         if wide and residual2 < best[2] and wide[0][0] <= ranked[0][0]:
             best = (wide, dim2, residual2)
-            saved = history["noise"]
             if residual2 <= FITS_EXACTLY:
-                break
+                break       # exact after all: the eigenvectors' noise level is kept
+            saved = history["noise"]
+    for k in ("noisy_graphs", "residuals"):
+        history.pop(k, None)
+    history.update(records)
     history["misfit_refits"] = tried
     history["noise"] = saved
     return best[:2]
 
 
-def _first_exact(B, keys, ranking, tol, rng, history):
+def _first_exact(B, keys, ranking, tol, rng, history, refit=None):
     """``(ranked, dim)`` of the exact search on the first of the rankings ``keys`` that
-    gives a graph, or None."""
+    gives a graph, or None. With ``refit = (basis, order)``, the rankings ``keys``
+    clean to rounding, a graph that does not fit the eigenvectors is searched again
+    at noise levels (``_refit_misfit``)."""
     for key in keys:
         scores, trimmed, _ = ranking(key)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+        if ranked and refit is not None:
+            ranked, dim = _refit_misfit(B, refit[0], tol, rng, history, refit[1], ranking,
+                                        ranked, dim)
         if ranked:
             return ranked, dim
     return None

@@ -1206,7 +1206,8 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     residual = _residual(basis, ranked[0][3])
     if residual <= FITS_EXACTLY or B.n > FAMILY_SEARCH_MAX_N:
         return ranked, dim
-    saved, best, tried = history["noise"], (ranked, dim, residual), []
+    original = saved = history["noise"]
+    best, tried = (ranked, dim, residual), []
     # the noisy searches' records (``_undecided`` reads them) are those of noisy input
     records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
     for level in MISFIT_LEVELS:
@@ -1216,7 +1217,8 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
         if wide and residual2 < best[2] and wide[0][0] <= ranked[0][0]:
             best = (wide, dim2, residual2)
             if residual2 <= FITS_EXACTLY:
-                break       # exact after all: the eigenvectors' noise level is kept
+                saved = original    # exact after all: the eigenvectors' noise level
+                break
             saved = history["noise"]
     for k in ("noisy_graphs", "residuals"):
         history.pop(k, None)

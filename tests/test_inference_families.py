@@ -11,7 +11,7 @@ from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 
 
 @pytest.mark.parametrize(("make", "noise"), [
@@ -356,12 +356,18 @@ def test_localised_eigenvectors_are_refit_at_a_noise_level(make, seed, kind):
     assert res.history["misfit_refits"]
 
 
-def test_graph_that_does_not_fit_exact_eigenvectors_is_warned_of():
-    # a 40-node path with lognormal weights (sigma 1, range 0.07-14): no search gives a
-    # graph that fits its exact eigenvectors; the dense graph returned is warned of
-    G = _wide_weights(nx.path_graph(40), 1, "ln1")
+@pytest.mark.parametrize(("make", "n", "seed", "kind", "category", "match"), [
+    # the graph returned fits the exact eigenvectors (297 edges for 60, residual 3e-12),
+    # but its zero pattern leaves a family although its spectrum is simple
+    (nx.cycle_graph, 60, 0, "uniform", AmbiguousGraphWarning, "simple spectrum"),
+    # no search gives a graph that fits the exact eigenvectors (574 edges for 80)
+    (nx.cycle_graph, 80, 0, "ln15", ConvergenceWarning, "eigenvectors are exact"),
+])
+def test_wrong_graph_of_localised_exact_eigenvectors_is_warned_of(make, n, seed, kind,
+                                                                   category, match):
+    G = _wide_weights(make(n), seed, kind)
     B = fourier_basis(G)
-    with pytest.warns(ConvergenceWarning, match="eigenvectors are exact"):
-        res = infer_laplacian(_shuffled(B.eigenvectors, 1), rng=0)
-    assert res.residual > 1e-6
-    assert res.history["exact_misfit"] == res.residual
+    with pytest.warns(category, match=match):
+        res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 0.5
+    assert "own_family_dimension" in res.history or "exact_misfit" in res.history

@@ -63,7 +63,7 @@ from gsp_householder.graphs._components import NodeBlock, node_blocks, small_blo
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
-from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
+from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram, pair_basis
 from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
@@ -200,6 +200,9 @@ MIRROR_LEVEL = 1e-8
 
 # searches at most when the noisy rankings leave the graph undecided (``_undecided``).
 UNDECIDED_SEARCHES = 3
+#: Eigenvalues of a graph found closer than this, relative to the largest, are one
+#: repeated eigenvalue (``_undetermined_support``: exact eigenvectors, rounding level).
+SIMPLE_SPECTRUM_GAP = 1e-8
 #: Noise levels at which the rankings are searched when exact eigenvectors give a graph
 #: that does not fit them (``_refit_misfit``).
 MISFIT_LEVELS = (1e-6, 1e-4, 1e-3)
@@ -1760,6 +1763,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graphs whose linear-program vertices are denser; the result's "
                       f"candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
+    own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
+    if own:
+        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
+                      f"yet the pairs it leaves at zero hold a family of {own} independent "
+                      f"Laplacians with these eigenvectors (to rounding): its edges are "
+                      f"those of one member of a family of valid graphs, and the graph "
+                      f"sought, a sparser member, may not have been found",
+                      AmbiguousGraphWarning, stacklevel=4)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
@@ -1835,8 +1846,10 @@ def _report_candidate(laps, history, key, W, basis, message) -> None:
 
 def _exact_misfit(history, residual) -> bool:
     """Whether a ranking's kept pairs fit the eigenvectors to rounding (a noise estimate
-    at most ``EXACT_LEVEL``: exact eigenvectors, which noisy ones cannot fit so) while
-    the graph returned does not fit them (residual above ``FITS_EXACTLY``); then
+    at most ``EXACT_LEVEL``: exact eigenvectors, or noisy ones with few pairs per
+    unknown) while the graph returned does not fit them (residual above
+    ``FITS_EXACTLY``) and the searches at noise levels (``_refit_misfit``,
+    ``history["misfit_refits"]``) found none that does; then
     ``history["exact_misfit"]`` holds the residual. Not asked for the complete graph
     (warned of on its own), nor true for a graph already doubted (``_unranked_doubt``).
 
@@ -1845,14 +1858,54 @@ def _exact_misfit(history, residual) -> bool:
     of 304 edges at a residual of 1.2e-3 with no warning: its eigenvectors are
     localised, and the pairs left after the search's prefix fit 41 directions to
     rounding (their singular values decay from 1e-3 to 1e-13 with no gap), so the
-    graph returned is an inaccurate member of that family.
+    graph returned is an inaccurate member of that family. Without the condition on
+    the refit this fired on the perturbed Petersen graph (45 pairs for 9 unknowns: its
+    rankings' kept pairs fit the noisy basis to rounding).
     """
     levels = history.get("noise_estimates", []) + history.get("leverage_noise_estimates", [])
     if (not levels or min(levels) > EXACT_LEVEL or residual <= FITS_EXACTLY
+            or "misfit_refits" not in history
             or "complete_graph_found" in history or "unranked_residual" in history):
         return False
     history["exact_misfit"] = float(residual)
     return True
+
+
+def _undetermined_support(basis, B: PairBasis, W, eigenvalues, residual, history) -> int:
+    """The dimension of the family of Laplacians that vanish on the pairs the graph of
+    weights ``W`` leaves at zero, when that graph fits exact eigenvectors
+    (``FITS_EXACTLY``), has a simple spectrum (no two eigenvalues within
+    ``SIMPLE_SPECTRUM_GAP`` of the largest) and that family has more than one
+    direction (``history["own_family_dimension"]``); else 0. Ungrouped, unordered
+    bases of more than ``SMALL_NODES`` and at most ``FAMILY_SEARCH_MAX_N`` nodes, not
+    the complete graph.
+
+    The Laplacians diagonal in the basis of a graph with a simple spectrum are the
+    polynomials of its Laplacian, and generically none but its own multiples vanishes
+    on its non-edges: its zero pattern determines it (one direction). A graph whose
+    zero pattern leaves several directions is a member of a family chosen by the
+    search, not determined by the eigenvectors. Eigenvectors localised on a few nodes
+    (edge weights spanning a wide range) give such families when the search's prefix
+    holds the pairs near those nodes, and some of their members fit the eigenvectors
+    exactly: a cycle of 60 nodes with weights uniform in [1, 10] gave 297 edges at a
+    residual of 3e-12, whose zero pattern leaves 2 directions; the truth's leaves one.
+    Not checked on 3 nodes or fewer: a 3-node path's zero pattern (one pair) leaves two.
+    """
+    n_edges = sp.triu(W, 1).nnz
+    if (B.G is not None or B.ordered or not SMALL_NODES < B.n <= FAMILY_SEARCH_MAX_N
+            or residual > FITS_EXACTLY or n_edges >= B.n_pairs):
+        return 0
+    lam = np.sort(np.delete(eigenvalues, basis["zero_column"]))
+    if np.any(np.diff(lam) <= SIMPLE_SPECTRUM_GAP * float(np.abs(lam).max())):
+        return 0
+    upper = sp.triu(W, 1).tocoo()
+    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(2)
+    if mu[1] > B.cluster(mu[0]):
+        return 0
+    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(
+        cluster=B.cluster(mu[0]))
+    history["own_family_dimension"] = int(np.count_nonzero(mu <= B.cluster(mu[0])))
+    return history["own_family_dimension"]
 
 
 def _unranked_doubt(B, history, residual) -> bool:

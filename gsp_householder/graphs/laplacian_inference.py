@@ -1215,7 +1215,7 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
     for level in MISFIT_LEVELS:
         wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              fixed_noise=level)
+                                              fixed_noise=level, every=True)
         tried.append((level, int(wide[0][0]) if wide else None, float(residual2)))
         if wide and residual2 < best[2] and wide[0][0] <= ranked[0][0]:
             best = (wide, dim2, residual2)
@@ -1258,7 +1258,8 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
     return ranked, dim
 
 
-def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None):
+def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
+                  every=False):
     """The noisy rankings in turn, those whose noise estimate is at most
     ``UNRESOLVABLE_NOISE`` first unless ``fixed_noise`` (``_resolvable_first``); the
     sparsest of the graphs whose rotation residual (``_residuals``) is within
@@ -1267,7 +1268,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     ``_noisy_order``, and a graph with equal weights to the noise level is preferred to
     sparser ones without (as ``candidate_order`` prefers equal weights to rounding).
 
-    If no ranking gives a graph, they are searched again in turn at the largest noise
+    With ``every`` (and a ``fixed_noise``), the rankings clean to rounding are searched
+    too. If no ranking gives a graph, they are searched again in turn at the largest noise
     estimate, with the truncated near-null families (``PrefixSearch``) searched too,
     until one gives a graph. The
     rankings stop when two consecutive ones give the same graph, when a graph
@@ -1280,7 +1282,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
     found, previous, consistent, held = [], None, 0, set()
     for key in order if fixed_noise is not None else _resolvable_first(order, ranking):
         scores, trimmed, noise = ranking(key)
-        if noise > MAX_NOISE or noise <= EXACT_LEVEL:
+        if noise > MAX_NOISE or (noise <= EXACT_LEVEL and not every):
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
@@ -1291,7 +1293,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None)
         if entry:
             found.append(entry)
             residual, dim = entry[0], entry[2]
-            level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+            level = min((e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE),
+                        default=noise)
             if residual <= RESIDUAL_CONSISTENT * level:
                 consistent += 1
                 if (dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked)

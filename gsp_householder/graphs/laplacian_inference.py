@@ -1768,6 +1768,15 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
     complement = _close_complement(basis, ranked[0], _fitted_noise(history))
+    if complement is not None and sp.triu(complement, 1).nnz < ranked[0][0]:
+        # noisy rankings can reach the denser of a graph and its complement first (the
+        # two fit alike): the sparser is returned, the graph found is its complement
+        found = ranked[0]
+        ranked = [(sp.triu(complement, 1).nnz, 0.0, None, complement), *ranked[1:]]
+        complement = found[3]
+        laps[0] = L = _laplacian(ranked[0][3], basis)
+        eigenvalues, residual = _diagonal_fit(basis["V"], L)
+        history["candidate_edges"][0] = ranked[0][0]
     if complement is not None:
         _report_candidate(laps, history, "complement_edges", complement, basis, lambda e: (
             f"the inferred graph has {ranked[0][0]} edges of equal weight and its "

@@ -366,11 +366,12 @@ class HouseholderProduct:
         (`gsp_householder._numpy_blas`), with ``overwrite`` or without signs:
         $W = C_s^T Y$, then ``out -= A W`` with ``beta = 1`` on numpy's BLAS, where
         ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or a
-        fresh result that holds ``Y``: ``np.zeros`` (``calloc``, whose fresh pages
-        the system has already zeroed, so no pass) plus ``Y`` by AXPY, which runs on
-        numpy's BLAS threads as the GEMMs do. Every pass is then made by the BLAS
-        threads of the caller's own ``@``, none by threads of the package while a
-        BLAS thread spins. $C_s$ is $C$ with a last column of 16
+        fresh result that holds ``Y``: for arrays of ``_PARALLEL_COPY_BYTES`` or more,
+        ``np.zeros`` (``calloc``, whose fresh pages the system has already zeroed, so
+        no pass) plus ``Y`` by AXPY, which runs on numpy's BLAS threads as the GEMMs
+        do, so every pass is made by the BLAS threads of the caller's own ``@`` and
+        none by threads of the package while a BLAS thread spins; for smaller arrays
+        a copy of ``Y``. $C_s$ is $C$ with a last column of 16
         (`_apply_sentinel`): the last row of $W$ is finite only if every entry of
         ``Y`` is finite and at most a quarter of the range, and with the column sums
         of $|W|$ below half the range no entry of the result can overflow.
@@ -419,11 +420,13 @@ class HouseholderProduct:
                 out = Y
                 if dcol is not None:
                     _copy_plain(Y, out, dcol, c_order)
-            else:
-                # np.zeros allocates by calloc: fresh pages of the system are zero already,
-                # so this costs no pass; the AXPY makes the first touch of the result
+            elif Y.nbytes >= _PARALLEL_COPY_BYTES:
+                # np.zeros of this size allocates fresh pages of the system, which are zero
+                # already (calloc): no pass of its own; the AXPY makes the first touch
                 out = np.zeros(Y.shape, Y.dtype, order="C" if c_order else "F")
                 add_into(Y, out)
+            else:  # a copy on the calling thread (calloc may clear recycled memory)
+                out = Y.copy(order="K")
             gemm_update(A, W[:-1], out)
             # the last row finite: every |Y_ij| is at most a quarter of the range; the column
             # sums of |W| below half the range: |(A W)_ij| is too (|A_ik| <= 1)

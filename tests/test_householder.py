@@ -839,18 +839,23 @@ def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_s
 @pytest.mark.parametrize("fortran", [False, True])
 @pytest.mark.parametrize("m", [1, 5, 28])
 @pytest.mark.parametrize("p", [1, 13, 40])
-def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fortran, m, p):
+@pytest.mark.parametrize("large", [True, False])
+def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fortran, m, p,
+                                                        large):
     """A fresh result with several BLAS threads and numpy's BLAS, no signs: ``out = Y``
-    by AXPY into zeros (in pieces of 7 entries here, so that the pieces cross rows and
-    columns and the last one is short), then ``out -= A W`` (beta = 1). Equal to the
-    dense product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and n - 1,
-    V and V^T, a factored product too; Y left alone, the result its own memory in Y's
-    memory order; neither the flagged subtraction nor SciPy's GEMM is called."""
+    by AXPY into zeros (an array counted as large; in pieces of 7 entries here, so that
+    the pieces cross rows and columns and the last one is short) or by a copy (a small
+    one), then ``out -= A W`` (beta = 1). Equal to the dense product (1e-12 float64,
+    1e-5 float32), both memory orders, m = 1, 5 and n - 1, V and V^T, a factored
+    product too; Y left alone, the result its own memory in Y's memory order; neither
+    the flagged subtraction nor SciPy's GEMM is called."""
     import gsp_householder._numpy_blas as nb
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    if not large:
+        monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
     monkeypatch.setattr(nb, "_AXPY_CHUNK", 7)
     calls = []
     real = hh.add_into
@@ -875,18 +880,22 @@ def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fort
             assert out.flags.c_contiguous == (not fortran or p == 1)
             assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
             np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
-    assert len(calls) == 2 * len(cases)
+    assert len(calls) == (2 * len(cases) if large else 0)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype):
-    """A fresh result by AXPY and beta = 1 with entries past a quarter of the range: a
-    result that overflows raises; results that stay finite (the entry in a row the
-    reflector leaves alone) are checked after and equal the dense product."""
+@pytest.mark.parametrize("large", [True, False])
+def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype, large):
+    """A fresh result by AXPY (or, small, a copy) and beta = 1 with entries past a quarter
+    of the range, or NaN or inf: a result that overflows raises, a NaN or inf raises;
+    results that stay finite (the entry in a row the reflector leaves alone) are checked
+    after and equal the dense product."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    if not large:
+        monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
     monkeypatch.setattr(hh, "_subtract_flagged", None)
     big = float(np.finfo(dtype).max)
     u = np.zeros(6)
@@ -896,6 +905,11 @@ def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype):
     Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
     with pytest.raises(ValueError, match="too large in magnitude"):
         V @ Y
+    for bad in (np.nan, np.inf):
+        Z = np.zeros((6, 3), dtype=dtype)
+        Z[4, 2] = bad  # a row the reflector leaves alone
+        with pytest.raises(ValueError, match="Y"):
+            V @ Z
     Y[:] = 0.0
     Y[0, 1], Y[2, 2] = 0.6 * big, 0.9 * big
     expected = dense_product(u[:, None]) @ Y.astype(np.float64)

@@ -361,6 +361,23 @@ def _bounds_apply_transpose(V, Y):
     return out
 
 
+def _flagged_apply_transpose(V, Y):
+    """V.T @ Y with several BLAS threads as it was before the fresh result by AXPY (and as
+    it still is for a product with signs): W = C_e^T Y and out = (D A) W by numpy's BLAS
+    into np.empty, then out = D (Y - out) by 512 KB blocks on the package's threads,
+    checked by numpy's overflow flags (`_subtract_flagged`)."""
+    from gsp_householder.householder import _product_into, _subtract_flagged
+
+    Vt = V.T
+    W = Vt._apply_watched(Y.dtype, False).T @ Y
+    signed = Vt._apply_signed(Y.dtype, False)
+    out = np.empty_like(Y)
+    _product_into(signed, W[:signed.shape[1]], out, True)
+    if _subtract_flagged(Y, out, None, True) or not np.isfinite(W).all():
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -470,7 +487,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     BLAS threads before GEMM 2 moved to numpy's BLAS. "bounds" is the apply with
     several BLAS threads before the flagged subtraction (`_bounds_apply_transpose`: the
     same two numpy GEMMs, then the subtraction reading each block's maximum and
-    minimum). "dense / GEMMs" is the ceiling of every "dense / ..." column: an apply
+    minimum); "flagged" the apply before the fresh result by AXPY
+    (`_flagged_apply_transpose`: the same two GEMMs, then the subtraction checked by
+    numpy's overflow flags; still the path of a product with signs). "dense / GEMMs" is
+    the ceiling of every "dense / ..." column: an apply
     that costs exactly its two GEMMs. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
     is in cache (`_rowblock_apply_transpose`); "overwrite_y" is
@@ -502,8 +522,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     err_unfused = np.linalg.norm(unfused_apply() - ref) / np.linalg.norm(Y)
     bounds_apply = lambda: _bounds_apply_transpose(V, Y)  # noqa: E731
     err_bounds = np.linalg.norm(bounds_apply() - ref) / np.linalg.norm(Y)
-    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "after",
-             "overwrite_y", "GEMMs scipy"]
+    flagged_apply = lambda: _flagged_apply_transpose(V, Y)  # noqa: E731
+    err_flagged = np.linalg.norm(flagged_apply() - ref) / np.linalg.norm(Y)
+    names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "flagged",
+             "after", "overwrite_y", "GEMMs scipy"]
     faults = {name: [] for name in names}
     for _ in range(rounds):
         itself = median_ratio(gemms, gemms, repeat, faults["GEMMs"])
@@ -513,6 +535,7 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         blocks = median_ratio(rowblock, gemms, repeat, faults["row blocks"])
         unfused = median_ratio(unfused_apply, gemms, repeat, faults["unfused"])
         bounds = median_ratio(bounds_apply, gemms, repeat, faults["bounds"])
+        flagged = median_ratio(flagged_apply, gemms, repeat, faults["flagged"])
         after = median_ratio(wy, gemms, repeat, faults["after"])
         inplace = median_ratio(overwrite, gemms, repeat, faults["overwrite_y"])
         library = median_ratio(gemms_scipy, gemms, repeat, faults["GEMMs scipy"])
@@ -521,17 +544,20 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         dense_main = median_ratio(lambda: dense.T @ Y, main_apply, dense_repeat)
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
         dense_bounds = median_ratio(lambda: dense.T @ Y, bounds_apply, dense_repeat)
+        dense_flagged = median_ratio(lambda: dense.T @ Y, flagged_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
                      f"{before:.2f}", f"{main:.2f}",
-                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{after:.2f}",
-                     f"{inplace:.2f}", f"{library:.2f}", f"{dense_gemms:.1f}x",
-                     f"{dense_main:.1f}x", f"{dense_unfused:.1f}x", f"{dense_bounds:.1f}x",
-                     f"{dense_ratio:.1f}x", f"{dense_inplace:.1f}x"])
+                     f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{flagged:.2f}",
+                     f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}",
+                     f"{dense_gemms:.1f}x", f"{dense_main:.1f}x", f"{dense_unfused:.1f}x",
+                     f"{dense_bounds:.1f}x", f"{dense_flagged:.1f}x", f"{dense_ratio:.1f}x",
+                     f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, unfused "
-          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, after {err:.1e}; "
+          f"{err_unfused:.1e}, bounds {err_bounds:.1e}, flagged {err_flagged:.1e}, "
+          f"after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     if rounds > 1:
         rows.append(["median of rounds"] + [
@@ -543,9 +569,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
             for i in range(1, len(rows[0]))])
     table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
                  "row blocks / GEMMs",
-                 "unfused / GEMMs", "bounds / GEMMs", "after / GEMMs (<= 1.3)",
-                 "overwrite_y / GEMMs", "GEMMs scipy / numpy", "dense / GEMMs (ceiling)",
-                 "dense / main", "dense / unfused", "dense / bounds", "dense / after (>= 40)",
+                 "unfused / GEMMs", "bounds / GEMMs", "flagged / GEMMs",
+                 "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
+                 "dense / GEMMs (ceiling)", "dense / main", "dense / unfused",
+                 "dense / bounds", "dense / flagged", "dense / after (>= 40)",
                  "dense / overwrite_y"])
     print("Minor page faults per timed call (median, quartiles; the two GEMMs: "
           f"{np.median(faults['GEMMs']):.0f})")

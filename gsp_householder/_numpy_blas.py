@@ -1,4 +1,4 @@
-"""``C -= A @ B`` in place by one GEMM with ``beta = 1`` on numpy's own OpenBLAS.
+"""``C -= A @ B`` (GEMM, ``beta = 1``) and ``Y += X`` (AXPY) on numpy's own OpenBLAS.
 
 numpy's ``matmul`` has no ``beta``, so ``Y - A @ B`` costs a GEMM into a temporary
 (which BLAS first zeroes) and a pass that subtracts it. SciPy's ``gemm`` has
@@ -6,7 +6,8 @@ numpy's ``matmul`` has no ``beta``, so ``Y - A @ B`` costs a GEMM into a tempora
 and an idle OpenBLAS worker spins for about 0.1 s after every call: a threaded GEMM
 on SciPy's library right after one on numpy's shares a core with numpy's spinning
 worker. Called on the library numpy itself uses, the update runs on the BLAS
-threads of the caller's own ``@``.
+threads of the caller's own ``@``. OpenBLAS's AXPY runs on those threads too, so a
+pass over two large arrays needs no threads of its own.
 
 The library is the OpenBLAS that threadpoolctl reports (optional) inside numpy's
 wheel (``numpy.libs`` or ``numpy/.dylibs``), or the only BLAS library of the
@@ -27,11 +28,12 @@ import numpy as np
 
 from gsp_householder._blas_threads import blas_controller
 
-__all__ = ["gemm_update", "routines"]
+__all__ = ["add_into", "gemm_update", "routines"]
 
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112
 _lock = threading.Lock()
-_state: dict = {"loaded": False, "routines": None}
+_state: dict = {"loaded": False, "routines": None, "axpy": None}
+_AXPY_CHUNK = 1 << 30  # entries per AXPY call: below the range of 32-bit BLAS integers
 
 
 def _numpy_blas_path() -> str | None:
@@ -49,8 +51,8 @@ def _numpy_blas_path() -> str | None:
     return libs[0].filepath if libs and len(paths) == 1 else None
 
 
-def _bind(path: str) -> dict | None:
-    """``{dtype: gemm}`` of the CBLAS routines of the library at ``path``."""
+def _bind(path: str) -> tuple[dict, dict] | None:
+    """``({dtype: gemm}, {dtype: axpy})``: the CBLAS routines of the library at ``path``."""
     try:
         lib = ctypes.CDLL(path)
     except OSError:
@@ -61,6 +63,8 @@ def _bind(path: str) -> dict | None:
                 config = getattr(lib, f"{prefix}openblas_get_config{suffix}")
                 found = {np.dtype(dtype): getattr(lib, f"{prefix}cblas_{c}gemm{suffix}")
                          for dtype, c in ((np.float64, "d"), (np.float32, "s"))}
+                axpy = {np.dtype(dtype): getattr(lib, f"{prefix}cblas_{c}axpy{suffix}")
+                        for dtype, c in ((np.float64, "d"), (np.float32, "s"))}
             except AttributeError:
                 continue
             config.restype, config.argtypes = ctypes.c_char_p, []
@@ -71,7 +75,10 @@ def _bind(path: str) -> dict | None:
                 gemm.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int, integer, integer,
                                  integer, scalar, ctypes.c_void_p, integer, ctypes.c_void_p,
                                  integer, scalar, ctypes.c_void_p, integer]
-            return found
+                axpy[dtype].restype = None
+                axpy[dtype].argtypes = [integer, scalar, ctypes.c_void_p, integer,
+                                        ctypes.c_void_p, integer]
+            return found, axpy
     return None
 
 
@@ -110,9 +117,29 @@ def _gemm(found: dict, A, B, C) -> None:
                       A.ctypes.data, lda, B.ctypes.data, ldb, 1.0, C.ctypes.data, ldc)
 
 
-def _works(found: dict) -> bool:
-    """Whether the bound routine gives numpy's products on small cases of every layout."""
+def _add(axpy: dict, X, Y) -> None:
+    """``Y += X`` for arrays of one dtype and shape, contiguous in the same memory order."""
+    if X.shape != Y.shape or not ((X.flags.c_contiguous and Y.flags.c_contiguous)
+                                  or (X.flags.f_contiguous and Y.flags.f_contiguous)):
+        raise ValueError("X and Y must have one shape and one memory order")
+    step = X.itemsize
+    for start in range(0, X.size, _AXPY_CHUNK):
+        count = min(_AXPY_CHUNK, X.size - start)
+        axpy[Y.dtype](count, 1.0, X.ctypes.data + start * step, 1,
+                      Y.ctypes.data + start * step, 1)
+
+
+def _works(found: dict, axpy: dict) -> bool:
+    """Whether the bound routines give numpy's results on small cases of every layout."""
     rng = np.random.default_rng(0)
+    for dtype in (np.float64, np.float32):
+        for order in "CF":
+            X = np.asarray(rng.standard_normal((5, 7)), dtype=dtype, order=order)
+            Y = np.asarray(rng.standard_normal((5, 7)), dtype=dtype, order=order)
+            expected = X + Y
+            _add(axpy, X, Y)
+            if not np.array_equal(Y, expected):
+                return False
     for dtype, tol in ((np.float64, 1e-12), (np.float32, 1e-4)):
         for order_a, order_b, order_c in ((a, b, c) for a in "CF" for b in "CF" for c in "CF"):
             # blocks of larger arrays: leading dimensions beyond the blocks' own sizes
@@ -128,8 +155,9 @@ def _works(found: dict) -> bool:
 
 def routines() -> dict | None:
     """``{dtype: gemm}`` for float64 and float32 (the CBLAS functions of numpy's
-    OpenBLAS, bound by ctypes, which releases the GIL), or ``None`` when they cannot be
-    found or do not check out. Found and checked once, then cached.
+    OpenBLAS, bound by ctypes, which releases the GIL), or ``None`` when they, or the
+    AXPY routines of `add_into`, cannot be found or do not check out. Found and checked
+    once, then cached.
 
     Examples
     --------
@@ -142,10 +170,11 @@ def routines() -> dict | None:
     with _lock:
         if not _state["loaded"]:
             path = _numpy_blas_path()
-            found = _bind(path) if path is not None else None
-            if found is not None and not _works(found):
-                found = None
-            _state["routines"], _state["loaded"] = found, True
+            bound = _bind(path) if path is not None else None
+            if bound is not None and not _works(*bound):
+                bound = None
+            _state["routines"], _state["axpy"] = bound if bound is not None else (None, None)
+            _state["loaded"] = True
         return _state["routines"]
 
 
@@ -159,3 +188,14 @@ def gemm_update(A, B, C) -> None:
     """
     _gemm(routines(), A, B, C)
 
+
+
+def add_into(X, Y) -> None:
+    """``Y += X`` in place by AXPY on numpy's BLAS (on as many threads as numpy's ``@``).
+
+    Internal: `routines` is not ``None``; ``X`` and ``Y`` share a dtype (float32 or
+    float64) and a shape, are both C-contiguous or both F-contiguous, ``Y`` is
+    writeable and does not overlap ``X``. Each entry is ``Y_ij + X_ij``, rounded once.
+    """
+    routines()
+    _add(_state["axpy"], X, Y)

@@ -25,7 +25,7 @@ import scipy.linalg
 import scipy.linalg.blas
 
 from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
-from gsp_householder._numpy_blas import gemm_update, routines
+from gsp_householder._numpy_blas import add_into, gemm_update, routines
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
@@ -362,14 +362,19 @@ class HouseholderProduct:
         `_fused_copy_subtract`), and with ``overwrite``: the output is ``Y`` itself,
         no allocation and no copy, only the bounds pass.
 
-        With ``overwrite`` and BLAS on several threads, when numpy's own OpenBLAS can
-        be called (`gsp_householder._numpy_blas`): $W = C_s^T Y$, the signs applied
-        to ``Y`` in place (if any), then ``Y -= A W`` with ``beta = 1`` on numpy's
-        BLAS, so no pass over ``Y`` follows GEMM 1 when there are no signs. $C_s$ is
-        $C$ with a last column of 16 (`_apply_sentinel`): the last row of $W$ is
-        finite only if every entry of ``Y`` is finite and at most a quarter of the
-        range, and with the column sums of $|W|$ below half the range no entry of the
-        result can overflow.
+        With BLAS on several threads, when numpy's own OpenBLAS can be called
+        (`gsp_householder._numpy_blas`), with ``overwrite`` or without signs:
+        $W = C_s^T Y$, then ``out -= A W`` with ``beta = 1`` on numpy's BLAS, where
+        ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or a
+        fresh result that holds ``Y``: for arrays of ``_PARALLEL_COPY_BYTES`` or more,
+        ``np.zeros`` (``calloc``, whose fresh pages the system has already zeroed, so
+        no pass) plus ``Y`` by AXPY, which runs on numpy's BLAS threads as the GEMMs
+        do, so every pass is made by the BLAS threads of the caller's own ``@`` and
+        none by threads of the package while a BLAS thread spins; for smaller arrays
+        a copy of ``Y``. $C_s$ is $C$ with a last column of 16
+        (`_apply_sentinel`): the last row of $W$ is finite only if every entry of
+        ``Y`` is finite and at most a quarter of the range, and with the column sums
+        of $|W|$ below half the range no entry of the result can overflow.
 
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
@@ -402,16 +407,26 @@ class HouseholderProduct:
             out = A @ W  # the one n x p allocation; the subtraction reuses it
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
-        out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         dcol = d[:, None] if self._has_signs else None
         one_thread = blas_controller() is not None and blas_threads() == 1
-        if overwrite and not one_thread and routines() is not None:
-            # in place: W from Y, the signs applied to Y (if any), then Y -= A W with
-            # beta = 1 on numpy's BLAS, right after GEMM 1 on the same BLAS threads
+        fresh = not overwrite and dcol is None
+        if (overwrite or fresh) and not one_thread and routines() is not None:
+            # W from Y, then Y -= A W in place (the signs applied to Y first, if any), or
+            # a fresh result out = Y + 0 by AXPY and out -= A W: beta = 1 on numpy's BLAS,
+            # on the BLAS threads of GEMM 1
             A = self._apply_pair(Y.dtype, transpose)[0]
             W = self._apply_sentinel(Y.dtype, transpose).T @ Y
-            if dcol is not None:
-                _copy_plain(Y, out, dcol, c_order)
+            if overwrite:
+                out = Y
+                if dcol is not None:
+                    _copy_plain(Y, out, dcol, c_order)
+            elif Y.nbytes >= _PARALLEL_COPY_BYTES:
+                # np.zeros of this size allocates fresh pages of the system, which are zero
+                # already (calloc): no pass of its own; the AXPY makes the first touch
+                out = np.zeros(Y.shape, Y.dtype, order="C" if c_order else "F")
+                add_into(Y, out)
+            else:  # a copy on the calling thread (calloc may clear recycled memory)
+                out = Y.copy(order="K")
             gemm_update(A, W[:-1], out)
             # the last row finite: every |Y_ij| is at most a quarter of the range; the column
             # sums of |W| below half the range: |(A W)_ij| is too (|A_ik| <= 1)
@@ -419,6 +434,7 @@ class HouseholderProduct:
                 bound = float(np.abs(W[:-1]).sum(axis=0).max())
                 finite = bool(np.isfinite(W[-1]).all())
             return out, finite and bound < 0.5 * np.finfo(Y.dtype).max
+        out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
         if not (overwrite or one_thread):
             # GEMM 2 through numpy, as GEMM 1: one BLAS library, one set of BLAS threads
             signed = self._apply_signed(Y.dtype, transpose)
@@ -474,9 +490,10 @@ class HouseholderProduct:
         installed and BLAS runs one thread, the copy of ``Y`` into the result and
         the second GEMM run block by block while each block is in cache. Otherwise
         both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
-        caller's own ``@``), and the subtraction from ``Y`` is shared out between
-        threads by blocks; with ``overwrite_y`` the second GEMM accumulates into
-        ``Y`` itself (``beta = 1``) where numpy's BLAS can be called that way.
+        caller's own ``@``). Where numpy's BLAS can be called directly, the second
+        GEMM accumulates (``beta = 1``) into ``Y`` itself with ``overwrite_y``, or
+        into a new result that BLAS has filled with ``Y`` (for ``V`` without signs);
+        elsewhere the subtraction from ``Y`` is shared out between threads by blocks.
 
         Examples
         --------

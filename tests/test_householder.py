@@ -703,24 +703,31 @@ def test_watched_factor_sees_every_row():
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
 @pytest.mark.parametrize("row", [0, 4, 28])
-@pytest.mark.parametrize("in_place", [False, True])
-def test_several_thread_apply_reports_non_finite_input(monkeypatch, bad, row, in_place):
+@pytest.mark.parametrize("path", ["flagged", "fresh beta one", "in place"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_several_thread_apply_reports_non_finite_input(monkeypatch, bad, row, path, dtype):
     """With several BLAS threads, a NaN or inf in Y, also in a row the reflectors leave
-    alone (row 4), raises: the flagged subtraction (a fresh result) and, in place, the
-    beta = 1 GEMM on numpy's BLAS."""
+    alone (row 4), raises: the flagged subtraction (a fresh result without numpy's BLAS),
+    a fresh result by AXPY and the beta = 1 GEMM on numpy's BLAS, and, in place, the
+    beta = 1 GEMM into Y."""
     import gsp_householder.householder as hh
 
-    if in_place:
+    numpy_blas = path != "flagged"
+    if numpy_blas:
         _needs_numpy_blas()
-    _several_blas_threads(monkeypatch, hh, numpy_blas=in_place)
+    _several_blas_threads(monkeypatch, hh, numpy_blas=numpy_blas)
+    calls = []
+    real = hh.add_into
+    monkeypatch.setattr(hh, "add_into", lambda *a: calls.append(1) or real(*a))
     U = np.random.default_rng(1).standard_normal((29, 3))
     U[4] = 0.0
     V = HouseholderProduct(U)
     for order in "CF":
-        Y = np.ones((29, 13), order=order)
+        Y = np.ones((29, 13), dtype=dtype, order=order)
         Y[row, 12] = bad
         with pytest.raises(ValueError, match="Y"):
-            V.T.matvec(Y, overwrite_y=True) if in_place else V.T @ Y
+            V.T.matvec(Y, overwrite_y=True) if path == "in place" else V.T @ Y
+    assert len(calls) == (2 if path == "fresh beta one" else 0)
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
@@ -823,7 +830,113 @@ def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_s
         assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
         fresh = op @ np.array(Y, dtype=dtype, order="F" if fortran else "C")
         assert np.linalg.norm(fresh - ref @ Y) <= tol * np.linalg.norm(Y)
-    assert len(calls) == 2  # the two overwriting calls; the others subtract by blocks
+    # the two overwriting calls, and the two fresh results when there are no signs (with
+    # signs, a fresh result takes the flagged subtraction)
+    assert len(calls) == (2 if with_signs else 4)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("fortran", [False, True])
+@pytest.mark.parametrize("m", [1, 5, 28])
+@pytest.mark.parametrize("p", [1, 13, 40])
+@pytest.mark.parametrize("large", [True, False])
+def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fortran, m, p,
+                                                        large):
+    """A fresh result with several BLAS threads and numpy's BLAS, no signs: ``out = Y``
+    by AXPY into zeros (an array counted as large; in pieces of 7 entries here, so that
+    the pieces cross rows and columns and the last one is short) or by a copy (a small
+    one), then ``out -= A W`` (beta = 1). Equal to the dense product (1e-12 float64,
+    1e-5 float32), both memory orders, m = 1, 5 and n - 1, V and V^T, a factored
+    product too; Y left alone, the result its own memory in Y's memory order; neither
+    the flagged subtraction nor SciPy's GEMM is called."""
+    import gsp_householder._numpy_blas as nb
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    if not large:
+        monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
+    monkeypatch.setattr(nb, "_AXPY_CHUNK", 7)
+    calls = []
+    real = hh.add_into
+    monkeypatch.setattr(hh, "add_into", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(hh, "_subtract_flagged", None)
+    monkeypatch.setattr(hh, "_subtract_product", None)
+    rng = np.random.default_rng(m + 2 * fortran + 3 * p)
+    n = 29
+    U, _ = random_case(rng, n, m, with_signs=False)
+    cases = [(HouseholderProduct(U), dense_product(U, None))]
+    if m < n - 1:
+        V, Uf = _factored_case(rng, n, m)
+        cases.append((V, dense_product(Uf, None)))
+    Y = rng.standard_normal((n, p)) * 3.0
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    for V, D in cases:
+        for op, ref in ((V, D), (V.T, D.T)):
+            Z = np.array(Y, dtype=dtype, order="F" if fortran else "C")
+            out = op @ Z
+            assert out.dtype == dtype and not np.shares_memory(out, Z)
+            assert out.flags.f_contiguous == (fortran or p == 1)
+            assert out.flags.c_contiguous == (not fortran or p == 1)
+            assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
+            np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
+    assert len(calls) == (2 * len(cases) if large else 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("large", [True, False])
+def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype, large):
+    """A fresh result by AXPY (or, small, a copy) and beta = 1 with entries past a quarter
+    of the range, or NaN or inf: a result that overflows raises, a NaN or inf raises;
+    results that stay finite (the entry in a row the reflector leaves alone) are checked
+    after and equal the dense product."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    if not large:
+        monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
+    monkeypatch.setattr(hh, "_subtract_flagged", None)
+    big = float(np.finfo(dtype).max)
+    u = np.zeros(6)
+    u[[0, 1]] = 0.3, 1.0
+    V = HouseholderProduct(u)
+    Y = np.zeros((6, 3), dtype=dtype)
+    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    with pytest.raises(ValueError, match="too large in magnitude"):
+        V @ Y
+    for bad in (np.nan, np.inf):
+        Z = np.zeros((6, 3), dtype=dtype)
+        Z[4, 2] = bad  # a row the reflector leaves alone
+        with pytest.raises(ValueError, match="Y"):
+            V @ Z
+    Y[:] = 0.0
+    Y[0, 1], Y[2, 2] = 0.6 * big, 0.9 * big
+    expected = dense_product(u[:, None]) @ Y.astype(np.float64)
+    out = V @ Y
+    assert np.isfinite(out).all()
+    np.testing.assert_allclose(out, expected, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                               atol=1e-6 * big)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_numpy_blas_add_into(monkeypatch, dtype):
+    """``Y += X`` by AXPY on numpy's BLAS: exact (one rounding per entry), C and F order,
+    in one call and in pieces of 5 entries; arrays of two memory orders are refused."""
+    import gsp_householder._numpy_blas as nb
+
+    _needs_numpy_blas()
+    rng = np.random.default_rng(4)
+    for chunk in (nb._AXPY_CHUNK, 5):
+        monkeypatch.setattr(nb, "_AXPY_CHUNK", chunk)
+        for order in "CF":
+            X = np.asarray(rng.standard_normal((6, 7)), dtype=dtype, order=order)
+            Y = np.asarray(rng.standard_normal((6, 7)), dtype=dtype, order=order)
+            expected = X + Y
+            nb.add_into(X, Y)
+            np.testing.assert_array_equal(Y, expected)
+    with pytest.raises(ValueError, match="memory order"):
+        nb.add_into(np.zeros((3, 4), dtype=dtype), np.zeros((3, 4), dtype=dtype, order="F"))
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])

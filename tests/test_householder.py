@@ -757,6 +757,18 @@ def test_subtraction_flags_an_overflow_in_any_block(n_threads, c_order, dtype):
             assert hh._subtract_flagged(Z, out, None, c_order, n_threads=n_threads)
 
 
+def _overflowing_case(dtype):
+    """One reflector on rows 0 and 1 and signals whose product's entry (0, 0) is about
+    1.1 times the range of ``dtype``: the reflector's vector, the product, the signals
+    and the largest finite value."""
+    big = float(np.finfo(dtype).max)
+    u = np.zeros(6)
+    u[[0, 1]] = 0.3, 1.0
+    Y = np.zeros((6, 3), dtype=dtype)
+    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big
+    return u, HouseholderProduct(u), Y, big
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_flagged_subtraction_apply_overflow_raises_and_near_overflow_returns(monkeypatch,
                                                                               dtype):
@@ -766,12 +778,7 @@ def test_flagged_subtraction_apply_overflow_raises_and_near_overflow_returns(mon
     import gsp_householder.householder as hh
 
     _several_blas_threads(monkeypatch, hh)
-    big = float(np.finfo(dtype).max)
-    u = np.zeros(6)
-    u[[0, 1]] = 0.3, 1.0
-    V = HouseholderProduct(u)
-    Y = np.zeros((6, 3), dtype=dtype)
-    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    u, V, Y, big = _overflowing_case(dtype)
     W = V._apply_watched(dtype, False).T @ Y
     assert np.isfinite(W).all() and np.abs(W).sum(axis=0).max() < 0.5 * big
     with pytest.raises(ValueError, match="too large in magnitude"):
@@ -897,12 +904,7 @@ def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype, lar
     if not large:
         monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
     monkeypatch.setattr(hh, "_subtract_flagged", None)
-    big = float(np.finfo(dtype).max)
-    u = np.zeros(6)
-    u[[0, 1]] = 0.3, 1.0
-    V = HouseholderProduct(u)
-    Y = np.zeros((6, 3), dtype=dtype)
-    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    u, V, Y, big = _overflowing_case(dtype)
     with pytest.raises(ValueError, match="too large in magnitude"):
         V @ Y
     for bad in (np.nan, np.inf):
@@ -996,12 +998,7 @@ def test_overwrite_y_beta_one_near_the_range_is_checked(monkeypatch, dtype):
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
-    big = float(np.finfo(dtype).max)
-    u = np.zeros(6)
-    u[[0, 1]] = 0.3, 1.0
-    V = HouseholderProduct(u)
-    Y = np.zeros((6, 3), dtype=dtype)
-    Y[0, 0], Y[1, 0] = 0.99 * big, -0.49 * big  # (V Y)_00 is about 1.1 times the range
+    u, V, Y, big = _overflowing_case(dtype)
     with pytest.raises(ValueError, match="overflows"):
         V.matvec(Y, overwrite_y=True)
     Y[:] = 0.0

@@ -128,3 +128,20 @@ def test_unweighted_sensor_perturbed_keeps_equal_weights():
     B = fourier_basis(G)
     res, caught = _infer(_bench_input(B.eigenvectors, 12))
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.97 and not caught
+
+
+def test_grouped_search_does_not_return_a_near_complete_graph():
+    # Comet(60, 10), exact shuffled eigenvectors (draw 3): the eigenvalues of the graph
+    # found group the columns into 3 groups that mix the true eigenspaces, and the
+    # grouped search's graph is the complete graph minus one pair with equal weights;
+    # it fits exactly and was returned with no warning (F1 0.065)
+    pygsp = pytest.importorskip("pygsp")
+    from _basis_inputs import shuffled
+
+    from gsp_householder.exceptions import ConvergenceWarning
+
+    A = pygsp.graphs.Comet(60, 10).W.toarray()
+    n = A.shape[0]
+    res, caught = _infer(shuffled(fourier_basis(A).eigenvectors, 3))
+    assert res.n_edges <= n * (n - 1) // 2 - (n - 1)
+    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)

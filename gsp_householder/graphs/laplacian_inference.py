@@ -483,7 +483,12 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
     fits the eigenvectors:
     exactly (``FITS_EXACTLY``) for exact eigenvectors, as well as the graph found
     (``_fits_as_well``, per free pair: ``_per_free_pair``) with noise. The complete
-    graph (the only graph of one group of all nonzero eigenvalues) is never taken. With
+    graph (the only graph of one group of all nonzero eigenvalues) is never taken, nor a
+    graph within fewer pairs of it than a spanning tree has (``_not_near_complete``: a
+    grouping that mixes the true eigenspaces gave Comet(60, 10), exact, the complete
+    graph minus one pair with equal weights). With repeated eigenvalues the graph
+    found need not be a function of the truth, and its eigenspaces need not be unions
+    of the true ones. With
     noise, a sparser graph whose rotation residual per free pair is within
     ``RESIDUAL_CONSISTENT`` times that of the graph found, but not within the slacks,
     is a rival (``_add_rival``): reported, not returned (caveman(4, 5) rotated,
@@ -508,7 +513,7 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
                                     "edges": [int(x[0]) for x in g_ranked[:1]]}
     # the complete graph shares every basis's eigenvectors: no evidence (one group of all
     # nonzero eigenvalues gives it alone, with equal weights)
-    g_ranked = [x for x in g_ranked if x[0] < B.n_pairs]
+    g_ranked = _not_near_complete(B, g_ranked)
     if not g_ranked or candidate_order(g_ranked[0])[:2] >= candidate_order(ranked[0])[:2]:
         return ranked, family_dimension
     fit = _residuals(basis, g_ranked[0][3])
@@ -942,8 +947,9 @@ def _equal_weight_regular(B: PairBasis, basis, rng):
 
 
 def _not_near_complete(B: PairBasis, family) -> list:
-    """The members of a noisy constant-diagonal family (``rank_candidates`` items) whose
-    complement has at least $n - 1$ edges (enough to be connected).
+    """The candidates (``rank_candidates`` items) whose complement has at least $n - 1$
+    edges (enough to be connected): of a noisy constant-diagonal family, and of the
+    grouped search (``_found_eigenspaces``).
 
     The complete graph is a member of every family, and with noise the family also
     holds it with a few pairs dropped and weights unequal: members that differ from it

@@ -1348,6 +1348,20 @@ def test_star_inside_the_wheel_is_reported():
     assert all(d == 2 for _, d in rim.degree())
 
 
+@pytest.mark.parametrize(("k", "m", "draw"), [(8, 4, 0), (6, 5, 2), (5, 3, 0)])
+def test_star_inside_the_windmill_is_reported(k, m, draw):
+    # the windmill's eigenvectors give the star of its centre: its leaves are twins whose
+    # columns are the eigenvectors of k disjoint cliques K(m - 1) (a disconnected graph
+    # on them), so the windmill is a valid superset; it is reported, not returned silently
+    G = nx.windmill_graph(k, m)
+    B = fourier_basis(G)
+    with pytest.warns(AmbiguousGraphWarning, match="twin nodes"):
+        res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw), rng=0)
+    assert res.n_edges == k * (m - 1)
+    assert res.history["superset_edges"] == G.number_of_edges() and res.ambiguous
+    assert compare_graphs(B.laplacian, res.candidates[-1])["f1"] == 1.0
+
+
 @pytest.mark.parametrize("make", [lambda: nx.star_graph(30),
                                   lambda: nx.complete_bipartite_graph(5, 20),
                                   lambda: nx.barabasi_albert_graph(60, 1, seed=2)])

@@ -21,6 +21,9 @@ import scipy.sparse as sp
 
 #: Smallest twin class searched: three twins always carry a sparse graph (a path).
 MIN_TWINS = 4
+#: Gap, relative to a column's largest entry, that separates two of its level sets
+#: (`component_graph`); also the relative size of the weights it drops.
+LEVEL_GAP = 1e-2
 
 
 def twin_classes(W, min_size: int = MIN_TWINS) -> list[np.ndarray]:
@@ -64,3 +67,66 @@ def generic_edges(s: int) -> int:
     constant column: $\binom{s}{2}$ pairs less one zero per free eigenvalue up to scale
     ($s - 2$)."""
     return s * (s - 1) // 2 - (s - 2)
+
+
+def _level_sets(q, gap: float) -> list[np.ndarray] | None:
+    """The groups of entries of ``q`` that no gap above ``gap`` separates (in sorted
+    order), or None if one of them is a single entry."""
+    order = np.argsort(q)
+    cuts = np.flatnonzero(np.diff(q[order]) > gap) + 1
+    groups = np.split(order, cuts)
+    return None if min(g.size for g in groups) < 2 else groups
+
+
+def component_graph(Q, gap: float = LEVEL_GAP) -> sp.coo_array | None:
+    """Weights (upper triangle, on the rows of ``Q``) of a disconnected graph whose
+    eigenvectors are the columns of the twin basis ``Q`` (constant column first), or
+    None if none shows.
+
+    A graph on a twin class with $c > 1$ components has a zero eigenspace spanned by
+    the components' indicators, so $c$ columns of ``Q`` are constant on every component
+    and the others sum to zero on each. The components are read as the common
+    refinement of the level sets of the columns whose entries fall into groups of at
+    least two (groups separated by more than ``gap`` times the column's largest
+    entry); they are kept if exactly $c$ columns lie in the span of their indicators
+    (squared projection above 1/2) and at least two components have two nodes or
+    more. The weights on the pairs within components are the projection of equal
+    weights on the family of graphs with these eigenvectors: the right singular
+    vectors of the map from those weights to the off-diagonal of $Q^T L Q$ whose
+    singular values are at most ``gap`` times the largest squared norm of two rows'
+    difference (2 for an orthogonal ``Q``: the scale of one pair's term). The weights
+    below ``gap`` times the largest are dropped, and a projection of both signs beyond
+    that is refused. The eigenvectors of the components may mix them (a shared
+    eigenvalue): 8 triangles sharing one eigenvalue in the windmill's leaves.
+    """
+    s = Q.shape[0]
+    label = np.zeros(s, dtype=np.intp)
+    for q in Q[:, 1:].T:
+        groups = _level_sets(q, gap * np.abs(q).max())
+        if groups is None:
+            continue
+        split = np.empty(s, dtype=np.intp)
+        for k, g in enumerate(groups):
+            split[g] = k
+        label = np.unique(label * s + split, return_inverse=True)[1]
+    sizes = np.bincount(label)
+    c = sizes.size
+    if c < 2 or np.count_nonzero(sizes >= 2) < 2:
+        return None
+    ind = np.zeros((s, c))
+    ind[np.arange(s), label] = 1.0 / np.sqrt(sizes[label])
+    if np.count_nonzero(np.einsum("ij,ij->j", ind.T @ Q, ind.T @ Q) > 0.5) != c:
+        return None
+    rows, cols = np.nonzero(np.triu(label[:, None] == label[None, :], 1))
+    D = Q[rows] - Q[cols]
+    iu = np.triu_indices(s, 1)
+    A = (D[:, iu[0]] * D[:, iu[1]]).T
+    _, sigma, Vt = np.linalg.svd(A, full_matrices=False)
+    family = Vt[sigma <= gap * np.einsum("ij,ij->i", D, D).max()]
+    if not family.size:
+        return None
+    w = family.T @ family.sum(axis=1)
+    keep = w > gap * w.max()
+    if w.min() < -gap * w.max() or not keep.any():
+        return None
+    return sp.coo_array((w[keep], (rows[keep], cols[keep])), shape=(s, s))

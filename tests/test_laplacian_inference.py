@@ -1362,6 +1362,21 @@ def test_star_inside_the_windmill_is_reported(k, m, draw):
     assert compare_graphs(B.laplacian, res.candidates[-1])["f1"] == 1.0
 
 
+def test_disconnected_class_graph_above_its_cost_is_left_to_the_connected_search(
+        monkeypatch):
+    # reading a twin class's graph from its components costs C(s, 2) P^2 flops (s twins,
+    # P pairs within components; two cliques of 79 nodes: 170 CPU s); above
+    # MAX_COMPONENT_FLOPS the class goes to the search for a connected graph, which
+    # finds none for the windmill's leaves
+    import gsp_householder.graphs._twin_superset as twin
+
+    monkeypatch.setattr(twin, "MAX_COMPONENT_FLOPS", 0.0)
+    G = nx.windmill_graph(8, 4)
+    V = _shuffled(_perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
+    res = infer_laplacian(V, rng=0)
+    assert res.n_edges == 24 and "superset_edges" not in res.history
+
+
 @pytest.mark.parametrize("make", [lambda: nx.star_graph(30),
                                   lambda: nx.complete_bipartite_graph(5, 20),
                                   lambda: nx.barabasi_albert_graph(60, 1, seed=2)])

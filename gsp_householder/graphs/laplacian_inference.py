@@ -1316,8 +1316,8 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                   every=False):
     """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
-    (``_consistent_first``); the
-    sparsest of the graphs whose rotation residual (``_residuals``) is within
+    (``_consistent_first``); the sparsest of the graphs whose rotation residual
+    (``_residuals``) is within
     ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual
     (``_residual``). Each ranking's candidates are ordered by
     ``_noisy_order``, and a graph with equal weights to the noise level is preferred to
@@ -1779,12 +1779,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
     complement = _close_complement(basis, ranked[0], _fitted_noise(history))
-    if complement is not None and sp.triu(complement, 1).nnz < ranked[0][0]:
+    if complement is not None and (sparser := sp.triu(complement, 1).nnz) < ranked[0][0]:
         # noisy rankings can reach the denser of a graph and its complement first (the
         # two fit alike): the sparser is returned, the graph found is its complement
-        found = ranked[0]
-        ranked = [(sp.triu(complement, 1).nnz, 0.0, None, complement), *ranked[1:]]
-        complement = found[3]
+        ranked, complement = [(sparser, 0.0, None, complement), *ranked[1:]], ranked[0][3]
         laps[0] = L = _laplacian(ranked[0][3], basis)
         eigenvalues, residual = _diagonal_fit(basis["V"], L)
         history["candidate_edges"][0] = ranked[0][0]
@@ -2001,11 +1999,11 @@ def _undetermined_support(basis, B: PairBasis, W, eigenvalues, residual, history
     if np.any(np.diff(lam) <= SIMPLE_SPECTRUM_GAP * float(np.abs(lam).max())):
         return 0
     upper = sp.triu(W, 1).tocoo()
-    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(2)
+    gram = complement_gram(B, upper.row, upper.col)
+    mu, _ = gram.null_directions(2)
     if mu[1] > B.cluster(mu[0]):
         return 0
-    mu, _ = complement_gram(B, upper.row, upper.col).null_directions(
-        cluster=B.cluster(mu[0]))
+    mu, _ = gram.null_directions(cluster=B.cluster(mu[0]))
     history["own_family_dimension"] = int(np.count_nonzero(mu <= B.cluster(mu[0])))
     return history["own_family_dimension"]
 

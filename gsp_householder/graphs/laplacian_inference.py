@@ -536,6 +536,16 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
                 _add_rival(history, ranked[0], g_ranked[0])
             return ranked, family_dimension
     history["found_eigenspaces"]["chosen"] = True
+    if exact and (not _settled(B, g_ranked) or (
+            "refined" in history["found_eigenspaces"] and not _sparsest_possible(B, g_ranked))):
+        # the first grouping's graph was not settled and no refinement gave a tree: every
+        # grouping searched may join true eigenspaces (balanced_tree(4, 3), draw 3: an
+        # equal-weight graph of 122 edges for the tree's 84)
+        warnings.warn(f"the graph ({int(g_ranked[0][0])} edges) comes from searches with "
+                      "eigenvalues tied on groups of columns that may join different "
+                      "eigenspaces; a sparser graph may have these eigenvectors (family "
+                      f"dimension {max(family_dimension, g_dim)})",
+                      ConvergenceWarning, stacklevel=5)
     return _merge(g_ranked, ranked), max(family_dimension, g_dim)
 
 

@@ -145,3 +145,28 @@ def test_grouped_search_does_not_return_a_near_complete_graph():
     res, caught = _infer(shuffled(fourier_basis(A).eigenvectors, 3))
     assert res.n_edges <= n * (n - 1) // 2 - (n - 1)
     assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+def test_refinement_keeps_only_the_groups_both_share():
+    from gsp_householder.graphs._refined_groups import common_refinement, refined_groupings
+
+    first = [[0], [1, 2, 3], [4, 5]]
+    other = [[0], [1, 2], [3, 4, 5]]
+    assert common_refinement(first, other, 6) == [[0], [1, 2], [3], [4, 5]]
+    # a grouping equal to the first, or one that splits every column, is not searched
+    assert refined_groupings(first, [first, None, [[k] for k in range(6)], other], 6) == [
+        [[0], [1, 2], [3], [4, 5]]]
+
+
+def test_tree_whose_found_eigenspaces_mix_true_ones():
+    # balanced_tree(3, 4), exact shuffled eigenvectors (draw 0): the eigenspaces of the
+    # first graph found join the columns of true eigenvalues 1.197 and 6.803 (and 2.930
+    # and 5.070); the grouped search on them gave 240 edges for 120 with no warning. A
+    # refinement by the eigenspaces of another graph found separates them
+    from _basis_inputs import shuffled
+
+    A = nx.to_numpy_array(nx.balanced_tree(3, 4))
+    B = fourier_basis(A)
+    res, caught = _infer(shuffled(B.eigenvectors, 0))
+    assert res.n_edges == 120 and not caught
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0

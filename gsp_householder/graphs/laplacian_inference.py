@@ -494,7 +494,9 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
     grouping that mixes the true eigenspaces gave Comet(60, 10), exact, the complete
     graph minus one pair with equal weights). With repeated eigenvalues the graph
     found need not be a function of the truth, and its eigenspaces need not be unions
-    of the true ones. With
+    of the true ones: on exact input the groupings refined by the other graphs found
+    are searched too (`_refined_searches`), and a graph from them that is not settled
+    is returned with a ``ConvergenceWarning``. With
     noise, a sparser graph whose rotation residual per free pair is within
     ``RESIDUAL_CONSISTENT`` times that of the graph found, but not within the slacks,
     is a rival (``_add_rival``): reported, not returned (caveman(4, 5) rotated,

@@ -215,10 +215,11 @@ def test_input_validation():
 
 
 @pytest.mark.parametrize("size", [1e-11, 1e-9, 1e-6, 1e-2])
-def test_orthonormal_is_the_polar_factor(size):
+def test_orthonormal_is_the_polar_factor(size, monkeypatch):
     # below POLAR_STEP_GAP one Newton-Schulz step, above it the SVD: both the polar factor
     from gsp_householder.graphs import laplacian_inference as inference
 
+    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 60)     # the step forced on
     rng = np.random.default_rng(4)
     Q = np.linalg.qr(rng.standard_normal((60, 60)))[0]
     V = Q + size * rng.standard_normal((60, 60)) / 60
@@ -237,6 +238,8 @@ def test_orthonormal_is_the_polar_factor(size):
         assert np.abs(V - U @ Wt).max() > 1e-3 * size      # the step did correct V
     else:
         np.testing.assert_array_equal(out, U @ Wt)
+    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 61)     # below it: the SVD
+    np.testing.assert_array_equal(inference._orthonormal(V), U @ Wt)
 
 
 def test_to_networkx_roundtrip_and_errors():

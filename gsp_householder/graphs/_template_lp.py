@@ -390,10 +390,9 @@ def _direction_matrix(B: PairBasis, lam) -> np.ndarray:
     """$\\tilde L(\\lambda)$ of a direction used once (not kept by ``PairBasis.matrix``):
     by ``symmetric_product`` (half the flops) when ``B.symmetric``, as ``matrix`` forms
     it, else by the general product."""
-    w = B.columns(np.ascontiguousarray(lam, dtype=np.float64))
     if B.symmetric:
-        return symmetric_product(B.V, w)
-    return (B.V * w) @ B.V.T
+        return symmetric_product(B.V, B.columns(np.ascontiguousarray(lam, dtype=np.float64)))
+    return (B.V * B.columns(lam)) @ B.V.T
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:

@@ -214,6 +214,34 @@ def test_input_validation():
     assert compare_graphs(two_paths, infer_laplacian(disconnected))["f1"] == 1.0
 
 
+@pytest.mark.parametrize("size", [1e-11, 1e-9, 1e-6, 1e-2])
+def test_orthonormal_is_the_polar_factor(size, monkeypatch):
+    # below POLAR_STEP_GAP one Newton-Schulz step, above it the SVD: both the polar factor
+    from gsp_householder.graphs import laplacian_inference as inference
+
+    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 60)     # the step forced on
+    rng = np.random.default_rng(4)
+    Q = np.linalg.qr(rng.standard_normal((60, 60)))[0]
+    V = Q + size * rng.standard_normal((60, 60)) / 60
+    gap = np.linalg.norm(V.T @ V - np.eye(60))
+    step = gap <= inference.POLAR_STEP_GAP
+    assert step == (size <= 1e-9)
+    w, E = np.linalg.eigh(V.T @ V)                      # V (V^T V)^{-1/2}, independently
+    polar = V @ ((E / np.sqrt(w)) @ E.T)
+    U, _, Wt = np.linalg.svd(V)
+    out = inference._orthonormal(V)
+    np.testing.assert_allclose(out, polar, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(out.T @ out, np.eye(60), rtol=0, atol=1e-14)
+    if step:
+        np.testing.assert_array_equal(out, V - V @ (0.5 * (V.T @ V - np.eye(60))))
+        assert np.abs(out - U @ Wt).max() < 1e-14
+        assert np.abs(V - U @ Wt).max() > 1e-3 * size      # the step did correct V
+    else:
+        np.testing.assert_array_equal(out, U @ Wt)
+    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 61)     # below it: the SVD
+    np.testing.assert_array_equal(inference._orthonormal(V), U @ Wt)
+
+
 def test_to_networkx_roundtrip_and_errors():
     G = load_graph("florentine_families")
     L = laplacian_matrix(G)

@@ -307,3 +307,34 @@ def test_ordered_search_bisects_on_small_graphs(monkeypatch):
     res = inference.infer_laplacian(F)
     assert calls and all(calls)
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_direction_matrix_and_adjacency_match_the_kept_matrix(symmetric):
+    """``_template_lp._direction_matrix`` (the certificates' products) is the general
+    product, or with ``B.symmetric`` the kept matrix bit for bit (equal to the general
+    product to 1e-12); ``adjacency`` gives the same weights from either form of -L."""
+    from gsp_householder.graphs import _template_lp
+
+    B = _pairs(_grid())
+    B.symmetric = symmetric
+    rng = np.random.default_rng(5)
+    tol = np.full(B.n, 1e-9)
+    for lam in (rng.standard_normal(B.g), B.equal_eigenvalues()):
+        general = (B.V * B.columns(lam)) @ B.V.T
+        got = _template_lp._direction_matrix(B, lam)
+        if symmetric:
+            assert got.tobytes() == B.matrix(lam).tobytes()
+            np.testing.assert_array_equal(got, got.T)
+            np.testing.assert_allclose(got, general, rtol=0, atol=1e-12 * np.abs(got).max())
+        else:
+            assert got.tobytes() == general.tobytes()
+        L = B.matrix(lam)
+        W = -0.5 * (L + L.T)
+        np.fill_diagonal(W, 0.0)
+        W[W <= 2.0 * (tol[:, None] + tol[None, :])] = 0.0
+        W *= np.outer(B.u ** 2, B.u ** 2)
+        W[W <= 1e-6 * W.max(initial=0.0)] = 0.0
+        A = _template_lp.adjacency(B, lam, tol)
+        assert A.nnz > 0
+        np.testing.assert_array_equal(A.toarray(), W)

@@ -17,7 +17,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs import _dense_lp
-from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
+from gsp_householder.graphs._pair_geometry import (
+    PairBasis,
+    complement_gram,
+    symmetric_product,
+)
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
@@ -359,7 +363,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
             return True
         if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
             return False
-        L = ((B.V * B.columns(Q @ res.x[:-1])) @ B.V.T)[I, J]
+        L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
         excess[rows] = 0.0
         worst = np.argsort(-excess)[:CERTIFY_ROWS]
@@ -377,9 +381,18 @@ def _nearest_rows(B: PairBasis, Q, trace_row, h, hint):
     span); ``h``: the rows' bounds."""
     I, J = hint
     q = np.sign(trace_row[0] or 1.0) * Q[:, 0]
-    excess = ((B.V * B.columns(q)) @ B.V.T)[I, J] - h
+    excess = _direction_matrix(B, q)[I, J] - h
     first = np.argpartition(-excess, CERTIFY_ROWS - 1)[:CERTIFY_ROWS]
     return first[np.argsort(-excess[first], kind="stable")]
+
+
+def _direction_matrix(B: PairBasis, lam) -> np.ndarray:
+    """$\\tilde L(\\lambda)$ of a direction used once (not kept by ``PairBasis.matrix``):
+    by ``symmetric_product`` (half the flops) when ``B.symmetric``, as ``matrix`` forms
+    it, else by the general product."""
+    if B.symmetric:
+        return symmetric_product(B.V, B.columns(np.ascontiguousarray(lam, dtype=np.float64)))
+    return (B.V * B.columns(lam)) @ B.V.T
 
 
 def check_member(B, lam, tol, floor, hint) -> bool:
@@ -500,7 +513,8 @@ def polish(B: PairBasis, lam, fit: Fit):
 def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:
     """Edge weights $w_{ij} = -\\tilde L_{ij} u_i^2 u_j^2$ above the edge threshold."""
     L = B.matrix(lam)
-    W = -0.5 * (L + L.T)
+    # an exactly symmetric L (``symmetric_product``): -0.5 (L + L^T) is -L, bit for bit
+    W = np.negative(L) if B.symmetric else -0.5 * (L + L.T)
     np.fill_diagonal(W, 0.0)
     W[W <= 2.0 * (tol[:, None] + tol[None, :])] = 0.0
     u2 = B.u * B.u

@@ -60,7 +60,7 @@ from gsp_householder._validation import check_real_array, check_rng, check_scala
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs._character_groups import character_groups
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
-from gsp_householder.graphs._distance_graphs import regular_distance_graphs
+from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
@@ -2087,17 +2087,18 @@ def _fitted_noise(history) -> float:
 
 
 def _distance_twins(basis, ranked, noise: float = 0.0) -> list[sp.csr_array]:
-    """The distance graphs of the graph ``ranked[0]`` (``regular_distance_graphs``:
-    connected, regular, at most as many edges) that fit the eigenvectors as well
-    (``_fits_as_well``, residuals floored at ``ROUNDING_FIT``) and are not among the
-    candidates ``ranked``; for a combinatorial Laplacian with equal weights (to the
-    noise level ``noise``, as `_close_complement`), no eigenvalue order, up to
-    ``FAMILY_SEARCH_MAX_N`` nodes.
+    """The walk classes of the graph ``ranked[0]`` (``regular_walk_classes``: classes
+    of pairs with equal walk counts that are connected regular graphs with at most as
+    many edges) that fit the eigenvectors as well (``_fits_as_well``, residuals floored
+    at ``ROUNDING_FIT``) and are not among the candidates ``ranked``; for a
+    combinatorial Laplacian with equal weights (to the noise level ``noise``, as
+    `_close_complement`), no eigenvalue order, up to ``FAMILY_SEARCH_MAX_N`` nodes.
 
-    The dodecahedron perturbed by 1e-3 (draws 2, 4, 5 of ``bench_inference``'s
-    convention) came back as its distance-4 graph, an isomorphic cubic graph on the
-    same nodes with no common edge and the same eigenvectors, with the truth in no
-    candidate.
+    The dodecahedron perturbed by 1e-3 (draws 2, 4, 5 of ``tests/_basis_inputs``,
+    shuffled with seed draw + 7) came back as its distance-4 graph, an isomorphic cubic
+    graph on the same nodes with no common edge and the same eigenvectors, with the
+    truth in no candidate; the Moebius-Kantor graph (draw 2) as a twin whose truth is
+    one walk class of it.
     """
     n_edges, cv, _, W = ranked[0][:4]
     if (basis["kind"] != "combinatorial" or basis["ordered"] or basis.get("twin_class")
@@ -2105,7 +2106,7 @@ def _distance_twins(basis, ranked, noise: float = 0.0) -> list[sp.csr_array]:
         return []
     if cv > 1e-6 and not (noise > EXACT_NOISE and _equal_within_noise(basis, W, noise)):
         return []
-    graphs = regular_distance_graphs(W)
+    graphs = regular_walk_classes(W)
     if not graphs:
         return []
     reference = [max(r, ROUNDING_FIT) for r in _residuals(basis, W)]

@@ -1407,6 +1407,17 @@ def test_distance_twin_of_the_dodecahedron_is_listed(draw):
     assert max(compare_graphs(B.laplacian, L)["f1"] for L in res.candidates) == 1.0
 
 
+def test_twin_of_the_moebius_kantor_graph_is_listed():
+    # an isomorphic twin with the same eigenvectors is returned (F1 0); the truth is one
+    # class of its pairs with equal walk counts (not a distance graph: the graph is not
+    # distance-regular), a connected cubic graph that fits as well, now a candidate
+    B = fourier_basis(nx.moebius_kantor_graph())
+    res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 2), 9), rng=0)
+    assert res.n_edges == 24 and res.ambiguous
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 0.0
+    assert max(compare_graphs(B.laplacian, L)["f1"] for L in res.candidates) == 1.0
+
+
 @pytest.mark.parametrize("make", [lambda: nx.star_graph(30),
                                   lambda: nx.complete_bipartite_graph(5, 20),
                                   lambda: nx.barabasi_albert_graph(60, 1, seed=2)])

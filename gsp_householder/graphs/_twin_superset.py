@@ -26,8 +26,9 @@ MIN_TWINS = 4
 LEVEL_GAP = 1e-2
 #: Largest cost, in flops, of `component_graph`'s singular value decomposition
 #: ($\binom{s}{2} P^2$ for a class of $s$ nodes with $P$ pairs within components);
-#: above it the class is left to the search for a connected graph (two cliques of 79
-#: nodes, windmill(2, 80): 4.7e11 flops, 170 CPU s; windmill(2, 40): 6.6e9, 2 s).
+#: above it the components are taken as complete graphs with equal weights, with no
+#: projection (two cliques of 79 nodes, windmill(2, 80): 4.7e11 flops, 170 CPU s;
+#: windmill(2, 40): 6.6e9, 2 s).
 MAX_COMPONENT_FLOPS = 1e10
 
 
@@ -102,8 +103,11 @@ def component_graph(Q, gap: float = LEVEL_GAP) -> sp.coo_array | None:
     difference (2 for an orthogonal ``Q``: the scale of one pair's term). The weights
     below ``gap`` times the largest are dropped, and a projection of both signs beyond
     that is refused. The eigenvectors of the components may mix them (a shared
-    eigenvalue): 8 triangles sharing one eigenvalue in the windmill's leaves. None
-    also when that projection would cost more than ``MAX_COMPONENT_FLOPS``.
+    eigenvalue): 8 triangles sharing one eigenvalue in the windmill's leaves. When that
+    projection would cost more than ``MAX_COMPONENT_FLOPS``, the weights are equal on
+    every pair within a component (complete components, the windmill's cliques), with
+    no projection: the caller's fit of the whole graph then decides (a component that
+    is not complete does not fit).
     """
     s = Q.shape[0]
     label = np.zeros(s, dtype=np.intp)
@@ -124,9 +128,9 @@ def component_graph(Q, gap: float = LEVEL_GAP) -> sp.coo_array | None:
     if np.count_nonzero(np.einsum("ij,ij->j", ind.T @ Q, ind.T @ Q) > 0.5) != c:
         return None
     n_pairs = int((sizes * (sizes - 1) // 2).sum())
-    if s * (s - 1) // 2 * n_pairs ** 2 > MAX_COMPONENT_FLOPS:
-        return None
     rows, cols = np.nonzero(np.triu(label[:, None] == label[None, :], 1))
+    if s * (s - 1) // 2 * n_pairs ** 2 > MAX_COMPONENT_FLOPS:
+        return sp.coo_array((np.ones(rows.size), (rows, cols)), shape=(s, s))
     D = Q[rows] - Q[cols]
     iu = np.triu_indices(s, 1)
     A = (D[:, iu[0]] * D[:, iu[1]]).T

@@ -1325,7 +1325,7 @@ def _freed_member(B, basis, tol, rng, history, ranked):
     i, j = B.upper()
     codes = i * B.n + j
     for _ in range(FREED_ROUNDS):
-        if _settled(B, best):
+        if _settled(B, best) or best[0][0] >= B.n_pairs - B.g:
             break
         upper = sp.triu(best[0][3], 1).tocoo()
         edge = np.isin(codes, upper.row.astype(np.int64) * B.n + upper.col)

@@ -1303,21 +1303,22 @@ def _freed_member(B, basis, tol, rng, history, ranked):
     non-edges do not span, first.
 
     A graph that fits exact eigenvectors and whose zero pattern leaves one direction
-    may still not be the sparsest: with a simple spectrum, every polynomial of the
-    true Laplacian shares its eigenvectors, and one of degree 3 whose coefficients
-    zero a few weak entries is such a graph (a cycle of 60 nodes with lognormal
-    weights, $\\sigma$ = 1: 178 edges at a residual of 3e-15, the cycle's pairs at
-    distance at most 3 but for 2; the cycle's edge it zeroes is not among them). A
-    true edge missing from it is a non-edge whose row is outside the span of the
-    other non-edges' rows: its leverage in their Gram, with the graph's own direction
-    left out, is 1 (to 1e-9; the other non-edges' at most 1 - 1e-3 on the cases
-    measured, and the truth's own non-edges none). Those pairs (leverage within
-    ``FREED_LEVERAGE`` of 1 over the ``FREED_DIRECTIONS`` next smallest directions: a
-    partial sum, so never above the whole one) join the graph's pairs; the family
-    they leave holds the sparser graph, and its candidates (``_candidates``, on a copy
-    of ``rng``) that fit to rounding with fewer edges replace the graph. At most
-    ``FREED_ROUNDS`` times; the freed pair counts are in ``history["freed_pairs"]``.
-    Settled graphs (trees, equal weights) are not searched.
+    may still not be the sparsest: with a simple spectrum every polynomial of the
+    true Laplacian shares its eigenvectors, and a cubic one whose coefficients cancel
+    a few weak entries is such a graph (a cycle of 60 nodes with lognormal weights,
+    $\\sigma$ = 1: 178 edges at a residual of 6e-13, the cycle's pairs at distance 1
+    to 3 but for 2, one of them a cycle edge). A true edge that it zeroes is a
+    non-edge whose row the other non-edges' rows do not span: its leverage in their
+    Gram, the graph's own direction left out, is 1 (to 1e-15; the next non-edges' at
+    most 1 - 0.025 on the cases measured, the truth's own non-edges' at most
+    1 - 0.0028). Those pairs (leverage within ``FREED_LEVERAGE`` of 1, over all
+    directions: the one a missed edge frees need not be among the smallest) join the
+    graph's pairs; the family the others leave holds the sparser graph, and its
+    candidates (``_candidates``, on a copy of ``rng``) that fit to rounding with fewer
+    edges replace the graph. At most ``FREED_ROUNDS`` times; the freed pair counts are
+    in ``history["freed_pairs"]``.
+    Settled graphs (trees, equal weights) are not searched, nor bases of more than
+    ``FREED_MAX_N`` nodes.
     """
     best, rng = ranked, copy.deepcopy(rng)
     if B.n > FREED_MAX_N:

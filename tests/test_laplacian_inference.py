@@ -1456,3 +1456,47 @@ def test_twin_leaves_of_exact_eigenvectors_are_not_reported(make):
     res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert "superset_edges" not in res.history
+
+
+def test_rankings_trimming_as_many_pairs_are_computed_once(monkeypatch):
+    # from n = 201 to LADDER_MAX_N the keep 0.6 rankings trim as many pairs at every round
+    # as the keep 0.7 ones: the same ranking, bit for bit, which the ladder computes once
+    from gsp_householder.graphs import laplacian_inference as li
+    from gsp_householder.graphs._support_search import leverage_ranking, trimming_sizes
+
+    B = fourier_basis(nx.random_regular_graph(6, 210, seed=4))
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0)
+    P = li._anchored_pair_basis(li._read_basis(V, None, None, None, None))
+    assert trimming_sizes(P, keep=0.6) == trimming_sizes(P, keep=0.7)
+    a, b = leverage_ranking(P, keep=0.7, r=16), leverage_ranking(P, keep=0.6, r=16)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1][0].M, b[1][0].M)
+    assert np.array_equal(a[1][1], b[1][1]) and np.array_equal(a[1][2], b[1][2])
+    calls = []
+
+    def counted(B, **kw):
+        calls.append(kw)
+        return leverage_ranking(B, **kw)
+
+    monkeypatch.setattr(li, "leverage_ranking", counted)
+    res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    estimates = res.history["noise_estimates"]
+    assert len(calls) == len({kw["r"] for kw in calls}) == 4 and len(estimates) == 8
+    assert estimates[:4] == estimates[4:]
+    # below, the first round's sizes differ: every ranking is computed
+    small = li._anchored_pair_basis(li._read_basis(
+        _shuffled(fourier_basis(nx.random_regular_graph(6, 200, seed=4)).eigenvectors, 0),
+        None, None, None, None))
+    assert trimming_sizes(small, keep=0.6) != trimming_sizes(small, keep=0.7)
+
+
+@pytest.mark.parametrize("m", [0, 5, 2048, 2049, 9000])
+@pytest.mark.parametrize("r", [1, 2, 29, 64])
+def test_prefix_square_sums_bit_for_bit(m, r):
+    from gsp_householder.graphs._support_search import prefix_square_sums
+
+    rng = np.random.default_rng(m + r)
+    S = np.abs(rng.standard_normal((150, r))) * rng.uniform(0.0, 1e3, size=(150, 1))
+    i, j = rng.integers(0, 150, m), rng.integers(0, 150, m)
+    out = S[i] + S[j]
+    assert np.array_equal(prefix_square_sums(S, i, j), (out * out).sum(axis=0))

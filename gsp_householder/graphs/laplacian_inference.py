@@ -87,6 +87,7 @@ from gsp_householder.graphs._support_search import (
     robust_noise,
     seed_fit,
     top_pairs,
+    trimming_sizes,
 )
 from gsp_householder.graphs._template_lp import (
     LP_ACCURACY,
@@ -1223,14 +1224,18 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache = list(order), {}
+    order, cache, same = list(order), {}, {}
 
     def ranking(key):
         if key not in cache:
             if key[2:] == ("fitted",):
                 scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
             elif B.n <= LADDER_MAX_N:
-                scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+                # rankings that trim as many pairs at every round are one ranking
+                sizes = (key[0], trimming_sizes(B, keep=key[1]))
+                if sizes not in same:
+                    same[sizes] = leverage_ranking(B, keep=key[1], r=key[0])
+                scores, trimmed = same[sizes]
             else:
                 scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
                                                            r=key[0])

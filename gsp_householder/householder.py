@@ -366,18 +366,22 @@ class HouseholderProduct:
         no allocation and no copy, only the bounds pass.
 
         With BLAS on several threads, when numpy's own OpenBLAS can be called
-        (`gsp_householder._numpy_blas`), with ``overwrite`` or without signs:
+        (`gsp_householder._numpy_blas`), a fresh result of ``_PARALLEL_COPY_BYTES``
+        or more (signs or not) is made by `_fused_sentinel_apply`: BLAS held to one
+        thread, the package's threads (as many as BLAS would use, at most the CPUs
+        of the process) compute $W = C_s^T Y$ by chunks of ``Y``, then write each
+        cache-sized block of ``D Y`` into ``out`` and run ``out_block -= A_block W``
+        (``beta = 1``) while it is in cache. No BLAS thread then waits at a barrier
+        for another (OpenBLAS's threads synchronise several times per GEMM, and each
+        wait costs a time slice when the cores are shared), the fresh pages are
+        written once and by the threads that fault them in, and the result goes to
+        memory once. With ``overwrite``, or for smaller arrays without signs:
         $W = C_s^T Y$, then ``out -= A W`` with ``beta = 1`` on numpy's BLAS, where
-        ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or a
-        fresh result that holds ``Y``: for arrays of ``_PARALLEL_COPY_BYTES`` or more,
-        ``np.zeros`` (``calloc``, whose fresh pages the system has already zeroed, so
-        no pass) plus ``Y`` by AXPY, which runs on numpy's BLAS threads as the GEMMs
-        do, so every pass is made by the BLAS threads of the caller's own ``@`` and
-        none by threads of the package while a BLAS thread spins; for smaller arrays
-        a copy of ``Y``. $C_s$ is $C$ with a last column of 16
-        (`_apply_sentinel`): the last row of $W$ is finite only if every entry of
-        ``Y`` is finite and at most a quarter of the range, and with the column sums
-        of $|W|$ below half the range no entry of the result can overflow.
+        ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or
+        a copy of ``Y``. $C_s$ is $C$ with a last column of 16 (`_apply_sentinel`):
+        the last row of $W$ is finite only if every entry of ``Y`` is finite and at
+        most a quarter of the range, and with the column sums of $|W|$ below half
+        the range no entry of the result can overflow.
 
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
@@ -500,13 +504,17 @@ class HouseholderProduct:
         Notes
         -----
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
-        installed and BLAS runs one thread, the copy of ``Y`` into the result and
-        the second GEMM run block by block while each block is in cache. Otherwise
-        both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
-        caller's own ``@``). Where numpy's BLAS can be called directly, the second
-        GEMM accumulates (``beta = 1``) into ``Y`` itself with ``overwrite_y``, or
-        into a new result that BLAS has filled with ``Y`` (for ``V`` without signs);
-        elsewhere the subtraction from ``Y`` is shared out between threads by blocks.
+        installed: with BLAS on one thread, the copy of ``Y`` into the result and the
+        second GEMM run block by block while each block is in cache; with BLAS on
+        several threads and numpy's own BLAS callable directly, a new result is made
+        on the package's threads (as many as BLAS uses), with BLAS held to one
+        thread for the call (process-wide): ``W`` by chunks of ``Y``, then the copy
+        and the second GEMM (``beta = 1``) block by block in cache. Otherwise both
+        GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
+        caller's own ``@``): the second accumulates (``beta = 1``) into ``Y`` itself
+        with ``overwrite_y``, or into a copy of ``Y`` where numpy's BLAS can be
+        called directly; elsewhere the subtraction from ``Y`` is shared out between
+        threads by blocks.
 
         Examples
         --------
@@ -931,7 +939,8 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
     """``out = D Y - A W[:-1]`` with ``W = Cs^T Y``, on ``n_threads`` threads; return ``W``.
 
     Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` is fresh memory of
-    its shape and order, ``dcol`` the ``(n, 1)`` sign column or ``None``, ``A`` (n, m)
+    its shape and order or ``Y`` itself (all of ``W`` is made before the first block is
+    written), ``dcol`` the ``(n, 1)`` sign column or ``None``, ``A`` (n, m)
     and ``Cs`` (n, m + 1) are the cast factors of `_apply_pair` and `_apply_sentinel`,
     and numpy's BLAS can be called (`gsp_householder._numpy_blas`). Every BLAS call is
     made on a thread of the package with BLAS held to one thread (`one_blas_thread`,
@@ -979,10 +988,10 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
                 source, block, a, w = Y[sl], out[sl], A[sl], Wm
             else:
                 source, block, a, w = Y[:, sl], out[:, sl], A, Wm[:, sl]
-            if dcol is None:
-                np.copyto(block, source)
-            else:
+            if dcol is not None:
                 np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+            elif out is not Y:
+                np.copyto(block, source)
             gemm_update(a, w, block)
 
         _run_shared(blocks, n_threads, update, last_first=True)

@@ -908,8 +908,9 @@ def test_fresh_result_on_threads_and_beta_one_equals_dense(monkeypatch, dtype, f
 @pytest.mark.parametrize("with_signs", [False, True])
 def test_fused_sentinel_apply_same_bits_on_any_thread_count(dtype, c_order, with_signs):
     """``out = D Y - A W`` with ``W = C_s^T Y`` on 1-3 threads, chunks and blocks of a few
-    rows or columns: the same bits whatever the number of threads, equal to the dense
-    product, and ``W``'s last row 16 times the column sums of ``Y``."""
+    rows or columns, into fresh memory and into ``Y`` itself: the same bits whatever the
+    number of threads, equal to the dense product, and ``W``'s last row 16 times the
+    column sums of ``Y``."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
@@ -930,6 +931,9 @@ def test_fused_sentinel_apply_same_bits_on_any_thread_count(dtype, c_order, with
             out = np.empty_like(Y)
             W = hh._fused_sentinel_apply(Y, out, dcol, c_order, A, Cs, n_threads)
             results.append((out, W))
+            inplace = Y.copy(order="K")  # out is Y: W is made before any block is written
+            W = hh._fused_sentinel_apply(inplace, inplace, dcol, c_order, A, Cs, n_threads)
+            results.append((inplace, W))
     for out, W in results[1:]:
         np.testing.assert_array_equal(out, results[0][0])
         np.testing.assert_array_equal(W, results[0][1])

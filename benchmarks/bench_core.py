@@ -378,6 +378,23 @@ def _flagged_apply_transpose(V, Y):
     return out
 
 
+def _axpy_apply_transpose(V, Y):
+    """V.T @ Y with several BLAS threads as it was before both GEMMs moved to the
+    package's threads: W = C_s^T Y by numpy's threaded BLAS, out = np.zeros + Y by AXPY
+    and out -= A W (beta = 1), both on numpy's BLAS threads."""
+    from gsp_householder._numpy_blas import add_into, gemm_update
+
+    Vt = V.T
+    A = Vt._apply_pair(Y.dtype, False)[0]
+    W = Vt._apply_sentinel(Y.dtype, False).T @ Y
+    out = np.zeros(Y.shape, Y.dtype)
+    add_into(Y, out)
+    gemm_update(A, W[:-1], out)
+    if not (np.isfinite(W[-1]).all() and float(np.abs(W[:-1]).sum(axis=0).max()) < 1e300):
+        raise ValueError("not finite")
+    return out
+
+
 def _rowblock_apply_transpose(V, Y, block_bytes=1 << 22):
     """V.T @ Y with the second GEMM by blocks of rows (an alternative, not the package's):
     W = M (B^T Y) by one GEMM, then for each 4 MB block of rows, the block of Y is copied
@@ -489,7 +506,11 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     same two numpy GEMMs, then the subtraction reading each block's maximum and
     minimum); "flagged" the apply before the fresh result by AXPY
     (`_flagged_apply_transpose`: the same two GEMMs, then the subtraction checked by
-    numpy's overflow flags; still the path of a product with signs). "dense / GEMMs" is
+    numpy's overflow flags; still the path of a small product with signs); "axpy" the
+    apply before both GEMMs moved to the package's threads (`_axpy_apply_transpose`:
+    GEMM 1 on numpy's threaded BLAS, a fresh result by AXPY into zeros, GEMM 2 with
+    beta = 1 over the whole result). "after" runs every BLAS call on the package's
+    threads with BLAS held to one thread. "dense / GEMMs" is
     the ceiling of every "dense / ..." column: an apply
     that costs exactly its two GEMMs. "row blocks" is an
     alternative that runs the second GEMM by 4 MB blocks of rows while each block
@@ -524,8 +545,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
     err_bounds = np.linalg.norm(bounds_apply() - ref) / np.linalg.norm(Y)
     flagged_apply = lambda: _flagged_apply_transpose(V, Y)  # noqa: E731
     err_flagged = np.linalg.norm(flagged_apply() - ref) / np.linalg.norm(Y)
+    axpy_apply = lambda: _axpy_apply_transpose(V, Y)  # noqa: E731
+    err_axpy = np.linalg.norm(axpy_apply() - ref) / np.linalg.norm(Y)
     names = ["GEMMs", "before", "main", "row blocks", "unfused", "bounds", "flagged",
-             "after", "overwrite_y", "GEMMs scipy"]
+             "axpy", "after", "overwrite_y", "GEMMs scipy"]
     faults = {name: [] for name in names}
     for _ in range(rounds):
         itself = median_ratio(gemms, gemms, repeat, faults["GEMMs"])
@@ -536,6 +559,7 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         unfused = median_ratio(unfused_apply, gemms, repeat, faults["unfused"])
         bounds = median_ratio(bounds_apply, gemms, repeat, faults["bounds"])
         flagged = median_ratio(flagged_apply, gemms, repeat, faults["flagged"])
+        axpy = median_ratio(axpy_apply, gemms, repeat, faults["axpy"])
         after = median_ratio(wy, gemms, repeat, faults["after"])
         inplace = median_ratio(overwrite, gemms, repeat, faults["overwrite_y"])
         library = median_ratio(gemms_scipy, gemms, repeat, faults["GEMMs scipy"])
@@ -545,18 +569,21 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
         dense_unfused = median_ratio(lambda: dense.T @ Y, unfused_apply, dense_repeat)
         dense_bounds = median_ratio(lambda: dense.T @ Y, bounds_apply, dense_repeat)
         dense_flagged = median_ratio(lambda: dense.T @ Y, flagged_apply, dense_repeat)
+        dense_axpy = median_ratio(lambda: dense.T @ Y, axpy_apply, dense_repeat)
         dense_ratio = median_ratio(lambda: dense.T @ Y, wy, dense_repeat)
         dense_inplace = median_ratio(lambda: dense.T @ Y, overwrite, dense_repeat)
         rows.append([f"{median_time(gemms, repeat) * 1e3:.1f}", f"{itself:.2f}",
                      f"{before:.2f}", f"{main:.2f}",
                      f"{blocks:.2f}", f"{unfused:.2f}", f"{bounds:.2f}", f"{flagged:.2f}",
-                     f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}",
+                     f"{axpy:.2f}", f"{after:.2f}", f"{inplace:.2f}", f"{library:.2f}",
                      f"{dense_gemms:.1f}x", f"{dense_main:.1f}x", f"{dense_unfused:.1f}x",
-                     f"{dense_bounds:.1f}x", f"{dense_flagged:.1f}x", f"{dense_ratio:.1f}x",
+                     f"{dense_bounds:.1f}x", f"{dense_flagged:.1f}x", f"{dense_axpy:.1f}x",
+                     f"{dense_ratio:.1f}x",
                      f"{dense_inplace:.1f}x"])
     print(f"V.T @ Y, compact WY form (n={n}, m={m}, p={p}; medians of {repeat}; relative "
           f"difference to the dense product: before {err_before:.1e}, unfused "
           f"{err_unfused:.1e}, bounds {err_bounds:.1e}, flagged {err_flagged:.1e}, "
+          f"axpy {err_axpy:.1e}, "
           f"after {err:.1e}; "
           f"BLAS threads {_blas_threads()}; {load()})")
     if rounds > 1:
@@ -569,10 +596,10 @@ def bench_apply(n: int, m: int, p: int, repeat: int, rounds: int = 3) -> None:
             for i in range(1, len(rows[0]))])
     table(rows, ["two GEMMs ms", "GEMMs / GEMMs", "before / GEMMs", "main / GEMMs",
                  "row blocks / GEMMs",
-                 "unfused / GEMMs", "bounds / GEMMs", "flagged / GEMMs",
+                 "unfused / GEMMs", "bounds / GEMMs", "flagged / GEMMs", "axpy / GEMMs",
                  "after / GEMMs (<= 1.3)", "overwrite_y / GEMMs", "GEMMs scipy / numpy",
                  "dense / GEMMs (ceiling)", "dense / main", "dense / unfused",
-                 "dense / bounds", "dense / flagged", "dense / after (>= 40)",
+                 "dense / bounds", "dense / flagged", "dense / axpy", "dense / after (>= 40)",
                  "dense / overwrite_y"])
     print("Minor page faults per timed call (median, quartiles; the two GEMMs: "
           f"{np.median(faults['GEMMs']):.0f})")

@@ -25,7 +25,7 @@ import scipy.linalg
 import scipy.linalg.blas
 
 from gsp_householder._blas_threads import blas_controller, blas_threads, one_blas_thread
-from gsp_householder._numpy_blas import add_into, gemm_update, routines
+from gsp_householder._numpy_blas import gemm_update, routines
 from gsp_householder._validation import check_real_array, check_scalar, raise_not_finite
 
 __all__ = ["HouseholderProduct"]
@@ -42,6 +42,9 @@ _SENTINEL = 16.0
 # bounds and GEMM 2 per block): with the block of Y it came from, half of one core's
 # L2 cache (2 MiB on the machine it was measured on)
 _FUSED_BLOCK_BYTES = 1 << 20
+# bytes of Y per task of the first GEMM when the package's threads share it out (the
+# apply with several BLAS threads)
+_GEMM1_CHUNK_BYTES = 1 << 23
 _copy_pool: dict = {}
 _copy_pool_lock = threading.Lock()
 
@@ -363,18 +366,22 @@ class HouseholderProduct:
         no allocation and no copy, only the bounds pass.
 
         With BLAS on several threads, when numpy's own OpenBLAS can be called
-        (`gsp_householder._numpy_blas`), with ``overwrite`` or without signs:
+        (`gsp_householder._numpy_blas`), a fresh result of ``_PARALLEL_COPY_BYTES``
+        or more (signs or not) is made by `_fused_sentinel_apply`: BLAS held to one
+        thread, the package's threads (as many as BLAS would use, at most the CPUs
+        of the process) compute $W = C_s^T Y$ by chunks of ``Y``, then write each
+        cache-sized block of ``D Y`` into ``out`` and run ``out_block -= A_block W``
+        (``beta = 1``) while it is in cache. No BLAS thread then waits at a barrier
+        for another (OpenBLAS's threads synchronise several times per GEMM, and each
+        wait costs a time slice when the cores are shared), the fresh pages are
+        written once and by the threads that fault them in, and the result goes to
+        memory once. With ``overwrite``, or for smaller arrays without signs:
         $W = C_s^T Y$, then ``out -= A W`` with ``beta = 1`` on numpy's BLAS, where
-        ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or a
-        fresh result that holds ``Y``: for arrays of ``_PARALLEL_COPY_BYTES`` or more,
-        ``np.zeros`` (``calloc``, whose fresh pages the system has already zeroed, so
-        no pass) plus ``Y`` by AXPY, which runs on numpy's BLAS threads as the GEMMs
-        do, so every pass is made by the BLAS threads of the caller's own ``@`` and
-        none by threads of the package while a BLAS thread spins; for smaller arrays
-        a copy of ``Y``. $C_s$ is $C$ with a last column of 16
-        (`_apply_sentinel`): the last row of $W$ is finite only if every entry of
-        ``Y`` is finite and at most a quarter of the range, and with the column sums
-        of $|W|$ below half the range no entry of the result can overflow.
+        ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or
+        a copy of ``Y``. $C_s$ is $C$ with a last column of 16 (`_apply_sentinel`):
+        the last row of $W$ is finite only if every entry of ``Y`` is finite and at
+        most a quarter of the range, and with the column sums of $|W|$ below half
+        the range no entry of the result can overflow.
 
         Otherwise (BLAS may run several threads) GEMM 2 goes through numpy's BLAS,
         as GEMM 1 does: ``out = (D A) W`` by ``numpy.matmul``, then
@@ -408,24 +415,34 @@ class HouseholderProduct:
             dY = Y * (d if Y.ndim == 1 else d[:, None]) if self._has_signs else Y
             return np.subtract(dY, out, out=out), False
         dcol = d[:, None] if self._has_signs else None
-        one_thread = blas_controller() is not None and blas_threads() == 1
+        threads = blas_threads() if blas_controller() is not None else None
+        one_thread = threads == 1
         fresh = not overwrite and dcol is None
+        large = Y.nbytes >= _PARALLEL_COPY_BYTES
+        if not overwrite and large and threads is not None and threads > 1 \
+                and routines() is not None:
+            # both GEMMs and the copy on the package's threads, BLAS held to one thread:
+            # W by chunks of Y, then out = D Y - A W by blocks that stay in cache
+            A = self._apply_pair(Y.dtype, transpose)[0]
+            Cs = self._apply_sentinel(Y.dtype, transpose)
+            out = np.empty_like(Y)  # same memory order as Y
+            W = _fused_sentinel_apply(Y, out, dcol, c_order, A, Cs,
+                                      min(threads, _copy_threads()))
+            with np.errstate(over="ignore", invalid="ignore"):
+                bound = float(np.abs(W[:-1]).sum(axis=0).max())
+                finite = bool(np.isfinite(W[-1]).all())
+            return out, finite and bound < 0.5 * np.finfo(Y.dtype).max
         if (overwrite or fresh) and not one_thread and routines() is not None:
-            # W from Y, then Y -= A W in place (the signs applied to Y first, if any), or
-            # a fresh result out = Y + 0 by AXPY and out -= A W: beta = 1 on numpy's BLAS,
-            # on the BLAS threads of GEMM 1
+            # W from Y, then Y -= A W in place (the signs applied to Y first, if any), or a
+            # copy of Y (a small array, on the calling thread) and out -= A W: beta = 1 on
+            # numpy's BLAS, on the BLAS threads of GEMM 1
             A = self._apply_pair(Y.dtype, transpose)[0]
             W = self._apply_sentinel(Y.dtype, transpose).T @ Y
             if overwrite:
                 out = Y
                 if dcol is not None:
                     _copy_plain(Y, out, dcol, c_order)
-            elif Y.nbytes >= _PARALLEL_COPY_BYTES:
-                # np.zeros of this size allocates fresh pages of the system, which are zero
-                # already (calloc): no pass of its own; the AXPY makes the first touch
-                out = np.zeros(Y.shape, Y.dtype, order="C" if c_order else "F")
-                add_into(Y, out)
-            else:  # a copy on the calling thread (calloc may clear recycled memory)
+            else:
                 out = Y.copy(order="K")
             gemm_update(A, W[:-1], out)
             # the last row finite: every |Y_ij| is at most a quarter of the range; the column
@@ -487,13 +504,17 @@ class HouseholderProduct:
         Notes
         -----
         For a matrix ``Y`` of 8 MB or more, when the optional ``threadpoolctl`` is
-        installed and BLAS runs one thread, the copy of ``Y`` into the result and
-        the second GEMM run block by block while each block is in cache. Otherwise
-        both GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
-        caller's own ``@``). Where numpy's BLAS can be called directly, the second
-        GEMM accumulates (``beta = 1``) into ``Y`` itself with ``overwrite_y``, or
-        into a new result that BLAS has filled with ``Y`` (for ``V`` without signs);
-        elsewhere the subtraction from ``Y`` is shared out between threads by blocks.
+        installed: with BLAS on one thread, the copy of ``Y`` into the result and the
+        second GEMM run block by block while each block is in cache; with BLAS on
+        several threads and numpy's own BLAS callable directly, a new result is made
+        on the package's threads (as many as BLAS uses), with BLAS held to one
+        thread for the call (process-wide): ``W`` by chunks of ``Y``, then the copy
+        and the second GEMM (``beta = 1``) block by block in cache. Otherwise both
+        GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
+        caller's own ``@``): the second accumulates (``beta = 1``) into ``Y`` itself
+        with ``overwrite_y``, or into a copy of ``Y`` where numpy's BLAS can be
+        called directly; elsewhere the subtraction from ``Y`` is shared out between
+        threads by blocks.
 
         Examples
         --------
@@ -886,6 +907,95 @@ def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W, n_threads: int = 1) 
     with one_blas_thread():
         return _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, n_threads, (A, W),
                              True)
+
+
+def _run_shared(count: int, n_threads: int, task, last_first: bool = False) -> None:
+    """``task(i)`` for every ``i < count`` on ``n_threads`` threads (the calling one and
+    the package's pool), each taking the next ``i`` as it becomes free."""
+    order = iter(range(count - 1, -1, -1) if last_first else range(count))
+    lock = threading.Lock()
+
+    def worker():
+        while True:
+            with lock:
+                index = next(order, None)
+            if index is None:
+                return
+            task(index)
+
+    n_threads = max(1, min(n_threads, count))
+    if n_threads == 1:
+        worker()
+        return
+    futures = [_get_copy_pool(n_threads - 1).submit(worker) for _ in range(n_threads - 1)]
+    try:
+        worker()
+    finally:
+        for future in futures:
+            future.result()
+
+
+def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) -> np.ndarray:
+    """``out = D Y - A W[:-1]`` with ``W = Cs^T Y``, on ``n_threads`` threads; return ``W``.
+
+    Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` is fresh memory of
+    its shape and order or ``Y`` itself (all of ``W`` is made before the first block is
+    written), ``dcol`` the ``(n, 1)`` sign column or ``None``, ``A`` (n, m)
+    and ``Cs`` (n, m + 1) are the cast factors of `_apply_pair` and `_apply_sentinel`,
+    and numpy's BLAS can be called (`gsp_householder._numpy_blas`). Every BLAS call is
+    made on a thread of the package with BLAS held to one thread (`one_blas_thread`,
+    process-wide), so no BLAS thread waits for another: first ``W`` by chunks of
+    about ``_GEMM1_CHUNK_BYTES`` of ``Y`` (rows in C order, whose partial products are
+    added in a fixed order; columns in F order), then, block by block of about
+    ``_FUSED_BLOCK_BYTES`` of rows (C order) or columns (F order), the block of ``D Y``
+    is written into ``out`` and ``out_block -= A_block W`` runs as one GEMM with
+    ``beta = 1`` while the block is in cache: the result is written to memory once.
+    The chunks and blocks depend on the shapes only, so every thread count gives the
+    same bits.
+    """
+    n, p = Y.shape
+    span = n if c_order else p  # the axis along which Y is split
+    line = (p if c_order else n) * Y.itemsize  # bytes of one row (C) or column (F)
+    step1 = max(1, _GEMM1_CHUNK_BYTES // line)
+    chunks = -(-span // step1)
+    step2 = max(1, _FUSED_BLOCK_BYTES // line)
+    blocks = -(-span // step2)
+    with one_blas_thread():
+        if c_order:
+            parts: list = [None] * chunks
+
+            def partial(i):
+                sl = slice(i * step1, (i + 1) * step1)
+                parts[i] = Cs[sl].T @ Y[sl]
+
+            _run_shared(chunks, n_threads, partial)
+            W = parts[0]
+            for part in parts[1:]:
+                W += part
+        else:
+            W = np.empty((Cs.shape[1], p), dtype=Y.dtype)
+
+            def partial(i):
+                sl = slice(i * step1, (i + 1) * step1)
+                np.matmul(Cs.T, Y[:, sl], out=W[:, sl])
+
+            _run_shared(chunks, n_threads, partial)
+        Wm = W[:-1]
+
+        def update(i):
+            sl = slice(i * step2, (i + 1) * step2)
+            if c_order:
+                source, block, a, w = Y[sl], out[sl], A[sl], Wm
+            else:
+                source, block, a, w = Y[:, sl], out[:, sl], A, Wm[:, sl]
+            if dcol is not None:
+                np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+            elif out is not Y:
+                np.copyto(block, source)
+            gemm_update(a, w, block)
+
+        _run_shared(blocks, n_threads, update, last_first=True)
+    return W
 
 
 def _product_into(A, W, out, c_order: bool) -> None:

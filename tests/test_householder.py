@@ -708,17 +708,20 @@ def test_watched_factor_sees_every_row():
 def test_several_thread_apply_reports_non_finite_input(monkeypatch, bad, row, path, dtype):
     """With several BLAS threads, a NaN or inf in Y, also in a row the reflectors leave
     alone (row 4), raises: the flagged subtraction (a fresh result without numpy's BLAS),
-    a fresh result by AXPY and the beta = 1 GEMM on numpy's BLAS, and, in place, the
-    beta = 1 GEMM into Y."""
+    a fresh result by both GEMMs on the package's threads (beta = 1 on numpy's BLAS), and,
+    in place, the beta = 1 GEMM into Y."""
     import gsp_householder.householder as hh
 
     numpy_blas = path != "flagged"
     if numpy_blas:
         _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=numpy_blas)
+    monkeypatch.setattr(hh, "_GEMM1_CHUNK_BYTES", 100)
+    monkeypatch.setattr(hh, "_FUSED_BLOCK_BYTES", 100)
     calls = []
-    real = hh.add_into
-    monkeypatch.setattr(hh, "add_into", lambda *a: calls.append(1) or real(*a))
+    real = hh._fused_sentinel_apply
+    monkeypatch.setattr(hh, "_fused_sentinel_apply",
+                        lambda *a: calls.append(1) or real(*a))
     U = np.random.default_rng(1).standard_normal((29, 3))
     U[4] = 0.0
     V = HouseholderProduct(U)
@@ -820,6 +823,9 @@ def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_s
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
+    # arrays counted as small: a fresh result is one copy and one GEMM (large ones take
+    # the package's threads, test_fresh_result_on_threads_and_beta_one_equals_dense)
+    monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
     calls = []
     real = hh.gemm_update
     monkeypatch.setattr(hh, "gemm_update", lambda *a: calls.append(1) or real(*a))
@@ -847,33 +853,39 @@ def test_copy_first_overwrite_y_equals_dense(monkeypatch, dtype, fortran, with_s
 @pytest.mark.parametrize("m", [1, 5, 28])
 @pytest.mark.parametrize("p", [1, 13, 40])
 @pytest.mark.parametrize("large", [True, False])
-def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fortran, m, p,
-                                                        large):
-    """A fresh result with several BLAS threads and numpy's BLAS, no signs: ``out = Y``
-    by AXPY into zeros (an array counted as large; in pieces of 7 entries here, so that
-    the pieces cross rows and columns and the last one is short) or by a copy (a small
-    one), then ``out -= A W`` (beta = 1). Equal to the dense product (1e-12 float64,
-    1e-5 float32), both memory orders, m = 1, 5 and n - 1, V and V^T, a factored
-    product too; Y left alone, the result its own memory in Y's memory order; neither
-    the flagged subtraction nor SciPy's GEMM is called."""
-    import gsp_householder._numpy_blas as nb
+@pytest.mark.parametrize("with_signs", [False, True])
+def test_fresh_result_on_threads_and_beta_one_equals_dense(monkeypatch, dtype, fortran, m,
+                                                           p, large, with_signs):
+    """A fresh result with several BLAS threads and numpy's BLAS: for an array counted as
+    large, W by chunks of Y and ``out = D Y - A W`` by blocks (beta = 1) on the package's
+    threads, with chunks and blocks of a few rows or columns (no multiple of n = 29 or
+    of p; signs too); for a small one without signs, a copy and one beta = 1 GEMM. Equal
+    to the dense product (1e-12 float64, 1e-5 float32), both memory orders, m = 1, 5 and
+    n - 1, V and V^T, a factored product too; Y left alone, the result its own memory in
+    Y's memory order; SciPy's GEMM is not called, nor the flagged subtraction (but for a
+    small product with signs, which takes it); BLAS's thread count is restored."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()
     _several_blas_threads(monkeypatch, hh, numpy_blas=True)
     if not large:
         monkeypatch.setattr(hh, "_PARALLEL_COPY_BYTES", 1 << 40)
-    monkeypatch.setattr(nb, "_AXPY_CHUNK", 7)
+    line = (29 if fortran else p) * np.dtype(dtype).itemsize
+    monkeypatch.setattr(hh, "_GEMM1_CHUNK_BYTES", 4 * line + 1)
+    monkeypatch.setattr(hh, "_FUSED_BLOCK_BYTES", 3 * line - 1)
     calls = []
-    real = hh.add_into
-    monkeypatch.setattr(hh, "add_into", lambda *a: calls.append(1) or real(*a))
-    monkeypatch.setattr(hh, "_subtract_flagged", None)
+    real = hh._fused_sentinel_apply
+    monkeypatch.setattr(hh, "_fused_sentinel_apply",
+                        lambda *a: calls.append(1) or real(*a))
+    if large or not with_signs:
+        monkeypatch.setattr(hh, "_subtract_flagged", None)
     monkeypatch.setattr(hh, "_subtract_product", None)
-    rng = np.random.default_rng(m + 2 * fortran + 3 * p)
+    threads = [lib.get_num_threads() for lib in hh.blas_controller().lib_controllers]
+    rng = np.random.default_rng(m + 2 * fortran + 3 * p + 5 * with_signs)
     n = 29
-    U, _ = random_case(rng, n, m, with_signs=False)
-    cases = [(HouseholderProduct(U), dense_product(U, None))]
-    if m < n - 1:
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    cases = [(HouseholderProduct(U, signs), dense_product(U, signs))]
+    if m < n - 1 and not with_signs:
         V, Uf = _factored_case(rng, n, m)
         cases.append((V, dense_product(Uf, None)))
     Y = rng.standard_normal((n, p)) * 3.0
@@ -888,15 +900,58 @@ def test_fresh_result_by_axpy_and_beta_one_equals_dense(monkeypatch, dtype, fort
             assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
             np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
     assert len(calls) == (2 * len(cases) if large else 0)
+    assert [lib.get_num_threads() for lib in hh.blas_controller().lib_controllers] == threads
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("c_order", [True, False])
+@pytest.mark.parametrize("with_signs", [False, True])
+def test_fused_sentinel_apply_same_bits_on_any_thread_count(dtype, c_order, with_signs):
+    """``out = D Y - A W`` with ``W = C_s^T Y`` on 1-3 threads, chunks and blocks of a few
+    rows or columns, into fresh memory and into ``Y`` itself: the same bits whatever the
+    number of threads, equal to the dense product, and ``W``'s last row 16 times the
+    column sums of ``Y``."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    rng = np.random.default_rng(3 * c_order + with_signs)
+    n, m, p = 31, 4, 17
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    V = HouseholderProduct(U, signs).T
+    Y = np.array(rng.standard_normal((n, p)), dtype=dtype, order="C" if c_order else "F")
+    A = V._apply_pair(Y.dtype, False)[0]
+    Cs = V._apply_sentinel(Y.dtype, False)
+    dcol = None if signs is None else signs.astype(dtype)[:, None]
+    line = (p if c_order else n) * Y.itemsize
+    results = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_GEMM1_CHUNK_BYTES", 5 * line)
+        mp.setattr(hh, "_FUSED_BLOCK_BYTES", 2 * line + 3)
+        for n_threads in (1, 2, 3):
+            out = np.empty_like(Y)
+            W = hh._fused_sentinel_apply(Y, out, dcol, c_order, A, Cs, n_threads)
+            results.append((out, W))
+            inplace = Y.copy(order="K")  # out is Y: W is made before any block is written
+            W = hh._fused_sentinel_apply(inplace, inplace, dcol, c_order, A, Cs, n_threads)
+            results.append((inplace, W))
+    for out, W in results[1:]:
+        np.testing.assert_array_equal(out, results[0][0])
+        np.testing.assert_array_equal(W, results[0][1])
+    out, W = results[0]
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    ref = dense_product(U, signs).T @ Y.astype(np.float64)
+    assert np.linalg.norm(out - ref) <= tol * np.linalg.norm(ref)
+    np.testing.assert_allclose(W[-1], 16.0 * Y.astype(np.float64).sum(axis=0),
+                               rtol=tol, atol=tol * np.abs(Y).sum())
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("large", [True, False])
 def test_fresh_result_beta_one_near_the_range_is_checked(monkeypatch, dtype, large):
-    """A fresh result by AXPY (or, small, a copy) and beta = 1 with entries past a quarter
-    of the range, or NaN or inf: a result that overflows raises, a NaN or inf raises;
-    results that stay finite (the entry in a row the reflector leaves alone) are checked
-    after and equal the dense product."""
+    """A fresh result on the package's threads (or, small, a copy) and beta = 1 with
+    entries past a quarter of the range, or NaN or inf: a result that overflows raises,
+    a NaN or inf raises; results that stay finite (the entry in a row the reflector
+    leaves alone) are checked after and equal the dense product."""
     import gsp_householder.householder as hh
 
     _needs_numpy_blas()

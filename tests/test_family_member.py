@@ -6,8 +6,13 @@ import pytest
 import scipy.sparse as sp
 from _basis_inputs import shuffled as _shuffled
 
+from gsp_householder.graphs import (
+    _basis_input,
+    _candidate_search,
+    _ranking_ladder,
+    _regular_candidates,
+)
 from gsp_householder.graphs import _support_search as search
-from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs.fourier import fourier_basis
@@ -42,8 +47,8 @@ def _edges(L, n):
 def test_sparsest_direction_is_the_laplacian_among_its_powers(seed, k):
     G = _graph(seed)
     F = fourier_basis(G)
-    basis = inference._read_basis(_shuffled(F.eigenvectors, seed), None, None, None, None)
-    B = inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(_shuffled(F.eigenvectors, seed), None, None, None, None)
+    B = _basis_input._anchored_pair_basis(basis)
     (I, J), _ = _within_two(F, k)
     mu, Lam = PairGram(B).without(I, J).null_directions(cluster=0.0)
     Lam = Lam[:, mu <= B.cluster(mu[0])]
@@ -59,24 +64,26 @@ def test_sparsest_direction_is_the_laplacian_among_its_powers(seed, k):
 def test_family_candidates_return_the_graph_not_a_polynomial_of_it(monkeypatch):
     def no_vertex_search(*args, **kwargs):
         raise AssertionError("the sparsest member needs no linear-program vertex search")
-    monkeypatch.setattr(inference, "sparse_vertices", no_vertex_search)
-    monkeypatch.setattr(inference, "LADDER_MAX_N", 20)
+    for patched in (_candidate_search, _regular_candidates):
+        monkeypatch.setattr(patched, "sparse_vertices", no_vertex_search)
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 20)
     G = _graph(0)
     F = fourier_basis(G)
-    basis = inference._read_basis(_shuffled(F.eigenvectors, 2), None, None, None, None)
-    B = inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(_shuffled(F.eigenvectors, 2), None, None, None, None)
+    B = _basis_input._anchored_pair_basis(basis)
     (I, J), (ki, kj) = _within_two(F, 3)
     order = (np.concatenate([I, ki]), np.concatenate([J, kj]))
     fit = search.PrefixSearch(B, order).evaluate(len(I), PairGram(B).without(I, J))
     assert fit is not None and fit.Lam.shape[1] >= 2
-    ranked = inference._candidates(B, fit, np.random.default_rng(0))
+    ranked = _candidate_search._candidates(B, fit, np.random.default_rng(0))
     assert _edges(ranked[0][3], B.n) == _edges(F.laplacian, B.n)
 
 
 def test_one_direction_or_noise_gives_no_member():
     F = fourier_basis(_graph(0))
-    basis = inference._read_basis(F.eigenvectors, None, None, None, None)
-    B = inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(F.eigenvectors, None, None, None, None)
+    B = _basis_input._anchored_pair_basis(basis)
     (I, J), _ = _within_two(F)
     lam = np.diag(B.V.T @ F.laplacian.toarray() @ B.V)
     assert sparsest_direction(B, lam[:, None], (I, J), np.random.default_rng(0),

@@ -13,6 +13,14 @@ from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import HouseholderProduct
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
+from gsp_householder.graphs import (
+    _basis_input,
+    _candidate_search,
+    _eigenspace_search,
+    _ranking_ladder,
+    _regular_candidates,
+    _result_checks,
+)
 from gsp_householder.graphs.comparison import compare_graphs, compare_spectra
 from gsp_householder.graphs.datasets import load_graph
 from gsp_householder.graphs.fourier import fourier_basis, laplacian_matrix
@@ -217,19 +225,17 @@ def test_input_validation():
 @pytest.mark.parametrize("size", [1e-11, 1e-9, 1e-6, 1e-2])
 def test_orthonormal_is_the_polar_factor(size, monkeypatch):
     # below POLAR_STEP_GAP one Newton-Schulz step, above it the SVD: both the polar factor
-    from gsp_householder.graphs import laplacian_inference as inference
-
-    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 60)     # the step forced on
+    monkeypatch.setattr(_basis_input, "POLAR_STEP_MIN_N", 60)     # the step forced on
     rng = np.random.default_rng(4)
     Q = np.linalg.qr(rng.standard_normal((60, 60)))[0]
     V = Q + size * rng.standard_normal((60, 60)) / 60
     gap = np.linalg.norm(V.T @ V - np.eye(60))
-    step = gap <= inference.POLAR_STEP_GAP
+    step = gap <= _basis_input.POLAR_STEP_GAP
     assert step == (size <= 1e-9)
     w, E = np.linalg.eigh(V.T @ V)                      # V (V^T V)^{-1/2}, independently
     polar = V @ ((E / np.sqrt(w)) @ E.T)
     U, _, Wt = np.linalg.svd(V)
-    out = inference._orthonormal(V)
+    out = _basis_input._orthonormal(V)
     np.testing.assert_allclose(out, polar, rtol=0, atol=1e-14)
     np.testing.assert_allclose(out.T @ out, np.eye(60), rtol=0, atol=1e-14)
     if step:
@@ -238,8 +244,8 @@ def test_orthonormal_is_the_polar_factor(size, monkeypatch):
         assert np.abs(V - U @ Wt).max() > 1e-3 * size      # the step did correct V
     else:
         np.testing.assert_array_equal(out, U @ Wt)
-    monkeypatch.setattr(inference, "POLAR_STEP_MIN_N", 61)     # below it: the SVD
-    np.testing.assert_array_equal(inference._orthonormal(V), U @ Wt)
+    monkeypatch.setattr(_basis_input, "POLAR_STEP_MIN_N", 61)     # below it: the SVD
+    np.testing.assert_array_equal(_basis_input._orthonormal(V), U @ Wt)
 
 
 def test_to_networkx_roundtrip_and_errors():
@@ -538,10 +544,10 @@ def test_exact_trees_whose_first_family_misses_the_tree(seed):
 
 
 def test_zeroing_the_weakest_edges_reaches_the_tree():
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._sparsest_member import zero_weakest_edges
     from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
     from gsp_householder.graphs._template_lp import edge_pairs, rank_candidates, sparse_vertices
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_labeled_tree(80, seed=100))
     basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
@@ -556,7 +562,7 @@ def test_zeroing_the_weakest_edges_reaches_the_tree():
 
 
 def test_noise_above_the_resolvable_level_gives_up_with_a_warning():
-    from gsp_householder.graphs.laplacian_inference import UNRESOLVABLE_NOISE
+    from gsp_householder.graphs._thresholds import UNRESOLVABLE_NOISE
 
     B = fourier_basis(load_graph("sensor", n=100, seed=1))
     rng = np.random.default_rng(0)
@@ -606,9 +612,9 @@ def test_warnings_point_at_the_caller():
 
 
 def test_linear_programs_sharing_a_span_reuse_its_rows_and_agree():
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
     from gsp_householder.graphs._template_lp import valid_in_span
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_labeled_tree(80, seed=100))
     basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
@@ -631,8 +637,8 @@ def test_linear_programs_sharing_a_span_reuse_its_rows_and_agree():
 
 
 def _tree_family():
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._support_search import leverage_ranking, seed_fit
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_labeled_tree(80, seed=100))
     basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, None, None)
@@ -747,23 +753,27 @@ def _ladder_stub(monkeypatch, results, residuals):
 
     names = {}
     for name in residuals:
-        names[li._edge_key(item(name)[3])] = name
+        names[_candidate_search._edge_key(item(name)[3])] = name
     searched = []
 
     def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
         searched.append(scores)
         return [item(name) for name in results[scores]], 2
 
-    monkeypatch.setattr(li, "_search_at_noise", search)
-    monkeypatch.setattr(li, "_residuals",
-                        lambda basis, W: (residuals[names[li._edge_key(W)]],) * 2)
-    monkeypatch.setattr(li, "_settled_at_noise", lambda B, ranked: False)
-    monkeypatch.setattr(li, "_equal_within_noise", lambda basis, W, noise: False)
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    for patched in (_regular_candidates, _ranking_ladder, _eigenspace_search, li):
+        monkeypatch.setattr(
+            patched,
+            "_residuals",
+            lambda basis, W: (residuals[names[_candidate_search._edge_key(W)]],) * 2)
+    monkeypatch.setattr(_ranking_ladder, "_settled_at_noise", lambda B, ranked: False)
+    for patched in (_result_checks, _regular_candidates, _ranking_ladder, li):
+        monkeypatch.setattr(patched, "_equal_within_noise", lambda basis, W, noise: False)
     history = {"noise_estimates": [1e-3] * len(results)}
-    ranked, _, residual = li._noisy_ladder(
+    ranked, _, residual = _ranking_ladder._noisy_ladder(
         None, None, 0.0, None, history, list(range(len(results))),
         lambda key: (key, None, 1e-3))
-    return names[li._edge_key(ranked[0][3])], residual, searched
+    return names[_candidate_search._edge_key(ranked[0][3])], residual, searched
 
 
 def test_noisy_rankings_stop_when_two_rankings_hold_a_consistent_graph(monkeypatch):
@@ -882,21 +892,21 @@ def test_family_searches_stop_at_a_tree_with_equal_weights(monkeypatch, n, seed)
     # exact eigenvectors of trees whose first search finds the tree: the consensus and
     # weakest-edge searches at the coarse rounding are skipped, and the graph and the
     # family dimension are those the searches give when they run
-    from gsp_householder.graphs import laplacian_inference
-
     B = fourier_basis(nx.random_labeled_tree(n, seed=seed))
     V = _shuffled(B.eigenvectors, 0)
     skipped = []
-    sparsest = laplacian_inference._sparsest_possible
+    sparsest = _candidate_search._sparsest_possible
 
     def spy(P, ranked):
         skipped.append(sparsest(P, ranked))
         return skipped[-1]
 
-    monkeypatch.setattr(laplacian_inference, "_sparsest_possible", spy)
+    for patched in (_candidate_search, _eigenspace_search):
+        monkeypatch.setattr(patched, "_sparsest_possible", spy)
     fast = infer_laplacian(V)
     assert any(skipped)
-    monkeypatch.setattr(laplacian_inference, "_sparsest_possible", lambda P, ranked: False)
+    for patched in (_candidate_search, _eigenspace_search):
+        monkeypatch.setattr(patched, "_sparsest_possible", lambda P, ranked: False)
     full = infer_laplacian(V)
     assert fast.n_edges == full.n_edges == n - 1
     assert compare_graphs(B.laplacian, fast.laplacian)["f1"] == 1.0
@@ -953,18 +963,15 @@ def test_noisy_family_tolerance_is_not_that_of_its_first_direction():
     # the true edges first: the prefix of the true graph's size holds a family at the
     # noise level whose first direction is concentrated on twin nodes; the tolerance is
     # in the scale of equal eigenvalues, and the family's candidates hold the graph
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
+    from gsp_householder.graphs._candidate_search import _candidates
+    from gsp_householder.graphs._laplacian_fit import _laplacian
     from gsp_householder.graphs._pair_geometry import PairGram
     from gsp_householder.graphs._support_search import (
         CLEAN_FACTOR,
         PrefixSearch,
         leverage_ranking,
         robust_noise,
-    )
-    from gsp_householder.graphs.laplacian_inference import (
-        _anchored_pair_basis,
-        _candidates,
-        _laplacian,
-        _read_basis,
     )
 
     B = fourier_basis(_unweighted_sensor(60, 0))
@@ -1010,12 +1017,10 @@ def test_heavy_twin_member_does_not_fit_as_well_as_the_graph(draw):
     # its rotation residual is that of one column, here 1.07 (draw 0) and 0.98 (draw 2)
     # times the graph's, its residual 2.6 to 2.8 times (unweighted Sensor(200, seed=16)
     # perturbed, draw 12: 632 edges for 705 chosen, F1 0.930, no warning)
-    from gsp_householder.graphs.laplacian_inference import (
-        RESIDUAL_SLACK,
-        _noisy_choice,
-        _read_basis,
-        _residuals,
-    )
+    from gsp_householder.graphs._basis_input import _read_basis
+    from gsp_householder.graphs._laplacian_fit import _residuals
+    from gsp_householder.graphs._ranking_ladder import _noisy_choice
+    from gsp_householder.graphs._thresholds import RESIDUAL_SLACK
 
     G = _unweighted_sensor(60, 0)
     A = nx.to_numpy_array(G)
@@ -1157,13 +1162,13 @@ def test_truncated_noisy_family_is_searched_only_when_asked(monkeypatch):
     # direction is clean (only the directions that fit to rounding are); the fallback
     # search (search_truncated) still solves those programs
     from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._pair_geometry import PairGram
     from gsp_householder.graphs._support_search import (
         PrefixSearch,
         leverage_ranking,
         top_pairs,
     )
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
     basis = _read_basis(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0), None, None, None,
@@ -1190,10 +1195,8 @@ def test_noisy_rankings_at_a_resolvable_level_come_first():
     # searches the rankings at most that level first, then the others, each part in its
     # order (random 10-regular(180, seed 5), exact: estimates 0.042 and 0.041 before
     # 0.0085 and 0.0026, a 62-direction family searched for 1.7 s first)
-    from gsp_householder.graphs.laplacian_inference import (
-        UNRESOLVABLE_NOISE,
-        _consistent_first,
-    )
+    from gsp_householder.graphs._ranking_ladder import _consistent_first
+    from gsp_householder.graphs._thresholds import UNRESOLVABLE_NOISE
 
     levels = {"a": 0.4, "b": 2.5 * UNRESOLVABLE_NOISE, "c": 0.5 * UNRESOLVABLE_NOISE,
               "d": UNRESOLVABLE_NOISE, "e": 1e-12, "f": 1.01 * UNRESOLVABLE_NOISE}
@@ -1213,11 +1216,8 @@ def test_noisy_rankings_within_the_consistent_level_come_first():
     # edges among its non-edges: the rankings within that factor of the smallest are
     # searched first, then the other resolvable ones, then the unresolvable ones, each
     # part in its order
-    from gsp_householder.graphs.laplacian_inference import (
-        RESIDUAL_CONSISTENT,
-        UNRESOLVABLE_NOISE,
-        _consistent_first,
-    )
+    from gsp_householder.graphs._ranking_ladder import _consistent_first
+    from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT, UNRESOLVABLE_NOISE
 
     low = 1e-4
     levels = {"a": 30 * low, "b": 2 * UNRESOLVABLE_NOISE, "c": RESIDUAL_CONSISTENT * low,
@@ -1238,18 +1238,17 @@ def test_noisy_ladder_searches_resolvable_rankings_first(monkeypatch):
     # exact eigenvectors of a random 10-regular graph whose unclean rankings agree on
     # noise levels: the rankings at levels above UNRESOLVABLE_NOISE come later in the
     # order but are searched after the resolvable ones, which find the graph
-    from gsp_householder.graphs import laplacian_inference
-    from gsp_householder.graphs.laplacian_inference import MAX_NOISE, UNRESOLVABLE_NOISE
+    from gsp_householder.graphs._thresholds import MAX_NOISE, UNRESOLVABLE_NOISE
 
     B = fourier_basis(nx.random_regular_graph(10, 180, seed=5))
     levels = []
-    search = laplacian_inference._search_at_noise
+    search = _candidate_search._search_at_noise
 
     def spy(P, scores, trimmed, tol, noise, *args, **kwargs):
         levels.append(noise)
         return search(P, scores, trimmed, tol, noise, *args, **kwargs)
 
-    monkeypatch.setattr(laplacian_inference, "_search_at_noise", spy)
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", spy)
     res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     estimates = res.history["noise_estimates"]
@@ -1265,9 +1264,9 @@ def test_truncated_exact_family_is_searched_only_when_asked(monkeypatch):
     # a prefix is rejected without linear programs unless search_truncated, which finds
     # a valid Laplacian in the truncated span
     from gsp_householder.graphs import _support_search
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._pair_geometry import PairGram
     from gsp_householder.graphs._support_search import PrefixSearch
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_regular_graph(6, 80, seed=2))
     P = _anchored_pair_basis(_read_basis(_shuffled(B.eigenvectors, 0), None, None, None,
@@ -1296,8 +1295,8 @@ def test_warm_cutting_plane_rounds_reach_the_cold_vertex(monkeypatch):
     # first start from the last round's optimal basis, and reach the vertex (and the
     # answer at every floor) of rounds solved cold
     from gsp_householder.graphs import _template_lp
+    from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
     from gsp_householder.graphs._support_search import leverage_ranking, robust_noise, seed_fit
-    from gsp_householder.graphs.laplacian_inference import _anchored_pair_basis, _read_basis
 
     B = fourier_basis(nx.random_labeled_tree(100, seed=3))
     basis = _read_basis(_shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0), None, None, None,
@@ -1461,12 +1460,11 @@ def test_twin_leaves_of_exact_eigenvectors_are_not_reported(make):
 def test_rankings_trimming_as_many_pairs_are_computed_once(monkeypatch):
     # from n = 201 to LADDER_MAX_N the keep 0.6 rankings trim as many pairs at every round
     # as the keep 0.7 ones: the same ranking, bit for bit, which the ladder computes once
-    from gsp_householder.graphs import laplacian_inference as li
     from gsp_householder.graphs._support_search import leverage_ranking, trimming_sizes
 
     B = fourier_basis(nx.random_regular_graph(6, 210, seed=4))
     V = _shuffled(_perturbed(B.eigenvectors, 1e-3, 0), 0)
-    P = li._anchored_pair_basis(li._read_basis(V, None, None, None, None))
+    P = _basis_input._anchored_pair_basis(_basis_input._read_basis(V, None, None, None, None))
     assert trimming_sizes(P, keep=0.6) == trimming_sizes(P, keep=0.7)
     a, b = leverage_ranking(P, keep=0.7, r=16), leverage_ranking(P, keep=0.6, r=16)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1][0].M, b[1][0].M)
@@ -1477,14 +1475,14 @@ def test_rankings_trimming_as_many_pairs_are_computed_once(monkeypatch):
         calls.append(kw)
         return leverage_ranking(B, **kw)
 
-    monkeypatch.setattr(li, "leverage_ranking", counted)
+    monkeypatch.setattr(_ranking_ladder, "leverage_ranking", counted)
     res = infer_laplacian(V, rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     estimates = res.history["noise_estimates"]
     assert len(calls) == len({kw["r"] for kw in calls}) == 4 and len(estimates) == 8
     assert estimates[:4] == estimates[4:]
     # below, the first round's sizes differ: every ranking is computed
-    small = li._anchored_pair_basis(li._read_basis(
+    small = _basis_input._anchored_pair_basis(_basis_input._read_basis(
         _shuffled(fourier_basis(nx.random_regular_graph(6, 200, seed=4)).eigenvectors, 0),
         None, None, None, None))
     assert trimming_sizes(small, keep=0.6) != trimming_sizes(small, keep=0.7)

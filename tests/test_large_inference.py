@@ -10,7 +10,13 @@ import scipy.sparse as sp
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
-from gsp_householder.graphs import _pair_geometry
+from gsp_householder.graphs import (
+    _basis_input,
+    _candidate_search,
+    _laplacian_fit,
+    _pair_geometry,
+    _ranking_ladder,
+)
 from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
@@ -27,8 +33,8 @@ from gsp_householder.graphs.fourier import fourier_basis
 
 def _pairs(V):
     """Pair geometry of an order-free basis, as ``infer_laplacian`` builds it."""
-    basis = inference._read_basis(V, None, None, None, None)
-    return inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(V, None, None, None, None)
+    return _basis_input._anchored_pair_basis(basis)
 
 
 def _edges(B):
@@ -100,7 +106,8 @@ def test_refit_cuts_a_noisy_prefix_to_its_edges(watts_strogatz):
 
 @pytest.mark.parametrize("noise", [0.0, 1e-3])
 def test_large_graph_path_recovers_the_graph(watts_strogatz, noise, monkeypatch):
-    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 50)
     F = watts_strogatz
     V = F.eigenvectors if noise == 0 else _perturbed(F.eigenvectors, noise, 3)
     with warnings.catch_warnings():
@@ -113,19 +120,20 @@ def test_large_graph_path_recovers_the_graph(watts_strogatz, noise, monkeypatch)
 def _rounding_levels(monkeypatch):
     """Record the ``rounding`` of every ``_search_at_noise`` call (None: the fine level)."""
     levels = []
-    search = inference._search_at_noise
+    search = _candidate_search._search_at_noise
 
     def recorded(*args, **kwargs):
         levels.append(kwargs.get("rounding"))
         return search(*args, **kwargs)
-    monkeypatch.setattr(inference, "_search_at_noise", recorded)
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", recorded)
     return levels
 
 
 def test_family_without_vertex_search_is_not_searched_again(watts_strogatz, monkeypatch):
     # the family (dimension 2) is resolved without linear-program vertices: the search
     # at the coarse rounding level would repeat it
-    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 50)
     levels = _rounding_levels(monkeypatch)
     F = watts_strogatz
     res = inference.infer_laplacian(_shuffled(F.eigenvectors, 0), rng=0)
@@ -141,7 +149,8 @@ def test_family_with_vertex_search_is_searched_at_the_coarse_rounding(monkeypatc
     # the first ranking gives the same graph without a vertex search), so one thread
     from gsp_householder._blas_threads import one_blas_thread
 
-    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 50)
     levels = _rounding_levels(monkeypatch)
     G = nx.random_geometric_graph(120, 0.16, seed=8)
     F = fourier_basis(G.subgraph(max(nx.connected_components(G), key=len)).copy())
@@ -157,7 +166,7 @@ def test_rotation_residual_is_the_same_for_polynomials_of_the_laplacian(watts_st
     # perturbed basis its residual relative to ||L||_F is smaller than the truth's, its
     # rotation residual (relative to the spread of the eigenvalues) is not
     F = watts_strogatz
-    basis = inference._read_basis(_shuffled(_perturbed(F.eigenvectors, 1e-3, 3), 5), None,
+    basis = _basis_input._read_basis(_shuffled(_perturbed(F.eigenvectors, 1e-3, 3), 5), None,
                                   None, None, None)
     L = sp.csr_array(F.laplacian)
     raw, rotation = [], []
@@ -166,8 +175,8 @@ def test_rotation_residual_is_the_same_for_polynomials_of_the_laplacian(watts_st
         W = -(M - sp.diags_array(M.diagonal()))
         assert W.min() >= 0.0                               # valid
         assert W.nnz > L.nnz - F.n or c == 0.0              # denser for c > 0
-        r, s = inference._residuals(basis, W)
-        assert r == inference._residual(basis, W)
+        r, s = _laplacian_fit._residuals(basis, W)
+        assert r == _laplacian_fit._residual(basis, W)
         raw.append(r)
         rotation.append(s)
     assert raw[2] < 0.85 * raw[0]                           # the raw residual prefers L - cL^2
@@ -179,14 +188,14 @@ def test_rotated_parts_match_the_product(watts_strogatz, noise):
     # the off-diagonal norm from ||L V||_F^2 - ||diag||^2 (noisy) or the product (exact)
     F = watts_strogatz
     V = F.eigenvectors if noise == 0.0 else _perturbed(F.eigenvectors, noise, 3)
-    V = inference._orthonormal(V)
+    V = _basis_input._orthonormal(V)
     L = sp.csr_array(F.laplacian)
     M = V.T @ (L @ V)
-    lam, off = inference._rotated_parts(V, L)
+    lam, off = _laplacian_fit._rotated_parts(V, L)
     np.testing.assert_allclose(lam, np.diag(M), rtol=0, atol=1e-12 * np.abs(M).max())
     expected = np.linalg.norm(M - np.diag(np.diag(M)))
     if noise:
-        assert expected > inference.DIRECT_OFF_DIAGONAL * np.linalg.norm(L @ V)
+        assert expected > _laplacian_fit.DIRECT_OFF_DIAGONAL * np.linalg.norm(L @ V)
         np.testing.assert_allclose(off, expected, rtol=1e-6)
     else:
         assert off == expected                               # rounding level: the product

@@ -5,6 +5,7 @@ import numpy as np
 import scipy.sparse as sp
 from _basis_inputs import shuffled as _shuffled
 
+from gsp_householder.graphs import _basis_input, _candidate_search, _ranking_ladder
 from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._local_columns import explains, local_groups, sparsify_local
 from gsp_householder.graphs.comparison import compare_graphs
@@ -12,8 +13,8 @@ from gsp_householder.graphs.fourier import fourier_basis
 
 
 def _pairs(V):
-    basis = inference._read_basis(V, None, None, None, None)
-    return inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(V, None, None, None, None)
+    return _basis_input._anchored_pair_basis(basis)
 
 
 def _twin_classes(G, nodelist):
@@ -71,7 +72,8 @@ def test_explains_a_family_of_one_member_plus_local_columns():
 def test_large_graph_path_drops_exactly_the_twin_edges(monkeypatch):
     # a random geometric graph with 10 classes of true twins (24 pairs within classes):
     # the sparsest graph with its eigenvectors is the graph without those 24 edges
-    monkeypatch.setattr(inference, "LADDER_MAX_N", 50)
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 50)
     G = nx.random_geometric_graph(120, 0.16, seed=2)
     G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
     F = fourier_basis(G)

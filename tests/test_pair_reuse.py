@@ -9,7 +9,13 @@ import scipy.linalg
 import scipy.linalg.blas
 from _basis_inputs import shuffled as _shuffled
 
-from gsp_householder.graphs import _pair_geometry
+from gsp_householder.graphs import (
+    _basis_input,
+    _basis_search,
+    _candidate_search,
+    _pair_geometry,
+    _support_search,
+)
 from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._pair_geometry import PairGram, complement_gram
 from gsp_householder.graphs._support_search import leverage_scores, other_null_directions
@@ -18,8 +24,8 @@ from gsp_householder.graphs.fourier import fourier_basis
 
 
 def _pairs(V, eigenspaces=None, ordered=None):
-    basis = inference._read_basis(V, eigenspaces, ordered, None, None)
-    return inference._anchored_pair_basis(basis)
+    basis = _basis_input._read_basis(V, eigenspaces, ordered, None, None)
+    return _basis_input._anchored_pair_basis(basis)
 
 
 def _grid():
@@ -264,23 +270,23 @@ def test_local_free_gram_is_kept_with_its_reduction():
 def test_same_span():
     rng = np.random.default_rng(2)
     A = rng.standard_normal((30, 4))
-    assert inference._same_span(A, A @ rng.standard_normal((4, 4)))
-    assert not inference._same_span(A, A[:, :3])
+    assert _candidate_search._same_span(A, A @ rng.standard_normal((4, 4)))
+    assert not _candidate_search._same_span(A, A[:, :3])
     C = A.copy()
     C[:, 0] += 1e-4 * rng.standard_normal(30)
-    assert not inference._same_span(A, C)
+    assert not _candidate_search._same_span(A, C)
 
 
 def _record_bisect(monkeypatch):
     """The ``bisect`` flag of every `PrefixSearch.run` call, in order (a live list)."""
     calls = []
-    run = inference.PrefixSearch.run
+    run = _support_search.PrefixSearch.run
 
     def spy(self, start=None, bisect=True):
         calls.append(bisect)
         return run(self, start, bisect)
 
-    monkeypatch.setattr(inference.PrefixSearch, "run", spy)
+    monkeypatch.setattr(_support_search.PrefixSearch, "run", spy)
     return calls
 
 
@@ -294,7 +300,7 @@ def test_ordered_search_without_bisection_finds_the_graph(make, monkeypatch):
     G = make()
     G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
     F = fourier_basis(G)
-    monkeypatch.setattr(inference, "UNBISECTED_MIN_N", 0)     # as above 500 nodes
+    monkeypatch.setattr(_basis_search, "UNBISECTED_MIN_N", 0)     # as above 500 nodes
     calls = _record_bisect(monkeypatch)
     res = inference.infer_laplacian(F)
     assert calls[0] is False and all(calls[1:])

@@ -11,12 +11,8 @@ from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import rotated as _rotated
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian, load_graph
-from gsp_householder.graphs.laplacian_inference import (
-    _equal_within_noise,
-    _read_basis,
-    _residual,
-    _residuals,
-)
+from gsp_householder.graphs._basis_input import _read_basis
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
 
 
 def _infer(V):

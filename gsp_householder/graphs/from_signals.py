@@ -15,8 +15,9 @@ import numpy as np
 
 from gsp_householder._validation import check_rng
 from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._basis_input import MIN_COS
 from gsp_householder.graphs.inferred import InferredLaplacian
-from gsp_householder.graphs.laplacian_inference import MIN_COS, infer_laplacian
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 
 __all__ = ["learn_graph"]

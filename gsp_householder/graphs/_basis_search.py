@@ -1,0 +1,159 @@
+"""The search for the sparsest graphs on one pair basis.
+
+With the eigenvalue order, the proxy ranking first; then the ladder of leverage
+rankings, the fitted rankings and the constant-diagonal family when those give no graph,
+and the regular graphs that may be sparser than, or fit better than, the graph found.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_loop
+from gsp_householder.graphs._laplacian_fit import _residual
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._ranking_ladder import _ladder
+from gsp_householder.graphs._regular_candidates import (
+    _consistent_regular,
+    _constant_degree,
+    _equal_weight_regular,
+    _not_near_complete,
+    _regular_family,
+    _sparser_regular,
+)
+from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
+from gsp_householder.graphs._regular_family import constant_diagonal_dimension
+from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
+from gsp_householder.graphs._small_search import sparsest_small
+from gsp_householder.graphs._support_search import EXACT_NOISE
+from gsp_householder.graphs._thresholds import (
+    EXACT_LEVEL,
+    FAMILY_SEARCH_MAX_N,
+    FITS_EXACTLY,
+    MAX_NOISE,
+    RESIDUAL_CONSISTENT,
+    RESIDUAL_SLACK,
+)
+
+#: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
+#: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
+FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted"))
+#: Above this many nodes the first search with the eigenvalue order stops at the first
+#: valid size it reaches instead of bisecting: each prefix then costs a Gram update and
+#: an eigensolve of order g (0.1-0.6 s at n = 1000, eight of them in a bisection), and
+#: the graph found re-ranks the pairs anyway. Below, the bisection is cheaper than the
+#: candidate search of the larger family found at the first valid size (unweighted
+#: karate: dimension 4 instead of 3, 0.093 against 0.079 CPU s).
+UNBISECTED_MIN_N = 500
+
+
+def _sparsest_graphs(B: PairBasis, basis, tol, rng):
+    """Candidate graphs (sparsest first), the family dimension and a history.
+
+    With the eigenvalue order, the pairs are first ranked by the proxy
+    $\\sum_k k P_k$ (eigenvalue replaced by its rank), which usually puts the edges
+    first and skips the trimming; above ``UNBISECTED_MIN_N`` nodes that search stops at
+    the first valid size, and the graph found re-ranks the pairs. Otherwise, or if that
+    finds nothing, the rankings of ``RANKINGS`` are tried in turn (``_ladder``).
+    """
+    history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0, "noise_estimates": [],
+               "vertex_searches": 0}
+    if B.n <= SMALL_NODES:
+        ranked, family_dimension = sparsest_small(B)
+        return ranked, family_dimension, history
+    if B.ordered:
+        proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
+        ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history,
+                                                bisect_first=B.n <= UNBISECTED_MIN_N)
+        if ranked:
+            return ranked, family_dimension, history
+    ranked, family_dimension = _ladder(B, basis, tol, rng, history)
+    if not ranked and "unresolvable" not in history:
+        # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
+        history["leverage_noise_estimates"] = history["noise_estimates"]
+        history["noise_estimates"] = []
+        ranked, family_dimension = _ladder(B, basis, tol, rng, history,
+                                           order=FITTED_RANKINGS)
+        exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
+        family, dim = _regular_family(B, rng, noisy=not exact)
+        if not exact:
+            family = _not_near_complete(B, family)
+        if not family and exact and B.n <= FAMILY_SEARCH_MAX_N:
+            # few pairs (Petersen: 45 for 9 unknowns): the rankings' kept pairs fit a
+            # noisy basis to rounding level, and only its constant-diagonal family's
+            # near-null space shows the noise
+            family, dim = _consistent_regular(B, basis, B.n_pairs, rng)
+        if family:
+            ranked = _merge(ranked, family)
+            family_dimension = max(family_dimension, dim)
+            if _edge_key(ranked[0][3]) in {_edge_key(x[3]) for x in family}:
+                history["constant_diagonal_graph"] = True
+    elif not ranked:
+        # too noisy for the leverage rankings, whose noise estimates are not clean for a
+        # regular graph: its constant-diagonal family shows its own noise level, and a
+        # member with equal weights to that level is kept (the family of an irregular
+        # graph holds the complete graph with a few pairs dropped, weights unequal)
+        family, dim = _equal_weight_regular(B, basis, rng)
+        if family:
+            ranked, family_dimension = family, dim
+            history["regular_family"] = True
+            history["leverage_unresolvable"] = history.pop("unresolvable")
+    elif ranked and _doubtful(basis, ranked, history):
+        # the graph does not fit the eigenvectors to their noise level: the
+        # constant-diagonal family (one SVD) may hold a sparser one that fits better (a
+        # regular graph, whose eigenvalue vector the leverage rankings do not see);
+        # a denser graph fits the noise better and is no evidence
+        family, dim = _regular_family(B, rng, noisy=True)
+        if family and family[0][0] <= ranked[0][0] and (
+                RESIDUAL_SLACK * _residual(basis, family[0][3])
+                < _residual(basis, ranked[0][3])):
+            ranked, family_dimension = family, dim
+            history["regular_family"] = "refit"
+    elif ranked and ranked[0][0] > B.n - 1 and _constant_degree(ranked[0][3]):
+        # a regular graph found: the constant-diagonal family may hold a sparser one (a
+        # 3-regular graph of girth 5 shares its eigenvectors with its distance-2 graph,
+        # 6-regular with equal weights)
+        sparser = _sparser_regular(B, basis, ranked[0], history["noise"] > EXACT_NOISE,
+                                   rng)
+        if sparser:
+            ranked = _merge(ranked, sparser)
+            family_dimension = max(family_dimension, 2)
+    if (ranked and B.n <= FAMILY_SEARCH_MAX_N and "regular_family" not in history
+            and ranked[0][0] > B.n - 1
+            and (ranked[0][0] == B.n_pairs or not _constant_degree(ranked[0][3]))
+            and (_noisy_input(history) or _residual(basis, ranked[0][3]) > FITS_EXACTLY)):
+        # noisy eigenvectors gave the complete graph or an irregular graph: a sparser
+        # regular graph that fits them to the noise its family shows is preferred (a
+        # denser graph fits noise better, and is no evidence against it); up to
+        # FAMILY_SEARCH_MAX_N nodes (an SVD of order n)
+        sparser, dim = _consistent_regular(B, basis, ranked[0][0], rng)
+        if sparser:
+            keys = {_edge_key(x[3]) for x in sparser}
+            ranked = sparser + [x for x in ranked if _edge_key(x[3]) not in keys]
+            family_dimension = max(family_dimension, dim)
+            history["regular_family"] = "sparser"
+    if (ranked and history["noise"] <= EXACT_NOISE and ranked[0][0] > B.n - 1
+            and _constant_degree(ranked[0][3])):
+        # a constant-diagonal family too large to search (tori: 43 to 125 directions):
+        # other regular graphs with as many edges may share the eigenvectors (twin
+        # tori and circulants); its dimension is reported
+        dim = constant_diagonal_dimension(B)
+        if dim > MAX_CONSTANT_DIAGONAL:
+            history["constant_diagonal_dimension"] = dim
+            family_dimension = max(family_dimension, dim)
+    return ranked, family_dimension, history
+
+
+def _noisy_input(history) -> bool:
+    """No leverage ranking's kept pairs are clean to rounding level (``EXACT_LEVEL``)."""
+    levels = history.get("leverage_noise_estimates", history["noise_estimates"])
+    return bool(levels) and min(levels) > EXACT_LEVEL
+
+
+def _doubtful(basis, ranked, history) -> bool:
+    """A graph found at a noise level (not exact) whose residual is above
+    ``RESIDUAL_CONSISTENT`` times the smallest noise estimate."""
+    levels = [e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE]
+    if history["noise"] <= EXACT_NOISE or not levels:
+        return False
+    return _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)

@@ -1,0 +1,539 @@
+"""The ladder: the rankings of the pairs searched in turn.
+
+Each ranking's kept pairs give a noise estimate; exact eigenvectors are searched as
+exact (then at a coarser rounding, on the next ranking, and at noise levels when the
+graph does not fit them), noisy ones at the level the rankings agree on
+(``_noisy_ladder``), where the graphs that fit as well as the best are compared by
+sparsity and equal weights.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._candidate_search import (
+    _candidates,
+    _edge_key,
+    _merge,
+    _search_at_noise,
+    _settled,
+    _settled_at_noise,
+    _unsettled,
+)
+from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _equal_within_noise,
+    _laplacian,
+    _residual,
+    _residuals,
+)
+from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
+from gsp_householder.graphs._result_checks import _undetermined_support
+from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
+from gsp_householder.graphs._support_search import (
+    COARSE_ROUNDING,
+    EXACT_NOISE,
+    PrefixSearch,
+    leverage_ranking,
+    robust_noise,
+    trimming_sizes,
+)
+from gsp_householder.graphs._template_lp import candidate_order
+from gsp_householder.graphs._thresholds import (
+    EXACT_LEVEL,
+    FAMILY_SEARCH_MAX_N,
+    LADDER_MAX_N,
+    MAX_NOISE,
+    PLAIN_SLACK,
+    RESIDUAL_CONSISTENT,
+    RESIDUAL_SLACK,
+    ROUNDING_FIT,
+    UNRESOLVABLE_NOISE,
+)
+
+#: Two rankings' noise estimates within this factor of each other are taken as the
+#: noise level of the eigenvectors.
+NOISE_AGREEMENT = 3.0
+#: Rankings tried in turn: (smallest directions used, fraction of pairs kept per
+#: trimming round) of the leverage ranking.
+RANKINGS = tuple((r, keep) for keep in (0.7, 0.6) for r in (8, 16, 24, 32))
+#: Exact graphs of families up to this dimension that are not settled (``_settled``) are
+#: searched on the next ranking too (larger families make slow linear programs).
+NEXT_RANKING_FAMILY = 24
+#: Rankings tried in turn above ``LADDER_MAX_N`` nodes: (smallest directions used,
+#: fraction of the sampled pairs kept per round, trimming rounds). Three rounds clear
+#: exact eigenvectors; with noise, later rounds find directions that fit the kept
+#: pairs below the noise (functions of the Laplacian concentrated on the trimmed
+#: pairs), and one round with more directions ranks the edges first.
+LARGE_RANKINGS = ((8, 0.7, 3), (32, 0.7, 1), (16, 0.7, 1), (32, 0.7, 2))
+#: Largest median noise estimate of the rankings of eigenvectors taken as exact by
+#: ``_refit_misfit`` (weighted cycles and paths: 3e-10 to 2e-9; eigenvectors perturbed
+#: by 1e-3 show estimates near that level).
+EXACT_MEDIAN_LEVEL = 1e-7
+#: Fewest pairs per unknown of a basis whose rankings clean to rounding show exact
+#: eigenvectors (``_refit_misfit``; below, the Petersen graph and twin classes).
+EXACT_PAIRS_PER_UNKNOWN = 8
+#: Noise levels at which the rankings are searched when exact eigenvectors give a graph
+#: that does not fit them (``_refit_misfit``).
+MISFIT_LEVELS = (1e-6, 1e-4, 1e-3)
+#: A non-edge of a graph found whose leverage in the other non-edges' Gram is within
+#: this of 1 is freed from it (``_freed_member``).
+FREED_LEVERAGE = 1e-6
+#: Most nodes of a basis searched so (the leverages cost $O(n^4)$ flops).
+FREED_MAX_N = 300
+#: Rounds of ``_freed_member``.
+FREED_ROUNDS = 3
+
+
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
+    """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
+
+    Near-null directions (twin and pendant nodes, nodes left with few pairs by the
+    trimming) crowd the smallest directions of the trimmed Gram, so a ranking may leave
+    edges among the kept pairs. Each ranking's kept pairs give a noise estimate
+    (``robust_noise``). At rounding level (below ``EXACT_LEVEL``) the eigenvectors are
+    exact; above ``MAX_NOISE`` the kept pairs are not clean. In both cases the exact
+    search runs (a smaller prefix of the ranking may be clean) and the first graph found
+    is returned; if it belongs to a family (dimension above 1) whose linear-program
+    vertices were searched, the search also runs at the coarser rounding level
+    ``COARSE_ROUNDING`` and the sparsest candidate of both is returned (linear programs
+    are accurate to about 1e-7, so which members of a family pass depends on that
+    level). Families whose candidates need no vertex (one direction plus the local
+    columns, or a sparsest member found by ``_sparsest_member``) are not searched again.
+    Estimates in between are noise or an unclean ranking of exact
+    eigenvectors: the input is taken as noisy once two such estimates agree within a
+    factor ``NOISE_AGREEMENT`` before any ranking reached rounding level. Noisy
+    rankings are then searched at their noise level (those within
+    ``RESIDUAL_CONSISTENT`` times the smallest estimate first, then those at most
+    ``UNRESOLVABLE_NOISE``) until two consecutive ones give the
+    same graph; of the graphs found, those whose rotation residual (off-diagonal part of
+    $V^T L V$ relative to the spread of its diagonal, ``_residuals``) is within
+    ``RESIDUAL_SLACK`` of the smallest are kept and the sparsest of them is returned,
+    graphs with equal weights to the noise level first (``_equal_within_noise``): a
+    wrong support leaves entries well above the noise in the residual
+    (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
+    the smallest noise estimate, the remaining rankings are searched as exact first,
+    then all noisy rankings again at the largest estimate, and the graph with the
+    smaller residual is returned. Exact eigenvectors whose rankings all fail are
+    searched again at the rounding noise level. When the rankings' agreeing noise level
+    is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
+    rankings this is reported as noise (``history["unresolvable"]``).
+    """
+    leverage = order is None      # the fitted rankings' noise estimates are not the noise
+    if order is None:
+        order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
+    order, cache, same = list(order), {}, {}
+
+    def ranking(key):
+        if key not in cache:
+            if key[2:] == ("fitted",):
+                scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+            elif B.n <= LADDER_MAX_N:
+                # rankings that trim as many pairs at every round are one ranking
+                sizes = (key[0], trimming_sizes(B, keep=key[1]))
+                if sizes not in same:
+                    same[sizes] = leverage_ranking(B, keep=key[1], r=key[0])
+                scores, trimmed = same[sizes]
+            else:
+                scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
+                                                           r=key[0])
+            cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+            history["noise_estimates"].append(cache[key][2])
+        return cache[key]
+
+    if leverage and B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
+        order.sort(key=lambda k: ranking(k)[2])    # not exact: the cleanest rankings first
+    deferred, exact_level, noisy = [], [], len(order) == 1
+    rest = list(order)
+    while rest:
+        key = rest.pop(0)
+        scores, trimmed, noise = ranking(key)
+        if noise <= EXACT_LEVEL or noise > MAX_NOISE:
+            vertex_searches = history["vertex_searches"]
+            ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+            if ranked and dim > 1 and history["vertex_searches"] > vertex_searches:
+                coarse, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                                rounding=COARSE_ROUNDING, sparsify=True,
+                                                found=ranked)
+                ranked, dim = _merge(ranked, coarse), max(dim, dim2)
+                if rest and _unsettled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
+                    # the family's span may hold the sparsest graph too inaccurately to
+                    # pass: the next ranking's span is searched as well
+                    ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
+                                              ranked, dim)
+            if ranked and noise <= EXACT_LEVEL:
+                ranked, dim = _refit_misfit(B, basis, tol, rng, history, order, ranking,
+                                            ranked, dim)
+            if ranked:
+                return ranked, dim
+            if noise <= EXACT_LEVEL:
+                exact_level.append(key)
+            continue
+        deferred.append(key)
+        levels = np.sort([cache[k][2] for k in deferred])
+        if not exact_level and np.any(levels[1:] <= NOISE_AGREEMENT * levels[:-1]):
+            noisy = True
+        if noisy:
+            break
+    if noisy and not exact_level:
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if level > UNRESOLVABLE_NOISE:
+            # unclean rankings of exact eigenvectors can agree on such a level too: the
+            # exact search (no linear program unless a prefix fits to rounding) first
+            exact = _first_exact(B, deferred, ranking, tol, rng, history)
+            if exact:
+                return exact
+            if leverage:
+                history["unresolvable"] = level
+            return [], 1
+    if (noisy or deferred) and not exact_level:
+        # a later prefix clean to rounding level: the eigenvectors are exact after all
+        # (unclean rankings agreed on a level by chance), and their exact graph wins
+        exact = _first_exact(B, [k for k in rest if ranking(k)[2] <= EXACT_LEVEL], ranking,
+                             tol, rng, history, refit=(basis, order))
+        if exact:
+            return exact
+        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
+        level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
+        if ranked and residual <= RESIDUAL_CONSISTENT * level:
+            return ranked, dim
+        for key in rest + ([] if noisy else deferred):   # inconsistent: exact after all?
+            scores, trimmed, noise = ranking(key)
+            if noise <= EXACT_LEVEL or noise > MAX_NOISE or not noisy:
+                exact, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+                if exact:
+                    history["noise"] = 0.0
+                    return exact, dim2
+        # still inconsistent: all rankings at the largest estimate (looser tolerances)
+        noise, largest = history["noise"], max(ranking(k)[2] for k in order
+                                               if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)
+        wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              fixed_noise=largest)
+        if wide and residual2 < residual:
+            return wide, dim2
+        history["noise"] = noise
+        return ranked, dim
+    for key in deferred + exact_level:
+        scores, trimmed, noise = ranking(key)
+        history["noise"] = EXACT_NOISE if key in exact_level else 0.0
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, history["noise"], rng,
+                                       history)
+        if ranked and exact_level:
+            ranked, dim = _refit_misfit(B, basis, tol, rng, history, order, ranking,
+                                        ranked, dim)
+        if ranked:
+            return ranked, dim
+    return [], 1
+
+
+def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
+    """The graph of exact eigenvectors ``ranked`` (with its family dimension), or, when it
+    does not fit them to rounding (residual above ``ROUNDING_FIT``), the graph the rankings give at
+    the noise levels ``MISFIT_LEVELS`` in turn (``_noisy_ladder``, every ranking) that
+    fits them exactly, or else fits them better with at most as many edges
+    (``history["noise"]`` is then that level); the levels tried and their graphs'
+    sizes and residuals are in ``history["misfit_refits"]``. A graph that fits them
+    but whose zero pattern leaves a family although its spectrum is simple
+    (``_undetermined_support``) is searched so too, and replaced by a sparser graph
+    that fits them exactly (a cycle of 60 nodes with weights uniform in [1, 10]: 297
+    edges for 60).
+
+    Eigenvectors localised on a few nodes (edge weights spanning a wide range) leave,
+    after the search's prefix, pairs that fit tens of directions to rounding (their
+    singular values decay from 1e-3 to 1e-13 with no gap): the exact search's family
+    is then large and its linear-program vertices are dense graphs that do not fit
+    the eigenvectors (a cycle of 80 nodes with weights uniform in [1, 10]: 1126
+    edges, residual 2.6e-4). At a noise level those directions are not near-null,
+    and the same rankings give the cycle (residual 5e-15).
+    """
+    if (B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")
+            or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g):
+        # few pairs per unknown fit noisy eigenvectors to rounding too (a twin class of
+        # perturbed karate, 5 nodes: every ranking at 9.8e-16)
+        return ranked, dim
+    L = _laplacian(ranked[0][3], basis)
+    eigenvalues, residual = _diagonal_fit(basis["V"], L)
+    fits = residual <= ROUNDING_FIT
+    if fits and not _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, {}):
+        return _freed_member(B, basis, tol, rng, history, ranked), dim
+    if float(np.median([ranking(key)[2] for key in order])) > EXACT_MEDIAN_LEVEL:
+        # one ranking clean to rounding, most not: noisy eigenvectors whose few pairs per
+        # unknown let a ranking's kept pairs fit them (perturbed karate: 9.8e-16)
+        return ranked, dim
+    original = saved = history["noise"]
+    best, tried = (ranked, dim, residual), []
+    # the noisy searches' records (``_undecided`` reads them) are those of noisy input
+    records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
+    for level in MISFIT_LEVELS:
+        wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              fixed_noise=level, every=True)
+        tried.append((level, int(wide[0][0]) if wide else None, float(residual2)))
+        if wide and (wide[0][0] < ranked[0][0] if fits else (
+                residual2 < best[2] and wide[0][0] <= ranked[0][0])) and (
+                residual2 <= ROUNDING_FIT or not fits):
+            best = (wide, dim2, residual2)
+            if residual2 <= ROUNDING_FIT:
+                saved = original    # exact after all: the eigenvectors' noise level
+                break
+            saved = history["noise"]
+    for k in ("noisy_graphs", "residuals"):
+        history.pop(k, None)
+    history.update(records)
+    history["misfit_refits"] = tried
+    history["noise"] = saved
+    return best[:2]
+
+
+def _freed_member(B, basis, tol, rng, history, ranked):
+    """``ranked``, or a sparser graph that fits the exact eigenvectors to rounding
+    (``ROUNDING_FIT``) and holds non-edges of the first graph whose rows the other
+    non-edges do not span, first.
+
+    A graph that fits exact eigenvectors and whose zero pattern leaves one direction
+    may still not be the sparsest: with a simple spectrum every polynomial of the
+    true Laplacian shares its eigenvectors, and a cubic one whose coefficients cancel
+    a few weak entries is such a graph (a cycle of 60 nodes with lognormal weights,
+    $\\sigma$ = 1: 178 edges at a residual of 6e-13, the cycle's pairs at distance 1
+    to 3 but for 2, one of them a cycle edge). A true edge that it zeroes is a
+    non-edge whose row the other non-edges' rows do not span: its leverage in their
+    Gram, the graph's own direction left out, is 1 (to 1e-15; the next non-edges' at
+    most 1 - 0.025 on the cases measured, the truth's own non-edges' at most
+    1 - 0.0028). Those pairs (leverage within ``FREED_LEVERAGE`` of 1, over all
+    directions: the one a missed edge frees need not be among the smallest) join the
+    graph's pairs; the family the others leave holds the sparser graph, and its
+    candidates (``_candidates``, on a copy of ``rng``) that fit to rounding with fewer
+    edges replace the graph. At most ``FREED_ROUNDS`` times; the freed pair counts are
+    in ``history["freed_pairs"]``.
+    Settled graphs (trees, equal weights) are not searched, nor bases of more than
+    ``FREED_MAX_N`` nodes.
+    """
+    best, rng = ranked, copy.deepcopy(rng)
+    if B.n > FREED_MAX_N:
+        return best
+    i, j = B.upper()
+    codes = i * B.n + j
+    for _ in range(FREED_ROUNDS):
+        if _settled(B, best) or best[0][0] >= B.n_pairs - B.g:
+            break
+        upper = sp.triu(best[0][3], 1).tocoo()
+        edge = np.isin(codes, upper.row.astype(np.int64) * B.n + upper.col)
+        gram = complement_gram(B, i[edge], j[edge])
+        mu, Lam = gram.null_directions(B.g)
+        keep = mu > B.cluster(mu[0])
+        if keep.sum() < mu.size - 1:
+            break
+        values = B.products(i[~edge], j[~edge], Lam[:, keep])
+        # the centred rows' leverage plus the mean's share 1/k: that of the rows
+        leverage = (values ** 2 / mu[keep]).sum(axis=1) + 1.0 / gram.k
+        free = np.flatnonzero(~edge)[leverage >= 1.0 - FREED_LEVERAGE]
+        history.setdefault("freed_pairs", []).append(int(free.size))
+        if free.size == 0:
+            break
+        first = np.concatenate([np.flatnonzero(edge), free])
+        rest = np.setdiff1d(np.arange(codes.size), first)
+        order = (np.concatenate([i[first], i[rest]]), np.concatenate([j[first], j[rest]]))
+        for rounding in (None, COARSE_ROUNDING):
+            search = PrefixSearch(B, order, tol, 0.0, rounding)
+            fit = search.evaluate(first.size, complement_gram(B, i[first], j[first]))
+            history["n_evaluations"] += search.n_evaluations
+            if fit is not None:
+                break
+        if fit is None:
+            break
+        sparser = [item for item in _candidates(B, fit, rng, history)
+                   if item[0] < best[0][0] and _residual(basis, item[3]) <= ROUNDING_FIT]
+        if not sparser:
+            break
+        best = _merge(sparser, best)
+    return best
+
+
+def _first_exact(B, keys, ranking, tol, rng, history, refit=None):
+    """``(ranked, dim)`` of the exact search on the first of the rankings ``keys`` that
+    gives a graph, or None. With ``refit = (basis, order)``, the rankings ``keys``
+    clean to rounding, a graph that does not fit the eigenvectors is searched again
+    at noise levels (``_refit_misfit``)."""
+    for key in keys:
+        scores, trimmed, _ = ranking(key)
+        ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
+        if ranked and refit is not None:
+            ranked, dim = _refit_misfit(B, refit[0], tol, rng, history, refit[1], ranking,
+                                        ranked, dim)
+        if ranked:
+            return ranked, dim
+    return None
+
+
+def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
+    """The exact search (fine then coarse rounding) on another ranking, merged."""
+    scores, trimmed, _ = key_ranking
+    for rounding in (None, COARSE_ROUNDING):
+        more, dim2 = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history,
+                                      rounding=rounding, sparsify=rounding is not None,
+                                      found=ranked)
+        ranked, dim = _merge(ranked, more), max(dim, dim2)
+    return ranked, dim
+
+
+def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
+                  every=False):
+    """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
+    (``_consistent_first``); the sparsest of the graphs whose rotation residual
+    (``_residuals``) is within
+    ``RESIDUAL_SLACK`` of the smallest, its family dimension and its residual
+    (``_residual``). Each ranking's candidates are ordered by
+    ``_noisy_order``, and a graph with equal weights to the noise level is preferred to
+    sparser ones without (as ``candidate_order`` prefers equal weights to rounding).
+
+    With ``every`` (and a ``fixed_noise``), the rankings clean to rounding are searched
+    too. If no ranking gives a graph, they are searched again in turn at the largest noise
+    estimate, with the truncated near-null families (``PrefixSearch``) searched too,
+    until one gives a graph. The
+    rankings stop when two consecutive ones give the same graph, when a graph
+    consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
+    smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
+    is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
+    consistent graphs have been found, or when a graph consistent with the noise is
+    among the candidates of the previous ranking (two rankings hold it).
+    """
+    found, previous, consistent, held = [], None, 0, set()
+    for key in order if fixed_noise is not None else _consistent_first(order, ranking):
+        scores, trimmed, noise = ranking(key)
+        if noise > MAX_NOISE or (noise <= EXACT_LEVEL and not every):
+            continue
+        noise = noise if fixed_noise is None else fixed_noise
+        history["noise"] = noise
+        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol, noise, rng,
+                                                      history), noise)
+        ranked = entry[1] if entry else []
+        edges = _edge_key(ranked[0][3]) if ranked else None
+        if entry:
+            found.append(entry)
+            residual, dim = entry[0], entry[2]
+            level = min((e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE),
+                        default=noise)
+            if residual <= RESIDUAL_CONSISTENT * level:
+                consistent += 1
+                if (dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked)
+                        or edges in held):
+                    break
+        if edges is not None and edges == previous:
+            break
+        previous, held = edges, {_edge_key(item[3]) for item in ranked}
+    noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
+    for key in noisy if not found else []:
+        scores, trimmed, _ = ranking(key)
+        history["noise"] = max(ranking(k)[2] for k in noisy)
+        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol,
+                                                      history["noise"], rng, history,
+                                                      search_truncated=True),
+                             history["noise"])
+        if entry:
+            found.append(entry)
+            break
+    if not found:
+        return [], 1, np.inf
+    history["residuals"] = [x[0] for x in found]
+    history["noisy_graphs"] = [{"edges": x[1][0][0], "residual": x[0], "rotation": x[3],
+                                "equal_weights": x[5], "family_dimension": x[2]}
+                               for x in found]
+    residual, ranked, dim = _noisy_choice(found)[:3]
+    return ranked, dim, residual
+
+
+def _consistent_first(order, ranking) -> list:
+    """The rankings of ``order`` in the order the noisy ladder searches them: those whose
+    noise estimate is at most ``UNRESOLVABLE_NOISE`` and within ``RESIDUAL_CONSISTENT``
+    times the smallest (the level the ladder's graphs are held to), then the other
+    ones at most ``UNRESOLVABLE_NOISE``, then the others, each part in its order.
+
+    A ranking's estimate is the spread of the pairs it keeps as non-edges, which the
+    edges among them raise. A graph consistent with the noise has a residual within
+    ``RESIDUAL_CONSISTENT`` times the smallest estimate; a ranking whose estimate is
+    further above it keeps edges, and its search, at that level, admits the wider
+    families of graphs that do not fit (PyGSP ``Sphere(200)`` perturbed by 1e-3:
+    estimates 2.3e-3 to 7.3e-3 beside 1.7e-4, three families of 32 to 37 directions
+    and graphs of residual 0.08 to 0.37, 5 CPU s, before the graph). Above
+    ``UNRESOLVABLE_NOISE`` every pair is within its noise band, so a search at such a
+    ranking's own estimate cannot tell its edges at all. The estimates of ``order`` are
+    all known when the noisy ladder starts (``_ladder`` has looked for one at rounding
+    level).
+    """
+    levels = {key: ranking(key)[2] for key in order}
+    noisy = [e for e in levels.values() if EXACT_LEVEL < e <= MAX_NOISE]
+    bound = RESIDUAL_CONSISTENT * min(noisy) if noisy else np.inf
+    return sorted(order, key=lambda k: (levels[k] > UNRESOLVABLE_NOISE, levels[k] > bound))
+
+
+def _noisy_choice(found):
+    """The entry (``_noisy_entry``) of ``found`` that ``_noisy_ladder`` returns.
+
+    Kept: the entries whose rotation residual is within ``RESIDUAL_SLACK`` of the
+    smallest, and of those, the ones whose residual is within ``PLAIN_SLACK`` of the
+    smallest among them (``_fits_as_well``: members of a family with one dominating
+    eigenvalue, whose rotation residual says little); among them, equal weights to the
+    noise level first, then ``candidate_order``.
+    """
+    best = min(x[3] for x in found)
+    kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
+    best = min(x[0] for x in kept)
+    kept = [x for x in kept if x[0] <= PLAIN_SLACK * best]
+    chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
+    if chosen[4]:
+        # its candidates were reordered (sparser ones do not fit): the same graph found
+        # by a ranking whose candidates were not, if any, reports a family without them
+        key = _edge_key(chosen[1][0][3])
+        chosen = next((x for x in kept if not x[4] and _edge_key(x[1][0][3]) == key), chosen)
+    return chosen
+
+
+def _noisy_entry(basis, ranked, dim, noise):
+    """One noisy search's graphs for ``_noisy_ladder``: ``(residual, ranked, dim,
+    rotation residual, reordered, equal)`` for ``ranked`` in the order of
+    ``_noisy_order``, the residuals those of its first graph, ``reordered`` whether that
+    graph was not the search's first and ``equal`` whether it has equal weights to the
+    noise level; None when the search found no graph. The residuals of every candidate
+    are computed once (``_residuals``), for the order and for the entry."""
+    if not ranked:
+        return None
+    pairs = [_residuals(basis, item[3]) for item in ranked]
+    order, equal = _noisy_order(basis, ranked, noise, [rotation for _, rotation in pairs])
+    residual, rotation = pairs[order[0]]
+    return (residual, [ranked[k] for k in order], dim, rotation, order[0] != 0,
+            equal[order[0]])
+
+
+def _noisy_order(basis, ranked, noise, rotations) -> tuple[list[int], list[bool]]:
+    """The order of the candidates ``ranked`` (rotation residuals ``rotations``) in a
+    noisy ranking, and which have equal weights to the noise level
+    (``_equal_within_noise``).
+
+    The candidates that fit the eigenvectors come first (``_fitting_mask``); among them,
+    and among the others, those with equal weights to the noise level, then the
+    ``candidate_order``. ``candidate_order`` puts graphs with equal weights first only
+    when they are equal to rounding, which no graph found at a noise level is: a family
+    of valid graphs (repeated eigenvalues) then holds members sparser than the truth
+    that fit the eigenvectors as well, whose weights spread far beyond the noise
+    (unweighted karate perturbed by 1e-3: a heavy graph on twin nodes beside a copy of
+    the rest scaled down to the noise, 70 edges for 78).
+    """
+    fits = _fitting_mask(rotations)
+    equal = [_equal_within_noise(basis, item[3], noise) for item in ranked]
+    order = sorted(range(len(ranked)), key=lambda k: (not fits[k], not equal[k]))
+    return order, equal
+
+
+def _fitting_mask(rotations) -> list[bool]:
+    """Which candidates fit the eigenvectors: those whose rotation residual
+    (``_residuals``) is within ``RESIDUAL_CONSISTENT`` times the smallest.
+
+    At a noise level a family's sparse vertices need not share the eigenvectors: a
+    sparser vertex can leave entries far above the noise (caveman graphs whose
+    repeated eigenspaces are rotated) while a member that fits is ranked below it.
+    """
+    rotations = np.asarray(rotations, dtype=float)
+    return (rotations <= RESIDUAL_CONSISTENT * rotations.min()).tolist()

@@ -1,0 +1,195 @@
+"""Candidates of the constant-diagonal family (regular graphs).
+
+The family's members other than the complete graph, those with equal weights to the
+noise level it shows or with a residual consistent with it, members sparser than a
+regular graph found (also among its smallest directions, refitted on their edges), and
+whether a graph is regular or too close to the complete graph to say anything.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._candidate_search import _candidates, _edge_key
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._regular_family import constant_diagonal_fit, constant_diagonal_noise
+from gsp_householder.graphs._template_lp import (
+    candidate_order,
+    edge_pairs,
+    polish,
+    rank_candidates,
+    sparse_vertices,
+    weight_cv,
+)
+from gsp_householder.graphs._thresholds import (
+    FAMILY_SEARCH_MAX_N,
+    RESIDUAL_CONSISTENT,
+    RESIDUAL_SLACK,
+)
+
+#: A graph found whose weighted degrees agree within this fraction of their mean is
+#: regular: the constant-diagonal family is searched for a sparser member too.
+REGULAR_SPREAD = 1e-2
+#: Dimensions of the noisy constant-diagonal family (its smallest directions) searched
+#: for a graph sparser than a regular graph found when the family's gap shows none
+#: (``_forced_sparser_regular``).
+FORCED_REGULAR_DIMENSIONS = (2, 3, 4)
+
+
+def _regular_family(B: PairBasis, rng, noisy):
+    """Candidates of the constant-diagonal family (``constant_diagonal_fit``) other than
+    the complete graph, and the family's dimension; ``([], 1)`` if it is empty.
+
+    The complete graph (equal eigenvalues) is in every family: with noise its equal
+    weights would rank it above the sparse members, whose weights vary at the noise.
+    """
+    regular = constant_diagonal_fit(B, noisy=noisy)
+    if regular is None:
+        return [], 1
+    family = [c for c in _candidates(B, regular, rng) if c[0] < B.n_pairs]
+    return family, regular.Lam.shape[1]
+
+
+def _noisy_regular(B: PairBasis, rng, keep):
+    """Candidates of the noisy constant-diagonal family that ``keep(candidate, level)``
+    accepts, ``level`` the noise that family shows (``constant_diagonal_noise``), and
+    the family's dimension; ``([], 1)`` if it shows none."""
+    level = constant_diagonal_noise(B)
+    if level is None:
+        return [], 1
+    family, dim = _regular_family(B, rng, noisy=True)
+    return [c for c in family if keep(c, level)], dim
+
+
+def _equal_weight_regular(B: PairBasis, basis, rng):
+    """Candidates of the noisy constant-diagonal family whose weights are equal to that
+    family's noise level (``_equal_within_noise``), and the family's dimension;
+    ``([], 1)`` if none."""
+    return _noisy_regular(B, rng, lambda c, level: _equal_within_noise(basis, c[3], level))
+
+
+def _not_near_complete(B: PairBasis, family) -> list:
+    """The candidates (``rank_candidates`` items) whose complement has at least $n - 1$
+    edges (enough to be connected): of a noisy constant-diagonal family, and of the
+    grouped search (``_found_eigenspaces``).
+
+    The complete graph is a member of every family, and with noise the family also
+    holds it with a few pairs dropped and weights unequal: members that differ from it
+    by fewer pairs than a spanning tree has say nothing about the eigenvectors (an
+    irregular graph's family, relaxed caveman of 80 nodes perturbed by 1e-3: 3154 to
+    3158 edges of 3160 pairs for 360, returned with no warning).
+    """
+    return [c for c in family if c[0] <= B.n_pairs - (B.n - 1)]
+
+
+def _consistent_regular(B: PairBasis, basis, edges, rng):
+    """Candidates of the noisy constant-diagonal family with fewer than ``edges`` edges
+    whose residual is within ``RESIDUAL_CONSISTENT`` times that family's noise level
+    (``constant_diagonal_noise``), sparsest first, and the family's dimension; ``([], 1)``
+    if none."""
+    fits, dim = _noisy_regular(B, rng, lambda c, level: c[0] < edges and (
+        _residual(basis, c[3]) <= RESIDUAL_CONSISTENT * level))
+    return sorted(fits, key=lambda c: (c[0], c[1])), dim
+
+
+def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
+    """Members of the constant-diagonal family with fewer edges than the graph ``found``
+    (a ``rank_candidates`` item), or with as many and equal weights (a twin: another
+    graph of the same size shares the eigenvectors), or []: its sparse vertices
+    (``sparse_vertices``), polished only when not denser than ``found``.
+
+    With noise, if none is found, the family's smallest ``FORCED_REGULAR_DIMENSIONS``
+    directions are searched in turn (``_forced_sparser_regular``).
+    """
+    regular = constant_diagonal_fit(B, noisy=noisy)
+    out = []
+    if regular is not None:
+        cands = _sparse_members(B, regular, rng, found[0])
+        key = _edge_key(found[3])
+        out = [c for c in cands if c[0] < found[0] or (
+            c[0] == found[0] and c[1] <= 1e-6 and _edge_key(c[3]) != key)]
+    if out or not noisy:
+        return out
+    return _forced_sparser_regular(B, basis, found, rng)
+
+
+def _forced_sparser_regular(B: PairBasis, basis, found, rng):
+    """Sparser graphs than the regular graph ``found`` in the noisy constant-diagonal
+    family taken as its smallest ``d`` directions, ``d`` in
+    ``FORCED_REGULAR_DIMENSIONS`` (the first that gives one), each with the weights
+    that fit the eigenvectors best on its edges (``_support_fit``) and kept only if it
+    fits them as well as ``found`` does on its own edges (rotation residual within
+    ``RESIDUAL_SLACK``); [] if none, and above ``FAMILY_SEARCH_MAX_N`` nodes.
+
+    A regular graph's family holds at least its eigenvalue vector and its square's
+    (the distance-2 graph's), but at a noise level the widest gap among the smallest
+    singular values need not separate them from the rest (random 3-regular graphs of
+    60 nodes learned from signals at 30 dB: gaps of 1.6 to 8 against ``NOISY_GAP``
+    10), and the distance-2 graph, which the rankings find, was returned. Its
+    least-squares members are noisy (their rotation residual three times the
+    truth's), hence the refit on their edges: a wrong support leaves entries above the
+    noise, and a denser graph fits the noise better, which is no evidence for it.
+    """
+    if B.n > FAMILY_SEARCH_MAX_N:
+        return []
+    limit = None
+    for d in FORCED_REGULAR_DIMENSIONS:
+        regular = constant_diagonal_fit(B, noisy=True, dimension=d)
+        if regular is None:
+            continue
+        out = []
+        for c in _sparse_members(B, regular, rng, found[0] - 1):
+            refit = _support_fit(basis, c[3]) if c[0] < found[0] else None
+            if refit is not None and limit is None:
+                reference = _support_fit(basis, found[3])
+                limit = RESIDUAL_SLACK * (reference[0] if reference
+                                          else _residuals(basis, found[3])[1])
+            if refit is not None and refit[0] <= limit:
+                out.append((c[0], weight_cv(sp.triu(refit[1], 1).data), c[2], refit[1]))
+        if out:
+            return sorted(out, key=candidate_order)
+    return []
+
+
+def _sparse_members(B: PairBasis, fit, rng, max_edges):
+    """The family's sparse vertices (``sparse_vertices``) with at most ``max_edges``
+    edges, polished and ranked (``rank_candidates``): only those are polished."""
+    lams = [lam for lam in sparse_vertices(B, fit, rng)
+            if len(edge_pairs(B, lam, fit.tol)[0]) <= max_edges]
+    return rank_candidates(B, [polish(B, lam, fit) for lam in lams], fit)
+
+
+def _support_fit(basis, W):
+    """``(rotation residual, weights)`` of the weights on the edges of ``W`` that
+    minimise the off-diagonal part of $V^T L V$ at the same total weight, or None if
+    one of them is not positive.
+
+    Edge $e = (i, j)$ adds $d_e d_e^T$ to $V^T L V$, $d_e = V_i - V_j$ (rows of $V$),
+    so the squared off-diagonal norm is $w^T G w$ with
+    $G_{ef} = (d_e^T d_f)^2 - \\sum_k d_{ek}^2 d_{fk}^2$; its minimum at fixed
+    $\\mathbf 1^T w$ is at $w \\propto G^{-1} \\mathbf 1$. Combinatorial Laplacians only
+    (the constant-diagonal family's kind).
+    """
+    upper = sp.triu(W, 1).tocoo()
+    V = basis["V"]
+    D = V[upper.row] - V[upper.col]
+    D2 = D * D
+    G = (D @ D.T) ** 2 - D2 @ D2.T
+    try:
+        w = np.linalg.solve(G, np.ones(upper.nnz))
+    except np.linalg.LinAlgError:
+        return None
+    w *= upper.data.sum() / w.sum()
+    if not np.all(w > 0):
+        return None
+    U = sp.csr_array((w, (upper.row, upper.col)), shape=W.shape)
+    W = sp.csr_array(U + U.T)
+    return _residuals(basis, W)[1], W
+
+
+def _constant_degree(W) -> bool:
+    """The weighted degrees of ``W`` agree within ``REGULAR_SPREAD``."""
+    d = np.asarray(W.sum(axis=1)).ravel()
+    return bool(np.ptp(d) <= REGULAR_SPREAD * d.mean())

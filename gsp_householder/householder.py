@@ -16,6 +16,7 @@ block of $p$ signals then costs two matrix-matrix products, $O(nmp)$ flops.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -822,25 +823,34 @@ def _blocked_pass(Y, out, dcol, c_order: bool, block_bytes: int, n_threads: int,
     n, p = Y.shape
     step = max(1, block_bytes // max(1, (p if c_order else n) * Y.itemsize))
     blocks = -(-(n if c_order else p) // step)
-    n_threads = max(1, min(n_threads, blocks))
-    counter = iter(range(blocks - 1, -1, -1) if last_first else range(blocks))
+    if worker is None:
+        def worker(*args):
+            return _copy_blocks(*args, product)
+    highs = _shared_claims(blocks, n_threads,
+                           lambda claim: worker(Y, out, dcol, c_order, step, claim), last_first)
+    return max(highs)  # each thread's bound is inf if its blocks were not finite
+
+
+def _shared_claims(count: int, n_threads: int, work, last_first: bool = False) -> list:
+    """``work(claim)`` on ``n_threads`` threads (the calling one and the package's pool),
+    ``claim()`` handing out ``0, ..., count - 1`` (last first if asked) as each thread
+    becomes free, then ``None``; the threads' results."""
+    counter = iter(range(count - 1, -1, -1) if last_first else range(count))
     lock = threading.Lock()
 
     def claim():
         with lock:
             return next(counter, None)
 
-    if worker is None:
-        def worker(*args):
-            return _copy_blocks(*args, product)
+    n_threads = max(1, min(n_threads, count))
     if n_threads == 1:
-        return worker(Y, out, dcol, c_order, step, claim)
-    futures = [_get_copy_pool(n_threads - 1).submit(worker, Y, out, dcol, c_order, step,
-                                                    claim)
-               for _ in range(n_threads - 1)]
-    highs = [worker(Y, out, dcol, c_order, step, claim)]
-    highs.extend(f.result() for f in futures)
-    return max(highs)  # each thread's bound is inf if its blocks were not finite
+        return [work(claim)]
+    futures = [_get_copy_pool(n_threads - 1).submit(work, claim) for _ in range(n_threads - 1)]
+    try:
+        results = [work(claim)]
+    finally:
+        results_of_pool = [future.result() for future in futures]
+    return results + results_of_pool
 
 
 def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None) -> float:
@@ -861,15 +871,21 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads)
 
 
-def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
-    """Write ``D Y`` into the blocks handed out by ``claim()``; 0."""
+def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim,
+                       product=None) -> float:
+    """Write ``D Y`` into the blocks handed out by ``claim()``; 0. With
+    ``product = (A, W)``, also ``block -= A_block W_block`` on numpy's BLAS
+    (``gemm_update``) while the block is in cache."""
     while (index := claim()) is not None:
         sl = slice(index * step, (index + 1) * step)
         source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
         if dcol is not None:
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        else:
+        elif out is not Y:
             np.copyto(block, source)
+        if product is not None:
+            A, W = product
+            gemm_update(A[sl] if c_order else A, W if c_order else W[:, sl], block)
     return 0.0
 
 
@@ -909,32 +925,6 @@ def _fused_copy_subtract(Y, out, dcol, c_order: bool, A, W, n_threads: int = 1) 
                              True)
 
 
-def _run_shared(count: int, n_threads: int, task, last_first: bool = False) -> None:
-    """``task(i)`` for every ``i < count`` on ``n_threads`` threads (the calling one and
-    the package's pool), each taking the next ``i`` as it becomes free."""
-    order = iter(range(count - 1, -1, -1) if last_first else range(count))
-    lock = threading.Lock()
-
-    def worker():
-        while True:
-            with lock:
-                index = next(order, None)
-            if index is None:
-                return
-            task(index)
-
-    n_threads = max(1, min(n_threads, count))
-    if n_threads == 1:
-        worker()
-        return
-    futures = [_get_copy_pool(n_threads - 1).submit(worker) for _ in range(n_threads - 1)]
-    try:
-        worker()
-    finally:
-        for future in futures:
-            future.result()
-
-
 def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) -> np.ndarray:
     """``out = D Y - A W[:-1]`` with ``W = Cs^T Y``, on ``n_threads`` threads; return ``W``.
 
@@ -954,47 +944,30 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
     same bits.
     """
     n, p = Y.shape
-    span = n if c_order else p  # the axis along which Y is split
     line = (p if c_order else n) * Y.itemsize  # bytes of one row (C) or column (F)
-    step1 = max(1, _GEMM1_CHUNK_BYTES // line)
-    chunks = -(-span // step1)
-    step2 = max(1, _FUSED_BLOCK_BYTES // line)
-    blocks = -(-span // step2)
+    step = max(1, _GEMM1_CHUNK_BYTES // line)
+    chunks = -(-(n if c_order else p) // step)
     with one_blas_thread():
         if c_order:
             parts: list = [None] * chunks
 
             def partial(i):
-                sl = slice(i * step1, (i + 1) * step1)
+                sl = slice(i * step, (i + 1) * step)
                 parts[i] = Cs[sl].T @ Y[sl]
-
-            _run_shared(chunks, n_threads, partial)
-            W = parts[0]
-            for part in parts[1:]:
-                W += part
         else:
             W = np.empty((Cs.shape[1], p), dtype=Y.dtype)
 
             def partial(i):
-                sl = slice(i * step1, (i + 1) * step1)
+                sl = slice(i * step, (i + 1) * step)
                 np.matmul(Cs.T, Y[:, sl], out=W[:, sl])
 
-            _run_shared(chunks, n_threads, partial)
-        Wm = W[:-1]
-
-        def update(i):
-            sl = slice(i * step2, (i + 1) * step2)
-            if c_order:
-                source, block, a, w = Y[sl], out[sl], A[sl], Wm
-            else:
-                source, block, a, w = Y[:, sl], out[:, sl], A, Wm[:, sl]
-            if dcol is not None:
-                np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-            elif out is not Y:
-                np.copyto(block, source)
-            gemm_update(a, w, block)
-
-        _run_shared(blocks, n_threads, update, last_first=True)
+        _shared_claims(chunks, n_threads, lambda claim: [partial(i) for i in iter(claim, None)])
+        if c_order:
+            W = parts[0]
+            for part in parts[1:]:
+                W += part
+        _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, n_threads, last_first=True,
+                      worker=functools.partial(_copy_plain_blocks, product=(A, W[:-1])))
     return W
 
 

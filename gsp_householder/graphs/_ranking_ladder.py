@@ -132,16 +132,19 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         if key not in cache:
             if key[2:] == ("fitted",):
                 scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             elif B.n <= LADDER_MAX_N:
-                # rankings that trim as many pairs at every round are one ranking
+                # rankings that trim as many pairs at every round are one ranking (and
+                # one noise estimate)
                 sizes = (key[0], trimming_sizes(B, keep=key[1]))
                 if sizes not in same:
-                    same[sizes] = leverage_ranking(B, keep=key[1], r=key[0])
-                scores, trimmed = same[sizes]
+                    scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+                    same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
+                cache[key] = same[sizes]
             else:
                 scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
                                                            r=key[0])
-            cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 

@@ -16,7 +16,6 @@ block of $p$ signals then costs two matrix-matrix products, $O(nmp)$ flops.
 
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -871,11 +870,8 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
     return _blocked_pass(Y, out, dcol, c_order, _APPLY_BLOCK_BYTES, n_threads)
 
 
-def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim,
-                       product=None) -> float:
-    """Write ``D Y`` into the blocks handed out by ``claim()``; 0. With
-    ``product = (A, W)``, also ``block -= A_block W_block`` on numpy's BLAS
-    (``gemm_update``) while the block is in cache."""
+def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
+    """Write ``D Y`` into the blocks handed out by ``claim()``; 0."""
     while (index := claim()) is not None:
         sl = slice(index * step, (index + 1) * step)
         source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
@@ -883,9 +879,6 @@ def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim,
             np.multiply(source, dcol[sl] if c_order else dcol, out=block)
         elif out is not Y:
             np.copyto(block, source)
-        if product is not None:
-            A, W = product
-            gemm_update(A[sl] if c_order else A, W if c_order else W[:, sl], block)
     return 0.0
 
 
@@ -929,46 +922,116 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
     """``out = D Y - A W[:-1]`` with ``W = Cs^T Y``, on ``n_threads`` threads; return ``W``.
 
     Internal: ``Y`` (n, p) is validated and C- or F-ordered, ``out`` is fresh memory of
-    its shape and order or ``Y`` itself (all of ``W`` is made before the first block is
-    written), ``dcol`` the ``(n, 1)`` sign column or ``None``, ``A`` (n, m)
-    and ``Cs`` (n, m + 1) are the cast factors of `_apply_pair` and `_apply_sentinel`,
-    and numpy's BLAS can be called (`gsp_householder._numpy_blas`). Every BLAS call is
-    made on a thread of the package with BLAS held to one thread (`one_blas_thread`,
-    process-wide), so no BLAS thread waits for another: first ``W`` by chunks of
-    about ``_GEMM1_CHUNK_BYTES`` of ``Y`` (rows in C order, whose partial products are
-    added in a fixed order; columns in F order), then, block by block of about
-    ``_FUSED_BLOCK_BYTES`` of rows (C order) or columns (F order), the block of ``D Y``
-    is written into ``out`` and ``out_block -= A_block W`` runs as one GEMM with
-    ``beta = 1`` while the block is in cache: the result is written to memory once.
-    The chunks and blocks depend on the shapes only, so every thread count gives the
-    same bits.
+    its shape and order or ``Y`` itself, ``dcol`` the ``(n, 1)`` sign column or ``None``,
+    ``A`` (n, m) and ``Cs`` (n, m + 1) are the cast factors of `_apply_pair` and
+    `_apply_sentinel`, and numpy's BLAS can be called (`gsp_householder._numpy_blas`).
+    Every BLAS call is made on a thread of the package with BLAS held to one thread
+    (`one_blas_thread`, process-wide), so no BLAS thread waits for another. Each thread
+    (the calling one and those of the package's pool, handed their work once per call)
+    first takes chunks of about ``_GEMM1_CHUNK_BYTES`` of ``Y`` (rows in C order, whose
+    partial products are added in a fixed order by the thread that finishes the last
+    one; columns in F order) for ``W``, then blocks of about ``_FUSED_BLOCK_BYTES`` of
+    rows (C order) or columns (F order), last first: the block of ``D Y`` is written
+    into ``out`` and ``out_block -= A_block W`` runs as one GEMM with ``beta = 1`` while
+    the block is in cache, so the result is written to memory once. A thread that runs
+    out of chunks while another still computes one copies its next blocks meanwhile and
+    runs their GEMMs once ``W`` is complete, so no thread waits between the two halves
+    (when ``out`` is ``Y`` itself, every block waits for ``W``). The chunks and blocks
+    depend on the shapes only, and every block goes through the same copy and the same
+    GEMM call, so every thread count gives the same bits.
     """
     n, p = Y.shape
     line = (p if c_order else n) * Y.itemsize  # bytes of one row (C) or column (F)
     step = max(1, _GEMM1_CHUNK_BYTES // line)
     chunks = -(-(n if c_order else p) // step)
-    with one_blas_thread():
-        if c_order:
-            parts: list = [None] * chunks
+    block = max(1, _FUSED_BLOCK_BYTES // line)
+    blocks = -(-(n if c_order else p) // block)
+    lock = threading.Lock()
+    chunk_order, block_order = iter(range(chunks)), iter(range(blocks - 1, -1, -1))
+    state = {"done": 0, "W": None, "failed": False}
+    ready = threading.Event()
+    early = out is not Y  # the copy may start before W is complete: it leaves Y alone
+    parts: list = [None] * chunks
+    full = None if c_order else np.empty((Cs.shape[1], p), dtype=Y.dtype)
 
-            def partial(i):
-                sl = slice(i * step, (i + 1) * step)
-                parts[i] = Cs[sl].T @ Y[sl]
+    def claim(order):
+        with lock:
+            return next(order, None)
+
+    def chunk(i):
+        sl = slice(i * step, (i + 1) * step)
+        if c_order:
+            parts[i] = Cs[sl].T @ Y[sl]
         else:
-            W = np.empty((Cs.shape[1], p), dtype=Y.dtype)
+            np.matmul(Cs.T, Y[:, sl], out=full[:, sl])
+        with lock:
+            state["done"] += 1
+            last = state["done"] == chunks
+        if last:
+            W = full
+            if c_order:
+                W = parts[0]
+                for part in parts[1:]:
+                    W += part
+            state["W"] = W
+            ready.set()
 
-            def partial(i):
-                sl = slice(i * step, (i + 1) * step)
-                np.matmul(Cs.T, Y[:, sl], out=W[:, sl])
+    def copy(j):
+        sl = slice(j * block, (j + 1) * block)
+        source, target = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+        if dcol is not None:
+            np.multiply(source, dcol[sl] if c_order else dcol, out=target)
+        elif out is not Y:
+            np.copyto(target, source)
 
-        _shared_claims(chunks, n_threads, lambda claim: [partial(i) for i in iter(claim, None)])
+    def subtract(j, W):
+        sl = slice(j * block, (j + 1) * block)
         if c_order:
-            W = parts[0]
-            for part in parts[1:]:
-                W += part
-        _blocked_pass(Y, out, dcol, c_order, _FUSED_BLOCK_BYTES, n_threads, last_first=True,
-                      worker=functools.partial(_copy_plain_blocks, product=(A, W[:-1])))
-    return W
+            gemm_update(A[sl], W, out[sl])
+        else:
+            gemm_update(A, W[:, sl], out[:, sl])
+
+    def work():
+        try:
+            while (i := claim(chunk_order)) is not None:
+                chunk(i)
+        except BaseException:
+            state["failed"] = True
+            ready.set()  # the other threads stop waiting for W
+            raise
+        pending = []
+        while (j := claim(block_order)) is not None:
+            if not (early or ready.is_set()):
+                ready.wait()
+            if state["failed"]:
+                return
+            copy(j)
+            pending.append(j)
+            if ready.is_set():
+                W = state["W"][:-1]
+                for k in pending:
+                    subtract(k, W)
+                pending = []
+        if pending:
+            ready.wait()
+            if state["W"] is not None:
+                W = state["W"][:-1]
+                for k in pending:
+                    subtract(k, W)
+
+    n_threads = max(1, min(n_threads, blocks))
+    with one_blas_thread():
+        if n_threads == 1:
+            work()
+        else:
+            futures = [_get_copy_pool(n_threads - 1).submit(work)
+                       for _ in range(n_threads - 1)]
+            try:
+                work()
+            finally:
+                for future in futures:
+                    future.result()
+    return state["W"]
 
 
 def _product_into(A, W, out, c_order: bool) -> None:

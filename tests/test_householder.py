@@ -2,6 +2,7 @@
 
 import contextlib
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -943,6 +944,85 @@ def test_fused_sentinel_apply_same_bits_on_any_thread_count(dtype, c_order, with
     assert np.linalg.norm(out - ref) <= tol * np.linalg.norm(ref)
     np.testing.assert_allclose(W[-1], 16.0 * Y.astype(np.float64).sum(axis=0),
                                rtol=tol, atol=tol * np.abs(Y).sum())
+
+
+class _SlowRows(np.ndarray):
+    """An array whose row slices starting at ``slow_start`` take ``delay`` seconds, or
+    raise ``RuntimeError`` when ``fail`` is set: a thread of the fused apply that holds
+    such a chunk finishes (or fails) after the others have run out of chunks."""
+
+    slow_start, delay, fail = 0, 0.2, False
+
+    def __getitem__(self, key):
+        if isinstance(key, slice) and key.start == self.slow_start:
+            if self.fail:
+                raise RuntimeError("chunk failed")
+            time.sleep(self.delay)
+        return np.asarray(self)[key]
+
+
+@pytest.mark.parametrize("with_signs", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fused_sentinel_apply_copies_ahead_while_w_is_made(with_signs, dtype):
+    """A thread that runs out of chunks of W while another still computes one copies
+    its blocks of the result meanwhile and runs their GEMMs once W is complete: the
+    same bits as on one thread, equal to the dense product, ``Y`` left alone; into ``Y``
+    itself no block is written before W is complete (else W would read a written
+    block); a chunk that fails raises on the calling thread without a hang."""
+    import gsp_householder.householder as hh
+
+    _needs_numpy_blas()
+    rng = np.random.default_rng(5 + with_signs)
+    n, m, p = 40, 3, 9
+    U, signs = random_case(rng, n, m, with_signs=with_signs)
+    V = HouseholderProduct(U, signs).T
+    Y = np.array(rng.standard_normal((n, p)), dtype=dtype)
+    A = V._apply_pair(Y.dtype, False)[0]
+    Cs = V._apply_sentinel(Y.dtype, False)
+    dcol = None if signs is None else signs.astype(dtype)[:, None]
+    slow = Cs.view(_SlowRows)
+    line = p * Y.itemsize
+    copies = []
+    real_copyto, real_multiply = np.copyto, np.multiply
+
+    def timed(real):
+        return lambda *args, **kwargs: copies.append(time.perf_counter()) or real(*args,
+                                                                                 **kwargs)
+
+    def run(Y, out):
+        copies.clear()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(np, "copyto", timed(real_copyto))
+            patch.setattr(np, "multiply", timed(real_multiply))
+            start = time.perf_counter()
+            W = hh._fused_sentinel_apply(Y, out, dcol, True, A, slow, 2)
+        return W, [t - start for t in copies]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(hh, "_GEMM1_CHUNK_BYTES", 20 * line)  # two chunks: rows 0-19, 20-39
+        mp.setattr(hh, "_FUSED_BLOCK_BYTES", 3 * line)  # 14 blocks, the last first
+        one = np.empty_like(Y)
+        W_one = hh._fused_sentinel_apply(Y, one, dcol, True, A, Cs, 1)
+        out = np.empty_like(Y)
+        W, copied = run(Y, out)
+        # the chunk of rows 0-19 sleeps 0.2 s: the other thread copied blocks meanwhile
+        assert min(copied) < 0.15
+        np.testing.assert_array_equal(out, one)
+        np.testing.assert_array_equal(W, W_one)
+        inplace = Y.copy()
+        W, copied = run(inplace, inplace)  # with signs the copy is np.multiply into Y
+        assert all(t >= 0.2 for t in copied)
+        np.testing.assert_array_equal(inplace, one)
+        np.testing.assert_array_equal(W, W_one)
+        mp.setattr(_SlowRows, "fail", True)
+        for start in (0, 20):  # the calling thread's chunk fails, or the pool's
+            mp.setattr(_SlowRows, "slow_start", start)
+            for source, target in ((Y, np.empty_like(Y)), (inplace, inplace)):
+                with pytest.raises(RuntimeError, match="chunk failed"):
+                    hh._fused_sentinel_apply(source, target, dcol, True, A, slow, 2)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    ref = dense_product(U, signs).T @ Y.astype(np.float64)
+    assert np.linalg.norm(one - ref) <= tol * np.linalg.norm(ref)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

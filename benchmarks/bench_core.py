@@ -622,73 +622,92 @@ def _spin_cpu(call, sleep: float, repeat: int) -> float:
 
 
 def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
-    """Per-phase medians of the WY apply and of its two GEMMs, with minor page faults,
-    process CPU time beside wall time, and the rate of the memory phases (bytes moved
-    over CPU time, which the load does not inflate: a read of ``Y`` is ``Y.nbytes``, a
-    copy twice that). Then the CPU time BLAS's idle threads spend spinning after a call,
-    for numpy's BLAS and for scipy's (two libraries, two sets of threads when numpy and
-    scipy each bring their own OpenBLAS)."""
+    """Per-phase medians of the default WY apply and of its two GEMMs, with minor page
+    faults, process CPU time beside wall time, and the rate of the memory phases (bytes
+    moved over CPU time, which the load does not inflate: a read of ``Y`` is
+    ``Y.nbytes``, a copy twice that). The phases are those of `_fused_sentinel_apply`
+    (several BLAS threads, a fresh result): BLAS held to one thread, $W = C_s^T Y$ by
+    chunks of ``Y`` on the package's threads, then per block (last first) the copy of
+    ``Y`` and ``out_block -= A_block W`` (``beta = 1``) while the block is in cache; each
+    is timed alone here (the apply overlaps the end of the first with the start of the
+    second), into fresh and into warm memory, to show what the page faults of the fresh
+    result cost. Then the CPU time BLAS's idle threads spend spinning after a call, for
+    numpy's BLAS and for scipy's."""
+
+    from gsp_householder._blas_threads import blas_threads, one_blas_thread
     from gsp_householder._numpy_blas import gemm_update, routines
     from gsp_householder.householder import (
-        _copy_plain,
+        _FUSED_BLOCK_BYTES,
+        _GEMM1_CHUNK_BYTES,
         _copy_threads,
-        _copy_with_bounds,
-        _fused_copy_subtract,
-        _product_into,
-        _subtract_flagged,
-        _subtract_from,
-        _subtract_product,
+        _fused_sentinel_apply,
+        _shared_claims,
     )
 
     V, Y, U, Wr = _apply_case(n, m, p)
     Vt = V.T
-    A, C = Vt._apply_pair(Y.dtype, False)
-    W = C.T @ Y
+    A, _ = Vt._apply_pair(Y.dtype, False)
     Cs = Vt._apply_sentinel(Y.dtype, False)
-    warm, scratch, warm2 = np.empty_like(Y), Y.copy(), Y.copy()
+    W = Cs.T @ Y
+    warm, scratch = Y.copy(), Y.copy()
+    threads = min(blas_threads() or 1, _copy_threads())
+    line = p * Y.itemsize
+    step, block = max(1, _GEMM1_CHUNK_BYTES // line), max(1, _FUSED_BLOCK_BYTES // line)
+    chunks, blocks = -(-n // step), -(-n // block)
 
-    def unfused_half():  # copy and bounds (threads share the blocks), then one GEMM 2
-        out = np.empty_like(Y)
-        _copy_with_bounds(Y, out, None, True)
-        _subtract_product(A, W, out)
+    def gemm1():  # W by chunks, partial products summed in order (the apply's first half)
+        parts = [None] * chunks
 
-    def subtract_pass():  # warm alternates between Y - A W and A W: it stays finite
-        _subtract_from(Y, warm, None, True)
+        def work(claim):
+            while (i := claim()) is not None:
+                parts[i] = Cs[i * step:(i + 1) * step].T @ Y[i * step:(i + 1) * step]
 
-    def flagged_pass():
-        _subtract_flagged(Y, warm, None, True)
+        with one_blas_thread():
+            _shared_claims(chunks, threads, work)
+        total = parts[0]
+        for part in parts[1:]:
+            total += part
 
-    def copy_bounds():
-        _copy_with_bounds(Y, np.empty_like(Y), None, True)
+    def blocks_pass(out, copy=True, product=True):  # the apply's second half
+        def work(claim):
+            while (j := claim()) is not None:
+                sl = slice(j * block, (j + 1) * block)
+                if copy:
+                    np.copyto(out[sl], Y[sl])
+                if product:
+                    gemm_update(A[sl], W[:-1], out[sl])
+
+        with one_blas_thread():
+            _shared_claims(blocks, threads, work, last_first=True)
+
+    def limit():
+        with one_blas_thread():
+            pass
 
     mb = Y.nbytes / 1e6
+    have = routines() is not None
+    skip = lambda: None  # noqa: E731
     phases = {
-        "copy of Y into a fresh result (threads share 512 KB blocks, no bounds; not used)": (
-            lambda: _copy_plain(Y, np.empty_like(Y), None, True), 2 * mb),
-        "apply: W = C_s^T Y (GEMM 1 with the column of 16s, numpy; overwrite_y)": (
-            lambda: Cs.T @ Y, 0),
-        "apply: out -= A W (GEMM 2, numpy's BLAS by ctypes, beta = 1; overwrite_y), warm": (
-            (lambda: gemm_update(A, W, warm2)) if routines() is not None else (lambda: None),
-            0),
-        "apply: W = C^T Y (GEMM 1, numpy)": (lambda: C.T @ Y, 0),
-        "apply: out = A W (GEMM 2, numpy, beta = 0) into a fresh result": (
-            lambda: _product_into(A, W, np.empty_like(Y), True), 0),
-        "apply: out = Y - out by 512 KB blocks + bounds of the result (threads), warm": (
-            subtract_pass, 0),
-        "apply: out = Y - out by 512 KB blocks, numpy's overflow flags only (threads), warm": (
-            flagged_pass, 0),
-        "apply: copy of Y + bounds into a fresh result (threads share 512 KB blocks)": (
-            copy_bounds, 0),
-        "apply: out -= A W (GEMM 2, scipy, beta = 1) into a warm result": (
-            lambda: _subtract_product(A, W, warm), 0),
-        "apply: second half unfused (fresh result; copy + bounds, then GEMM 2)": (
-            unfused_half, 0),
-        "apply: second half fused (fresh result; per 1 MB block: copy, bounds, GEMM 2; "
-        "calling thread)": (
-            lambda: _fused_copy_subtract(Y, np.empty_like(Y), None, True, A, W), 0),
-        "apply: bounds only, in place (what overwrite_y adds)": (
-            lambda: _copy_with_bounds(scratch, scratch, None, True, n_threads=1), mb),
-        "whole apply V.T @ Y": (lambda: Vt @ Y, 0),
+        "apply: BLAS held to one thread and restored (threadpoolctl), empty": (limit, 0),
+        f"apply: W = C_s^T Y by {_GEMM1_CHUNK_BYTES >> 20} MB chunks, package threads, "
+        "BLAS on one thread": (gemm1, 0),
+        f"apply: per {_FUSED_BLOCK_BYTES >> 20} MB block copy + out -= A W (beta = 1), "
+        "fresh result": ((lambda: blocks_pass(np.empty_like(Y))) if have else skip, 0),
+        f"apply: per {_FUSED_BLOCK_BYTES >> 20} MB block copy + out -= A W, warm result": (
+            (lambda: blocks_pass(warm)) if have else skip, 0),
+        "apply: per block copy only, fresh result (the page faults)": (
+            (lambda: blocks_pass(np.empty_like(Y), product=False)), 2 * mb),
+        "apply: per block copy only, warm result": (
+            (lambda: blocks_pass(warm, product=False)), 2 * mb),
+        "apply: per block out -= A W only, warm result": (
+            (lambda: blocks_pass(warm, copy=False)) if have else skip, 0),
+        "apply: _fused_sentinel_apply, fresh result (both halves)": (
+            (lambda: _fused_sentinel_apply(Y, np.empty_like(Y), None, True, A, Cs, threads))
+            if have else skip, 0),
+        "apply: _fused_sentinel_apply into Y itself (no copy), warm": (
+            (lambda: _fused_sentinel_apply(scratch, scratch, None, True, A, Cs, threads))
+            if have else skip, 0),
+        "whole apply V.T @ Y (the default)": (lambda: Vt @ Y, 0),
         "whole apply, overwrite_y=True": (lambda: Vt.matvec(scratch, overwrite_y=True), 0),
         "baseline: U^T Y (GEMM 1)": (lambda: U.T @ Y, 0),
         "baseline: U W (GEMM 2, beta=0, fresh output)": (lambda: U @ Wr, 0),
@@ -696,8 +715,6 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         "memory: np.empty + first touch (np.copyto Y)": (
             lambda: np.copyto(np.empty_like(Y), Y), 2 * mb),
         "memory: copy into warm memory": (lambda: np.copyto(warm, Y), 2 * mb),
-        "memory: np.subtract(Y, warm, out=warm), one thread": (
-            lambda: np.subtract(Y, warm, out=warm), 3 * mb),
         "memory: read Y once (np.add.reduce)": (lambda: np.add.reduce(Y, axis=None), mb),
     }
     samples = {name: ([], [], []) for name in phases}
@@ -717,9 +734,9 @@ def profile_apply(n: int, m: int, p: int, repeat: int) -> None:
         rate = f"{moved / 1e3 / np.median(c):.1f}" if moved else ""
         rows.append([name, f"{np.median(t) * 1e3:.2f}", f"{np.median(c) * 1e3:.2f}",
                      f"{np.median(f):.0f}", rate])
-    workers = _copy_threads() if Y.nbytes >= 1 << 23 else 1
     print(f"Profile of V.T @ Y (n={n}, m={m}, p={p}; Y is {mb:.0f} MB; medians of {repeat}; "
-          f"BLAS threads {_blas_threads()}; copy threads {workers}; {load()})")
+          f"BLAS threads {_blas_threads()}; package threads {threads}; {chunks} chunks, "
+          f"{blocks} blocks; {load()})")
     table(rows, ["phase", "wall ms", "CPU ms", "minor page faults", "GB/s (bytes / CPU s)"])
     gemm = scipy.linalg.blas.get_blas_funcs("gemm", (Y,))
     spin_rows = []

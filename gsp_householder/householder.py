@@ -371,7 +371,8 @@ class HouseholderProduct:
         thread, the package's threads (as many as BLAS would use, at most the CPUs
         of the process) compute $W = C_s^T Y$ by chunks of ``Y``, then write each
         cache-sized block of ``D Y`` into ``out`` and run ``out_block -= A_block W``
-        (``beta = 1``) while it is in cache. No BLAS thread then waits at a barrier
+        (``beta = 1``) while it is in cache (a thread out of chunks copies its next
+        blocks while ``W`` is completed). No BLAS thread then waits at a barrier
         for another (OpenBLAS's threads synchronise several times per GEMM, and each
         wait costs a time slice when the cores are shared), the fresh pages are
         written once and by the threads that fault them in, and the result goes to

@@ -2,7 +2,7 @@
 
 import contextlib
 import pickle
-import time
+import threading
 
 import numpy as np
 import pytest
@@ -946,18 +946,23 @@ def test_fused_sentinel_apply_same_bits_on_any_thread_count(dtype, c_order, with
                                rtol=tol, atol=tol * np.abs(Y).sum())
 
 
-class _SlowRows(np.ndarray):
-    """An array whose row slices starting at ``slow_start`` take ``delay`` seconds, or
-    raise ``RuntimeError`` when ``fail`` is set: a thread of the fused apply that holds
-    such a chunk finishes (or fails) after the others have run out of chunks."""
+_RELEASED: list = []  # per slow chunk: whether a block was copied before it went on
 
-    slow_start, delay, fail = 0, 0.2, False
+
+class _SlowRows(np.ndarray):
+    """An array whose row slice starting at ``slow_start`` waits until ``gate`` is set
+    (at most ``wait`` seconds) and records whether it was, or raises ``RuntimeError``
+    when ``fail`` is set: the thread of the fused apply that takes that chunk finishes
+    (or fails) after the others have run out of chunks."""
+
+    slow_start, wait, fail = 0, 10.0, False
+    gate = threading.Event()
 
     def __getitem__(self, key):
         if isinstance(key, slice) and key.start == self.slow_start:
             if self.fail:
                 raise RuntimeError("chunk failed")
-            time.sleep(self.delay)
+            _RELEASED.append(_SlowRows.gate.wait(self.wait))
         return np.asarray(self)[key]
 
 
@@ -977,26 +982,26 @@ def test_fused_sentinel_apply_copies_ahead_while_w_is_made(with_signs, dtype):
     U, signs = random_case(rng, n, m, with_signs=with_signs)
     V = HouseholderProduct(U, signs).T
     Y = np.array(rng.standard_normal((n, p)), dtype=dtype)
+    Y_before = Y.copy()
     A = V._apply_pair(Y.dtype, False)[0]
     Cs = V._apply_sentinel(Y.dtype, False)
     dcol = None if signs is None else signs.astype(dtype)[:, None]
     slow = Cs.view(_SlowRows)
     line = p * Y.itemsize
-    copies = []
     real_copyto, real_multiply = np.copyto, np.multiply
 
-    def timed(real):
-        return lambda *args, **kwargs: copies.append(time.perf_counter()) or real(*args,
-                                                                                 **kwargs)
+    def opens_gate(real):  # a block copied (a sign applied) into the result
+        return lambda *args, **kwargs: _SlowRows.gate.set() or real(*args, **kwargs)
 
-    def run(Y, out):
-        copies.clear()
+    def run(Y, out, wait):
+        _SlowRows.gate.clear()
+        _RELEASED.clear()
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(np, "copyto", timed(real_copyto))
-            patch.setattr(np, "multiply", timed(real_multiply))
-            start = time.perf_counter()
+            patch.setattr(np, "copyto", opens_gate(real_copyto))
+            patch.setattr(np, "multiply", opens_gate(real_multiply))
+            patch.setattr(_SlowRows, "wait", wait)
             W = hh._fused_sentinel_apply(Y, out, dcol, True, A, slow, 2)
-        return W, [t - start for t in copies]
+        return W, _RELEASED[0]
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(hh, "_GEMM1_CHUNK_BYTES", 20 * line)  # two chunks: rows 0-19, 20-39
@@ -1004,14 +1009,15 @@ def test_fused_sentinel_apply_copies_ahead_while_w_is_made(with_signs, dtype):
         one = np.empty_like(Y)
         W_one = hh._fused_sentinel_apply(Y, one, dcol, True, A, Cs, 1)
         out = np.empty_like(Y)
-        W, copied = run(Y, out)
-        # the chunk of rows 0-19 sleeps 0.2 s: the other thread copied blocks meanwhile
-        assert min(copied) < 0.15
+        W, copied_first = run(Y, out, 10.0)
+        # the chunk of rows 0-19 waits for a copy: the other thread copied blocks first
+        assert copied_first
         np.testing.assert_array_equal(out, one)
         np.testing.assert_array_equal(W, W_one)
+        np.testing.assert_array_equal(Y, Y_before)
         inplace = Y.copy()
-        W, copied = run(inplace, inplace)  # with signs the copy is np.multiply into Y
-        assert all(t >= 0.2 for t in copied)
+        W, copied_first = run(inplace, inplace, 0.3)  # with signs: np.multiply into Y
+        assert not copied_first
         np.testing.assert_array_equal(inplace, one)
         np.testing.assert_array_equal(W, W_one)
         mp.setattr(_SlowRows, "fail", True)

@@ -79,6 +79,7 @@ from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
+from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
 from gsp_householder.graphs._eigenspace_search import (
     _character_search,
     _found_eigenspaces,
@@ -505,10 +506,44 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"those of one member of a family of valid graphs, and the graph "
                       f"sought, a sparser member, may not have been found",
                       AmbiguousGraphWarning, stacklevel=4)
+    _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _weak_edges(basis, L, eigenvalues, history) -> None:
+    """Warn when some edge of the graph returned ``L`` is not significantly nonzero at
+    the noise level of the eigenvectors (``edge_significance``); then
+    ``history["weak_edges"]`` is their number, ``history["edge_z"]`` the smallest
+    z-score and the test's threshold, and ``history["rotation_noise"]`` the noise.
+    Not asked for a twin class's basis (its warnings decide whether its graph is
+    evidence, ``_doubtful_part``).
+
+    A perturbed basis fits members of a family with a dominating eigenvalue whose
+    weakest weights are at the noise level, at a rotation residual no larger than the
+    graph sought's (K(5, 20) perturbed by 1e-3: weights spanning 3e-5 to 1 of the
+    largest, rotation residual 1.0e-4 against 2.1e-4): nothing but the size of those
+    weights against their standard errors tells that such a graph is not determined.
+    """
+    if basis.get("twin_class"):
+        return
+    test = edge_significance(basis["V"], L, eigenvalues)
+    if test is None or not test["weak"].any():
+        return
+    weak, m = int(test["weak"].sum()), test["z"].size
+    history["weak_edges"] = weak
+    history["edge_z"] = (float(test["z"].min()), test["threshold"])
+    history["rotation_noise"] = test["noise"]
+    warnings.warn(f"{weak} of the inferred graph's {m} edges are not significantly "
+                  f"nonzero: their weights are below {test['threshold']:.2f} standard "
+                  f"errors (smallest z-score {test['z'].min():.2g}; one-sided, "
+                  f"family-wise level {EDGE_LEVEL:g} over the edges) at the rotation noise "
+                  f"level {test['noise']:.2g} that the non-edges show; the eigenvectors "
+                  f"do not determine these edges, and a graph with such weights may be a "
+                  f"member of a family of graphs that fit them as well, not the graph "
+                  f"sought", ConvergenceWarning, stacklevel=5)
 
 
 def _twin_superset(basis, W) -> sp.csr_array | None:

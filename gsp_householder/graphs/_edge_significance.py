@@ -6,16 +6,18 @@ $E$ of i.i.d. entries re-orthonormalised by the polar factor leaves $S \\approx 
 E^T V) / 2$: $\\sigma^2$ is half the variance of $E$'s entries). A Laplacian
 $L = V \\Lambda V^T$ read on $\\tilde V$ with the same eigenvalues is, to first order,
 $\\tilde L = L + V [S, \\Lambda] V^T$, whose entry $(i, j)$ moves by
-$\\sum_{k < l} S_{kl} (\\lambda_l - \\lambda_k) (V_{ik} V_{jl} - V_{il} V_{jk})$. Its
+$\\sum_{k < l} S_{kl} (\\lambda_l - \\lambda_k) (V_{ik} V_{jl} + V_{il} V_{jk})$. Its
 variance, summed with $\\sum_k V_{ik} V_{jk} = \\delta_{ij}$,
 $\\sum_k \\lambda_k V_{ik} V_{jk} = L_{ij}$ and $\\sum_k \\lambda_k^2 V_{ik} V_{jk} =
 (L^2)_{ij}$, is
 
 $$\\operatorname{Var} \\tilde L_{ij} = \\sigma^2 \\left( (L_{ii} - L_{jj})^2 + r_i + r_j
-+ 2 L_{ij}^2 \\right), \\qquad r_i = \\sum_{k \\ne i} L_{ik}^2,$$
+- 2 L_{ij}^2 \\right), \\qquad r_i = \\sum_{k \\ne i} L_{ik}^2,$$
 
 which needs only the entries of $L$ (no $n \\times n$ product) and does not change when a
-multiple of the identity is added to $L$ (rotations inside an eigenspace move nothing).
+multiple of the identity is added to $L$ (rotations inside an eigenspace move nothing);
+$r_i + r_j - 2 L_{ij}^2$ is the squared weight of the other edges at $i$ and $j$ (a
+single edge's two eigenvectors are fixed).
 The inference reads the weights off $\\tilde V \\hat\\Lambda \\tilde V^T$ with eigenvalues
 fitted on the non-edges (many pairs per unknown: their error is of a lower order), so the
 standard error of an edge weight $w_{ij} = -L_{ij}$ is $\\sigma$ times that root, with $L$
@@ -59,9 +61,9 @@ def node_terms(L) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pair_scale(d, r, i, j, entries) -> np.ndarray:
-    """$\\sqrt{(L_{ii} - L_{jj})^2 + r_i + r_j + 2 L_{ij}^2}$: the standard deviation of
+    """$\\sqrt{(L_{ii} - L_{jj})^2 + r_i + r_j - 2 L_{ij}^2}$: the standard deviation of
     $\\tilde L_{ij}$ per unit of the rotation noise $\\sigma$."""
-    return np.sqrt((d[i] - d[j]) ** 2 + r[i] + r[j] + 2.0 * entries ** 2)
+    return np.sqrt(np.maximum((d[i] - d[j]) ** 2 + r[i] + r[j] - 2.0 * entries ** 2, 0.0))
 
 
 def non_edges(L, n_pairs: int = NOISE_PAIRS, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -519,7 +519,9 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
     ``history["weak_edges"]`` is their number, ``history["edge_z"]`` the smallest
     z-score and the test's threshold, and ``history["rotation_noise"]`` the noise.
     Not asked for a twin class's basis (its warnings decide whether its graph is
-    evidence, ``_doubtful_part``).
+    evidence, ``_doubtful_part``), nor for a graph already said not to fit the
+    eigenvectors (``noise_ratio`` above ``RESIDUAL_CONSISTENT``, ``unranked_residual``,
+    ``exact_misfit``): the standard errors assume that it does.
 
     A perturbed basis fits members of a family with a dominating eigenvalue whose
     weakest weights are at the noise level, at a rotation residual no larger than the
@@ -527,7 +529,8 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
     largest, rotation residual 1.0e-4 against 2.1e-4): nothing but the size of those
     weights against their standard errors tells that such a graph is not determined.
     """
-    if basis.get("twin_class"):
+    if (basis.get("twin_class") or history.get("noise_ratio", 0.0) > RESIDUAL_CONSISTENT
+            or "unranked_residual" in history or "exact_misfit" in history):
         return
     test = edge_significance(basis["V"], L, eigenvalues)
     if test is None or not test["weak"].any():

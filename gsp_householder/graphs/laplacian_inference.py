@@ -210,6 +210,13 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         noise level and the graph returned does not fit the eigenvectors exactly, or
         (a constant-diagonal graph) not to the noise level its family shows
         (``history["unranked_residual"]``): dense graphs with exact eigenvectors.
+        And if, with noisy eigenvectors, some edge of the graph returned is not
+        significantly nonzero: its weight over its first-order standard error under a
+        random rotation of the eigenvectors (at the noise level the non-edges show) is
+        below the one-sided Bonferroni quantile over the edges at family-wise level
+        0.05 (``history["weak_edges"]``, module ``_edge_significance``): weights at the
+        noise level are not determined by the eigenvectors (members of K(a, b)'s noisy
+        family). Not asked when the graph is already said not to fit them.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the

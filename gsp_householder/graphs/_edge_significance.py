@@ -19,9 +19,20 @@ multiple of the identity is added to $L$ (rotations inside an eigenspace move no
 $r_i + r_j - 2 L_{ij}^2$ is the squared weight of the other edges at $i$ and $j$ (a
 single edge's two eigenvectors are fixed).
 The inference reads the weights off $\\tilde V \\hat\\Lambda \\tilde V^T$ with eigenvalues
-fitted on the non-edges (many pairs per unknown: their error is of a lower order), so the
-standard error of an edge weight $w_{ij} = -L_{ij}$ is $\\sigma$ times that root, with $L$
-the graph returned.
+$\\hat\\lambda$ fitted on the non-edges, whose error adds $a_{ij}^T \\delta\\lambda$,
+$a_{ij} = \\tilde V_i \\circ \\tilde V_j$. By least squares weighted by the non-edges'
+variances, $\\operatorname{Cov} \\delta\\lambda = \\sigma^2 F^{-1}$ with
+$F = \\sum_{(i, j) \\notin E} a_{ij} a_{ij}^T / v_{ij}$, $v_{ij}$ the root above squared at
+$L_{ij} = 0$; only its diagonal is kept ($O(n)$ per pair rather than $O(n^2)$), so the
+squared standard error of an edge weight $w_{ij} = -L_{ij}$ is
+
+$$\\sigma^2 \\Big( (L_{ii} - L_{jj})^2 + r_i + r_j - 2 L_{ij}^2
++ \\sum_k \\tilde V_{ik}^2 \\tilde V_{jk}^2 / F_{kk} \\Big),$$
+
+with $L$ the graph returned and $k$ over the columns of nonzero eigenvalue. The second
+term matters where few non-edges hold an eigenvalue (eigenvectors localised on a few
+nodes, parts of the graph scaled down to the noise); on pairs of such regions the first
+term alone understates the error several times.
 
 Noise level. At a non-edge $L_{ij} = 0$, so $\\tilde L_{ij} / \\sqrt{(L_{ii} - L_{jj})^2
 + r_i + r_j}$ is $N(0, \\sigma^2)$: $\\sigma$ is estimated by 1.4826 times the median
@@ -31,8 +42,10 @@ absolute value of that ratio over the non-edges of the graph returned (all of th
 
 Test. Each edge's $z_{ij} = w_{ij} / \\mathrm{se}_{ij}$ is $N(w_{ij} / \\mathrm{se}_{ij}, 1)$;
 an edge is significantly nonzero when $z_{ij}$ exceeds the one-sided Bonferroni quantile
-$\\Phi^{-1}(1 - \\alpha / m)$ over the $m$ edges, $\\alpha$ = ``EDGE_LEVEL``. A graph with an
-edge below it has an edge that the eigenvectors do not tell from zero at their noise level.
+$\\Phi^{-1}(1 - \\alpha / m)$ over the $m$ edges, $\\alpha$ = ``EDGE_LEVEL``. An edge below
+it is one that the eigenvectors do not tell from zero at their noise level. Its sum $F_{kk}$
+runs over every non-edge up to ``INFORMATION_PAIRS`` pairs in all, else over that many
+pairs drawn with a fixed seed (scaled to all non-edges).
 """
 
 from __future__ import annotations
@@ -50,6 +63,9 @@ EDGE_LEVEL = 0.05
 NOISE_PAIRS = 4096
 #: Pairs per block of the non-edge entries (bounds the memory to this many rows of $V$).
 PAIR_BLOCK = 512
+#: Non-edges over which the eigenvalues' information $F_{kk}$ is summed: all of them up
+#: to this many pairs (630 nodes), else this many drawn ($O(n)$ each).
+INFORMATION_PAIRS = 200_000
 
 
 def node_terms(L) -> tuple[np.ndarray, np.ndarray]:
@@ -101,6 +117,22 @@ def rotation_noise(V, eigenvalues, L, d=None, r=None) -> float:
     return 1.4826 * float(np.median(ratios))
 
 
+def eigenvalue_information(V, eigenvalues, L, d, r) -> np.ndarray:
+    """$F_{kk} = \\sum_{(i, j) \\notin E} V_{ik}^2 V_{jk}^2 / v_{ij}$ per column of ``V``
+    (module docstring), over the non-edges of ``L`` (``non_edges`` with
+    ``INFORMATION_PAIRS``, scaled to all of them when sampled)."""
+    n = L.shape[0]
+    i, j = non_edges(L, INFORMATION_PAIRS, seed=1)
+    total = n * (n - 1) // 2 - (sp.triu(L, 1).nnz)
+    Z = np.asarray(V) ** 2
+    F = np.zeros(Z.shape[1])
+    for s in range(0, i.size, PAIR_BLOCK):
+        a, b = i[s:s + PAIR_BLOCK], j[s:s + PAIR_BLOCK]
+        v = pair_scale(d, r, a, b, 0.0) ** 2
+        F += (Z[a] * Z[b] / (v[:, None] + 1e-300)).sum(axis=0)
+    return F * (total / max(i.size, 1)) if n * (n - 1) // 2 > INFORMATION_PAIRS else F
+
+
 def edge_significance(V, L, eigenvalues, level: float = EDGE_LEVEL) -> dict | None:
     """The test of the module docstring for the graph ``L`` inferred from ``V``.
 
@@ -119,7 +151,13 @@ def edge_significance(V, L, eigenvalues, level: float = EDGE_LEVEL) -> dict | No
     sigma = rotation_noise(V, eigenvalues, L, d, r)
     if sigma <= EXACT_NOISE:
         return None
-    z = weights / (sigma * pair_scale(d, r, upper.row, upper.col, weights))
+    F = eigenvalue_information(V, eigenvalues, L, d, r)
+    free = np.abs(eigenvalues) > 1e-12 * float(np.abs(eigenvalues).max())
+    Z = np.asarray(V)[:, free] ** 2
+    fitted = np.einsum("ek,ek->e", Z[upper.row] * (1.0 / np.maximum(F[free], 1e-300)),
+                       Z[upper.col])
+    se = sigma * np.sqrt(pair_scale(d, r, upper.row, upper.col, weights) ** 2 + fitted)
+    z = weights / se
     threshold = float(ndtri(1.0 - level / weights.size))
     return {"noise": sigma, "threshold": threshold, "z": z, "rows": upper.row,
             "cols": upper.col, "weak": z < threshold}

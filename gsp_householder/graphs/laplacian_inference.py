@@ -132,6 +132,11 @@ GROUPED_ONLY_MIN_N = 64
 PROGRESS_MIN_N = 500
 
 
+#: Weak edges (``_weak_edges``) are warned of when the graph without them agrees with the
+#: graph returned below this F1: the accuracy the inference is held to for eigenvectors
+#: perturbed by 1e-3 (issue 10's target), which no fewer weak edges can breach.
+EDGE_AGREEMENT = 0.95
+
 # searches at most when the noisy rankings leave the graph undecided (``_undecided``).
 UNDECIDED_SEARCHES = 3
 
@@ -214,9 +219,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         significantly nonzero: its weight over its first-order standard error under a
         random rotation of the eigenvectors (at the noise level the non-edges show) is
         below the one-sided Bonferroni quantile over the edges at family-wise level
-        0.05 (``history["weak_edges"]``, module ``_edge_significance``): weights at the
-        noise level are not determined by the eigenvectors (members of K(a, b)'s noisy
-        family). Not asked when the graph is already said not to fit them.
+        0.05 (``history["weak_edges"]``, module ``_edge_significance``), and these
+        edges are enough that the graph without them would agree with it below 0.95 in
+        F1 (``EDGE_AGREEMENT``): weights at the noise level are not determined by the
+        eigenvectors (members of K(a, b)'s noisy family). Not asked when the graph is
+        already said not to fit them.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
@@ -525,6 +532,13 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
     the noise level of the eigenvectors (``edge_significance``); then
     ``history["weak_edges"]`` is their number, ``history["edge_z"]`` the smallest
     z-score and the test's threshold, and ``history["rotation_noise"]`` the noise.
+    The warning is issued when the weak edges are enough to take the graph outside
+    the accuracy the inference is held to: the graph without them agrees with it below
+    ``EDGE_AGREEMENT`` in F1, $2(m - k) / (2m - k)$ for $k$ weak edges of $m$. Fewer
+    weak edges, whatever the truth of them, leave the graph within that accuracy of
+    itself: Les Misérables perturbed by 1e-3 (``bench_inference.py --rotated``, draw
+    12) returns two edges that the truth does not have at z-scores 1.5 (threshold
+    3.5) among 253, F1 0.967.
     Not asked for a twin class's basis (its warnings decide whether its graph is
     evidence, ``_doubtful_part``), nor for a graph already said not to fit the
     eigenvectors (``noise_ratio`` above ``RESIDUAL_CONSISTENT``, ``unranked_residual``,
@@ -546,14 +560,17 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
     history["weak_edges"] = weak
     history["edge_z"] = (float(test["z"].min()), test["threshold"])
     history["rotation_noise"] = test["noise"]
+    if 2.0 * (m - weak) / (2.0 * m - weak) >= EDGE_AGREEMENT:
+        return
     warnings.warn(f"{weak} of the inferred graph's {m} edges are not significantly "
                   f"nonzero: their weights are below {test['threshold']:.2f} standard "
                   f"errors (smallest z-score {test['z'].min():.2g}; one-sided, "
                   f"family-wise level {EDGE_LEVEL:g} over the edges) at the rotation noise "
                   f"level {test['noise']:.2g} that the non-edges show; the eigenvectors "
-                  f"do not determine these edges, and a graph with such weights may be a "
-                  f"member of a family of graphs that fit them as well, not the graph "
-                  f"sought", ConvergenceWarning, stacklevel=5)
+                  f"do not determine these edges, too many for the graph to be within "
+                  f"{EDGE_AGREEMENT:g} in F1 of the graph without them; a graph with "
+                  f"such weights may be a member of a family of graphs that fit them as "
+                  f"well, not the graph sought", ConvergenceWarning, stacklevel=5)
 
 
 def _twin_superset(basis, W) -> sp.csr_array | None:

@@ -58,7 +58,9 @@ of), ``_regular_candidates`` (regular graphs of the constant-diagonal family: sp
 better-fitting ones), ``_ranking_ladder`` (the rankings in turn, exact or at the noise level
 they show (the ladder)), ``_basis_search`` (the search on one pair basis: ordered proxy,
 ladder, constant-diagonal family), ``_eigenspace_search`` (searches with one eigenvalue per
-eigenspace (found or character groups)). ``laplacian_inference`` itself holds
+eigenspace (found or character groups)), ``_edge_significance`` (whether the edges of the
+graph returned are significantly nonzero at the noise level of the eigenvectors).
+``laplacian_inference`` itself holds
 `infer_laplacian`, the driver (``_infer``, ``_search``, the searches repeated while noisy
 rankings leave the graph undecided), the result with its warnings (``_result``), the
 twin-class superset (which infers the graph of a twin class, recursively) and the assembly

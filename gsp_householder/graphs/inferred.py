@@ -77,6 +77,10 @@ class InferredLaplacian:
         share an eigenspace whose columns are the eigenvectors of a sparse graph on
         them, so that the graph plus it is valid too (an ``AmbiguousGraphWarning``; it
         is the last of the candidates: the wheel beside the star).
+        ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
+        the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
+        number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided
+        Bonferroni quantile at family-wise level 0.05) and ``"rotation_noise"``.
     """
 
     laplacian: sp.csr_array

@@ -1,0 +1,154 @@
+"""The significance test of the inferred edges: its standard errors, noise level and warning."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.linalg
+import scipy.sparse as sp
+from _basis_inputs import perturbed, shuffled
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._edge_significance import (
+    edge_significance,
+    node_terms,
+    pair_scale,
+    rotation_noise,
+)
+
+
+def _weighted_laplacian(n=9, m=16, seed=3):
+    G = nx.gnm_random_graph(n, m, seed=seed)
+    rng = np.random.default_rng(seed)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    assert nx.is_connected(G)
+    return sp.csr_array(nx.laplacian_matrix(G).astype(float))
+
+
+def test_pair_scale_is_the_first_order_standard_deviation():
+    """Var L~_ij = sigma^2 ((L_ii - L_jj)^2 + r_i + r_j - 2 L_ij^2) for V~ = V e^S: the
+    exact linear map S -> off(V [S, Lambda] V^T), summed over the unit antisymmetric S,
+    and the derivative of V e^{hS} Lambda e^{-hS} V^T by central differences."""
+    L = _weighted_laplacian()
+    lam, V = np.linalg.eigh(L.toarray())
+    n = lam.size
+    d, r = node_terms(L)
+    i, j = np.triu_indices(n, 1)
+    predicted = pair_scale(d, r, i, j, L.toarray()[i, j])
+    variance = np.zeros(i.size)
+    h = 1e-5
+    for k, l in zip(*np.triu_indices(n, 1), strict=True):
+        S = np.zeros((n, n))
+        S[k, l], S[l, k] = 1.0, -1.0
+        plus = V @ scipy.linalg.expm(h * S)
+        minus = V @ scipy.linalg.expm(-h * S)
+        dL = ((plus * lam) @ plus.T - (minus * lam) @ minus.T) / (2 * h)
+        variance += dL[i, j] ** 2
+    np.testing.assert_allclose(np.sqrt(variance), predicted, rtol=1e-6)
+
+
+def test_pair_scale_against_monte_carlo():
+    """Entries of V e^S Lambda e^{-S} V^T for random antisymmetric S of entries N(0,
+    sigma^2): their standard deviation over 4000 draws is sigma times ``pair_scale`` to
+    within 8 % (the estimate's relative error is 1.1 %)."""
+    L = _weighted_laplacian()
+    lam, V = np.linalg.eigh(L.toarray())
+    n, sigma, draws = lam.size, 1e-6, 4000
+    rng = np.random.default_rng(0)
+    i, j = np.triu_indices(n, 1)
+    samples = np.empty((draws, i.size))
+    for t in range(draws):
+        A = np.triu(rng.standard_normal((n, n)), 1) * sigma
+        Vt = V @ scipy.linalg.expm(A - A.T)
+        samples[t] = ((Vt * lam) @ Vt.T)[i, j]
+    d, r = node_terms(L)
+    predicted = sigma * pair_scale(d, r, i, j, L.toarray()[i, j])
+    ratio = samples.std(axis=0) / predicted
+    assert np.all(np.abs(ratio - 1.0) < 0.08), ratio
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rotation_noise_recovers_the_perturbation(seed):
+    """``perturbed(V, rel)`` adds entries of variance rel^2 / n and re-orthonormalises:
+    the rotation's entries have variance rel^2 / (2 n)."""
+    G = nx.connected_watts_strogatz_graph(60, 4, 0.2, seed=seed)
+    L = sp.csr_array(nx.laplacian_matrix(G).astype(float))
+    V = perturbed(fourier_basis(G).eigenvectors, 1e-3, seed)
+    eigenvalues = np.einsum("ij,ij->j", V, L @ V)
+    sigma = rotation_noise(V, eigenvalues, L)
+    assert sigma == pytest.approx(1e-3 / np.sqrt(2 * 60), rel=0.15)
+
+
+def test_exact_eigenvectors_are_not_tested():
+    G = nx.karate_club_graph()
+    B = fourier_basis(G)
+    L = sp.csr_array(B.laplacian)
+    assert edge_significance(B.eigenvectors, L, B.eigenvalues) is None
+
+
+def test_true_edges_are_significant_and_a_zero_weight_is_not():
+    """The truth's edges, read on a perturbed basis, pass; an edge of weight 0 added to
+    the graph (its entry is noise only) fails."""
+    G = nx.karate_club_graph()
+    B = fourier_basis(G)
+    V = perturbed(B.eigenvectors, 1e-3, 4)
+    L = sp.csr_array(B.laplacian)
+    eigenvalues = np.einsum("ij,ij->j", V, L @ V)
+    test = edge_significance(V, L, eigenvalues)
+    assert not test["weak"].any()
+    a, b = 16, 33                      # not adjacent in karate
+    assert L[a, b] == 0
+    entry = float(V[a] @ (eigenvalues * V[b]))
+    W = sp.lil_array(-L)
+    W.setdiag(0.0)
+    W[a, b] = W[b, a] = max(-entry, 1e-12)
+    W = sp.csr_array(W)
+    L2 = sp.csr_array(sp.diags_array(np.asarray(W.sum(axis=1)).ravel()) - W)
+    test = edge_significance(V, L2, np.einsum("ij,ij->j", V, L2 @ V))
+    weak = set(zip(test["rows"][test["weak"]].tolist(), test["cols"][test["weak"]].tolist(),
+                   strict=True))
+    assert weak == {(a, b)}
+
+
+@pytest.mark.parametrize(("parts", "draw"), [((5, 20), 3), ((4, 30), 0), ((3, 3, 4), 0),
+                                             ((4, 4, 4, 4), 3)])
+def test_multipartite_member_with_noise_level_edges_is_not_silent(parts, draw):
+    """Perturbed by 1e-3, complete multipartite graphs' eigenvectors fit weighted members
+    with weights down to the noise, better than the truth in the rotation residual;
+    these draws returned such a graph (F1 0.09 to 0.34) with no warning and the truth in
+    no candidate: a ninth to two thirds of its edges are not significantly nonzero."""
+    B = fourier_basis(nx.complete_multipartite_graph(*parts))
+    V = shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    right = [compare_graphs(B.laplacian, C)["f1"] >= 0.95 for C in res.candidates]
+    if any(right):
+        return
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert any("not significantly nonzero" in m for m in messages), messages
+    z, threshold = res.history["edge_z"]
+    assert z < threshold
+    m, k = res.n_edges, res.history["weak_edges"]
+    assert 2 * (m - k) / (2 * m - k) < 0.95
+
+
+@pytest.mark.parametrize("draw", [0, 1])
+def test_right_perturbed_answers_are_not_warned(draw):
+    """Weighted karate and a lognormal-weighted random graph (weights 0.05 to 20),
+    perturbed by 1e-3: the truth is returned, every edge significant, no warning."""
+    G = nx.gnm_random_graph(40, 100, seed=5)
+    rng = np.random.default_rng(5)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    for graph in (nx.karate_club_graph(), G):
+        B = fourier_basis(graph)
+        V = shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
+        res = infer_laplacian(V, rng=0)       # warnings are errors in the tests
+        assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+        assert "weak_edges" not in res.history

@@ -24,7 +24,6 @@ from gsp_householder.graphs._pair_geometry import (
     PairGram,
     SmallestEigenpairs,
     centred_gram,
-    symmetric_product,
 )
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
@@ -64,21 +63,16 @@ def top_pairs(B: PairBasis, scores, c):
 def leverage_scores(B: PairBasis, mu, Lam):
     """$\\sum_k \\tilde L(\\lambda_k)_{ij}^2 / \\mu_k$ over the given directions.
 
-    The matrices are formed one at a time in one buffer, as ``PairBasis.matrix`` forms
-    them (``symmetric_product`` with ``B.symmetric``, else the general product), but not
-    kept by it: each direction's matrix is used once, and would push the matrices the
-    searches ask for again out of its cache. The terms are formed in a second buffer
+    The matrices are formed one at a time in one buffer (``PairBasis.matrix`` with
+    ``out``), not kept in its cache: each direction's matrix is used once, and would push
+    the matrices the searches ask for again out of it. The terms are formed in a second buffer
     (the same operations, so the same numbers, as ``S += P * P / mu_k``).
     """
     S = np.zeros((B.n, B.n))
     T = np.empty((B.n, B.n))
     buffer = np.empty((B.n, B.n), order="F" if B.symmetric else "C")
     for k in range(Lam.shape[1]):
-        lam = B.columns(np.ascontiguousarray(Lam[:, k], dtype=np.float64))
-        if B.symmetric:
-            P = symmetric_product(B.V, lam, out=buffer)
-        else:
-            P = np.matmul(B.V * lam, B.V.T, out=buffer)
+        P = B.matrix(Lam[:, k], out=buffer)
         np.multiply(P, P, out=T)
         np.divide(T, max(float(mu[k]), 1e-12), out=T)
         S += T

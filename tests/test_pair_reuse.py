@@ -407,3 +407,22 @@ def _perturbed_regular():
     E = np.random.default_rng(0).standard_normal(B.eigenvectors.shape)
     U, _, Wt = np.linalg.svd(B.eigenvectors + 1e-4 * E)
     return _shuffled(U @ Wt, 0)
+
+
+def test_edge_keys_are_equal_exactly_when_the_edge_sets_are():
+    import scipy.sparse as sp
+
+    from gsp_householder.graphs._template_lp import edge_key
+
+    def key_of(pairs, n=6, weights=None):
+        i, j = np.array(pairs).T
+        w = np.ones(len(i)) if weights is None else np.asarray(weights, dtype=float)
+        U = sp.csr_array((w, (i, j)), shape=(n, n))
+        return edge_key(sp.csr_array(U + U.T))
+
+    a = key_of([(0, 1), (1, 2), (3, 5)])
+    assert a == key_of([(3, 5), (0, 1), (1, 2)], weights=[2.0, 0.5, 7.0])  # order, weights
+    assert a != key_of([(0, 1), (1, 2)]) and a != key_of([(0, 1), (1, 2), (3, 4)])
+    assert a != key_of([(0, 1), (1, 2), (3, 5)], n=7)
+    W = sp.coo_array((np.ones(4), ([0, 1, 1, 0], [1, 0, 0, 1])), shape=(6, 6))   # duplicates
+    assert edge_key(W) == key_of([(0, 1)])

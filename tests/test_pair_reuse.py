@@ -228,20 +228,57 @@ def test_centred_gram_is_the_formula():
 
 @pytest.mark.parametrize("symmetric", [False, True])
 def test_leverage_scores_are_the_sum_over_kept_matrices(symmetric):
-    """The buffered scores (symmetric products) equal the sum of the kept matrices'
-    squares bit for bit, and leave ``B.matrices`` as it was."""
+    """The buffered scores equal the sum of the kept matrices' squares bit for bit, and
+    leave ``B.matrices`` as it was (general and symmetric products)."""
     B = _pairs(_grid())
     B.symmetric = symmetric
     mu, Lam = PairGram(B).null_directions(6)
     before = list(B.matrices)
     got = leverage_scores(B, mu, Lam)
-    if symmetric:
-        assert B.matrices == before
+    assert B.matrices == before
     want = np.zeros((B.n, B.n))
     for k in range(Lam.shape[1]):
         P = B.matrix(Lam[:, k])
         want += P * P / max(float(mu[k]), 1e-12)
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_products_of_all_pairs_are_those_of_the_gathered_rows(grouped):
+    """All pairs in the order of ``upper``: rows built node by node, the same products
+    as gathered rows, bit for bit; any other order or subset is gathered."""
+    F = _grid() if grouped else fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
+                                                                             seed=1))
+    B = _pairs(F if grouped else _shuffled(F.eigenvectors, 0))
+    assert (B.G is not None) == grouped
+    i, j = B.upper()
+    Lam = np.random.default_rng(2).standard_normal((B.g, 5))
+    W = B.columns(Lam)
+    assert B._all_pairs(i, j) and not B._all_pairs(j, i)
+    assert B.products(i, j, Lam).tobytes() == ((B.V[i] * B.V[j]) @ W).tobytes()
+    assert B._upper_rows().tobytes() == (B.V[i] * B.V[j]).tobytes()
+    k = np.random.default_rng(3).permutation(len(i))
+    assert not B._all_pairs(i[k], j[k])
+    assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_products_read_off_matrices_are_those_of_the_kept_matrices(symmetric, monkeypatch):
+    """Many pairs per column: the products read off matrices formed in one buffer equal
+    those read off ``PairBasis.matrix``'s matrices bit for bit, and leave its cache as
+    it was."""
+    B = _pairs(fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2, seed=1)))
+    B.symmetric = symmetric
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 100)    # the matrix path
+    i, j = B.upper()
+    Lam = np.random.default_rng(1).standard_normal((B.g, 2))
+    assert len(i) > 8 * B.n * Lam.shape[1] and len(i) * B.V.shape[1] > 100
+    before = list(B.matrices)
+    got = B.products(i, j, Lam)
+    assert B.matrices == before
+    want = np.column_stack([B.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
+    assert got.tobytes() == want.tobytes()
+    _close(got, B.rows(i, j) @ Lam)
 
 
 def test_local_free_gram_is_kept_with_its_reduction():
@@ -344,3 +381,48 @@ def test_direction_matrix_and_adjacency_match_the_kept_matrix(symmetric):
         A = _template_lp.adjacency(B, lam, tol)
         assert A.nnz > 0
         np.testing.assert_array_equal(A.toarray(), W)
+
+
+def test_constant_diagonal_fits_share_one_decomposition():
+    """The fits of several dimensions of a basis share the centred diagonal's SVD, and
+    give what a fresh basis gives, bit for bit."""
+    from gsp_householder.graphs._regular_family import constant_diagonal_fit
+
+    V = _perturbed_regular()
+    B = _pairs(V)
+    assert B.diagonal is None
+    fits = [constant_diagonal_fit(B, noisy=True, dimension=d) for d in (2, 3, 2)]
+    s = B.diagonal[1]
+    for d, fit in zip((2, 3, 2), fits, strict=True):
+        fresh = constant_diagonal_fit(_pairs(V), noisy=True, dimension=d)
+        assert B.diagonal[1] is s and fresh is not None and fit is not None
+        assert fit.Lam.tobytes() == fresh.Lam.tobytes()
+        assert fit.lam.tobytes() == fresh.lam.tobytes()
+    grouped = _pairs(_grid())
+    assert constant_diagonal_fit(grouped) is None and grouped.diagonal == (None,)
+
+
+def _perturbed_regular():
+    B = fourier_basis(nx.random_regular_graph(3, 40, seed=2))
+    E = np.random.default_rng(0).standard_normal(B.eigenvectors.shape)
+    U, _, Wt = np.linalg.svd(B.eigenvectors + 1e-4 * E)
+    return _shuffled(U @ Wt, 0)
+
+
+def test_edge_keys_are_equal_exactly_when_the_edge_sets_are():
+    import scipy.sparse as sp
+
+    from gsp_householder.graphs._template_lp import edge_key
+
+    def key_of(pairs, n=6, weights=None):
+        i, j = np.array(pairs).T
+        w = np.ones(len(i)) if weights is None else np.asarray(weights, dtype=float)
+        U = sp.csr_array((w, (i, j)), shape=(n, n))
+        return edge_key(sp.csr_array(U + U.T))
+
+    a = key_of([(0, 1), (1, 2), (3, 5)])
+    assert a == key_of([(3, 5), (0, 1), (1, 2)], weights=[2.0, 0.5, 7.0])  # order, weights
+    assert a != key_of([(0, 1), (1, 2)]) and a != key_of([(0, 1), (1, 2), (3, 4)])
+    assert a != key_of([(0, 1), (1, 2), (3, 5)], n=7)
+    W = sp.coo_array((np.ones(4), ([0, 1, 1, 0], [1, 0, 0, 1])), shape=(6, 6))   # duplicates
+    assert edge_key(W) == key_of([(0, 1)])

@@ -9,7 +9,6 @@ edge set, sparsest first).
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import explains, sparsify_local
@@ -23,6 +22,7 @@ from gsp_householder.graphs._template_lp import (
     rank_candidates,
     sparse_vertices,
 )
+from gsp_householder.graphs._template_lp import edge_key as _edge_key
 from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N, LADDER_MAX_N
 
 
@@ -217,8 +217,3 @@ def _merge(best, family):
             out.append(item)
     out.sort(key=candidate_order)
     return out
-
-
-def _edge_key(W):
-    upper = sp.triu(W, 1).tocoo()
-    return frozenset(zip(upper.row.tolist(), upper.col.tolist(), strict=True))

@@ -71,6 +71,9 @@ class PairBasis:
     local_free : tuple or None
         ``(pair codes, PairGram)`` of ``local_free_gram``: the Gram of all pairs but
         those among the nodes of the local columns, with its reductions.
+    diagonal : tuple or None
+        The singular value decomposition of the centred diagonal map, once computed
+        (``_regular_family._diagonal_svd``).
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -96,6 +99,7 @@ class PairBasis:
     matrices: list = field(default_factory=list, repr=False, compare=False)
     reductions: list = field(default_factory=list, repr=False, compare=False)
     local_free: tuple | None = field(default=None, repr=False, compare=False)
+    diagonal: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -137,11 +141,21 @@ class PairBasis:
         basis puts on the entries of row $i$ of $\\tilde L(\\lambda)$."""
         return np.sqrt(np.abs((self.V * self.V) @ self.columns(lam ** 2)))
 
-    def matrix(self, lam):
+    def matrix(self, lam, out=None):
         """$\\tilde L(\\lambda) = \\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ (dense,
         read-only: the last ``MATRIX_CACHE`` are kept and returned again for the same
-        ``lam``, which the candidate searches ask for several times)."""
+        ``lam``, which the candidate searches ask for several times).
+
+        ``out``: an ``(n, n)`` buffer, Fortran-ordered with ``symmetric`` and C-ordered
+        otherwise, in which a matrix used once is formed (the same numbers, bit for bit);
+        the cache is then neither read nor filled.
+        """
         lam = np.ascontiguousarray(lam, dtype=np.float64)
+        if out is not None:
+            w = self.columns(lam)
+            if self.symmetric:
+                return symmetric_product(self.V, w, out=out)
+            return np.matmul(self.V * w, self.V.T, out=out)
         key = lam.tobytes()
         for k, (known, L) in enumerate(self.matrices):
             if known == key:
@@ -176,15 +190,23 @@ class PairBasis:
 
         More than ``MAX_ROW_ENTRIES`` row entries: if the pairs outnumber ``8 n`` per
         column, each column is read off the dense matrix $\\tilde L(\\lambda)$
-        ($O(n^2 g)$ each, BLAS-3); otherwise the rows are built in chunks. Grouped
-        unknowns: the products of the column rows with ``columns(Lam)`` (no group sums).
+        ($O(n^2 g)$ each, BLAS-3; formed in one buffer as ``matrix`` forms it, but not
+        kept in its cache, which these directions would fill); otherwise the rows are
+        built in chunks. Grouped unknowns: the products of the column rows with
+        ``columns(Lam)`` (no group sums).
         """
         q = self.V.shape[1]
         if len(i) * q > MAX_ROW_ENTRIES and len(i) > 8 * self.n * Lam.shape[1]:
-            return np.column_stack([self.matrix(Lam[:, k])[i, j] for k in range(Lam.shape[1])])
+            out = np.empty((len(i), Lam.shape[1]))
+            buffer = np.empty((self.n, self.n), order="F" if self.symmetric else "C")
+            for k in range(Lam.shape[1]):
+                out[:, k] = self.matrix(Lam[:, k], out=buffer)[i, j]
+            return out
         W = self.columns(Lam)
         step = max(1, MAX_ROW_ENTRIES // max(q, 1))
         if len(i) <= step:
+            if len(i) == self.n_pairs and self._all_pairs(i, j):
+                return self._upper_rows() @ W
             return (self.V[i] * self.V[j]) @ W
         return np.vstack([(self.V[i[s:s + step]] * self.V[j[s:s + step]]) @ W
                           for s in range(0, len(i), step)])
@@ -192,6 +214,23 @@ class PairBasis:
     def upper(self):
         """Row and column indices of all pairs $i < j$."""
         return np.triu_indices(self.n, 1)
+
+    def _all_pairs(self, i, j) -> bool:
+        """Whether ``(i, j)`` are all pairs in the order of ``upper``."""
+        ui, uj = self.upper()
+        return np.array_equal(i, ui) and np.array_equal(j, uj)
+
+    def _upper_rows(self) -> np.ndarray:
+        """The rows of the free columns of all pairs in the order of ``upper``, node by
+        node (row $a$ of $\\tilde V$ times the rows after it): ``V[i] * V[j]``, the same
+        products, without gathering two copies of $\\tilde V$'s rows."""
+        V, n = self.V, self.n
+        R = np.empty((self.n_pairs, V.shape[1]))
+        s = 0
+        for a in range(n - 1):
+            np.multiply(V[a], V[a + 1:], out=R[s:s + n - 1 - a])
+            s += n - 1 - a
+        return R
 
 
 def symmetric_product(V, w, out=None) -> np.ndarray:

@@ -38,6 +38,7 @@ from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
     PrefixSearch,
+    full_scores,
     leverage_ranking,
     robust_noise,
     trimming_sizes,
@@ -126,7 +127,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache, same = list(order), {}, {}
+    order, cache, same, firsts = list(order), {}, {}, {}
 
     def ranking(key):
         if key not in cache:
@@ -138,7 +139,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 # one noise estimate)
                 sizes = (key[0], trimming_sizes(B, keep=key[1]))
                 if sizes not in same:
-                    scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
+                    # the first round (the Gram of all pairs) is the same for every keep
+                    if key[0] not in firsts:
+                        firsts[key[0]] = full_scores(B, key[0])
+                    scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],
+                                                       first=firsts[key[0]])
                     same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
                 cache[key] = same[sizes]
             else:

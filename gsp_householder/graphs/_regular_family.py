@@ -87,6 +87,21 @@ def _centred_diagonal(B: PairBasis) -> tuple[np.ndarray, np.ndarray] | None:
     return P @ Q, Q
 
 
+def _diagonal_svd(B: PairBasis) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(Q, s, Wt)``: ``Q`` of ``_centred_diagonal`` and the singular values and right
+    singular vectors of ``P Q``, computed once per basis (``PairBasis.diagonal``: the
+    fits of several dimensions and noise levels share them); None as there."""
+    if B.diagonal is None:
+        centred = _centred_diagonal(B)
+        if centred is None:
+            B.diagonal = (None,)
+        else:
+            PQ, Q = centred
+            _, s, Wt = np.linalg.svd(PQ)
+            B.diagonal = (Q, s, Wt)
+    return None if B.diagonal[0] is None else B.diagonal
+
+
 def constant_diagonal_noise(B: PairBasis) -> float | None:
     """The level of the noisy near-null space of the centred $Z$ (``_noisy_null``: the
     relative singular value below the widest gap), or None when it has an exact null
@@ -133,12 +148,11 @@ def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False, dimension=None)
     as well, that space is its ``dimension`` smallest directions instead, whatever the
     gap above them, at the level of the largest of them.
     """
-    centred = _centred_diagonal(B)
+    centred = _diagonal_svd(B)
     if centred is None:
         return None
-    PQ, Q = centred
+    Q, s, Wt = centred
     g = Q.shape[0]
-    _, s, Wt = np.linalg.svd(PQ)
     null = s <= NULL_LEVEL * s[0]
     tol = np.full(B.n, 1e-9 * B.n)
     noisy = noisy and not null.any()

@@ -24,7 +24,6 @@ from gsp_householder.graphs._pair_geometry import (
     PairGram,
     SmallestEigenpairs,
     centred_gram,
-    symmetric_product,
 )
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
 
@@ -64,19 +63,16 @@ def top_pairs(B: PairBasis, scores, c):
 def leverage_scores(B: PairBasis, mu, Lam):
     """$\\sum_k \\tilde L(\\lambda_k)_{ij}^2 / \\mu_k$ over the given directions.
 
-    With ``B.symmetric`` the matrices are formed one at a time in one buffer
-    (``symmetric_product``), not kept by ``PairBasis.matrix``: each direction's matrix
-    is used once, and the terms are formed in a second buffer (the same operations, so
-    the same numbers, as ``S += P * P / mu_k``).
+    The matrices are formed one at a time in one buffer (``PairBasis.matrix`` with
+    ``out``), not kept in its cache: each direction's matrix is used once, and would push
+    the matrices the searches ask for again out of it. The terms are formed in a second buffer
+    (the same operations, so the same numbers, as ``S += P * P / mu_k``).
     """
     S = np.zeros((B.n, B.n))
     T = np.empty((B.n, B.n))
-    buffer = np.empty((B.n, B.n), order="F") if B.symmetric else None
+    buffer = np.empty((B.n, B.n), order="F" if B.symmetric else "C")
     for k in range(Lam.shape[1]):
-        if buffer is not None:
-            P = symmetric_product(B.V, B.columns(np.ascontiguousarray(Lam[:, k])), out=buffer)
-        else:
-            P = B.matrix(Lam[:, k])
+        P = B.matrix(Lam[:, k], out=buffer)
         np.multiply(P, P, out=T)
         np.divide(T, max(float(mu[k]), 1e-12), out=T)
         S += T
@@ -97,18 +93,25 @@ def trimming_sizes(B: PairBasis, rounds=3, keep=0.7) -> tuple[int, ...]:
                  for t in range(rounds))
 
 
-def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8):
+def full_scores(B: PairBasis, r=8):
+    """``(full, S)``: the Gram of all pairs and the leverage scores of its ``r`` smallest
+    directions, with which every ``leverage_ranking`` of that ``r`` starts."""
+    full = PairGram(B)
+    mu, Lam = full.null_directions(r)
+    return full, leverage_scores(B, mu, Lam)
+
+
+def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8, first=None):
     """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
 
     At most ``max(6000, 16 n)`` pairs are trimmed (``trimming_sizes``), which bounds the
-    cost at $O(n g^2)$ per round for large graphs.
+    cost at $O(n g^2)$ per round for large graphs. ``first``: ``full_scores(B, r)`` if
+    already computed (the rankings of one ``r`` and another ``keep`` share it).
 
     Returns the scores and ``(gram, i, j)``: the Gram of the kept pairs and the trimmed
     pairs.
     """
-    full = PairGram(B)
-    mu, Lam = full.null_directions(r)
-    S = leverage_scores(B, mu, Lam)
+    full, S = full_scores(B, r) if first is None else first
     gram, i, j = full, np.zeros(0, np.intp), np.zeros(0, np.intp)
     for c in trimming_sizes(B, rounds, keep):
         i, j = top_pairs(B, S, c)
@@ -353,14 +356,20 @@ class PrefixSearch:
         depends on the basis only, and is computed once per search.
         """
         if not hasattr(self, "_max_energy_value"):
-            z = (self.B.V * self.B.V).max(axis=1)
+            z = self._squares().max(axis=1)
             self._max_energy_value = (self.B.n - 2) * float(z.sum()) + float(np.sqrt(z).sum()) ** 2
         return self._max_energy_value
+
+    def _squares(self) -> np.ndarray:
+        """$\\tilde Z = \\tilde V \\circ \\tilde V$, computed once per search."""
+        if not hasattr(self, "_squares_value"):
+            self._squares_value = self.B.V * self.B.V
+        return self._squares_value
 
     def _energy(self, c, Lam):
         """$\\sum (s_i + s_j)^2$ over the pairs after the first ``c``, per column of ``Lam``."""
         B = self.B
-        Z = B.V * B.V
+        Z = self._squares()
         S = np.sqrt(np.abs(Z @ (Lam ** 2 if B.G is None else B.G @ Lam ** 2)))
         total = (B.n - 2) * (S * S).sum(axis=0) + S.sum(axis=0) ** 2
         return total - prefix_square_sums(S, self.i[:c], self.j[:c])

@@ -537,7 +537,7 @@ def rank_candidates(B: PairBasis, cands, fit: Fit):
     for lam in cands:
         W = adjacency(B, lam, fit.tol)
         upper = sp.triu(W, 1).tocoo()
-        key = frozenset(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
+        key = edge_key(W, upper)
         if key in seen or upper.nnz == 0:
             continue
         seen.add(key)
@@ -546,6 +546,19 @@ def rank_candidates(B: PairBasis, cands, fit: Fit):
         out.append((int(upper.nnz), weight_cv(upper.data), lam, W))
     out.sort(key=candidate_order)
     return out
+
+
+def edge_key(W, upper=None) -> bytes:
+    """A key of the edge set of the sparse ``W`` (its upper triangle's stored entries):
+    equal for two graphs of a basis exactly when their edge sets are, as the set of
+    ``(row, col)`` pairs would be, but built in NumPy (the node count, then the sorted
+    distinct codes ``row * n + col``). ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
+    upper = sp.triu(W, 1).tocoo() if upper is None else upper
+    n = W.shape[1]
+    codes = np.sort(upper.row.astype(np.int64) * n + upper.col.astype(np.int64))
+    if codes.size > 1:
+        codes = codes[np.r_[True, codes[1:] != codes[:-1]]]
+    return np.int64(n).tobytes() + codes.tobytes()
 
 
 def candidate_order(item):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.linalg.blas
+import scipy.sparse
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder.graphs import (
@@ -381,6 +382,38 @@ def test_direction_matrix_and_adjacency_match_the_kept_matrix(symmetric):
         A = _template_lp.adjacency(B, lam, tol)
         assert A.nnz > 0
         np.testing.assert_array_equal(A.toarray(), W)
+        # the dense form converted: the same sparse array, bit for bit
+        dense = scipy.sparse.csr_array(W)
+        for name in ("data", "indices", "indptr"):
+            got, want = getattr(A, name), getattr(dense, name)
+            assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), name
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+def test_adjacency_weights_only_the_entries_above_the_threshold(symmetric):
+    """``adjacency`` weights the entries of -L above ``2 (tol_i + tol_j)`` only; its
+    sparse array is the whole matrix weighted, cut and converted, bit for bit, with
+    per-node tolerances that keep some entries of every sign pattern and drop others."""
+    from gsp_householder.graphs import _template_lp
+
+    B = _pairs(_grid())
+    B.symmetric = symmetric
+    rng = np.random.default_rng(11)
+    for lam in (rng.standard_normal(B.g), B.equal_eigenvalues()):
+        L = B.matrix(lam)
+        spread = float(np.abs(L).max())
+        for tol in (np.full(B.n, 1e-9), spread * rng.random(B.n) / 8, np.zeros(B.n)):
+            W = -0.5 * (L + L.T)
+            np.fill_diagonal(W, 0.0)
+            W[W <= 2.0 * (tol[:, None] + tol[None, :])] = 0.0
+            W *= np.outer(B.u * B.u, B.u * B.u)
+            W[W <= 1e-6 * W.max(initial=0.0)] = 0.0
+            want = scipy.sparse.csr_array(W)
+            got = _template_lp.adjacency(B, lam, tol)
+            assert got.shape == want.shape and got.nnz == want.nnz
+            for name in ("data", "indices", "indptr"):
+                a, b = getattr(got, name), getattr(want, name)
+                assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), name
 
 
 def test_constant_diagonal_fits_share_one_decomposition():

@@ -511,16 +511,34 @@ def polish(B: PairBasis, lam, fit: Fit):
 
 
 def adjacency(B: PairBasis, lam, tol) -> sp.csr_array:
-    """Edge weights $w_{ij} = -\\tilde L_{ij} u_i^2 u_j^2$ above the edge threshold."""
+    """Edge weights $w_{ij} = -\\tilde L_{ij} u_i^2 u_j^2$ above the edge threshold.
+
+    The entries above the threshold are found on the dense matrix, and only they are
+    weighted (the same products, $-\\tilde L_{ij} (u_i^2 u_j^2)$, so the same weights bit
+    for bit as weighting the whole matrix and converting it): the other $n^2$ entries
+    are zeros, which the weighting, the relative cut and the conversion would pass over
+    four more times.
+    """
     L = B.matrix(lam)
-    # an exactly symmetric L (``symmetric_product``): -0.5 (L + L^T) is -L, bit for bit
-    W = np.negative(L) if B.symmetric else -0.5 * (L + L.T)
-    np.fill_diagonal(W, 0.0)
-    W[W <= 2.0 * (tol[:, None] + tol[None, :])] = 0.0
+    bound = 2.0 * (tol[:, None] + tol[None, :])
+    if B.symmetric:
+        # an exactly symmetric L (``symmetric_product``): -0.5 (L + L^T) is -L, bit for
+        # bit, and -L > bound is L < -bound (negation is exact)
+        np.negative(bound, out=bound)
+        i, j = np.nonzero(L < bound)
+        off = -L[i, j]
+    else:
+        W = -0.5 * (L + L.T)
+        i, j = np.nonzero(W > bound)
+        off = W[i, j]
+    pair = i != j
+    i, j, off = i[pair], j[pair], off[pair]
     u2 = B.u * B.u
-    W *= np.outer(u2, u2)
-    W[W <= 1e-6 * W.max(initial=0.0)] = 0.0
-    return sp.csr_array(W)
+    w = off * (u2[i] * u2[j])
+    keep = w > 1e-6 * w.max(initial=0.0)
+    index = np.int32 if B.n < np.iinfo(np.int32).max else np.int64
+    return sp.csr_array((w[keep], (i[keep].astype(index), j[keep].astype(index))),
+                        shape=(B.n, B.n))
 
 
 def weight_cv(weights) -> float:

@@ -126,7 +126,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache, same = list(order), {}, {}
+    order, cache, same, searches = list(order), {}, {}, {}
 
     def ranking(key):
         if key not in cache:
@@ -200,7 +200,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                              tol, rng, history, refit=(basis, order))
         if exact:
             return exact
-        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
+        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              searches=searches)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             return ranked, dim
@@ -215,7 +216,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         noise, largest = history["noise"], max(ranking(k)[2] for k in order
                                                if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)
         wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              fixed_noise=largest)
+                                              fixed_noise=largest, searches=searches)
         if wide and residual2 < residual:
             return wide, dim2
         history["noise"] = noise
@@ -383,7 +384,7 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
-                  every=False):
+                  every=False, searches=None):
     """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
     (``_consistent_first``); the sparsest of the graphs whose rotation residual
     (``_residuals``) is within
@@ -402,6 +403,10 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
     consistent graphs have been found, or when a graph consistent with the noise is
     among the candidates of the previous ranking (two rankings hold it).
+
+    ``searches`` (a dict shared by the noisy ladders of one ``_ladder``) records the
+    searches that found no graph without drawing from ``rng`` (``_repeatable_search``):
+    the ladder at the largest estimate repeats those of the first ladder's last resort.
     """
     found, previous, consistent, held = [], None, 0, set()
     for key in order if fixed_noise is not None else _consistent_first(order, ranking):
@@ -410,8 +415,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
-        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol, noise, rng,
-                                                      history), noise)
+        entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
+                                                        tol, noise, rng, history), noise)
         ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
         if entry:
@@ -431,9 +436,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     for key in noisy if not found else []:
         scores, trimmed, _ = ranking(key)
         history["noise"] = max(ranking(k)[2] for k in noisy)
-        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol,
-                                                      history["noise"], rng, history,
-                                                      search_truncated=True),
+        entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
+                                                        tol, history["noise"], rng, history,
+                                                        search_truncated=True),
                              history["noise"])
         if entry:
             found.append(entry)
@@ -446,6 +451,35 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                                for x in found]
     residual, ranked, dim = _noisy_choice(found)[:3]
     return ranked, dim, residual
+
+
+#: The counters of ``history`` that a search adds to (``_repeatable_search``).
+SEARCH_COUNTERS = ("n_evaluations", "vertex_searches")
+
+
+def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, history,
+                       **options):
+    """``_search_at_noise`` on the ranking ``key``, or the outcome recorded in
+    ``searches`` (a dict, or None: no record) of the same search made before.
+
+    A search that found no graph and drew nothing from ``rng`` is recorded: it is
+    deterministic until it draws, so made again on the same ranking at the same level it
+    finds no graph again, with the same family dimension and the same additions to the
+    counters of ``history`` (``SEARCH_COUNTERS``), which are replayed. Searches that
+    found a graph or drew from ``rng`` are made again.
+    """
+    memo = (key, float(noise), tuple(sorted(options.items())))
+    if searches is not None and memo in searches:
+        dim, added = searches[memo]
+        for name, count in added.items():
+            history[name] += count
+        return [], dim
+    counts = {name: history[name] for name in SEARCH_COUNTERS}
+    state = rng.bit_generator.state
+    ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history, **options)
+    if searches is not None and not ranked and rng.bit_generator.state == state:
+        searches[memo] = (dim, {name: history[name] - counts[name] for name in counts})
+    return ranked, dim
 
 
 def _consistent_first(order, ranking) -> list:

@@ -212,6 +212,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 if exact:
                     history["noise"] = 0.0
                     return exact, dim2
+        if not ranked:
+            # no graph: the noisy ladder's last resort searched every noisy ranking at
+            # the largest estimate already, the truncated families too
+            return ranked, dim
         # still inconsistent: all rankings at the largest estimate (looser tolerances)
         noise, largest = history["noise"], max(ranking(k)[2] for k in order
                                                if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)

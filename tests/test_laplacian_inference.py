@@ -15,6 +15,7 @@ from gsp_householder import HouseholderProduct
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs import (
     _basis_input,
+    _basis_search,
     _candidate_search,
     _eigenspace_search,
     _ranking_ladder,
@@ -1498,3 +1499,110 @@ def test_prefix_square_sums_bit_for_bit(m, r):
     i, j = rng.integers(0, 150, m), rng.integers(0, 150, m)
     out = S[i] + S[j]
     assert np.array_equal(prefix_square_sums(S, i, j), (out * out).sum(axis=0))
+
+
+def test_search_that_found_nothing_without_drawing_is_made_once(monkeypatch):
+    # a search that found no graph and drew nothing from rng is deterministic: made
+    # again it finds nothing again, and its record (family dimension, counters) is
+    # replayed; searches that drew from rng or found a graph are made again
+    calls = []
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        calls.append((scores, noise, kwargs.get("search_truncated", False)))
+        history["n_evaluations"] += 3
+        history["vertex_searches"] += 1
+        if scores == "draws":
+            rng.random()
+        return (["graph"] if scores == "finds" else []), 7
+
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    rng, searches = np.random.default_rng(0), {}
+    history = {"n_evaluations": 0, "vertex_searches": 0}
+    for _ in range(2):
+        for scores in ("empty", "draws", "finds"):
+            out = _ranking_ladder._repeatable_search(searches, scores, None, scores, None,
+                                                     0.0, 1e-3, rng, history)
+            assert out == ((["graph"] if scores == "finds" else []), 7)
+    assert calls == [("empty", 1e-3, False), ("draws", 1e-3, False), ("finds", 1e-3, False),
+                     ("draws", 1e-3, False), ("finds", 1e-3, False)]
+    assert history == {"n_evaluations": 18, "vertex_searches": 6}     # replayed too
+    # another level or option is another search; without a record, every search is made
+    _ranking_ladder._repeatable_search(searches, "empty", None, "empty", None, 0.0, 2e-3,
+                                       rng, history)
+    _ranking_ladder._repeatable_search(searches, "empty", None, "empty", None, 0.0, 1e-3,
+                                       rng, history, search_truncated=True)
+    _ranking_ladder._repeatable_search(None, "empty", None, "empty", None, 0.0, 1e-3, rng,
+                                       history)
+    assert calls[5:] == [("empty", 2e-3, False), ("empty", 1e-3, True),
+                         ("empty", 1e-3, False)]
+
+
+def _stub_rankings(monkeypatch, estimates, draws=True):
+    """``_ladder`` on stubbed rankings whose searches find no graph (and draw from rng
+    if ``draws``): the rankings' estimates are ``estimates[key]``; returns the ladder's
+    outcome and the searches made as ``(key, noise, truncated)``."""
+    from types import SimpleNamespace
+
+    calls = []
+
+    def ranking(B, keep, r):
+        return (r, keep), (r, keep)
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        calls.append((scores, noise, kwargs.get("search_truncated", False)))
+        if draws:
+            rng.random()
+        return [], 1
+
+    monkeypatch.setattr(_ranking_ladder, "leverage_ranking", ranking)
+    monkeypatch.setattr(_ranking_ladder, "fitted_ranking",
+                        lambda B, keep, r: ((r, keep, "fitted"), (r, keep, "fitted")))
+    monkeypatch.setattr(_ranking_ladder, "trimming_sizes", lambda B, keep: keep)
+    monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: estimates[trimmed])
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    return calls, SimpleNamespace(n=100, g=99, n_pairs=4950), {
+        "noise": 0.0, "noise_estimates": [], "n_evaluations": 0, "vertex_searches": 0}
+
+
+def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
+    # every ranking noisy at 1e-3 and no graph: the noisy ladder searches each ranking at
+    # its level, then each at the largest level with truncated families (its last
+    # resort); the ladder at the largest level would repeat both (other random draws)
+    estimates = {key: 1e-3 for key in _ranking_ladder.RANKINGS}
+    calls, B, history = _stub_rankings(monkeypatch, estimates)
+    ranked, dim = _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history)
+    assert (ranked, dim) == ([], 1)
+    keys = list(_ranking_ladder.RANKINGS)
+    assert calls == [(k, 1e-3, False) for k in keys] + [(k, 1e-3, True) for k in keys]
+    assert history["noise"] == 1e-3
+
+
+def test_fitted_rankings_far_above_the_leverage_noise_are_not_searched(monkeypatch):
+    # leverage rankings clean to 2e-9 bound the eigenvectors' noise: fitted rankings at
+    # 1e-2 keep edges and are not searched at their level; one at 5e-9 is
+    fitted = _basis_search.FITTED_RANKINGS
+    calls, B, history = _stub_rankings(
+        monkeypatch, {fitted[0]: 1e-2, fitted[1]: 5e-9, fitted[2]: 1e-2})
+    history["leverage_noise_estimates"] = [2e-9, 1.7e-8]
+    _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history, order=fitted)
+    assert {key for key, _, _ in calls} == {fitted[1]}
+    assert 5e-9 in {noise for _, noise, _ in calls} and 1e-2 not in {
+        noise for _, noise, _ in calls}
+    # the bound: RESIDUAL_CONSISTENT times the smallest leverage estimate (at least the
+    # rounding level); none without leverage estimates, on a twin class or with few
+    # pairs per unknown (their kept pairs fit noisy eigenvectors to rounding)
+    bound = _ranking_ladder._leverage_bound
+    assert bound(B, {}, history) == _ranking_ladder.RESIDUAL_CONSISTENT * 2e-9
+    assert bound(B, {}, {"leverage_noise_estimates": [0.0]}) == (
+        _ranking_ladder.RESIDUAL_CONSISTENT * _ranking_ladder.EXACT_LEVEL)
+    assert bound(B, {}, {}) == np.inf
+    assert bound(B, {"twin_class": True}, history) == np.inf
+    few = type(B)(n=10, g=9, n_pairs=45)
+    assert bound(few, {}, history) == np.inf
+    # the leverage ladder has no bound
+    calls.clear()
+    estimates = {key: 1e-2 for key in _ranking_ladder.RANKINGS}
+    calls, B, history = _stub_rankings(monkeypatch, estimates)
+    history["leverage_noise_estimates"] = [2e-9]
+    _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history)
+    assert calls and {noise for _, noise, _ in calls} == {1e-2}

@@ -156,7 +156,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         key = rest.pop(0)
         scores, trimmed, noise = ranking(key)
         if bound < noise <= MAX_NOISE and noise > EXACT_LEVEL:
-            continue    # its kept pairs hold edges: not searched at its level
+            order.remove(key)   # its kept pairs hold edges: not searched at its level
+            continue
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             vertex_searches = history["vertex_searches"]
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)

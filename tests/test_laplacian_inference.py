@@ -1606,3 +1606,31 @@ def test_fitted_rankings_far_above_the_leverage_noise_are_not_searched(monkeypat
     history["leverage_noise_estimates"] = [2e-9]
     _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history)
     assert calls and {noise for _, noise, _ in calls} == {1e-2}
+
+
+def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
+    # a graph found on a twin class lands on its pairs: when the graph joins all of
+    # them (the complete graph: one class of every node) the sum holds no new edge and
+    # no class is searched; a star's leaves (not adjacent) are searched
+    import gsp_householder.graphs.laplacian_inference as li
+    from gsp_householder.graphs._basis_input import _read_basis
+
+    searched = []
+    search = li._twin_class_graph
+
+    def spy(Q):
+        searched.append(Q.shape[0])
+        return search(Q)
+
+    monkeypatch.setattr(li, "_twin_class_graph", spy)
+    n = 8
+    basis = _read_basis(_shuffled(fourier_basis(nx.star_graph(n - 1)).eigenvectors, 0),
+                        None, None, None, None)
+    complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    assert li._clique(complete, np.arange(n))
+    assert li._twin_superset(basis, complete) is None and searched == []
+    star = sp.csr_array(laplacian_matrix(nx.star_graph(n - 1)))
+    star = sp.csr_array(-(star - sp.diags(star.diagonal())))
+    assert not li._clique(star, np.arange(1, n))
+    li._twin_superset(basis, star)
+    assert searched == [n - 1]

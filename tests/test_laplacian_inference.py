@@ -1588,13 +1588,13 @@ def test_fitted_rankings_far_above_the_leverage_noise_are_not_searched(monkeypat
     assert {key for key, _, _ in calls} == {fitted[1]}
     assert 5e-9 in {noise for _, noise, _ in calls} and 1e-2 not in {
         noise for _, noise, _ in calls}
-    # the bound: RESIDUAL_CONSISTENT times the smallest leverage estimate (at least the
-    # rounding level); none without leverage estimates, on a twin class or with few
-    # pairs per unknown (their kept pairs fit noisy eigenvectors to rounding)
+    # the bound: RESIDUAL_CONSISTENT times the smallest leverage estimate; none when
+    # a leverage ranking is clean to rounding (exact: the fitted levels are searched),
+    # without leverage estimates, on a twin class or with few pairs per unknown (their
+    # kept pairs fit noisy eigenvectors to rounding)
     bound = _ranking_ladder._leverage_bound
     assert bound(B, {}, history) == _ranking_ladder.RESIDUAL_CONSISTENT * 2e-9
-    assert bound(B, {}, {"leverage_noise_estimates": [0.0]}) == (
-        _ranking_ladder.RESIDUAL_CONSISTENT * _ranking_ladder.EXACT_LEVEL)
+    assert bound(B, {}, {"leverage_noise_estimates": [1e-12, 1e-8]}) == np.inf
     assert bound(B, {}, {}) == np.inf
     assert bound(B, {"twin_class": True}, history) == np.inf
     few = type(B)(n=10, g=9, n_pairs=45)

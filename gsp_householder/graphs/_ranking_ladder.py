@@ -507,10 +507,11 @@ def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, histo
         for name, count in added.items():
             history[name] += count
         return [], dim
-    counts = {name: history[name] for name in SEARCH_COUNTERS}
-    state = rng.bit_generator.state
+    counts = {name: history[name] for name in SEARCH_COUNTERS if name in history}
+    state = None if rng is None else rng.bit_generator.state
     ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history, **options)
-    if searches is not None and not ranked and rng.bit_generator.state == state:
+    if searches is not None and not ranked and (
+            rng is None or rng.bit_generator.state == state):
         searches[memo] = (dim, {name: history[name] - counts[name] for name in counts})
     return ranked, dim
 

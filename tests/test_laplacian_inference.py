@@ -15,7 +15,6 @@ from gsp_householder import HouseholderProduct
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs import (
     _basis_input,
-    _basis_search,
     _candidate_search,
     _eigenspace_search,
     _ranking_ladder,
@@ -1555,8 +1554,6 @@ def _stub_rankings(monkeypatch, estimates, draws=True):
         return [], 1
 
     monkeypatch.setattr(_ranking_ladder, "leverage_ranking", ranking)
-    monkeypatch.setattr(_ranking_ladder, "fitted_ranking",
-                        lambda B, keep, r: ((r, keep, "fitted"), (r, keep, "fitted")))
     monkeypatch.setattr(_ranking_ladder, "trimming_sizes", lambda B, keep: keep)
     monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: estimates[trimmed])
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
@@ -1575,37 +1572,6 @@ def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
     keys = list(_ranking_ladder.RANKINGS)
     assert calls == [(k, 1e-3, False) for k in keys] + [(k, 1e-3, True) for k in keys]
     assert history["noise"] == 1e-3
-
-
-def test_fitted_rankings_far_above_the_leverage_noise_are_not_searched(monkeypatch):
-    # leverage rankings clean to 2e-9 bound the eigenvectors' noise: fitted rankings at
-    # 1e-2 keep edges and are not searched at their level; one at 5e-9 is
-    fitted = _basis_search.FITTED_RANKINGS
-    calls, B, history = _stub_rankings(
-        monkeypatch, {fitted[0]: 1e-2, fitted[1]: 5e-9, fitted[2]: 1e-2})
-    history["leverage_noise_estimates"] = [2e-9, 1.7e-8]
-    _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history, order=fitted)
-    assert {key for key, _, _ in calls} == {fitted[1]}
-    assert 5e-9 in {noise for _, noise, _ in calls} and 1e-2 not in {
-        noise for _, noise, _ in calls}
-    # the bound: RESIDUAL_CONSISTENT times the smallest leverage estimate; none when
-    # a leverage ranking is clean to rounding (exact: the fitted levels are searched),
-    # without leverage estimates, on a twin class or with few pairs per unknown (their
-    # kept pairs fit noisy eigenvectors to rounding)
-    bound = _ranking_ladder._leverage_bound
-    assert bound(B, {}, history) == _ranking_ladder.RESIDUAL_CONSISTENT * 2e-9
-    assert bound(B, {}, {"leverage_noise_estimates": [1e-12, 1e-8]}) == np.inf
-    assert bound(B, {}, {}) == np.inf
-    assert bound(B, {"twin_class": True}, history) == np.inf
-    few = type(B)(n=10, g=9, n_pairs=45)
-    assert bound(few, {}, history) == np.inf
-    # the leverage ladder has no bound
-    calls.clear()
-    estimates = {key: 1e-2 for key in _ranking_ladder.RANKINGS}
-    calls, B, history = _stub_rankings(monkeypatch, estimates)
-    history["leverage_noise_estimates"] = [2e-9]
-    _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history)
-    assert calls and {noise for _, noise, _ in calls} == {1e-2}
 
 
 def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):

@@ -118,9 +118,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then, if a graph was found, all noisy rankings again at the largest estimate, and
-    the graph with the smaller residual is returned. Fitted rankings whose estimate is
-    far above the leverage rankings' (``_leverage_bound``) are not searched at their
-    level. Exact eigenvectors whose rankings all fail are
+    the graph with the smaller residual is returned. Exact eigenvectors whose rankings all fail are
     searched again at the rounding noise level. When the rankings' agreeing noise level
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
     rankings this is reported as noise (``history["unresolvable"]``).
@@ -153,13 +151,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     if leverage and B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
         order.sort(key=lambda k: ranking(k)[2])    # not exact: the cleanest rankings first
     deferred, exact_level, noisy = [], [], len(order) == 1
-    rest, bound = list(order), np.inf if leverage else _leverage_bound(B, basis, history)
+    rest = list(order)
     while rest:
         key = rest.pop(0)
         scores, trimmed, noise = ranking(key)
-        if bound < noise <= MAX_NOISE and noise > EXACT_LEVEL:
-            order.remove(key)   # its kept pairs hold edges: not searched at its level
-            continue
         if noise <= EXACT_LEVEL or noise > MAX_NOISE:
             vertex_searches = history["vertex_searches"]
             ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
@@ -241,32 +236,6 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
         if ranked:
             return ranked, dim
     return [], 1
-
-
-def _leverage_bound(B, basis, history) -> float:
-    """The largest noise estimate of a fitted ranking searched at its level when the
-    leverage rankings showed noise: ``RESIDUAL_CONSISTENT`` times their smallest
-    estimate (``history["leverage_noise_estimates"]``) if it is above ``EXACT_LEVEL``;
-    else infinity.
-
-    A ranking's estimate is the spread of the pairs it keeps, which its edges raise, and
-    with many pairs per unknown (at least ``EXACT_PAIRS_PER_UNKNOWN``) kept pairs fit
-    the eigenvectors no better than their noise: a leverage ranking's estimate bounds
-    that noise. A fitted ranking whose estimate is far above it keeps edges, and a
-    search at its level admits graphs that do not fit the eigenvectors to their noise
-    (PyGSP ``SwissRoll(200)`` exact: leverage estimates 2e-9 to 1.7e-8, fitted ones
-    2.2e-3 to 1.1e-2, searched in families of 56 and 61 directions for 21 CPU s, no
-    graph found). Leverage rankings clean to rounding set no bound: their exact
-    searches failed, and the fitted rankings' levels are where graphs of localised
-    eigenvectors are found (``LowStretchTree(4)`` exact: fitted estimates 0.024,
-    F1 0.988). With fewer pairs per unknown (Petersen: 45 for 9), or on a twin class,
-    kept pairs fit noisy eigenvectors to rounding, and no bound is set either.
-    """
-    levels = history.get("leverage_noise_estimates", [])
-    if (not levels or min(levels) <= EXACT_LEVEL or basis.get("twin_class")
-            or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g):
-        return np.inf
-    return RESIDUAL_CONSISTENT * min(levels)
 
 
 def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):

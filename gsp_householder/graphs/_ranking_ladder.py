@@ -118,8 +118,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
     the smallest noise estimate, the remaining rankings are searched as exact first,
     then, if a graph was found, all noisy rankings again at the largest estimate, and
-    the graph with the smaller residual is returned. Exact eigenvectors whose rankings all fail are
-    searched again at the rounding noise level. When the rankings' agreeing noise level
+    the graph with the smaller residual is returned. Exact eigenvectors whose rankings
+    all fail are searched again at the rounding noise level. When the rankings' agreeing noise level
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
     rankings this is reported as noise (``history["unresolvable"]``).
     """

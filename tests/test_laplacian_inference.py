@@ -1498,3 +1498,105 @@ def test_prefix_square_sums_bit_for_bit(m, r):
     i, j = rng.integers(0, 150, m), rng.integers(0, 150, m)
     out = S[i] + S[j]
     assert np.array_equal(prefix_square_sums(S, i, j), (out * out).sum(axis=0))
+
+
+def test_search_that_found_nothing_without_drawing_is_made_once(monkeypatch):
+    # a search that found no graph and drew nothing from rng is deterministic: made
+    # again it finds nothing again, and its record (family dimension, counters) is
+    # replayed; searches that drew from rng or found a graph are made again
+    calls = []
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        calls.append((scores, noise, kwargs.get("search_truncated", False)))
+        history["n_evaluations"] += 3
+        history["vertex_searches"] += 1
+        if scores == "draws":
+            rng.random()
+        return (["graph"] if scores == "finds" else []), 7
+
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    rng, searches = np.random.default_rng(0), {}
+    history = {"n_evaluations": 0, "vertex_searches": 0}
+    for _ in range(2):
+        for scores in ("empty", "draws", "finds"):
+            out = _ranking_ladder._repeatable_search(searches, scores, None, scores, None,
+                                                     0.0, 1e-3, rng, history)
+            assert out == ((["graph"] if scores == "finds" else []), 7)
+    assert calls == [("empty", 1e-3, False), ("draws", 1e-3, False), ("finds", 1e-3, False),
+                     ("draws", 1e-3, False), ("finds", 1e-3, False)]
+    assert history == {"n_evaluations": 18, "vertex_searches": 6}     # replayed too
+    # another level or option is another search; without a record, every search is made
+    _ranking_ladder._repeatable_search(searches, "empty", None, "empty", None, 0.0, 2e-3,
+                                       rng, history)
+    _ranking_ladder._repeatable_search(searches, "empty", None, "empty", None, 0.0, 1e-3,
+                                       rng, history, search_truncated=True)
+    _ranking_ladder._repeatable_search(None, "empty", None, "empty", None, 0.0, 1e-3, rng,
+                                       history)
+    assert calls[5:] == [("empty", 2e-3, False), ("empty", 1e-3, True),
+                         ("empty", 1e-3, False)]
+
+
+def _stub_rankings(monkeypatch, estimates, draws=True):
+    """``_ladder`` on stubbed rankings whose searches find no graph (and draw from rng
+    if ``draws``): the rankings' estimates are ``estimates[key]``; returns the ladder's
+    outcome and the searches made as ``(key, noise, truncated)``."""
+    from types import SimpleNamespace
+
+    calls = []
+
+    def ranking(B, keep, r):
+        return (r, keep), (r, keep)
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        calls.append((scores, noise, kwargs.get("search_truncated", False)))
+        if draws:
+            rng.random()
+        return [], 1
+
+    monkeypatch.setattr(_ranking_ladder, "leverage_ranking", ranking)
+    monkeypatch.setattr(_ranking_ladder, "trimming_sizes", lambda B, keep: keep)
+    monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: estimates[trimmed])
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    return calls, SimpleNamespace(n=100, g=99, n_pairs=4950), {
+        "noise": 0.0, "noise_estimates": [], "n_evaluations": 0, "vertex_searches": 0}
+
+
+def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
+    # every ranking noisy at 1e-3 and no graph: the noisy ladder searches each ranking at
+    # its level, then each at the largest level with truncated families (its last
+    # resort); the ladder at the largest level would repeat both (other random draws)
+    estimates = {key: 1e-3 for key in _ranking_ladder.RANKINGS}
+    calls, B, history = _stub_rankings(monkeypatch, estimates)
+    ranked, dim = _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history)
+    assert (ranked, dim) == ([], 1)
+    keys = list(_ranking_ladder.RANKINGS)
+    assert calls == [(k, 1e-3, False) for k in keys] + [(k, 1e-3, True) for k in keys]
+    assert history["noise"] == 1e-3
+
+
+def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
+    # a graph found on a twin class lands on its pairs: when the graph joins all of
+    # them (the complete graph: one class of every node) the sum holds no new edge and
+    # no class is searched; a star's leaves (not adjacent) are searched
+    import gsp_householder.graphs.laplacian_inference as li
+    from gsp_householder.graphs._basis_input import _read_basis
+
+    searched = []
+    search = li._twin_class_graph
+
+    def spy(Q):
+        searched.append(Q.shape[0])
+        return search(Q)
+
+    monkeypatch.setattr(li, "_twin_class_graph", spy)
+    n = 8
+    basis = _read_basis(_shuffled(fourier_basis(nx.star_graph(n - 1)).eigenvectors, 0),
+                        None, None, None, None)
+    complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    assert li._clique(complete, np.arange(n))
+    assert li._twin_superset(basis, complete) is None and searched == []
+    star = sp.csr_array(laplacian_matrix(nx.star_graph(n - 1)))
+    star = sp.csr_array(-(star - sp.diags(star.diagonal())))
+    assert not li._clique(star, np.arange(1, n))
+    li._twin_superset(basis, star)
+    assert searched == [n - 1]

@@ -118,16 +118,16 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
     wrong support leaves entries well above the noise in the residual
     (``_noisy_ladder``). If that residual exceeds ``RESIDUAL_CONSISTENT`` times
     the smallest noise estimate, the remaining rankings are searched as exact first,
-    then all noisy rankings again at the largest estimate, and the graph with the
-    smaller residual is returned. Exact eigenvectors whose rankings all fail are
-    searched again at the rounding noise level. When the rankings' agreeing noise level
+    then, if a graph was found, all noisy rankings again at the largest estimate, and
+    the graph with the smaller residual is returned. Exact eigenvectors whose rankings
+    all fail are searched again at the rounding noise level. When the rankings' agreeing noise level
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
     rankings this is reported as noise (``history["unresolvable"]``).
     """
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache, same, firsts = list(order), {}, {}, {}
+    order, cache, same, firsts, searches = list(order), {}, {}, {}, {}
 
     def ranking(key):
         if key not in cache:
@@ -205,7 +205,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                              tol, rng, history, refit=(basis, order))
         if exact:
             return exact
-        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking)
+        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                              searches=searches)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             return ranked, dim
@@ -216,11 +217,15 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                 if exact:
                     history["noise"] = 0.0
                     return exact, dim2
+        if not ranked:
+            # no graph: the noisy ladder's last resort searched every noisy ranking at
+            # the largest estimate already, the truncated families too
+            return ranked, dim
         # still inconsistent: all rankings at the largest estimate (looser tolerances)
         noise, largest = history["noise"], max(ranking(k)[2] for k in order
                                                if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE)
         wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              fixed_noise=largest)
+                                              fixed_noise=largest, searches=searches)
         if wide and residual2 < residual:
             return wide, dim2
         history["noise"] = noise
@@ -388,7 +393,7 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
-                  every=False):
+                  every=False, searches=None):
     """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
     (``_consistent_first``); the sparsest of the graphs whose rotation residual
     (``_residuals``) is within
@@ -407,6 +412,10 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
     consistent graphs have been found, or when a graph consistent with the noise is
     among the candidates of the previous ranking (two rankings hold it).
+
+    ``searches`` (a dict shared by the noisy ladders of one ``_ladder``) records the
+    searches that found no graph without drawing from ``rng`` (``_repeatable_search``):
+    the ladder at the largest estimate repeats those of the first ladder's last resort.
     """
     found, previous, consistent, held = [], None, 0, set()
     for key in order if fixed_noise is not None else _consistent_first(order, ranking):
@@ -415,8 +424,8 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
-        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol, noise, rng,
-                                                      history), noise)
+        entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
+                                                        tol, noise, rng, history), noise)
         ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
         if entry:
@@ -436,9 +445,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     for key in noisy if not found else []:
         scores, trimmed, _ = ranking(key)
         history["noise"] = max(ranking(k)[2] for k in noisy)
-        entry = _noisy_entry(basis, *_search_at_noise(B, scores, trimmed, tol,
-                                                      history["noise"], rng, history,
-                                                      search_truncated=True),
+        entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
+                                                        tol, history["noise"], rng, history,
+                                                        search_truncated=True),
                              history["noise"])
         if entry:
             found.append(entry)
@@ -451,6 +460,36 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                                for x in found]
     residual, ranked, dim = _noisy_choice(found)[:3]
     return ranked, dim, residual
+
+
+#: The counters of ``history`` that a search adds to (``_repeatable_search``).
+SEARCH_COUNTERS = ("n_evaluations", "vertex_searches")
+
+
+def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, history,
+                       **options):
+    """``_search_at_noise`` on the ranking ``key``, or the outcome recorded in
+    ``searches`` (a dict, or None: no record) of the same search made before.
+
+    A search that found no graph and drew nothing from ``rng`` is recorded: it is
+    deterministic until it draws, so made again on the same ranking at the same level it
+    finds no graph again, with the same family dimension and the same additions to the
+    counters of ``history`` (``SEARCH_COUNTERS``), which are replayed. Searches that
+    found a graph or drew from ``rng`` are made again.
+    """
+    memo = (key, float(noise), tuple(sorted(options.items())))
+    if searches is not None and memo in searches:
+        dim, added = searches[memo]
+        for name, count in added.items():
+            history[name] += count
+        return [], dim
+    counts = {name: history[name] for name in SEARCH_COUNTERS if name in history}
+    state = None if rng is None else rng.bit_generator.state
+    ranked, dim = _search_at_noise(B, scores, trimmed, tol, noise, rng, history, **options)
+    if searches is not None and not ranked and (
+            rng is None or rng.bit_generator.state == state):
+        searches[memo] = (dim, {name: history[name] - counts[name] for name in counts})
+    return ranked, dim
 
 
 def _consistent_first(order, ranking) -> list:

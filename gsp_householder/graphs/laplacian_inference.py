@@ -605,7 +605,10 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
         return None
     classes = [(nodes, Q) for nodes in twin_classes(W)
                if (Q := twin_basis(basis["V"], nodes, MIN_COS)) is not None]
-    if not classes:
+    if not classes or all(_clique(W, nodes) for nodes, _ in classes):
+        # a graph found on a class holds no pair that W lacks when W joins all its
+        # nodes: the sum has W's edges, and is not kept (the complete graph, returned
+        # when no graph was found, is one class of every node)
         return None
     theirs = _residuals(basis, W)
     total, found, split = sp.csr_array(W), False, []
@@ -635,6 +638,13 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
         ratio = max(a / max(b, ROUNDING_FIT) for a, b in zip(fit, theirs, strict=True))
         return total if ratio <= RESIDUAL_CONSISTENT else None
     return total if _fits_as_well(_residuals(basis, total), theirs) else None
+
+
+def _clique(W, nodes) -> bool:
+    """Whether the graph of weights ``W`` (its stored entries) joins every two of
+    ``nodes``."""
+    s = len(nodes)
+    return sp.triu(sp.csr_array(W)[nodes][:, nodes], 1).nnz == s * (s - 1) // 2
 
 
 def _averaged_twins(W, classes) -> sp.csr_array:

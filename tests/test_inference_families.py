@@ -393,3 +393,31 @@ def test_polynomial_of_the_truth_gives_way_to_it(make, n, seed, kind, found):
     assert res.residual < 1e-9
     assert max(res.history["candidate_edges"]) >= found
     assert res.history["freed_pairs"][0] >= 1
+
+
+@pytest.mark.parametrize("draw", [0, 1])
+def test_tree_beside_an_equal_weight_near_tree(draw):
+    # a tree with three double eigenvalues (two pendant paths of two nodes on one
+    # node): its family's linear-program vertices gave an equal-weight graph of 80
+    # edges (one cycle) that shares its eigenvectors, and no warning; the next
+    # ranking's span holds the tree
+    G = nx.random_labeled_tree(80, seed=0)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, draw), rng=0)
+    assert res.n_edges == 79
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9
+
+
+def test_exact_wide_weight_tree_with_no_exact_graph_is_searched_at_noise_levels():
+    # lognormal weights (sigma 1.5) on a tree of 80 nodes: two rankings clean to
+    # rounding, no exact search gives a graph, and the complete graph followed
+    G = _wide_weights(nx.random_labeled_tree(80, seed=3), 3, "ln15")
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 3), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9
+    assert res.history["misfit_refits"][-1][2] < 1e-9
+    assert res.history["noise"] == 0.0

@@ -18,6 +18,7 @@ from gsp_householder.graphs._candidate_search import (
     _candidates,
     _edge_key,
     _merge,
+    _near_tree,
     _search_at_noise,
     _settled,
     _settled_at_noise,
@@ -163,9 +164,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                                                 rounding=COARSE_ROUNDING, sparsify=True,
                                                 found=ranked)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
-                if rest and _unsettled(B, ranked) and dim <= NEXT_RANKING_FAMILY:
+                if rest and (_unsettled(B, ranked) or _near_tree(B, ranked, dim)) and (
+                        dim <= NEXT_RANKING_FAMILY):
                     # the family's span may hold the sparsest graph too inaccurately to
-                    # pass: the next ranking's span is searched as well
+                    # pass: the next ranking's span is searched as well (also for an
+                    # equal-weight graph close to a tree: the tree may be there)
                     ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
                                               ranked, dim)
             if ranked and noise <= EXACT_LEVEL:
@@ -230,7 +233,43 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                                         ranked, dim)
         if ranked:
             return ranked, dim
+    if exact_level and leverage:
+        return _exact_refit(B, basis, tol, rng, history, order, ranking)
     return [], 1
+
+
+def _exact_refit(B, basis, tol, rng, history, order, ranking):
+    """``(ranked, dim)`` of the first of the noise levels ``MISFIT_LEVELS`` at which the
+    rankings (``_noisy_ladder``, every ranking) give a graph that fits the eigenvectors
+    to rounding (``ROUNDING_FIT``), or ``([], 1)``: exact eigenvectors (a ranking clean
+    to rounding) for which no exact search gave a graph.
+
+    Eigenvectors localised on a few nodes (edge weights spanning a wide range) leave
+    the exact searches families of tens of directions whose linear-program vertices
+    are not valid graphs, as in `_refit_misfit`, and may leave them no graph at all (a
+    tree of 120 nodes with lognormal weights, $\\sigma$ = 1.5: the complete graph
+    followed). The conditions on the estimates are `_refit_misfit`'s; the levels tried
+    are in ``history["misfit_refits"]``, and ``history["noise"]`` is left at 0.
+    """
+    if (B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")
+            or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g
+            or float(np.median([ranking(key)[2] for key in order])) > EXACT_MEDIAN_LEVEL):
+        return [], 1
+    records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
+    tried, result = [], ([], 1)
+    for level in MISFIT_LEVELS:
+        wide, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
+                                            fixed_noise=level, every=True)
+        tried.append((level, int(wide[0][0]) if wide else None, float(residual)))
+        if wide and residual <= ROUNDING_FIT:
+            result = (wide, dim)
+            break
+    for k in ("noisy_graphs", "residuals"):
+        history.pop(k, None)
+    history.update(records)
+    history["misfit_refits"] = tried
+    history["noise"] = 0.0
+    return result
 
 
 def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):

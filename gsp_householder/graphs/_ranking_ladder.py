@@ -164,11 +164,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                                                 rounding=COARSE_ROUNDING, sparsify=True,
                                                 found=ranked)
                 ranked, dim = _merge(ranked, coarse), max(dim, dim2)
-                if rest and (_unsettled(B, ranked) or _near_tree(B, ranked, dim)) and (
-                        dim <= NEXT_RANKING_FAMILY):
+                if rest and ((_unsettled(B, ranked) and dim <= NEXT_RANKING_FAMILY)
+                             or _near_tree(B, ranked, dim)):
                     # the family's span may hold the sparsest graph too inaccurately to
                     # pass: the next ranking's span is searched as well (also for an
-                    # equal-weight graph close to a tree: the tree may be there)
+                    # equal-weight graph close to a tree, whatever the family's
+                    # dimension: the tree may be there)
                     ranked, dim = _next_exact(B, ranking(rest[0]), tol, rng, history,
                                               ranked, dim)
             if ranked and noise <= EXACT_LEVEL:

@@ -33,6 +33,7 @@ from gsp_householder.graphs._thresholds import (
     MAX_NOISE,
     RESIDUAL_CONSISTENT,
     RESIDUAL_SLACK,
+    ROUNDING_FIT,
 )
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
@@ -88,6 +89,14 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
             family_dimension = max(family_dimension, dim)
             if _edge_key(ranked[0][3]) in {_edge_key(x[3]) for x in family}:
                 history["constant_diagonal_graph"] = True
+        if exact and B.n <= FAMILY_SEARCH_MAX_N and (
+                not ranked or _residual(basis, ranked[0][3]) > ROUNDING_FIT):
+            # exact eigenvectors, and no graph that fits them: the leverage rankings at
+            # noise levels (localised eigenvectors of wide edge weights)
+            refit, dim = _ladder(B, basis, tol, rng, history, exact_refit=True)
+            if refit:
+                ranked, family_dimension = refit, dim
+                history.pop("constant_diagonal_graph", None)
     elif not ranked:
         # too noisy for the leverage rankings, whose noise estimates are not clean for a
         # regular graph: its constant-diagonal family shows its own noise level, and a

@@ -90,7 +90,7 @@ FREED_MAX_N = 300
 FREED_ROUNDS = 3
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -149,6 +149,15 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 
+    if exact_refit:
+        # the leverage rankings' searches at noise levels only (``_exact_refit``); their
+        # estimates are not the ones the caller keeps
+        estimates = history["noise_estimates"]
+        history["noise_estimates"] = []
+        exact = any(ranking(key)[2] <= EXACT_LEVEL for key in order)
+        result = _exact_refit(B, basis, tol, rng, history, order, ranking) if exact else ([], 1)
+        history["noise_estimates"] = estimates
+        return result
     if leverage and B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
         order.sort(key=lambda k: ranking(k)[2])    # not exact: the cleanest rankings first
     deferred, exact_level, noisy = [], [], len(order) == 1
@@ -235,8 +244,6 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None):
                                         ranked, dim)
         if ranked:
             return ranked, dim
-    if exact_level and leverage:
-        return _exact_refit(B, basis, tol, rng, history, order, ranking)
     return [], 1
 
 
@@ -281,14 +288,18 @@ def _exact_refit(B, basis, tol, rng, history, order, ranking):
     """``(ranked, dim)`` of the first of the noise levels ``MISFIT_LEVELS`` at which the
     rankings (``_noisy_ladder``, every ranking) give a graph that fits the eigenvectors
     to rounding (``ROUNDING_FIT``), or ``([], 1)``: exact eigenvectors (a ranking clean
-    to rounding) for which no exact search gave a graph.
+    to rounding) for which no exact search gave a graph, nor the fitted rankings one
+    that fits them (``_ladder(..., exact_refit=True)``, called by
+    ``_sparsest_graphs``).
 
     Eigenvectors localised on a few nodes (edge weights spanning a wide range) leave
     the exact searches families of tens of directions whose linear-program vertices
     are not valid graphs, as in `_refit_misfit`, and may leave them no graph at all (a
-    tree of 120 nodes with lognormal weights, $\\sigma$ = 1.5: the complete graph
-    followed). The conditions on the estimates are `_refit_misfit`'s; the levels tried
-    are in ``history["misfit_refits"]``, and ``history["noise"]`` is left at 0.
+    tree of 120 nodes with lognormal weights, $\\sigma$ = 1.5: the fitted rankings
+    then gave the complete graph; weighted Delaunay(200) exact: the fitted rankings give
+    the graph, and these searches would cost 4 CPU s). The conditions on the estimates
+    are `_refit_misfit`'s; the levels tried are in ``history["misfit_refits"]``, and
+    ``history["noise"]`` is left at 0.
     """
     if (B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")
             or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g

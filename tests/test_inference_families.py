@@ -393,3 +393,44 @@ def test_polynomial_of_the_truth_gives_way_to_it(make, n, seed, kind, found):
     assert res.residual < 1e-9
     assert max(res.history["candidate_edges"]) >= found
     assert res.history["freed_pairs"][0] >= 1
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), [(80, 0, 0), (80, 0, 1), (200, 3, 3)])
+def test_tree_beside_an_equal_weight_near_tree(n, seed, draw):
+    # trees with three double eigenvalues (two pendant paths of two nodes on one
+    # node): their families' linear-program vertices gave an equal-weight graph of n
+    # edges (one cycle) that shares the eigenvectors, and no warning (the 200-node
+    # tree's family has dimension 29); the next ranking's span holds the tree
+    G = nx.random_labeled_tree(n, seed=seed)
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, draw), rng=0)
+    assert res.n_edges == n - 1
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9
+
+
+def test_exact_wide_weight_tree_with_no_exact_graph_is_searched_at_noise_levels():
+    # lognormal weights (sigma 1.5) on a tree of 80 nodes: two rankings clean to
+    # rounding, no exact search gives a graph, and the complete graph followed
+    G = _wide_weights(nx.random_labeled_tree(80, seed=3), 3, "ln15")
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 3), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9
+    assert res.history["misfit_refits"][-1][2] < 1e-9
+    assert res.history["noise"] == 0.0
+
+
+def test_noisy_graph_gives_way_to_a_sparser_better_fitting_one():
+    # a tree of 120 nodes with lognormal weights (sigma 1.5) perturbed by 1e-3: the
+    # noisy ladder stopped at an estimate of 4.2e-4 with 126 edges (F1 0.93, no
+    # warning); at the smallest estimate (2.7e-4) the rankings give the tree, which
+    # fits better
+    G = _wide_weights(nx.random_labeled_tree(120, seed=2), 2, "ln15")
+    B = fourier_basis(G)
+    res = infer_laplacian(_perturbed(_shuffled(B.eigenvectors, 2), 1e-3, 2), rng=0)
+    assert res.n_edges == 119
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["sparser_at_level"] == [126, 119]

@@ -12,7 +12,7 @@ import numpy as np
 from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_loop
 from gsp_householder.graphs._laplacian_fit import _residual
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._ranking_ladder import _ladder
+from gsp_householder.graphs._ranking_ladder import EXACT_MEDIAN_LEVEL, _ladder
 from gsp_householder.graphs._regular_candidates import (
     _consistent_regular,
     _constant_degree,
@@ -33,6 +33,7 @@ from gsp_householder.graphs._thresholds import (
     MAX_NOISE,
     RESIDUAL_CONSISTENT,
     RESIDUAL_SLACK,
+    ROUNDING_FIT,
 )
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
@@ -88,6 +89,17 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
             family_dimension = max(family_dimension, dim)
             if _edge_key(ranked[0][3]) in {_edge_key(x[3]) for x in family}:
                 history["constant_diagonal_graph"] = True
+        if exact and B.n <= FAMILY_SEARCH_MAX_N and float(np.median(
+                history["leverage_noise_estimates"])) <= EXACT_MEDIAN_LEVEL and (
+                not ranked or (2 * ranked[0][0] > B.n_pairs
+                               and _residual(basis, ranked[0][3]) > ROUNDING_FIT)):
+            # exact eigenvectors, and no graph, or one denser than its complement that
+            # does not fit them: the leverage rankings at noise levels (localised
+            # eigenvectors of wide edge weights: the complete graph followed)
+            refit, dim = _ladder(B, basis, tol, rng, history, exact_refit=True)
+            if refit:
+                ranked, family_dimension = refit, dim
+                history.pop("constant_diagonal_graph", None)
     elif not ranked:
         # too noisy for the leverage rankings, whose noise estimates are not clean for a
         # regular graph: its constant-diagonal family shows its own noise level, and a

@@ -151,6 +151,22 @@ def _unsettled(B, ranked):
     return B.n <= FAMILY_SEARCH_MAX_N and not _settled(B, ranked)
 
 
+def _near_tree(B, ranked, dim) -> bool:
+    """An equal-weight graph with more than $n - 1$ edges but fewer than $n - 1 + d$,
+    found in a family of dimension ``dim`` $= d$, on at most ``FAMILY_SEARCH_MAX_N``
+    nodes: `_settled` takes it as found, but a spanning tree may share its eigenvectors.
+
+    A sparse vertex of a family of dimension $d$ has fewer than $d$ edges less than the
+    family's other members, so the family may hold a tree that its linear-program
+    vertices did not reach (which vertex they reach depends on the rounding: a tree
+    with three double eigenvalues, ``random_labeled_tree(80, seed=0)``, gave an
+    equal-weight graph of 80 edges, one cycle, from a family of dimension 9 that holds
+    the tree).
+    """
+    return (B.n <= FAMILY_SEARCH_MAX_N and bool(ranked) and ranked[0][1] <= 1e-6
+            and B.n - 1 < ranked[0][0] < B.n - 1 + dim)
+
+
 def _consensus_scores(B, family):
     """Smallest squared entry over the members of a family, each relative to its largest."""
     common = None

@@ -797,17 +797,25 @@ def _block_bound(block, high: float) -> float:
     return max(top, bottom) if top == top and bottom == bottom else np.inf
 
 
+def _copy_block(Y, out, dcol, c_order: bool, sl: slice) -> np.ndarray:
+    """The rows (C order) or columns (F order) ``sl`` of ``D Y`` written into ``out``
+    (``D = diag(dcol)``, or the identity when ``dcol`` is ``None``; nothing to copy when
+    ``out`` is ``Y``); returns that block of ``out``."""
+    source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
+    if dcol is not None:
+        np.multiply(source, dcol[sl] if c_order else dcol, out=block)
+    elif out is not Y:
+        np.copyto(block, source)
+    return block
+
+
 def _copy_blocks(Y, out, dcol, c_order: bool, step: int, claim, product=None) -> float:
     """Copy and bound the blocks handed out by ``claim()`` (a block index, or ``None``);
     with ``product = (A, W)``, also ``block -= A_block W_block`` while the block is in cache."""
     high = 0.0
     while (index := claim()) is not None:
         sl = slice(index * step, (index + 1) * step)
-        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
-        if dcol is not None:
-            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        elif out is not Y:
-            np.copyto(block, source)
+        block = _copy_block(Y, out, dcol, c_order, sl)
         high = _block_bound(block, high)
         if product is not None:
             A, W = product
@@ -978,12 +986,7 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
             ready.set()
 
     def copy(j):
-        sl = slice(j * block, (j + 1) * block)
-        source, target = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
-        if dcol is not None:
-            np.multiply(source, dcol[sl] if c_order else dcol, out=target)
-        elif out is not Y:
-            np.copyto(target, source)
+        _copy_block(Y, out, dcol, c_order, slice(j * block, (j + 1) * block))
 
     def subtract(j, W):
         sl = slice(j * block, (j + 1) * block)

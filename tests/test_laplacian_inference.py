@@ -1544,7 +1544,7 @@ def _stub_rankings(monkeypatch, estimates, draws=True):
 
     calls = []
 
-    def ranking(B, keep, r):
+    def ranking(B, keep, r, first=None):
         return (r, keep), (r, keep)
 
     def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
@@ -1554,6 +1554,7 @@ def _stub_rankings(monkeypatch, estimates, draws=True):
         return [], 1
 
     monkeypatch.setattr(_ranking_ladder, "leverage_ranking", ranking)
+    monkeypatch.setattr(_ranking_ladder, "full_scores", lambda B, r: None)
     monkeypatch.setattr(_ranking_ladder, "trimming_sizes", lambda B, keep: keep)
     monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: estimates[trimmed])
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)

@@ -366,8 +366,9 @@ class HouseholderProduct:
         no allocation and no copy, only the bounds pass.
 
         With BLAS on several threads, when numpy's own OpenBLAS can be called
-        (`gsp_householder._numpy_blas`), a fresh result of ``_PARALLEL_COPY_BYTES``
-        or more (signs or not) is made by `_fused_sentinel_apply`: BLAS held to one
+        (`gsp_householder._numpy_blas`), a result of ``_PARALLEL_COPY_BYTES`` or
+        more (signs or not; fresh, or ``Y`` itself with ``overwrite``, written only
+        once ``W`` is complete) is made by `_fused_sentinel_apply`: BLAS held to one
         thread, the package's threads (as many as BLAS would use, at most the CPUs
         of the process) compute $W = C_s^T Y$ by chunks of ``Y``, then write each
         cache-sized block of ``D Y`` into ``out`` and run ``out_block -= A_block W``
@@ -376,7 +377,7 @@ class HouseholderProduct:
         for another (OpenBLAS's threads synchronise several times per GEMM, and each
         wait costs a time slice when the cores are shared), the fresh pages are
         written once and by the threads that fault them in, and the result goes to
-        memory once. With ``overwrite``, or for smaller arrays without signs:
+        memory once. For smaller arrays, with ``overwrite`` or without signs:
         $W = C_s^T Y$, then ``out -= A W`` with ``beta = 1`` on numpy's BLAS, where
         ``out`` is ``Y`` itself (the signs applied to it in place first, if any) or
         a copy of ``Y``. $C_s$ is $C$ with a last column of 16 (`_apply_sentinel`):
@@ -420,13 +421,13 @@ class HouseholderProduct:
         one_thread = threads == 1
         fresh = not overwrite and dcol is None
         large = Y.nbytes >= _PARALLEL_COPY_BYTES
-        if not overwrite and large and threads is not None and threads > 1 \
-                and routines() is not None:
+        if large and threads is not None and threads > 1 and routines() is not None:
             # both GEMMs and the copy on the package's threads, BLAS held to one thread:
-            # W by chunks of Y, then out = D Y - A W by blocks that stay in cache
+            # W by chunks of Y, then out = D Y - A W by blocks that stay in cache (with
+            # overwrite, out is Y: no block is written before W is complete)
             A = self._apply_pair(Y.dtype, transpose)[0]
             Cs = self._apply_sentinel(Y.dtype, transpose)
-            out = np.empty_like(Y)  # same memory order as Y
+            out = Y if overwrite else np.empty_like(Y)  # same memory order as Y
             W = _fused_sentinel_apply(Y, out, dcol, c_order, A, Cs,
                                       min(threads, _copy_threads()))
             with np.errstate(over="ignore", invalid="ignore"):
@@ -510,7 +511,8 @@ class HouseholderProduct:
         several threads and numpy's own BLAS callable directly, a new result is made
         on the package's threads (as many as BLAS uses), with BLAS held to one
         thread for the call (process-wide): ``W`` by chunks of ``Y``, then the copy
-        and the second GEMM (``beta = 1``) block by block in cache. Otherwise both
+        and the second GEMM (``beta = 1``) block by block in cache; with
+        ``overwrite_y``, the same into ``Y`` itself once ``W`` is made. Otherwise both
         GEMMs go through numpy's BLAS (the library, and the BLAS threads, of the
         caller's own ``@``): the second accumulates (``beta = 1``) into ``Y`` itself
         with ``overwrite_y``, or into a copy of ``Y`` where numpy's BLAS can be
@@ -996,6 +998,12 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
             gemm_update(A, W[:, sl], out[:, sl])
 
     def work():
+        # numpy's error state is per thread: the pool's threads ignore overflow and NaN
+        # as the caller does (the sentinel row of W reports them)
+        with np.errstate(over="ignore", invalid="ignore"):
+            _work()
+
+    def _work():
         try:
             while (i := claim(chunk_order)) is not None:
                 chunk(i)

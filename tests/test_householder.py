@@ -710,7 +710,7 @@ def test_several_thread_apply_reports_non_finite_input(monkeypatch, bad, row, pa
     """With several BLAS threads, a NaN or inf in Y, also in a row the reflectors leave
     alone (row 4), raises: the flagged subtraction (a fresh result without numpy's BLAS),
     a fresh result by both GEMMs on the package's threads (beta = 1 on numpy's BLAS), and,
-    in place, the beta = 1 GEMM into Y."""
+    in place, the same into Y itself."""
     import gsp_householder.householder as hh
 
     numpy_blas = path != "flagged"
@@ -731,7 +731,7 @@ def test_several_thread_apply_reports_non_finite_input(monkeypatch, bad, row, pa
         Y[row, 12] = bad
         with pytest.raises(ValueError, match="Y"):
             V.T.matvec(Y, overwrite_y=True) if path == "in place" else V.T @ Y
-    assert len(calls) == (2 if path == "fresh beta one" else 0)
+    assert len(calls) == (2 if path in ("fresh beta one", "in place") else 0)
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
@@ -900,7 +900,11 @@ def test_fresh_result_on_threads_and_beta_one_equals_dense(monkeypatch, dtype, f
             assert out.flags.c_contiguous == (not fortran or p == 1)
             assert np.linalg.norm(out - ref @ Y) <= tol * np.linalg.norm(Y)
             np.testing.assert_array_equal(Z, np.array(Y, dtype=dtype))
-    assert len(calls) == (2 * len(cases) if large else 0)
+            if large:  # overwrite_y: the same blocks into Y itself, the same bits
+                inplace = op.matvec(Z, overwrite_y=True)
+                assert inplace is Z
+                np.testing.assert_array_equal(inplace, out)
+    assert len(calls) == (4 * len(cases) if large else 0)
     assert [lib.get_num_threads() for lib in hh.blas_controller().lib_controllers] == threads
 
 

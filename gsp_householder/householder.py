@@ -852,12 +852,19 @@ def _shared_claims(count: int, n_threads: int, work, last_first: bool = False) -
         with lock:
             return next(counter, None)
 
-    n_threads = max(1, min(n_threads, count))
+    return _on_threads(min(n_threads, count), lambda: work(claim))
+
+
+def _on_threads(n_threads: int, work) -> list:
+    """``work()`` once on each of ``n_threads`` threads (the calling one and the
+    package's pool); their results, the calling thread's first. The pool's calls are
+    waited for even when the calling thread's raises."""
+    n_threads = max(1, n_threads)
     if n_threads == 1:
-        return [work(claim)]
-    futures = [_get_copy_pool(n_threads - 1).submit(work, claim) for _ in range(n_threads - 1)]
+        return [work()]
+    futures = [_get_copy_pool(n_threads - 1).submit(work) for _ in range(n_threads - 1)]
     try:
-        results = [work(claim)]
+        results = [work()]
     finally:
         results_of_pool = [future.result() for future in futures]
     return results + results_of_pool
@@ -884,12 +891,7 @@ def _copy_with_bounds(Y, out, dcol, c_order: bool, n_threads: int | None = None)
 def _copy_plain_blocks(Y, out, dcol, c_order: bool, step: int, claim) -> float:
     """Write ``D Y`` into the blocks handed out by ``claim()``; 0."""
     while (index := claim()) is not None:
-        sl = slice(index * step, (index + 1) * step)
-        source, block = (Y[sl], out[sl]) if c_order else (Y[:, sl], out[:, sl])
-        if dcol is not None:
-            np.multiply(source, dcol[sl] if c_order else dcol, out=block)
-        elif out is not Y:
-            np.copyto(block, source)
+        _copy_block(Y, out, dcol, c_order, slice(index * step, (index + 1) * step))
     return 0.0
 
 
@@ -1031,18 +1033,8 @@ def _fused_sentinel_apply(Y, out, dcol, c_order: bool, A, Cs, n_threads: int) ->
                 for k in pending:
                     subtract(k, W)
 
-    n_threads = max(1, min(n_threads, blocks))
     with one_blas_thread():
-        if n_threads == 1:
-            work()
-        else:
-            futures = [_get_copy_pool(n_threads - 1).submit(work)
-                       for _ in range(n_threads - 1)]
-            try:
-                work()
-            finally:
-                for future in futures:
-                    future.result()
+        _on_threads(min(n_threads, blocks), work)
     return state["W"]
 
 

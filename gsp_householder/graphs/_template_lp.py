@@ -573,9 +573,7 @@ def edge_key(W, upper=None) -> bytes:
     distinct codes ``row * n + col``). ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
     upper = sp.triu(W, 1).tocoo() if upper is None else upper
     n = W.shape[1]
-    codes = np.sort(upper.row.astype(np.int64) * n + upper.col.astype(np.int64))
-    if codes.size > 1:
-        codes = codes[np.r_[True, codes[1:] != codes[:-1]]]
+    codes = np.unique(upper.row.astype(np.int64) * n + upper.col.astype(np.int64))
     return np.int64(n).tobytes() + codes.tobytes()
 
 

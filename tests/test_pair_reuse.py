@@ -15,6 +15,7 @@ from gsp_householder.graphs import (
     _basis_search,
     _candidate_search,
     _pair_geometry,
+    _sampled_ranking,
     _support_search,
 )
 from gsp_householder.graphs import laplacian_inference as inference
@@ -261,6 +262,39 @@ def test_products_of_all_pairs_are_those_of_the_gathered_rows(grouped):
     k = np.random.default_rng(3).permutation(len(i))
     assert not B._all_pairs(i[k], j[k])
     assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
+
+
+@pytest.mark.parametrize("block", [1, 7 * 39, 1 << 15])
+def test_pair_rows_built_in_blocks_and_buffers_are_the_gathered_products(block, monkeypatch):
+    """``free_rows`` gathers and multiplies block by block (one row, a block that does
+    not divide the rows, all rows at once), into a fresh array or the first rows of a
+    larger buffer; ``row_chunks``, the chunked ``products`` and ``sample_gram`` reuse one
+    buffer: all of them give the gathered products bit for bit."""
+    B = _pairs(_shuffled(fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
+                                                                        seed=1)).eigenvectors, 0))
+    monkeypatch.setattr(_pair_geometry, "PRODUCT_BLOCK_ENTRIES", block)
+    rng = np.random.default_rng(4)
+    i, j = rng.integers(0, B.n, 500), rng.integers(0, B.n, 500)
+    want = B.V[i] * B.V[j]
+    assert B.free_rows(i, j).tobytes() == want.tobytes()
+    buffer = np.full((600, B.V.shape[1]), np.nan)
+    got = B.rows(i, j, out=buffer)
+    assert np.shares_memory(got, buffer) and got.tobytes() == want.tobytes()
+    assert B.rows(i[:0], j[:0]).shape == (0, B.V.shape[1])
+
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 39 * 64)   # chunks of 64 pairs
+    chunks = [A.copy() for A in B.row_chunks(i, j)]
+    assert [len(A) for A in chunks] == [64] * 7 + [52]
+    assert np.vstack(chunks).tobytes() == want.tobytes()
+    Lam = rng.standard_normal((B.g, 3))
+    W = B.columns(Lam)
+    pieces = [want[s:s + 64] @ W for s in range(0, len(i), 64)]
+    assert B.products(i, j, Lam).tobytes() == np.vstack(pieces).tobytes()
+
+    monkeypatch.setattr(_sampled_ranking, "CHUNK", 64)
+    gram = _sampled_ranking.sample_gram(B, i, j)
+    M = sum(want[s:s + 64].T @ want[s:s + 64] for s in range(0, len(i), 64))
+    assert gram.M.tobytes() == (0.5 * (M + M.T)).tobytes()
 
 
 @pytest.mark.parametrize("symmetric", [False, True])

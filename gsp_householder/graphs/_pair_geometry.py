@@ -28,6 +28,9 @@ from scipy.linalg.blas import dsyrk
 
 #: Largest number of pair-row entries built at once (128 MB).
 MAX_ROW_ENTRIES = 1 << 24
+#: Entries of the blocks in which ``PairBasis.free_rows`` gathers and multiplies rows
+#: (256 KB: the two gathered blocks stay in cache while they are multiplied).
+PRODUCT_BLOCK_ENTRIES = 1 << 15
 #: Grams of complements kept per basis by ``complement_gram`` (each $g^2$ floats).
 GRAM_CACHE = 3
 #: Matrices $\\tilde L(\\lambda)$ kept per basis by ``PairBasis.matrix`` (each $n^2$ floats).
@@ -170,9 +173,35 @@ class PairBasis:
         del self.matrices[MATRIX_CACHE:]
         return L
 
-    def rows(self, i, j):
-        """Pair rows $a_{ij}$ for index arrays ``i``, ``j``."""
-        R = self.V[i] * self.V[j]
+    def free_rows(self, i, j, out=None) -> np.ndarray:
+        """The products ``V[i] * V[j]`` of the free columns, the same numbers built
+        block by block: each block of rows is gathered from ``V`` and multiplied while it
+        is in cache, so that neither gathered copy is formed whole (two arrays as large
+        as the result, which large bases would allocate, fault in and stream from memory
+        on every call).
+
+        ``out``: a C-ordered buffer of at least ``len(i)`` rows; its first ``len(i)``
+        rows are filled and returned (a fresh array when None).
+        """
+        V = self.V
+        m, q = len(i), V.shape[1]
+        R = np.empty((m, q), dtype=V.dtype) if out is None else out[:m]
+        step = max(1, PRODUCT_BLOCK_ENTRIES // max(q, 1))
+        other = np.empty((min(step, m), q), dtype=V.dtype)
+        for s in range(0, m, step):
+            e = min(m, s + step)
+            np.take(V, i[s:e], axis=0, out=R[s:e])
+            np.take(V, j[s:e], axis=0, out=other[:e - s])
+            np.multiply(R[s:e], other[:e - s], out=R[s:e])
+        return R
+
+    def rows(self, i, j, out=None):
+        """Pair rows $a_{ij}$ for index arrays ``i``, ``j``.
+
+        ``out``: a buffer for the products of the free columns (see ``free_rows``);
+        with grouped unknowns the returned group sums are a fresh array.
+        """
+        R = self.free_rows(i, j, out)
         if self.G is None:
             return R
         if self.starts is not None:
@@ -180,10 +209,12 @@ class PairBasis:
         return R @ self.G
 
     def row_chunks(self, i, j):
-        """``rows(i, j)`` in consecutive chunks of at most ``MAX_ROW_ENTRIES`` entries."""
+        """``rows(i, j)`` in consecutive chunks of at most ``MAX_ROW_ENTRIES`` entries,
+        built in one buffer: a chunk is valid until the next one is asked for."""
         step = max(1, MAX_ROW_ENTRIES // max(self.V.shape[1], 1))
+        buffer = np.empty((min(step, len(i)), self.V.shape[1]), dtype=self.V.dtype)
         for s in range(0, len(i), step):
-            yield self.rows(i[s:s + step], j[s:s + step])
+            yield self.rows(i[s:s + step], j[s:s + step], out=buffer)
 
     def products(self, i, j, Lam):
         """$a_{ij}^T \\Lambda$ for index arrays ``i``, ``j`` (rows of ``rows(i, j) @ Lam``).
@@ -207,9 +238,13 @@ class PairBasis:
         if len(i) <= step:
             if len(i) == self.n_pairs and self._all_pairs(i, j):
                 return self._upper_rows() @ W
-            return (self.V[i] * self.V[j]) @ W
-        return np.vstack([(self.V[i[s:s + step]] * self.V[j[s:s + step]]) @ W
-                          for s in range(0, len(i), step)])
+            return self.free_rows(i, j) @ W
+        out = np.empty((len(i), W.shape[1]))
+        buffer = np.empty((step, q), dtype=self.V.dtype)
+        for s in range(0, len(i), step):
+            e = min(len(i), s + step)
+            out[s:e] = self.free_rows(i[s:e], j[s:e], out=buffer) @ W
+        return out
 
     def upper(self):
         """Row and column indices of all pairs $i < j$."""

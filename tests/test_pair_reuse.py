@@ -268,8 +268,8 @@ def test_products_of_all_pairs_are_those_of_the_gathered_rows(grouped):
 def test_pair_rows_built_in_blocks_and_buffers_are_the_gathered_products(block, monkeypatch):
     """``free_rows`` gathers and multiplies block by block (one row, a block that does
     not divide the rows, all rows at once), into a fresh array or the first rows of a
-    larger buffer; ``row_chunks``, the chunked ``products`` and ``sample_gram`` reuse one
-    buffer: all of them give the gathered products bit for bit."""
+    larger buffer; ``row_chunks``, the chunked ``products`` and ``sample_gram`` reuse the
+    basis's ``row_buffer``: all of them give the gathered products bit for bit."""
     B = _pairs(_shuffled(fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
                                                                         seed=1)).eigenvectors, 0))
     monkeypatch.setattr(_pair_geometry, "PRODUCT_BLOCK_ENTRIES", block)
@@ -291,6 +291,8 @@ def test_pair_rows_built_in_blocks_and_buffers_are_the_gathered_products(block, 
     pieces = [want[s:s + 64] @ W for s in range(0, len(i), 64)]
     assert B.products(i, j, Lam).tobytes() == np.vstack(pieces).tobytes()
 
+    big = B.row_buffer(64)
+    assert np.shares_memory(B.row_buffer(10), big) and B.row_buffer(10).flags.c_contiguous
     monkeypatch.setattr(_sampled_ranking, "CHUNK", 64)
     gram = _sampled_ranking.sample_gram(B, i, j)
     M = sum(want[s:s + 64].T @ want[s:s + 64] for s in range(0, len(i), 64))

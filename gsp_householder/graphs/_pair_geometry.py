@@ -77,6 +77,8 @@ class PairBasis:
     diagonal : tuple or None
         The singular value decomposition of the centred diagonal map, once computed
         (``_regular_family._diagonal_svd``).
+    scratch : ndarray or None
+        The memory of ``row_buffer``.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -103,6 +105,7 @@ class PairBasis:
     reductions: list = field(default_factory=list, repr=False, compare=False)
     local_free: tuple | None = field(default=None, repr=False, compare=False)
     diagonal: tuple | None = field(default=None, repr=False, compare=False)
+    scratch: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -173,6 +176,16 @@ class PairBasis:
         del self.matrices[MATRIX_CACHE:]
         return L
 
+    def row_buffer(self, rows: int) -> np.ndarray:
+        """A C-ordered ``(rows, q)`` buffer for pair rows, kept with the basis (grown when
+        more rows are asked for): chunks of many pair rows reuse memory that is already
+        mapped instead of allocating, faulting in and zeroing it again on every call.
+        One user at a time: the contents are valid until the next call."""
+        if self.scratch is None or len(self.scratch) < rows:
+            self.scratch = None
+            self.scratch = np.empty((rows, self.V.shape[1]), dtype=self.V.dtype)
+        return self.scratch[:rows]
+
     def free_rows(self, i, j, out=None) -> np.ndarray:
         """The products ``V[i] * V[j]`` of the free columns, the same numbers built
         block by block: each block of rows is gathered from ``V`` and multiplied while it
@@ -212,7 +225,7 @@ class PairBasis:
         """``rows(i, j)`` in consecutive chunks of at most ``MAX_ROW_ENTRIES`` entries,
         built in one buffer: a chunk is valid until the next one is asked for."""
         step = max(1, MAX_ROW_ENTRIES // max(self.V.shape[1], 1))
-        buffer = np.empty((min(step, len(i)), self.V.shape[1]), dtype=self.V.dtype)
+        buffer = self.row_buffer(min(step, len(i)))
         for s in range(0, len(i), step):
             yield self.rows(i[s:s + step], j[s:s + step], out=buffer)
 
@@ -240,7 +253,7 @@ class PairBasis:
                 return self._upper_rows() @ W
             return self.free_rows(i, j) @ W
         out = np.empty((len(i), W.shape[1]))
-        buffer = np.empty((step, q), dtype=self.V.dtype)
+        buffer = self.row_buffer(step)
         for s in range(0, len(i), step):
             e = min(len(i), s + step)
             out[s:e] = self.free_rows(i[s:e], j[s:e], out=buffer) @ W

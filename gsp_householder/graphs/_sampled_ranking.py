@@ -82,7 +82,7 @@ def sample_gram(B: PairBasis, i, j) -> PairGram:
     """Gram and sum of the pair rows ``(i, j)`` alone."""
     M = np.zeros((B.g, B.g))
     total = np.zeros(B.g)
-    buffer = np.empty((min(CHUNK, len(i)), B.V.shape[1]), dtype=B.V.dtype)
+    buffer = B.row_buffer(min(CHUNK, len(i)))
     for s in range(0, len(i), CHUNK):
         R = B.rows(i[s:s + CHUNK], j[s:s + CHUNK], out=buffer)
         M += R.T @ R

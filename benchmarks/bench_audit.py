@@ -1,6 +1,6 @@
 """Held-out audit of order-free Laplacian inference on graphs no other benchmark lists.
 
-About thirty graphs (networkx named graphs, random generators with new parameters and
+Thirty-two graphs (networkx named graphs, random generators with new parameters and
 seeds, PyGSP graphs with new sizes and seeds, weighted projections of a real graph, a
 window of Minnesota and two graphs of n ~ 1000), none of them in ``bench_inference.py``,
 ``bench_inference_sweep.py --list``, ``bench_inference_heldout.py`` or
@@ -12,7 +12,7 @@ window of Minnesota and two graphs of n ~ 1000), none of them in ``bench_inferen
   (default 1e-3), re-orthonormalised, then shuffled (draws 0-2: the draw seeds both);
 - ``signals``: ``learn_graph(Y, rng=0)`` on ``make_signals(V, p, BernoulliUniform(theta),
   rng=draw)`` at (p, theta) = (5n, 0.1) and (20n, 0.5), on the graphs of ``SIGNALS``
-  (n <= 100).
+  (n <= 120), first draw only.
 
 Per row: n, the spectrum's largest eigenvalue multiplicity (``mult``, 1: simple), F1,
 edges found / true, ``family_dimension``, candidates, W when a warning was raised, CPU
@@ -29,11 +29,14 @@ the true Laplacian (``comm``: it has the true eigenvectors, relative commutator 
   2 s (n / 200)^2 for 200 < n < 800 and 60 s (n / 1000)^2 from n = 800 (signals rows
   time the basis learning too and are not judged on time).
 
-A summary of the verdicts per input follows the table. Run from the repository root
+After the table: a summary of the verdicts per input, the same rows grouped by graph and
+input with the draws side by side, and the list of SILENT WRONG, SLOW and error rows.
+Run from the repository root
 (one BLAS thread, CPU seconds)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_audit.py [--quick] [--only NAME ...]
-        [--input exact perturbed signals] [--draws 0 1 2] [--noise 1e-3] [--list]
+        [--skip NAME ...] [--input exact perturbed signals] [--draws 0 1 2] [--noise 1e-3]
+        [--list]
 
 ``--quick`` runs draw 0 only, leaves out the graphs of n ~ 1000 and learns from signals
 on two graphs (under ten minutes).
@@ -223,7 +226,8 @@ def print_compact(rows: list[dict]) -> None:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (graph, label), rs in groups.items():
         def col(key, fmt="{}", rs=rs):
-            vals = [fmt.format(r[key]) for r in rs]
+            vals = [fmt.format(r[key]) if isinstance(r[key], float) else str(r[key])
+                    for r in rs]
             return vals[0] if len(set(vals)) == 1 else " / ".join(vals)
         print(f"| {graph} | {rs[0]['n']} | {rs[0]['mult']} | {label} | {col('f1', '{:.3f}')} | "
               f"{col('edges')} of {rs[0]['true']} | {col('dim')} | {col('cands')} | "
@@ -249,6 +253,7 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="draw 0 only, no graph of n ~ 1000, signals on two graphs")
     ap.add_argument("--only", nargs="*", default=None, help="graph names (see --list)")
+    ap.add_argument("--skip", nargs="*", default=[], help="graph names to leave out")
     ap.add_argument("--input", nargs="*", default=["exact", "perturbed", "signals"],
                     choices=["exact", "perturbed", "signals"])
     ap.add_argument("--draws", nargs="*", type=int, default=[0, 1, 2])
@@ -259,7 +264,8 @@ def main():
         print("\n".join(GRAPHS))
         return
     names = args.only or [g for g in GRAPHS if not (args.quick and g in LARGE)]
-    unknown = [g for g in names if g not in GRAPHS]
+    unknown = [g for g in [*names, *args.skip] if g not in GRAPHS]
+    names = [g for g in names if g not in args.skip]
     if unknown:
         ap.error(f"unknown graphs {unknown}; --list shows them")
     draws = args.draws[:1] if args.quick else args.draws
@@ -278,13 +284,18 @@ def main():
             bases[name] = (B, _multiplicity(B.eigenvalues))
         B, mult = bases[name]
         label = kind if setting is None else f"signals {setting[0]}n, theta {setting[1]}"
+        c = time.process_time()
         try:
             res, cmp, cpu, caught = run_one(B, kind, draw, args.noise, setting)
         except ValueError as exc:
             summary[kind]["error"] += 1
             bad.append((name, label, draw, "error"))
+            rows.append({"graph": name, "n": B.n, "input": label, "mult": mult, "f1": "error",
+                         "edges": "-", "true": (B.laplacian.nnz - B.n) // 2, "dim": "-",
+                         "cands": "-", "W": "-", "cpu": time.process_time() - c, "comm": "-",
+                         "verdict": "error"})
             print(f"| {name} | {B.n} | {label} | {draw} | {mult} | error: {str(exc)[:70]} "
-                  "| | | | | | | error |", flush=True)
+                  f"| | | | | {rows[-1]['cpu']:.2f} | | error |", flush=True)
             continue
         v = verdict(kind, mult, cmp["f1"], res, bool(caught))
         slow = kind != "signals" and cpu > time_limit(B.n)

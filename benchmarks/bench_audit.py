@@ -51,19 +51,11 @@ from collections import Counter, defaultdict
 
 import networkx as nx
 import numpy as np
-from bench_inference import _largest_component, _perturb, _shuffle
-from bench_inference_sweep import _from_pygsp, _multiplicity, _relabel, _weighted
+from bench_inference import _largest_component
+from bench_inference_sweep import _from_pygsp, _multiplicity, _relabel, _weighted, run_one
 
 import gsp_householder
-from gsp_householder import (
-    BernoulliUniform,
-    compare_graphs,
-    fourier_basis,
-    infer_laplacian,
-    learn_graph,
-    load_graph,
-)
-from gsp_householder import make_signals as _make_signals
+from gsp_householder import fourier_basis, load_graph
 
 
 def _pygsp_graph(name, *args, **kwargs):
@@ -196,25 +188,6 @@ def verdict(kind: str, mult: int, f1: float, res, warned: bool) -> str:
     return "SILENT WRONG"
 
 
-def run_one(B, kind: str, draw: int, noise: float, setting=None):
-    """One inference; returns the result, the comparison, CPU seconds, warnings."""
-    rng = np.random.default_rng(draw)
-    c = time.process_time()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        if kind == "exact":
-            res = infer_laplacian(_shuffle(B.eigenvectors, rng), rng=0)
-        elif kind == "perturbed":
-            res = infer_laplacian(_shuffle(_perturb(B.eigenvectors, noise, rng), rng), rng=0)
-        else:
-            per_node, theta = setting
-            Y, _ = _make_signals(B.eigenvectors, per_node * B.n, BernoulliUniform(theta),
-                                 rng=draw)
-            res = learn_graph(Y, rng=0, progress=False)
-    cpu = time.process_time() - c
-    return res, compare_graphs(B.laplacian, res.laplacian), cpu, caught
-
-
 def print_compact(rows: list[dict]) -> None:
     """One line per graph and input, the draws side by side (``a / b / c``, one value
     when all draws agree)."""
@@ -286,7 +259,9 @@ def main():
         label = kind if setting is None else f"signals {setting[0]}n, theta {setting[1]}"
         c = time.process_time()
         try:
-            res, cmp, cpu, caught = run_one(B, kind, draw, args.noise, setting)
+            per_node, theta = setting or (5, 0.1)
+            res, cmp, cpu, caught = run_one(B, kind, draw, args.noise, per_node=per_node,
+                                            theta=theta)
         except ValueError as exc:
             summary[kind]["error"] += 1
             bad.append((name, label, draw, "error"))

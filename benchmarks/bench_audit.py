@@ -31,8 +31,7 @@ the true Laplacian (``comm``: it has the true eigenvectors, relative commutator 
 
 After the table: a summary of the verdicts per input, the same rows grouped by graph and
 input with the draws side by side, and the list of SILENT WRONG, SLOW and error rows.
-Run from the repository root
-(one BLAS thread, CPU seconds)::
+Run from the repository root (one BLAS thread, CPU seconds)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_audit.py [--quick] [--only NAME ...]
         [--skip NAME ...] [--input exact perturbed signals] [--draws 0 1 2] [--noise 1e-3]
@@ -152,7 +151,7 @@ GRAPHS = {
 }
 #: Graphs of n ~ 1000 (left out by ``--quick``).
 LARGE = {"PyGSP Sensor(1000) s13", "RGG(1000, 0.065) s17"}
-#: Graphs learned from signals (n <= 100); ``--quick`` keeps the first two.
+#: Graphs learned from signals (n <= 120); ``--quick`` keeps the first two.
 SIGNALS = ["krackhardt_kite", "chvatal", "davis women projection",
            "powerlaw_cluster(120, 2, 0.5) s11", "G(100, 300) uniform[0.5, 1.5] s17",
            "connected_caveman(7, 4)"]
@@ -180,6 +179,8 @@ def commutes(L_true, L_hat, tol: float) -> bool:
 
 
 def verdict(kind: str, mult: int, f1: float, res, warned: bool) -> str:
+    """``ok``, ``flagged`` or ``SILENT WRONG`` for one run (``mult``: the spectrum's
+    largest multiplicity; ``res``: the inferred Laplacian's result)."""
     target = TARGET.get(kind, 1.0 if mult == 1 else 0.98)
     if f1 >= target - 1e-12:
         return "ok"

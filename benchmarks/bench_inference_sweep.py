@@ -278,7 +278,9 @@ def _valid_alternative(L_true, L_hat, tol):
             and np.count_nonzero(off < -edge_tol) <= np.count_nonzero(A - np.diag(np.diag(A))))
 
 
-def run_one(B, kind, seed, noise, snr_db=None):
+def run_one(B, kind, seed, noise, snr_db=None, per_node=5, theta=0.1):
+    """One inference on ``kind`` input (signals: ``per_node * n`` of them with codes of
+    density ``theta``); returns the result, the comparison, CPU seconds and warnings."""
     n = B.n
     rng = np.random.default_rng(seed)
     c = time.process_time()
@@ -289,8 +291,8 @@ def run_one(B, kind, seed, noise, snr_db=None):
         elif kind == "perturbed":
             res = infer_laplacian(_shuffle(_perturb(B.eigenvectors, noise, rng), rng), rng=0)
         else:
-            Y, _ = make_signals(B.eigenvectors, 5 * n, BernoulliUniform(0.1), snr_db=snr_db,
-                                rng=seed)
+            Y, _ = make_signals(B.eigenvectors, per_node * n, BernoulliUniform(theta),
+                                snr_db=snr_db, rng=seed)
             res = learn_graph(Y, rng=0, progress=False)
     cpu = time.process_time() - c
     cmp = compare_graphs(B.laplacian, res.laplacian)

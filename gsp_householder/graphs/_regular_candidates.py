@@ -14,8 +14,14 @@ import scipy.sparse as sp
 from gsp_householder.graphs._candidate_search import _candidates, _edge_key
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._regular_family import constant_diagonal_fit, constant_diagonal_noise
+from gsp_householder.graphs._quadratic_family import quadratic_family, sparser_member_possible
+from gsp_householder.graphs._regular_family import (
+    DEFAULT_FLOOR,
+    constant_diagonal_fit,
+    constant_diagonal_noise,
+)
 from gsp_householder.graphs._template_lp import (
+    RANDOM_OBJECTIVES,
     candidate_order,
     edge_pairs,
     polish,
@@ -101,8 +107,13 @@ def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
     (``sparse_vertices``), polished only when not denser than ``found``.
 
     With noise, if none is found, the family's smallest ``FORCED_REGULAR_DIMENSIONS``
-    directions are searched in turn (``_forced_sparser_regular``).
+    directions are searched in turn (``_forced_sparser_regular``). Without noise, when
+    the family is the graph's quadratic family and its pairs' points show that no
+    other member has as few edges (``_no_sparser_quadratic_member``), no program is
+    solved.
     """
+    if not noisy and _no_sparser_quadratic_member(B, found, rng):
+        return []
     regular = constant_diagonal_fit(B, noisy=noisy)
     out = []
     if regular is not None:
@@ -113,6 +124,29 @@ def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
     if out or not noisy:
         return out
     return _forced_sparser_regular(B, basis, found, rng)
+
+
+def _no_sparser_quadratic_member(B: PairBasis, found, rng) -> bool:
+    """Whether the exact constant-diagonal family is the quadratic family of the regular
+    graph ``found`` (``quadratic_family``) and none of its other members has at most
+    ``found``'s edges (``sparser_member_possible``): ``_sparser_regular`` would return
+    [] after its linear programs. ``rng`` is then advanced as their random objectives
+    would have advanced it (``RANDOM_OBJECTIVES`` draws of three entries), so that the
+    searches drawing from it next do not change.
+
+    The family's max-margin program (``constant_diagonal_fit``) succeeds, and its
+    random objectives are drawn, when ``found`` is a member with a margin above the
+    floor: required here (twice the floor), as a proof.
+    """
+    lam = found[2]
+    if B.G is not None or not quadratic_family(B, lam):
+        return False
+    if float(lam.min()) * B.n / float(B.mult @ lam) < 2.0 * DEFAULT_FLOOR:
+        return False
+    if sparser_member_possible(found[3], found[0]):
+        return False
+    rng.standard_normal((RANDOM_OBJECTIVES, 3))
+    return True
 
 
 def _forced_sparser_regular(B: PairBasis, basis, found, rng):

@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
@@ -90,4 +91,68 @@ def test_distance_two_graph_still_searched(monkeypatch):
         monkeypatch, _shuffled(B.eigenvectors, 5))
     assert found[0] == 178
     assert not rc._no_sparser_quadratic_member(P, found, copy.deepcopy(rng))
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def _captured_forced(monkeypatch, V):
+    """The arguments of the first call of ``_forced_sparser_regular`` of an inference on
+    ``V``, with a copy of its generator."""
+    calls = []
+    original = rc._forced_sparser_regular
+
+    def capture(B, basis, found, rng):
+        calls.append((B, basis, found, copy.deepcopy(rng)))
+        return original(B, basis, found, rng)
+
+    monkeypatch.setattr(rc, "_forced_sparser_regular", capture)
+    res = infer_laplacian(V, rng=0)
+    monkeypatch.undo()
+    return res, calls[0]
+
+
+@pytest.mark.parametrize(("d", "n", "seed"), [(6, 80, 2), (4, 70, 99), (8, 96, 87)])
+def test_perturbed_regular_graph_forced_search_solves_no_program(monkeypatch, d, n, seed):
+    # eigenvectors perturbed by 1e-3: the family's near-null space is the graph's
+    # quadratic family, which holds no sparser member; the forced search's smallest
+    # directions (which find none) are not searched, its generator draws are made
+    B = fourier_basis(nx.random_regular_graph(d, n, seed=seed))
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed)
+    res, (P, basis, found, rng) = _captured_forced(monkeypatch, V)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert rc._noisy_quadratic_member_only(P, basis, found)
+
+    skipped, solved = copy.deepcopy(rng), copy.deepcopy(rng)
+    with monkeypatch.context() as m:
+        def no_search(*args, **kwargs):
+            raise AssertionError("a family was searched")
+        m.setattr(rc, "_sparse_members", no_search)
+        assert rc._forced_sparser_regular(P, basis, found, skipped) == []
+    with monkeypatch.context() as m:
+        m.setattr(rc, "_noisy_quadratic_member_only", lambda *args: False)
+        assert rc._forced_sparser_regular(P, basis, found, solved) == []
+    assert skipped.random() == solved.random()
+
+
+def test_perturbed_distance_two_graph_is_not_a_quadratic_family():
+    # the distance-2 graph of a cubic graph found from perturbed eigenvectors: its
+    # square is far from a constant diagonal (690 times the noise level)
+    from gsp_householder.graphs._quadratic_family import noisy_quadratic_family
+
+    B = fourier_basis(nx.random_regular_graph(3, 100, seed=5))
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, 5), 5)
+    calls = []
+    original = _basis_search._sparser_regular
+
+    def capture(P, basis, found, noisy, rng):
+        calls.append((P, found))
+        return original(P, basis, found, noisy, rng)
+
+    _basis_search._sparser_regular = capture
+    try:
+        res = infer_laplacian(V, rng=0)
+    finally:
+        _basis_search._sparser_regular = original
+    P, found = calls[0]
+    assert found[0] == 290
+    assert not noisy_quadratic_family(P, found[2])
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0

@@ -14,7 +14,11 @@ import scipy.sparse as sp
 from gsp_householder.graphs._candidate_search import _candidates, _edge_key
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._quadratic_family import quadratic_family, sparser_member_possible
+from gsp_householder.graphs._quadratic_family import (
+    noisy_quadratic_family,
+    quadratic_family,
+    sparser_member_possible,
+)
 from gsp_householder.graphs._regular_family import (
     DEFAULT_FLOOR,
     constant_diagonal_fit,
@@ -149,6 +153,27 @@ def _no_sparser_quadratic_member(B: PairBasis, found, rng) -> bool:
     return True
 
 
+def _noisy_quadratic_member_only(B: PairBasis, basis, found) -> bool:
+    """Whether the noisy family's near-null space is the quadratic family of the graph
+    ``found`` (``noisy_quadratic_family``), whose weights are equal to the noise level
+    the family shows, and the pairs' points of its edges prove that no other member of
+    that family has as few edges (``sparser_member_possible``).
+
+    The smallest directions that ``_forced_sparser_regular`` searches when the
+    family's gap shows none are then that family (two directions) or directions beyond
+    the gap, at least ``NOISY_GAP`` times further from a constant diagonal than the
+    noise: no regular graph that fits the eigenvectors as well is there.
+    """
+    level = constant_diagonal_noise(B)
+    if level is None or not noisy_quadratic_family(B, found[2]):
+        return False
+    W = found[3]
+    if not _equal_within_noise(basis, W, level):
+        return False
+    support = (sp.csr_array(W) != 0).astype(np.float64)
+    return not sparser_member_possible(support, found[0])
+
+
 def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     """Sparser graphs than the regular graph ``found`` in the noisy constant-diagonal
     family taken as its smallest ``d`` directions, ``d`` in
@@ -167,6 +192,13 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     noise, and a denser graph fits the noise better, which is no evidence for it.
     """
     if B.n > FAMILY_SEARCH_MAX_N:
+        return []
+    if _noisy_quadratic_member_only(B, basis, found):
+        for d in FORCED_REGULAR_DIMENSIONS:
+            regular = constant_diagonal_fit(B, noisy=True, dimension=d)
+            if regular is not None:
+                # the random objectives its search would have drawn
+                rng.standard_normal((RANDOM_OBJECTIVES, regular.Lam.shape[1]))
         return []
     limit = None
     for d in FORCED_REGULAR_DIMENSIONS:

@@ -94,42 +94,26 @@ def test_distance_two_graph_still_searched(monkeypatch):
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
 
 
-def _captured_forced(monkeypatch, V):
-    """The arguments of the first call of ``_forced_sparser_regular`` of an inference on
-    ``V``, with a copy of its generator."""
-    calls = []
-    original = rc._forced_sparser_regular
-
-    def capture(B, basis, found, rng):
-        calls.append((B, basis, found, copy.deepcopy(rng)))
-        return original(B, basis, found, rng)
-
-    monkeypatch.setattr(rc, "_forced_sparser_regular", capture)
-    res = infer_laplacian(V, rng=0)
-    monkeypatch.undo()
-    return res, calls[0]
-
-
 @pytest.mark.parametrize(("d", "n", "seed"), [(6, 80, 2), (4, 70, 99), (8, 96, 87)])
-def test_perturbed_regular_graph_forced_search_solves_no_program(monkeypatch, d, n, seed):
+def test_perturbed_regular_graph_family_not_searched(monkeypatch, d, n, seed):
     # eigenvectors perturbed by 1e-3: the family's near-null space is the graph's
-    # quadratic family, which holds no sparser member; the forced search's smallest
-    # directions (which find none) are not searched, its generator draws are made
+    # quadratic family, which holds no sparser member; neither it nor its smallest
+    # directions (which find none) are searched, and the generator draws are made
     B = fourier_basis(nx.random_regular_graph(d, n, seed=seed))
     V = _shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed)
-    res, (P, basis, found, rng) = _captured_forced(monkeypatch, V)
+    res, (P, basis, found, noisy, rng) = _captured_sparser_regular(monkeypatch, V)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
-    assert rc._noisy_quadratic_member_only(P, basis, found)
+    assert noisy and rc._noisy_quadratic_member_only(P, basis, found)
 
     skipped, solved = copy.deepcopy(rng), copy.deepcopy(rng)
     with monkeypatch.context() as m:
         def no_search(*args, **kwargs):
             raise AssertionError("a family was searched")
         m.setattr(rc, "_sparse_members", no_search)
-        assert rc._forced_sparser_regular(P, basis, found, skipped) == []
+        assert rc._sparser_regular(P, basis, found, True, skipped) == []
     with monkeypatch.context() as m:
         m.setattr(rc, "_noisy_quadratic_member_only", lambda *args: False)
-        assert rc._forced_sparser_regular(P, basis, found, solved) == []
+        assert rc._sparser_regular(P, basis, found, True, solved) == []
     assert skipped.random() == solved.random()
 
 

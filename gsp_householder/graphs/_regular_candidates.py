@@ -111,23 +111,28 @@ def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
     (``sparse_vertices``), polished only when not denser than ``found``.
 
     With noise, if none is found, the family's smallest ``FORCED_REGULAR_DIMENSIONS``
-    directions are searched in turn (``_forced_sparser_regular``). Without noise, when
-    the family is the graph's quadratic family and its pairs' points show that no
-    other member has as few edges (``_no_sparser_quadratic_member``), no program is
-    solved.
+    directions are searched in turn (``_forced_sparser_regular``). When the family is
+    the graph's quadratic family and its pairs' points show that no other member has
+    as few edges (``_no_sparser_quadratic_member`` without noise,
+    ``_noisy_quadratic_member_only`` with), its sparse vertices are not searched (nor,
+    with noise, the smallest directions), and the generator draws their random
+    objectives all the same.
     """
     if not noisy and _no_sparser_quadratic_member(B, found, rng):
         return []
     regular = constant_diagonal_fit(B, noisy=noisy)
+    proven = noisy and regular is not None and _noisy_quadratic_member_only(B, basis, found)
     out = []
-    if regular is not None:
+    if proven:
+        rng.standard_normal((RANDOM_OBJECTIVES, regular.Lam.shape[1]))
+    elif regular is not None:
         cands = _sparse_members(B, regular, rng, found[0])
         key = _edge_key(found[3])
         out = [c for c in cands if c[0] < found[0] or (
             c[0] == found[0] and c[1] <= 1e-6 and _edge_key(c[3]) != key)]
     if out or not noisy:
         return out
-    return _forced_sparser_regular(B, basis, found, rng)
+    return _forced_sparser_regular(B, basis, found, rng, proven=proven)
 
 
 def _no_sparser_quadratic_member(B: PairBasis, found, rng) -> bool:
@@ -143,9 +148,10 @@ def _no_sparser_quadratic_member(B: PairBasis, found, rng) -> bool:
     floor: required here (twice the floor), as a proof.
     """
     lam = found[2]
-    if B.G is not None or not quadratic_family(B, lam):
+    if not quadratic_family(B, lam):
         return False
-    if float(lam.min()) * B.n / float(B.mult @ lam) < 2.0 * DEFAULT_FLOOR:
+    trace = float(B.mult @ lam)
+    if trace <= 0.0 or float(lam.min()) * B.n / trace < 2.0 * DEFAULT_FLOOR:
         return False
     if sparser_member_possible(found[3], found[0]):
         return False
@@ -174,7 +180,7 @@ def _noisy_quadratic_member_only(B: PairBasis, basis, found) -> bool:
     return not sparser_member_possible(support, found[0])
 
 
-def _forced_sparser_regular(B: PairBasis, basis, found, rng):
+def _forced_sparser_regular(B: PairBasis, basis, found, rng, proven=False):
     """Sparser graphs than the regular graph ``found`` in the noisy constant-diagonal
     family taken as its smallest ``d`` directions, ``d`` in
     ``FORCED_REGULAR_DIMENSIONS`` (the first that gives one), each with the weights
@@ -190,10 +196,14 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     least-squares members are noisy (their rotation residual three times the
     truth's), hence the refit on their edges: a wrong support leaves entries above the
     noise, and a denser graph fits the noise better, which is no evidence for it.
+
+    With ``proven`` (``_noisy_quadratic_member_only``: the family's near-null space is
+    the quadratic family of ``found``, which holds no sparser member) only the
+    max-margin programs run, and the random objectives of the searches are drawn.
     """
     if B.n > FAMILY_SEARCH_MAX_N:
         return []
-    if _noisy_quadratic_member_only(B, basis, found):
+    if proven:
         for d in FORCED_REGULAR_DIMENSIONS:
             regular = constant_diagonal_fit(B, noisy=True, dimension=d)
             if regular is not None:

@@ -25,7 +25,7 @@ from scipy.spatial import ConvexHull, QhullError
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._regular_family import NULL_LEVEL, _diagonal_svd, _noisy_null
 
-#: $\\lambda$ and $\\lambda^2$ lie in the exact family when their parts outside it are below
+#: $\lambda$ and $\lambda^2$ lie in the exact family when their parts outside it are below
 #: this fraction of their norms (the family's null level is 1e-9; a polished graph's
 #: eigenvalues are exact to about 1e-10).
 SPAN_TOLERANCE = 1e-6
@@ -35,7 +35,7 @@ SPAN_TOLERANCE = 1e-6
 #: $2\epsilon$ to first order.
 SQUARE_ERROR = 2.0
 #: A pair's point lies on a line when it is within this distance of it, the points
-#: scaled to the unit square: wider than any entry a linear program or the edge threshold
+#: scaled to [-1, 1]: wider than any entry a linear program or the edge threshold
 #: leaves at zero (1e-6 of the largest), so that the count of pairs left at zero by a
 #: member is never underestimated.
 LINE_TOLERANCE = 1e-4

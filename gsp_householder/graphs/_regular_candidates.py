@@ -14,8 +14,18 @@ import scipy.sparse as sp
 from gsp_householder.graphs._candidate_search import _candidates, _edge_key
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._regular_family import constant_diagonal_fit, constant_diagonal_noise
+from gsp_householder.graphs._quadratic_family import (
+    noisy_quadratic_family,
+    quadratic_family,
+    sparser_member_possible,
+)
+from gsp_householder.graphs._regular_family import (
+    DEFAULT_FLOOR,
+    constant_diagonal_fit,
+    constant_diagonal_noise,
+)
 from gsp_householder.graphs._template_lp import (
+    RANDOM_OBJECTIVES,
     candidate_order,
     edge_pairs,
     polish,
@@ -101,21 +111,76 @@ def _sparser_regular(B: PairBasis, basis, found, noisy, rng):
     (``sparse_vertices``), polished only when not denser than ``found``.
 
     With noise, if none is found, the family's smallest ``FORCED_REGULAR_DIMENSIONS``
-    directions are searched in turn (``_forced_sparser_regular``).
+    directions are searched in turn (``_forced_sparser_regular``). When the family is
+    the graph's quadratic family and its pairs' points show that no other member has
+    as few edges (``_no_sparser_quadratic_member`` without noise,
+    ``_noisy_quadratic_member_only`` with), its sparse vertices are not searched (nor,
+    with noise, the smallest directions), and the generator draws their random
+    objectives all the same.
     """
+    if not noisy and _no_sparser_quadratic_member(B, found, rng):
+        return []
     regular = constant_diagonal_fit(B, noisy=noisy)
+    proven = noisy and regular is not None and _noisy_quadratic_member_only(B, basis, found)
     out = []
-    if regular is not None:
+    if proven:
+        rng.standard_normal((RANDOM_OBJECTIVES, regular.Lam.shape[1]))
+    elif regular is not None:
         cands = _sparse_members(B, regular, rng, found[0])
         key = _edge_key(found[3])
         out = [c for c in cands if c[0] < found[0] or (
             c[0] == found[0] and c[1] <= 1e-6 and _edge_key(c[3]) != key)]
     if out or not noisy:
         return out
-    return _forced_sparser_regular(B, basis, found, rng)
+    return _forced_sparser_regular(B, basis, found, rng, proven=proven)
 
 
-def _forced_sparser_regular(B: PairBasis, basis, found, rng):
+def _no_sparser_quadratic_member(B: PairBasis, found, rng) -> bool:
+    """Whether the exact constant-diagonal family is the quadratic family of the regular
+    graph ``found`` (``quadratic_family``) and none of its other members has at most
+    ``found``'s edges (``sparser_member_possible``): ``_sparser_regular`` would return
+    [] after its linear programs. ``rng`` is then advanced as their random objectives
+    would have advanced it (``RANDOM_OBJECTIVES`` draws of three entries), so that the
+    searches drawing from it next do not change.
+
+    The family's max-margin program (``constant_diagonal_fit``) succeeds, and its
+    random objectives are drawn, when ``found`` is a member with a margin above the
+    floor: required here (twice the floor), as a proof.
+    """
+    lam = found[2]
+    if not quadratic_family(B, lam):
+        return False
+    trace = float(B.mult @ lam)
+    if trace <= 0.0 or float(lam.min()) * B.n / trace < 2.0 * DEFAULT_FLOOR:
+        return False
+    if sparser_member_possible(found[3], found[0]):
+        return False
+    rng.standard_normal((RANDOM_OBJECTIVES, 3))
+    return True
+
+
+def _noisy_quadratic_member_only(B: PairBasis, basis, found) -> bool:
+    """Whether the noisy family's near-null space is the quadratic family of the graph
+    ``found`` (``noisy_quadratic_family``), whose weights are equal to the noise level
+    the family shows, and the pairs' points of its edges prove that no other member of
+    that family has as few edges (``sparser_member_possible``).
+
+    The smallest directions that ``_forced_sparser_regular`` searches when the
+    family's gap shows none are then that family (two directions) or directions beyond
+    the gap, at least ``NOISY_GAP`` times further from a constant diagonal than the
+    noise: no regular graph that fits the eigenvectors as well is there.
+    """
+    level = constant_diagonal_noise(B)
+    if level is None or not noisy_quadratic_family(B, found[2]):
+        return False
+    W = found[3]
+    if not _equal_within_noise(basis, W, level):
+        return False
+    support = (sp.csr_array(W) != 0).astype(np.float64)
+    return not sparser_member_possible(support, found[0])
+
+
+def _forced_sparser_regular(B: PairBasis, basis, found, rng, proven=False):
     """Sparser graphs than the regular graph ``found`` in the noisy constant-diagonal
     family taken as its smallest ``d`` directions, ``d`` in
     ``FORCED_REGULAR_DIMENSIONS`` (the first that gives one), each with the weights
@@ -131,8 +196,19 @@ def _forced_sparser_regular(B: PairBasis, basis, found, rng):
     least-squares members are noisy (their rotation residual three times the
     truth's), hence the refit on their edges: a wrong support leaves entries above the
     noise, and a denser graph fits the noise better, which is no evidence for it.
+
+    With ``proven`` (``_noisy_quadratic_member_only``: the family's near-null space is
+    the quadratic family of ``found``, which holds no sparser member) only the
+    max-margin programs run, and the random objectives of the searches are drawn.
     """
     if B.n > FAMILY_SEARCH_MAX_N:
+        return []
+    if proven:
+        for d in FORCED_REGULAR_DIMENSIONS:
+            regular = constant_diagonal_fit(B, noisy=True, dimension=d)
+            if regular is not None:
+                # the random objectives its search would have drawn
+                rng.standard_normal((RANDOM_OBJECTIVES, regular.Lam.shape[1]))
         return []
     limit = None
     for d in FORCED_REGULAR_DIMENSIONS:

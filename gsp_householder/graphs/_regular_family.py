@@ -44,6 +44,8 @@ NOISY_GAP = 10.0
 #: ... and lie below this fraction of the largest one (their level, taken as the
 #: standardised noise level of the basis).
 NOISY_LEVEL = 1e-2
+#: Smallest eigenvalue (at trace $n$) of the family's valid members (``constant_diagonal_fit``).
+DEFAULT_FLOOR = 1e-5
 #: Random objectives per direction of a constant-diagonal family (``regular_draws``)...
 DRAWS_PER_DIRECTION = 4
 #: ... within this many node-objectives in all (a linear program costs about ``n``).
@@ -139,7 +141,7 @@ def regular_draws(n: int, d: int) -> int:
     return max(RANDOM_OBJECTIVES, min(DRAWS_PER_DIRECTION * d, DRAW_BUDGET // n))
 
 
-def constant_diagonal_fit(B: PairBasis, floor=1e-5, noisy=False, dimension=None):
+def constant_diagonal_fit(B: PairBasis, floor=DEFAULT_FLOOR, noisy=False, dimension=None):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 
     Only for one unknown per column and a combinatorial Laplacian (constant ``u``).

@@ -1575,6 +1575,28 @@ def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
     assert history["noise"] == 1e-3
 
 
+@pytest.mark.parametrize("draws", [False, True])
+def test_refit_levels_share_their_last_resort_searches(monkeypatch, draws):
+    # exact eigenvectors with no graph, searched at the levels MISFIT_LEVELS: each
+    # level's ladder searches every ranking at that level, then (no graph) every noisy
+    # ranking at the largest estimate, the same level for the three ladders; a search
+    # there that found nothing without drawing is made once, one that drew each time
+    keys = list(_ranking_ladder.RANKINGS)
+    estimates = {key: (1e-10 if k < 4 else (2e-9, 3e-9)[k % 2]) for k, key in enumerate(keys)}
+    calls, B, history = _stub_rankings(monkeypatch, estimates, draws=draws)
+    ranked, dim = _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history,
+                                          exact_refit=True)
+    assert (ranked, dim) == ([], 1)
+    last_resort = [(k, 3e-9, True) for k in keys[4:]]
+    expected = []
+    for k, level in enumerate(_ranking_ladder.MISFIT_LEVELS):
+        expected += [(key, level, False) for key in keys]
+        if draws or k == 0:
+            expected += last_resort
+    assert calls == expected
+    assert [x[0] for x in history["misfit_refits"]] == list(_ranking_ladder.MISFIT_LEVELS)
+
+
 def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     # a graph found on a twin class lands on its pairs: when the graph joins all of
     # them (the complete graph: one class of every node) the sum holds no new edge and

@@ -1623,3 +1623,38 @@ def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     assert not li._clique(star, np.arange(1, n))
     li._twin_superset(basis, star)
     assert searched == [n - 1]
+
+
+@pytest.mark.parametrize("draws", [False, True])
+def test_refit_before_the_fitted_rankings_is_not_made_twice(monkeypatch, draws):
+    # exact eigenvectors with no graph: the refit levels are searched before the fitted
+    # rankings; finding nothing, the fitted rankings are searched, and the refit is not
+    # made again unless it drew from the generator (other draws, another search)
+    from types import SimpleNamespace
+
+    from gsp_householder.graphs import _basis_search
+
+    calls = []
+
+    def ladder(B, basis, tol, rng, history, order=None, exact_refit=False):
+        calls.append("refit" if exact_refit else "fitted" if order else "leverage")
+        if exact_refit:
+            history["misfit_refits"] = [(1e-6, None, np.inf)]
+            history["n_evaluations"] += 5
+            if draws:
+                rng.random()
+        elif order is None:
+            history["noise_estimates"] = [1e-10] * 8
+        return [], 1
+
+    monkeypatch.setattr(_basis_search, "_ladder", ladder)
+    monkeypatch.setattr(_basis_search, "_regular_family", lambda B, rng, noisy: ([], 1))
+    monkeypatch.setattr(_basis_search, "_consistent_regular",
+                        lambda B, basis, edges, rng: ([], 1))
+    B = SimpleNamespace(n=100, g=99, n_pairs=4950, ordered=False)
+    ranked, dim, history = _basis_search._sparsest_graphs(B, {}, 0.0,
+                                                          np.random.default_rng(0))
+    assert (ranked, dim) == ([], 1)
+    assert calls == ["leverage", "refit", "fitted"] + (["refit"] if draws else [])
+    assert history["misfit_refits"] == [(1e-6, None, np.inf)]
+    assert history["n_evaluations"] == 5

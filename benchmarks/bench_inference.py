@@ -19,7 +19,9 @@ of Minnesota, trees, caveman graphs, BA(n, 1), pendant pairs) on perturbed input
 and without a random rotation inside every repeated eigenspace (the eigenvectors of a
 repeated eigenvalue are defined up to rotation; a learned basis gives an arbitrary one),
 one row per graph and rotation with F1, edges, family dimension and CPU seconds per draw
-(``--draws``, default 10 11 12).
+(``--draws``, default 10 11 12). ``--pygsp`` runs PyGSP graphs of 100 to 500 nodes with
+their own weights (``PYGSP``: wide kernel weights, rings, a tree, sensor networks), for
+each graph seed of ``--seeds`` (default 0).
 """
 
 from __future__ import annotations
@@ -150,6 +152,47 @@ HELDOUT = {
 }
 
 
+def _pygsp_graph(g):
+    """The largest component of the PyGSP graph ``g``, with its weights ``g.W`` (without
+    self-loops, which its Laplacian ignores)."""
+    import scipy.sparse as sp
+
+    W = sp.csr_array(g.W, dtype=float)
+    W.setdiag(0.0)
+    W.eliminate_zeros()
+    return nx.convert_node_labels_to_integers(
+        _largest_component(nx.from_scipy_sparse_array((W + W.T) / 2)))
+
+
+def _pygsp_knn(n, k, seed):
+    """PyGSP's ``NNGraph`` of ``k`` neighbours on ``n`` uniform random points of the
+    square (Gaussian kernel weights)."""
+    import pygsp.graphs as pg
+
+    return _pygsp_graph(pg.NNGraph(np.random.default_rng(seed).random((n, 2)), k=k))
+
+
+def pygsp_graphs(seeds):
+    """``--pygsp``: PyGSP graphs of 100 to 500 nodes for each graph seed of ``seeds``
+    (``LowStretchTree(4)``, which has no seed, once)."""
+    import pygsp.graphs as pg
+
+    out = {"PyGSP LowStretchTree(4)": lambda: _pygsp_graph(pg.LowStretchTree(4))}
+    for s in seeds:
+        out.update({
+            f"PyGSP SwissRoll(200, seed {s})": lambda s=s: _pygsp_graph(pg.SwissRoll(200, seed=s)),
+            f"PyGSP RandomRing(150, seed {s})": lambda s=s: _pygsp_graph(
+                pg.RandomRing(150, seed=s)),
+            f"PyGSP NNGraph(150, k 4, seed {s})": lambda s=s: _pygsp_knn(150, 4, s),
+            f"PyGSP Sensor(300, seed {s})": lambda s=s: _pygsp_graph(pg.Sensor(300, seed=s)),
+            f"PyGSP Community(200, seed {s})": lambda s=s: _pygsp_graph(
+                pg.Community(200, seed=s)),
+            f"PyGSP DavidSensorNet(500, seed {s})": lambda s=s: _pygsp_graph(
+                pg.DavidSensorNet(500, seed=s)),
+        })
+    return out
+
+
 def _minnesota_ball(n, seed):
     """Breadth-first ball of ``n`` nodes of Minnesota around a random node (largest
     component)."""
@@ -188,7 +231,9 @@ REPEATED = {
 }
 
 
-def graphs(large: bool, extra: bool = False, heldout: bool = False):
+def graphs(large: bool, extra: bool = False, heldout: bool = False, pygsp=None):
+    if pygsp is not None:
+        return pygsp_graphs(pygsp)
     out = {
         "karate": lambda: load_graph("karate"),
         "karate unweighted": lambda: load_graph("karate", weighted=False),
@@ -332,6 +377,10 @@ def main():
     ap.add_argument("--extra", action="store_true", help="add graphs not used for tuning")
     ap.add_argument("--heldout", action="store_true",
                     help="add graphs of n ~ 200 not used while making the inference faster")
+    ap.add_argument("--pygsp", action="store_true",
+                    help="PyGSP graphs of 100 to 500 nodes with their own weights (only these)")
+    ap.add_argument("--seeds", nargs="*", type=int, default=[0],
+                    help="graph seeds of --pygsp (default 0)")
     ap.add_argument("--draws", nargs="*", type=int, help="noise seeds: perturbed F1 per draw")
     ap.add_argument("--inputs", nargs="*", choices=("exact", "ordered", "perturbed"),
                     help="inputs to run (default: all three)")
@@ -344,14 +393,16 @@ def main():
         return
     if args.draws:
         print("| graph | n | F1 per draw (W: refused) | median cpu s |\n|---|---|---|---|")
-        for name, make in graphs(args.large, args.extra, args.heldout).items():
+        for name, make in graphs(args.large, args.extra, args.heldout,
+                                    args.seeds if args.pygsp else None).items():
             if not args.only or name in args.only:
                 B = fourier_basis(make())
                 print(f"| {name} | {B.n} | {draws(B, args.draws, args.noise)} |", flush=True)
         return
     print("| graph | n | input | F1 | edges found / true | family dim. | candidates | s | cpu s |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for name, make in graphs(args.large, args.extra, args.heldout).items():
+    for name, make in graphs(args.large, args.extra, args.heldout,
+                                    args.seeds if args.pygsp else None).items():
         if args.only and name not in args.only:
             continue
         G = make()

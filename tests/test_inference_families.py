@@ -434,3 +434,27 @@ def test_noisy_graph_gives_way_to_a_sparser_better_fitting_one():
     assert res.n_edges == 119
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["sparser_at_level"] == [126, 119]
+
+
+def test_exact_ring_refit_at_a_noise_level_before_the_fitted_rankings(monkeypatch):
+    # PyGSP RandomRing(150, seed 0): edge weights from 0.24 to 150, exact eigenvectors
+    # (every leverage ranking clean to rounding) and no exact graph; the leverage
+    # rankings at the level 1e-6 give the ring (residual 1e-13), found before the
+    # fitted rankings, whose searches (28 CPU s) found nothing
+    pygsp = pytest.importorskip("pygsp")
+    from gsp_householder.graphs import _ranking_ladder
+
+    def no_fitted_ranking(*args, **kwargs):
+        raise AssertionError("the fitted rankings were searched")
+
+    monkeypatch.setattr(_ranking_ladder, "fitted_ranking", no_fitted_ranking)
+    W = pygsp.graphs.RandomRing(150, seed=0).W
+    G = nx.from_scipy_sparse_array(W)
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == 150
+    assert res.residual < 1e-9
+    assert res.history["misfit_refits"][0][:2] == (1e-6, 150)

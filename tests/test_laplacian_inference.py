@@ -1575,6 +1575,28 @@ def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
     assert history["noise"] == 1e-3
 
 
+@pytest.mark.parametrize("draws", [False, True])
+def test_refit_levels_share_their_last_resort_searches(monkeypatch, draws):
+    # exact eigenvectors with no graph, searched at the levels MISFIT_LEVELS: each
+    # level's ladder searches every ranking at that level, then (no graph) every noisy
+    # ranking at the largest estimate, the same level for the three ladders; a search
+    # there that found nothing without drawing is made once, one that drew each time
+    keys = list(_ranking_ladder.RANKINGS)
+    estimates = {key: (1e-10 if k < 4 else (2e-9, 3e-9)[k % 2]) for k, key in enumerate(keys)}
+    calls, B, history = _stub_rankings(monkeypatch, estimates, draws=draws)
+    ranked, dim = _ranking_ladder._ladder(B, {}, 0.0, np.random.default_rng(0), history,
+                                          exact_refit=True)
+    assert (ranked, dim) == ([], 1)
+    last_resort = [(k, 3e-9, True) for k in keys[4:]]
+    expected = []
+    for k, level in enumerate(_ranking_ladder.MISFIT_LEVELS):
+        expected += [(key, level, False) for key in keys]
+        if draws or k == 0:
+            expected += last_resort
+    assert calls == expected
+    assert [x[0] for x in history["misfit_refits"]] == list(_ranking_ladder.MISFIT_LEVELS)
+
+
 def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     # a graph found on a twin class lands on its pairs: when the graph joins all of
     # them (the complete graph: one class of every node) the sum holds no new edge and
@@ -1601,3 +1623,38 @@ def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     assert not li._clique(star, np.arange(1, n))
     li._twin_superset(basis, star)
     assert searched == [n - 1]
+
+
+@pytest.mark.parametrize("draws", [False, True])
+def test_refit_before_the_fitted_rankings_is_not_made_twice(monkeypatch, draws):
+    # exact eigenvectors with no graph: the refit levels are searched before the fitted
+    # rankings; finding nothing, the fitted rankings are searched, and the refit is not
+    # made again unless it drew from the generator (other draws, another search)
+    from types import SimpleNamespace
+
+    from gsp_householder.graphs import _basis_search
+
+    calls = []
+
+    def ladder(B, basis, tol, rng, history, order=None, exact_refit=False):
+        calls.append("refit" if exact_refit else "fitted" if order else "leverage")
+        if exact_refit:
+            history["misfit_refits"] = [(1e-6, None, np.inf)]
+            history["n_evaluations"] += 5
+            if draws:
+                rng.random()
+        elif order is None:
+            history["noise_estimates"] = [1e-10] * 8
+        return [], 1
+
+    monkeypatch.setattr(_basis_search, "_ladder", ladder)
+    monkeypatch.setattr(_basis_search, "_regular_family", lambda B, rng, noisy: ([], 1))
+    monkeypatch.setattr(_basis_search, "_consistent_regular",
+                        lambda B, basis, edges, rng: ([], 1))
+    B = SimpleNamespace(n=100, g=99, n_pairs=4950, ordered=False)
+    ranked, dim, history = _basis_search._sparsest_graphs(B, {}, 0.0,
+                                                          np.random.default_rng(0))
+    assert (ranked, dim) == ([], 1)
+    assert calls == ["leverage", "refit", "fitted"] + (["refit"] if draws else [])
+    assert history["misfit_refits"] == [(1e-6, None, np.inf)]
+    assert history["n_evaluations"] == 5

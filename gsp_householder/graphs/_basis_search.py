@@ -7,6 +7,8 @@ and the regular graphs that may be sparser than, or fit better than, the graph f
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_loop
@@ -73,9 +75,20 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
         history["leverage_noise_estimates"] = history["noise_estimates"]
         history["noise_estimates"] = []
-        ranked, family_dimension = _ladder(B, basis, tol, rng, history,
-                                           order=FITTED_RANKINGS)
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
+        refits = exact and B.n <= FAMILY_SEARCH_MAX_N and float(np.median(
+            history["leverage_noise_estimates"])) <= EXACT_MEDIAN_LEVEL
+        early = _rounding_refit(B, basis, tol, rng, history) if refits else None
+        if early is not None and early[0]:
+            # a graph that fits the exact eigenvectors to rounding: the fitted rankings'
+            # searches (at their estimates, 1e-4 to 0.05) are not made
+            history.clear()
+            history.update(early[2])
+            del history["refit_counts"]
+            ranked, family_dimension = [], 1
+        else:
+            ranked, family_dimension = _ladder(B, basis, tol, rng, history,
+                                               order=FITTED_RANKINGS)
         family, dim = _regular_family(B, rng, noisy=not exact)
         if not exact:
             family = _not_near_complete(B, family)
@@ -89,14 +102,18 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
             family_dimension = max(family_dimension, dim)
             if _edge_key(ranked[0][3]) in {_edge_key(x[3]) for x in family}:
                 history["constant_diagonal_graph"] = True
-        if exact and B.n <= FAMILY_SEARCH_MAX_N and float(np.median(
-                history["leverage_noise_estimates"])) <= EXACT_MEDIAN_LEVEL and (
-                not ranked or (2 * ranked[0][0] > B.n_pairs
-                               and _residual(basis, ranked[0][3]) > ROUNDING_FIT)):
+        if refits and (not ranked or (2 * ranked[0][0] > B.n_pairs
+                                      and _residual(basis, ranked[0][3]) > ROUNDING_FIT)):
             # exact eigenvectors, and no graph, or one denser than its complement that
             # does not fit them: the leverage rankings at noise levels (localised
             # eigenvectors of wide edge weights: the complete graph followed)
-            refit, dim = _ladder(B, basis, tol, rng, history, exact_refit=True)
+            if early is not None and (early[0] or not early[3]):
+                # found, or found nothing without drawing: the same searches again
+                refit, dim = early[:2]
+                if not refit:
+                    _replay_refit(history, early[2])
+            else:
+                refit, dim = _ladder(B, basis, tol, rng, history, exact_refit=True)
             if refit:
                 ranked, family_dimension = refit, dim
                 history.pop("constant_diagonal_graph", None)
@@ -154,6 +171,43 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
             history["constant_diagonal_dimension"] = dim
             family_dimension = max(family_dimension, dim)
     return ranked, family_dimension, history
+
+
+def _rounding_refit(B: PairBasis, basis, tol, rng, history):
+    """``(ranked, dim, history, drew)`` of the leverage rankings searched at noise
+    levels (``_ladder(..., exact_refit=True)``, on copies of ``rng`` and ``history``):
+    ``ranked`` is empty unless its graph fits the exact eigenvectors to rounding,
+    ``drew`` whether the searches drew from the generator.
+
+    Made before the fitted rankings, whose searches at their own estimates (1e-4 to
+    0.05 on exact eigenvectors, the residuals of one fitted vector) and then at the
+    largest one over truncated families of 50 to 64 directions cost most of the time
+    when they find nothing: PyGSP ``RandomRing(150, seed 0)`` exact spent 28 of its
+    34 CPU s there before the level 1e-6 gave the ring (residual 1.2e-13) in 2 s. When
+    no such graph is found the search goes on as if this one had not been made; if
+    these searches drew nothing from the generator, they are deterministic and their
+    outcome stands for the same searches after the fitted rankings (``_replay_refit``).
+    """
+    trial, own = copy.deepcopy(history), copy.deepcopy(rng)
+    state = None if own is None else own.bit_generator.state
+    ranked, dim = _ladder(B, basis, tol, own, trial, exact_refit=True)
+    drew = own is not None and own.bit_generator.state != state
+    trial["refit_counts"] = {name: trial[name] - history[name]
+                             for name in ("n_evaluations", "vertex_searches")}
+    if not ranked or _residual(basis, ranked[0][3]) > ROUNDING_FIT:
+        ranked, dim = [], 1
+    return ranked, dim, trial, drew
+
+
+def _replay_refit(history, trial):
+    """Record in ``history`` what the searches of ``_rounding_refit`` that found no
+    graph (their ``history`` copy ``trial``) would have recorded made again: the
+    levels tried, the noise level 0 and the counters' additions."""
+    if "misfit_refits" in trial:
+        history["misfit_refits"] = trial["misfit_refits"]
+        history["noise"] = trial["noise"]
+    for name, count in trial["refit_counts"].items():
+        history[name] += count
 
 
 def _noisy_input(history) -> bool:

@@ -160,7 +160,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         estimates = history["noise_estimates"]
         history["noise_estimates"] = []
         exact = any(ranking(key)[2] <= EXACT_LEVEL for key in order)
-        result = _exact_refit(B, basis, tol, rng, history, order, ranking) if exact else ([], 1)
+        result = (_exact_refit(B, basis, tol, rng, history, order, ranking, searches)
+                  if exact else ([], 1))
         history["noise_estimates"] = estimates
         return result
     if leverage and B.n > LADDER_MAX_N and ranking(order[0])[2] > EXACT_LEVEL:
@@ -188,7 +189,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                               ranked, dim)
             if ranked and noise <= EXACT_LEVEL:
                 ranked, dim = _refit_misfit(B, basis, tol, rng, history, order, ranking,
-                                            ranked, dim)
+                                            ranked, dim, searches)
             if ranked:
                 return ranked, dim
             if noise <= EXACT_LEVEL:
@@ -215,7 +216,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         # a later prefix clean to rounding level: the eigenvectors are exact after all
         # (unclean rankings agreed on a level by chance), and their exact graph wins
         exact = _first_exact(B, [k for k in rest if ranking(k)[2] <= EXACT_LEVEL], ranking,
-                             tol, rng, history, refit=(basis, order))
+                             tol, rng, history, refit=(basis, order, searches))
         if exact:
             return exact
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
@@ -253,7 +254,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                        history)
         if ranked and exact_level:
             ranked, dim = _refit_misfit(B, basis, tol, rng, history, order, ranking,
-                                        ranked, dim)
+                                        ranked, dim, searches)
         if ranked:
             return ranked, dim
     return [], 1
@@ -299,7 +300,7 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     return ranked, dim
 
 
-def _exact_refit(B, basis, tol, rng, history, order, ranking):
+def _exact_refit(B, basis, tol, rng, history, order, ranking, searches=None):
     """``(ranked, dim)`` of the first of the noise levels ``MISFIT_LEVELS`` at which the
     rankings (``_noisy_ladder``, every ranking) give a graph that fits the eigenvectors
     to rounding (``ROUNDING_FIT``), or ``([], 1)``: exact eigenvectors (a ranking clean
@@ -314,7 +315,9 @@ def _exact_refit(B, basis, tol, rng, history, order, ranking):
     then gave the complete graph; weighted Delaunay(200) exact: the fitted rankings
     give the graph, not to rounding, and these searches would cost 4 CPU s). The
     conditions on the estimates are `_refit_misfit`'s; the levels tried are in
-    ``history["misfit_refits"]``, and ``history["noise"]`` is left at 0.
+    ``history["misfit_refits"]``, and ``history["noise"]`` is left at 0. ``searches``:
+    the record of searches that found nothing without drawing (``_repeatable_search``),
+    shared by the levels' ladders (`_refit_misfit`).
     """
     if (B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")
             or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g
@@ -324,7 +327,7 @@ def _exact_refit(B, basis, tol, rng, history, order, ranking):
     tried, result = [], ([], 1)
     for level in MISFIT_LEVELS:
         wide, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                            fixed_noise=level, every=True)
+                                            fixed_noise=level, every=True, searches=searches)
         tried.append((level, int(wide[0][0]) if wide else None, float(residual)))
         if wide and residual <= ROUNDING_FIT:
             result = (wide, dim)
@@ -337,7 +340,7 @@ def _exact_refit(B, basis, tol, rng, history, order, ranking):
     return result
 
 
-def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
+def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, searches=None):
     """The graph of exact eigenvectors ``ranked`` (with its family dimension), or, when it
     does not fit them to rounding (residual above ``ROUNDING_FIT``), the graph the rankings give at
     the noise levels ``MISFIT_LEVELS`` in turn (``_noisy_ladder``, every ranking) that
@@ -356,6 +359,11 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     the eigenvectors (a cycle of 80 nodes with weights uniform in [1, 10]: 1126
     edges, residual 2.6e-4). At a noise level those directions are not near-null,
     and the same rankings give the cycle (residual 5e-15).
+
+    ``searches`` is the record of ``_repeatable_search`` shared by the levels' ladders:
+    when no ranking gives a graph, each ladder's last resort searches every noisy
+    ranking at the largest noise estimate, the same level whatever the level of the
+    ladder, and a search that found nothing without drawing is not made again.
     """
     if (B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")
             or B.n_pairs < EXACT_PAIRS_PER_UNKNOWN * B.g):
@@ -377,7 +385,8 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim):
     records = {k: history.pop(k) for k in ("noisy_graphs", "residuals") if k in history}
     for level in MISFIT_LEVELS:
         wide, dim2, residual2 = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              fixed_noise=level, every=True)
+                                              fixed_noise=level, every=True,
+                                              searches=searches)
         tried.append((level, int(wide[0][0]) if wide else None, float(residual2)))
         if wide and (wide[0][0] < ranked[0][0] if fits else (
                 residual2 < best[2] and wide[0][0] <= ranked[0][0])) and (
@@ -461,15 +470,15 @@ def _freed_member(B, basis, tol, rng, history, ranked):
 
 def _first_exact(B, keys, ranking, tol, rng, history, refit=None):
     """``(ranked, dim)`` of the exact search on the first of the rankings ``keys`` that
-    gives a graph, or None. With ``refit = (basis, order)``, the rankings ``keys``
-    clean to rounding, a graph that does not fit the eigenvectors is searched again
-    at noise levels (``_refit_misfit``)."""
+    gives a graph, or None. With ``refit = (basis, order, searches)``, the rankings
+    ``keys`` clean to rounding, a graph that does not fit the eigenvectors is searched
+    again at noise levels (``_refit_misfit``)."""
     for key in keys:
         scores, trimmed, _ = ranking(key)
         ranked, dim = _search_at_noise(B, scores, trimmed, tol, 0.0, rng, history)
         if ranked and refit is not None:
             ranked, dim = _refit_misfit(B, refit[0], tol, rng, history, refit[1], ranking,
-                                        ranked, dim)
+                                        ranked, dim, refit[2])
         if ranked:
             return ranked, dim
     return None

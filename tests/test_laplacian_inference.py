@@ -1575,6 +1575,42 @@ def test_no_second_noisy_ladder_when_the_first_found_no_graph(monkeypatch):
     assert history["noise"] == 1e-3
 
 
+def test_ladder_at_the_smallest_estimate_replays_the_searches_made_before(monkeypatch):
+    # ``_sparser_at_level`` searches every ranking at the smallest estimate; the ranking
+    # whose estimate that is was searched at that level by the first noisy ladder, and
+    # when it found no graph without drawing from rng that search is not made again
+    # (Les Miserables perturbed, bench_inference.py's draw: the first of its rankings)
+    from types import SimpleNamespace
+
+    estimates = {key: 2e-4 * (1.0 + k) for k, key in enumerate(_ranking_ladder.RANKINGS)}
+    level = min(estimates.values())
+    calls = []
+
+    def search(B, scores, trimmed, tol, noise, rng, history, **kwargs):
+        calls.append((scores, noise, kwargs.get("search_truncated", False)))
+        history["n_evaluations"] += 5
+        return [], 1
+
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
+    B = SimpleNamespace(n=30, g=29, n_pairs=435)
+    keys = list(_ranking_ladder.RANKINGS)
+    history = {"noise": estimates[keys[3]], "noise_estimates": list(estimates.values()),
+               "n_evaluations": 0, "vertex_searches": 0,
+               "noisy_graphs": [{"edges": 40, "equal_weights": False}]}
+    rng, searches = np.random.default_rng(0), {}
+    _ranking_ladder._repeatable_search(searches, keys[0], B, keys[0], keys[0], 0.0, level,
+                                       rng, history)          # the first ladder's search
+    ranked = [(40, 1.0, None, None)]
+    out = _ranking_ladder._sparser_at_level(
+        B, {}, 0.0, rng, history, keys, lambda key: (key, key, estimates[key]), ranked, 3,
+        level, searches=searches)
+    assert out == (ranked, 3)
+    assert history["sparser_at_level"] == [40, None]
+    at_level = [c for c in calls if c[1] == level and not c[2]]
+    assert at_level == [(k, level, False) for k in keys]       # keys[0] once, not twice
+    assert history["n_evaluations"] == 5 * len(calls) + 5      # the replay's counters
+
+
 def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     # a graph found on a twin class lands on its pairs: when the graph joins all of
     # them (the complete graph: one class of every node) the sum holds no new edge and

@@ -225,7 +225,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             if residual <= level:
                 return ranked, dim
             return _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked,
-                                     dim, level)
+                                     dim, level, searches=searches)
         for key in rest + ([] if noisy else deferred):   # inconsistent: exact after all?
             scores, trimmed, noise = ranking(key)
             if noise <= EXACT_LEVEL or noise > MAX_NOISE or not noisy:
@@ -259,7 +259,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     return [], 1
 
 
-def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, level):
+def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, level,
+                      searches=None):
     """``(ranked, dim)``, or the graph the rankings give at the smallest noise estimate
     ``level`` (``_noisy_ladder`` at that fixed level, on a copy of ``rng``) when it has
     fewer edges and fits the eigenvectors better (plain and rotation residuals,
@@ -277,7 +278,9 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     (`_settled_at_noise`), a ladder already at that level, more than
     ``FAMILY_SEARCH_MAX_N`` nodes. ``history["sparser_at_level"]``
     holds the edges of both graphs when it was searched; ``history["noise"]`` is
-    ``level`` when the graph is replaced.
+    ``level`` when the graph is replaced. ``searches``: the record of the searches of
+    the ladders before (``_repeatable_search``): the ranking whose estimate is
+    ``level`` was searched at that level already.
     """
     noisy = history.get("noisy_graphs", [])
     if (B.n > FAMILY_SEARCH_MAX_N or not noisy or history["noise"] <= level
@@ -287,7 +290,7 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     saved = {k: copy.deepcopy(history[k]) for k in ("noisy_graphs", "residuals", "noise")
              if k in history}
     wide, dim2, _ = _noisy_ladder(B, basis, tol, copy.deepcopy(rng), history, order,
-                                  ranking, fixed_noise=level)
+                                  ranking, fixed_noise=level, searches=searches)
     history.update(saved)
     history["sparser_at_level"] = [int(ranked[0][0]), int(wide[0][0]) if wide else None]
     if not wide or wide[0][0] >= ranked[0][0]:

@@ -13,12 +13,12 @@ estimates can tell.
 from __future__ import annotations
 
 import math
-
-from scipy.stats import norm
+from statistics import NormalDist
 
 #: $1 / (2\, \\Phi^{-1}(3/4)\, 2 \\varphi(\\Phi^{-1}(3/4)))$: the relative standard error of
 #: the median of $m$ half-normal values, times $\\sqrt m$.
-MEDIAN_RELATIVE_ERROR = float(1.0 / (4.0 * norm.ppf(0.75) * norm.pdf(norm.ppf(0.75))))
+_QUARTILE = NormalDist().inv_cdf(0.75)
+MEDIAN_RELATIVE_ERROR = 1.0 / (4.0 * _QUARTILE * NormalDist().pdf(_QUARTILE))
 
 
 def median_resolution(n_kept: int) -> float:

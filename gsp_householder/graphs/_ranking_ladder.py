@@ -32,6 +32,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residual,
     _residuals,
 )
+from gsp_householder.graphs._level_rival import record_level_rival
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
@@ -277,7 +278,9 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     (`_settled_at_noise`), a ladder already at that level, more than
     ``FAMILY_SEARCH_MAX_N`` nodes. ``history["sparser_at_level"]``
     holds the edges of both graphs when it was searched; ``history["noise"]`` is
-    ``level`` when the graph is replaced.
+    ``level`` when the graph is replaced. A sparser graph that fits as well but not
+    better is recorded as a rival (``record_level_rival``), which the result warns of
+    when the two disagree.
     """
     noisy = history.get("noisy_graphs", [])
     if (B.n > FAMILY_SEARCH_MAX_N or not noisy or history["noise"] <= level
@@ -296,6 +299,7 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     if after[0] < before[0] and after[1] < before[1]:
         history["noise"] = level
         return wide, dim2
+    record_level_rival(history, ranked[0], wide[0], before, after)
     return ranked, dim
 
 

@@ -136,11 +136,14 @@ def test_grouped_search_does_not_return_a_near_complete_graph():
 
     from gsp_householder.exceptions import ConvergenceWarning
 
+    # (later: 107 edges, F1 0.024, warned; now the tree itself, 59 edges)
     A = pygsp.graphs.Comet(60, 10).W.toarray()
     n = A.shape[0]
-    res, caught = _infer(shuffled(fourier_basis(A).eigenvectors, 3))
+    B = fourier_basis(A)
+    res, caught = _infer(shuffled(B.eigenvectors, 3))
     assert res.n_edges <= n * (n - 1) // 2 - (n - 1)
-    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    assert (compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+            or any(issubclass(w.category, ConvergenceWarning) for w in caught))
 
 
 def test_refinement_keeps_only_the_groups_both_share():

@@ -36,6 +36,7 @@ from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
+from gsp_householder.graphs._sparser_rival import record_sparser_rival
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
@@ -283,9 +284,11 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     1.4 %, and spent 1.2 CPU s there for a denser graph), more than
     ``FAMILY_SEARCH_MAX_N`` nodes. ``history["sparser_at_level"]``
     holds the edges of both graphs when it was searched; ``history["noise"]`` is
-    ``level`` when the graph is replaced. ``searches``: the record of the searches of
-    the ladders before (``_repeatable_search``): the ranking whose estimate is
-    ``level`` was searched at that level already.
+    ``level`` when the graph is replaced. A sparser graph that fits as well but not
+    better is recorded as a rival (``record_sparser_rival``), which the result warns of
+    when the two disagree. ``searches``: the record of the searches of the ladders
+    before (``_repeatable_search``): the ranking whose estimate is ``level`` was
+    searched at that level already.
     """
     noisy = history.get("noisy_graphs", [])
     if (B.n > FAMILY_SEARCH_MAX_N or not noisy
@@ -305,6 +308,7 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     if after[0] < before[0] and after[1] < before[1]:
         history["noise"] = level
         return wide, dim2
+    record_sparser_rival(history, ranked[0], wide[0], before, after)
     return ranked, dim
 
 

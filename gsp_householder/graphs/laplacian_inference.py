@@ -102,6 +102,7 @@ from gsp_householder.graphs._result_checks import (
     _undetermined_support,
     _unranked_doubt,
 )
+from gsp_householder.graphs._sparser_rival import edge_agreement
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._template_lp import candidate_order
 from gsp_householder.graphs._thresholds import (
@@ -240,7 +241,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         returned share an eigenspace whose columns are the eigenvectors of a sparse
         graph on them that has no twins itself: the graph plus that one is valid too
         (``history["superset_edges"]``, the last of the candidates; the star returned
-        for a wheel).
+        for a wheel). And if, with noisy eigenvectors, the rankings searched again at
+        the smallest noise estimate give a sparser graph that fits them as well, whose
+        edges agree with the graph returned below ``EDGE_AGREEMENT`` in F1
+        (``history["sparser_rival_edges"]``, the last of the candidates).
 
     Notes
     -----
@@ -481,6 +485,15 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"against {ranked[0][0]}) fits the eigenvectors to their noise level, not "
             f"quite as well: the eigenvectors do not tell them apart at this noise level "
             f"(it is the last of the candidates)"))
+    sparser_rival = _sparser_rival(history, ranked[0], key)
+    if sparser_rival is not None:
+        _report_candidate(laps, history, "sparser_rival_edges", sparser_rival, basis, lambda e: (
+            f"at the smallest noise level the pairs show, the rankings give a sparser "
+            f"graph ({e} edges against {ranked[0][0]}) that fits the eigenvectors as well "
+            f"as the graph inferred, and the two agree at F1 "
+            f"{history['sparser_rival_agreement']:.3f} only (below {EDGE_AGREEMENT:g}): the "
+            f"eigenvectors do not determine the graph to that accuracy at this noise "
+            f"level (the sparser one is the last of the candidates)"))
     if _still_undecided(B, history):
         history["undecided"] = True
         warnings.warn(f"in each of {UNDECIDED_SEARCHES} searches with other random "
@@ -573,6 +586,30 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
                   f"{EDGE_AGREEMENT:g} in F1 of the graph without them; a graph with "
                   f"such weights may be a member of a family of graphs that fit them as "
                   f"well, not the graph sought", ConvergenceWarning, stacklevel=5)
+
+
+def _sparser_rival(history, best, key) -> sp.csr_array | None:
+    """The weights of the sparser graph that the rankings gave at the smallest noise
+    estimate, fitting the eigenvectors as well as the graph returned ``best`` (edge key
+    ``key``) but not better (``history["sparser_rival"]``,
+    ``_sparser_rival.record_sparser_rival``), when their edge sets agree below
+    ``EDGE_AGREEMENT`` in F1 (``history["sparser_rival_agreement"]``); else None. The
+    eigenvectors then leave the graph undetermined beyond the accuracy the inference is
+    held to, and the result warns.
+
+    A path of 80 nodes with lognormal weights ($\\sigma$ = 1.5) perturbed by 1e-3 gave
+    91 edges for 79 (F1 0.86, rotation residual 1.85e-4, the truth's 1.21e-4) with no
+    warning; at the smallest estimate the rankings gave 87 edges (rotation residual
+    1.70e-4, residual 1.34e-3 against 1.32e-3), which agree with it at F1 0.865.
+    """
+    rival = history.pop("sparser_rival", None)
+    if rival is None or rival[0] != key:
+        return None
+    agreement = edge_agreement(best[3], rival[1])
+    if agreement >= EDGE_AGREEMENT:
+        return None
+    history["sparser_rival_agreement"] = agreement
+    return rival[1]
 
 
 def _twin_superset(basis, W) -> sp.csr_array | None:

@@ -242,6 +242,12 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         graph on them that has no twins itself: the graph plus that one is valid too
         (``history["superset_edges"]``, the last of the candidates; the star returned
         for a wheel).
+        And if, with noisy eigenvectors, the graph returned has no equal weights and an
+        equal-weight graph on the heaviest edges of a candidate (above a gap of twice
+        between consecutive weights) fits them to their noise level too
+        (``history["level_rival_edges"]``, the last of the candidates; module
+        ``_level_rivals``): a two-level member of a complete multipartite graph's
+        family beside the truth.
 
     Notes
     -----

@@ -76,7 +76,8 @@ def level_rivals(weights, returned) -> list[sp.csr_array]:
     return out
 
 
-def equal_weight_rival(basis, weights, noise_floor: float, noise: float):
+def equal_weight_rival(basis, weights, noise_floor: float,
+                       noise: float) -> tuple[sp.csr_array, float] | None:
     """The best-fitting graph of `level_rivals` of the candidates' ``weights`` (the
     graph returned first) that fits the eigenvectors to their noise level (residual
     within ``RESIDUAL_CONSISTENT`` times ``noise_floor``, the yardstick the graph

@@ -547,7 +547,7 @@ def _equal_weight_level(basis, ranked, laps, residual, history) -> None:
     Not asked for a twin class's basis (its warnings decide whether its graph is
     evidence, ``_doubtful_part``)."""
     ratio = history.get("noise_ratio")
-    if basis.get("twin_class") or ratio is None or ratio > RESIDUAL_CONSISTENT:
+    if basis.get("twin_class") or ratio is None or not 0.0 < ratio <= RESIDUAL_CONSISTENT:
         return
     rival = equal_weight_rival(basis, [W for *_, W in ranked], residual / ratio,
                                _fitted_noise(history))

@@ -77,6 +77,11 @@ class InferredLaplacian:
         share an eigenspace whose columns are the eigenvectors of a sparse graph on
         them, so that the graph plus it is valid too (an ``AmbiguousGraphWarning``; it
         is the last of the candidates: the wheel beside the star).
+        ``"sparser_rival_edges"`` and ``"sparser_rival_agreement"``, when the rankings
+        searched again at the smallest noise estimate give a sparser graph that fits noisy
+        eigenvectors as well as the graph returned and whose edges agree with it below
+        ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
+        is the last of the candidates).
         ``"level_rival_edges"`` and ``"level_rival_ratio"``, when the graph returned has
         no equal weights and an equal-weight graph on the heaviest edges of a candidate
         fits noisy eigenvectors to their noise level too (its edges and its residual

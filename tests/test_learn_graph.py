@@ -10,6 +10,7 @@ from gsp_householder import (
     AmbiguousGraphWarning,
     BernoulliUniform,
     ConvergenceWarning,
+    HouseholderProduct,
     InferredLaplacian,
     compare_graphs,
     fourier_basis,
@@ -48,15 +49,18 @@ def test_node_labels_label_the_learned_graph():
     result = learn_graph(Y, nodelist=B.nodelist, rng=0)
     H = result.to_networkx()
     assert set(H.nodes) == set(G.nodes)
-    # the 8-cycle has a twin with the same eigenvectors (edges i ~ i + 3 mod 8): which
-    # of the two is returned is a tie decided at rounding level, so check an 8-cycle
-    # whose Laplacian the learned basis diagonalises, on the labelled nodes
+    # the 8-cycle's eigenspaces hold other 8-cycles (edges i ~ i + 3 mod 8, and mixes
+    # of the two), and which one a learned basis gives is decided at rounding level
+    # (the BLAS kernels): check an 8-cycle whose Laplacian the learned basis
+    # diagonalises, on the labelled nodes
     assert nx.is_isomorphic(H, G)
     V_hat = result.learned.dictionary.to_dense()
     L = result.laplacian.toarray()
     np.testing.assert_allclose(L @ V_hat, V_hat * result.eigenvalues, atol=1e-8)
-    twin = {frozenset((f"v{i}", f"v{(i + 3) % 8}")) for i in range(8)}
-    assert {frozenset(e) for e in H.edges} in ({frozenset(e) for e in G.edges}, twin)
+    # the labels name the rows of the learned basis: the labelled graph's adjacency, in
+    # the order of the labels, is the pattern of the Laplacian that diagonalises it
+    A = nx.to_numpy_array(H, nodelist=B.nodelist, weight=None)
+    assert np.array_equal(A != 0, (L != 0) & ~np.eye(8, dtype=bool))
 
 
 @pytest.mark.parametrize("nodelist", [["a", "b"], ["a"] * 34])
@@ -87,14 +91,26 @@ def test_a_basis_of_no_graph_is_named_as_learned_from_Y():
         learn_graph(Y, rng=0)
 
 
-def test_constant_vector_across_two_learned_columns_is_rotated_out():
-    # Petersen from 50 signals at 30 dB, seed 0: the learner returns the constant vector
-    # mixed at 45 degrees with another column (|cos| 0.708 and 0.706); no column is close
-    # to it, but their plane holds it: rotated there, the graph is found, with a warning
+def test_constant_vector_across_two_learned_columns_is_rotated_out(monkeypatch):
+    # a learner may return the constant vector mixed at 45 degrees with another column
+    # (Petersen from 50 signals at 30 dB, seed 0, on some BLAS kernels: |cos| 0.708 and
+    # 0.706); no column is close to it, but their plane holds it: rotated there, the
+    # graph is found, with a warning. The learned basis is that mix, made exactly.
+    from gsp_householder.graphs import from_signals
+    from gsp_householder.learning.result import DictionaryResult
+
     B = fourier_basis(nx.petersen_graph())
+    V = B.eigenvectors.copy()
+    c = s = np.sqrt(0.5)
+    V[:, 0], V[:, 3] = c * B.eigenvectors[:, 0] + s * B.eigenvectors[:, 3], \
+        -s * B.eigenvectors[:, 0] + c * B.eigenvectors[:, 3]
     Y, _ = make_signals(B.eigenvectors, 50, BernoulliUniform(0.1), snr_db=30, rng=0)
-    with pytest.warns(ConvergenceWarning, match="only across its columns"):
-        res = learn_graph(Y, rng=0)
+    learned = DictionaryResult(HouseholderProduct.from_orthogonal(V), V.T @ Y, converged=True)
+    monkeypatch.setattr(from_signals, "learn_orthogonal_basis", lambda *a, **k: learned)
+    with pytest.warns((ConvergenceWarning, AmbiguousGraphWarning)) as caught:
+        res = learn_graph(Y, rng=0)       # exact: Petersen's complement is reported too
+    assert any(issubclass(w.category, ConvergenceWarning)
+               and "only across its columns" in str(w.message) for w in caught)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert len(res.history["constant_plane"]) == 2
 

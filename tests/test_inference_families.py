@@ -295,18 +295,24 @@ def test_perturbed_petersen_is_found(seed):
 
 
 def test_moebius_kantor_eigenvectors_fit_a_twin():
-    # a second Moebius-Kantor graph, sharing no edge with the first, has the same
-    # eigenvectors: F1 0 is a correct answer, and the family is reported
+    # other Moebius-Kantor graphs (one sharing no edge with the first) have the same
+    # eigenvectors: which one is returned depends on the last bits of the basis (F1 0,
+    # 0.25, 0.5, 0.75 or 1 with different BLAS kernels), each a correct answer; the
+    # answer is one of them, with equal weights, and the family is reported
     G = nx.LCF_graph(16, [5, -5], 8)
     B = fourier_basis(G)
     res = infer_laplacian(_shuffled(B.eigenvectors, 1), rng=0)
     L = res.laplacian.toarray()
     assert _diagonalises(B.eigenvectors, L)
     assert res.n_edges == G.number_of_edges()
-    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 0.0
+    assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
     found = nx.from_numpy_array((L < 0).astype(float))
     assert nx.is_isomorphic(found, G)
-    assert res.family_dimension > 1
+    assert res.family_dimension > 1 and res.ambiguous
+    twins = [C.toarray() for C in res.candidates]
+    twins = [C for C in twins if np.count_nonzero(C < 0) == 2 * G.number_of_edges()]
+    assert len(twins) >= 2                        # the twins are among the candidates
+    assert all(_diagonalises(B.eigenvectors, C) for C in twins)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -185,7 +185,8 @@ def test_exact_basis_is_not_taken_for_noise_when_unclean_rankings_agree():
 
 @pytest.mark.parametrize("make", [
     lambda: nx.grid_2d_graph(10, 20, periodic=True),
-    lambda: nx.grid_2d_graph(8, 12, periodic=True),
+    lambda: nx.grid_2d_graph(7, 12, periodic=True),
+    lambda: nx.grid_2d_graph(9, 12, periodic=True),
     lambda: nx.circulant_graph(60, [1, 7, 11]),
     lambda: nx.cycle_graph(50),
 ])
@@ -202,6 +203,30 @@ def test_character_groups_are_the_eigenspaces(make):
     assert sorted(np.concatenate(groups).tolist()) == list(range(B.n))
     assert all(np.ptp(lam[g]) < 1e-9 for g in groups)             # within one eigenspace
     assert len(groups) == len(np.unique(np.round(lam, 8)))          # each one whole
+
+
+@pytest.mark.parametrize("shuffle", [0, 1, 2, 3])
+def test_character_groups_of_the_eight_by_twelve_torus_are_unions_of_eigenspaces(shuffle):
+    # eigenvalues of C_8 and C_12 coincide (2 - 2 cos(2 pi k / 8) = 2 - 2 cos(2 pi l / 12)
+    # for k = 2, l = 3, and sums of them): some
+    # eigenspaces of the 8 x 12 torus hold characters of several patterns, and with some
+    # bases the overlap levels join eigenspaces (5 to 29 groups for 29 eigenspaces,
+    # depending on the shuffle and the BLAS kernels); a group may be a union of
+    # eigenspaces, never a part of one
+    from gsp_householder.graphs._character_groups import character_groups
+
+    B = fourier_basis(nx.convert_node_labels_to_integers(
+        nx.grid_2d_graph(8, 12, periodic=True)))
+    V = _shuffled(B.eigenvectors, shuffle)
+    lam = np.round(np.diag(V.T @ B.laplacian.toarray() @ V), 8)
+    groups = character_groups(V, int(np.argmax(np.abs(V.sum(axis=0)))))
+    if groups is None:
+        return
+    assert sorted(np.concatenate(groups).tolist()) == list(range(B.n))
+    label = np.empty(B.n, dtype=int)
+    for g, columns in enumerate(groups):
+        label[columns] = g
+    assert all(np.unique(label[lam == value]).size == 1 for value in np.unique(lam))
 
 
 @pytest.mark.parametrize("make", [

@@ -60,6 +60,22 @@ def _captured_sparser_regular(monkeypatch, V):
     return res, calls[0]
 
 
+def _assert_skip_is_the_search(monkeypatch, args, forbidden, proof):
+    """``_sparser_regular`` finds nothing without calling ``forbidden``, and leaves the
+    generator as the search does when the ``proof`` is switched off."""
+    P, basis, found, noisy, rng = args
+    skipped, solved = copy.deepcopy(rng), copy.deepcopy(rng)
+    with monkeypatch.context() as m:
+        def refuse(*a, **k):
+            raise AssertionError(f"{forbidden} was called")
+        m.setattr(rc, forbidden, refuse)
+        assert rc._sparser_regular(P, basis, found, noisy, skipped) == []
+    with monkeypatch.context() as m:
+        m.setattr(rc, proof, lambda *a: False)
+        assert rc._sparser_regular(P, basis, found, noisy, solved) == []
+    assert skipped.random() == solved.random()
+
+
 @pytest.mark.parametrize(("d", "n", "seed"), [(6, 80, 2), (4, 70, 99), (8, 96, 87)])
 def test_regular_graph_without_sparser_member_solves_no_program(monkeypatch, d, n, seed):
     # exact eigenvectors of a regular graph whose family is its quadratic family: the
@@ -71,16 +87,9 @@ def test_regular_graph_without_sparser_member_solves_no_program(monkeypatch, d, 
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert not noisy and found[0] == d * n // 2
 
-    skipped, solved = copy.deepcopy(rng), copy.deepcopy(rng)
-    with monkeypatch.context() as m:
-        def no_program(*args, **kwargs):
-            raise AssertionError("a linear program was solved")
-        m.setattr(rc, "constant_diagonal_fit", no_program)
-        assert rc._sparser_regular(P, basis, found, False, skipped) == []
-    with monkeypatch.context() as m:
-        m.setattr(rc, "_no_sparser_quadratic_member", lambda *args: False)
-        assert rc._sparser_regular(P, basis, found, False, solved) == []
-    assert skipped.random() == solved.random()
+    _assert_skip_is_the_search(monkeypatch, (P, basis, found, False, rng),
+                               forbidden="constant_diagonal_fit",
+                               proof="_no_sparser_quadratic_member")
 
 
 def test_distance_two_graph_still_searched(monkeypatch):
@@ -105,16 +114,9 @@ def test_perturbed_regular_graph_family_not_searched(monkeypatch, d, n, seed):
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert noisy and rc._noisy_quadratic_member_only(P, basis, found)
 
-    skipped, solved = copy.deepcopy(rng), copy.deepcopy(rng)
-    with monkeypatch.context() as m:
-        def no_search(*args, **kwargs):
-            raise AssertionError("a family was searched")
-        m.setattr(rc, "_sparse_members", no_search)
-        assert rc._sparser_regular(P, basis, found, True, skipped) == []
-    with monkeypatch.context() as m:
-        m.setattr(rc, "_noisy_quadratic_member_only", lambda *args: False)
-        assert rc._sparser_regular(P, basis, found, True, solved) == []
-    assert skipped.random() == solved.random()
+    _assert_skip_is_the_search(monkeypatch, (P, basis, found, True, rng),
+                               forbidden="_sparse_members",
+                               proof="_noisy_quadratic_member_only")
 
 
 def test_perturbed_distance_two_graph_is_not_a_quadratic_family():

@@ -82,10 +82,6 @@ class InferredLaplacian:
         eigenvectors as well as the graph returned and whose edges agree with it below
         ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
         is the last of the candidates).
-        ``"level_rival_edges"`` and ``"level_rival_ratio"``, when the graph returned has
-        no equal weights and an equal-weight graph on the heaviest edges of a candidate
-        fits noisy eigenvectors to their noise level too (its edges and its residual
-        over the noise; an ``AmbiguousGraphWarning``; it is the last of the candidates).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

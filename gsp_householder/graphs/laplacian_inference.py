@@ -94,7 +94,6 @@ from gsp_householder.graphs._laplacian_fit import (
     _laplacian,
     _residuals,
 )
-from gsp_householder.graphs._level_rivals import equal_weight_rival
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -246,12 +245,6 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         the smallest noise estimate give a sparser graph that fits them as well, whose
         edges agree with the graph returned below ``EDGE_AGREEMENT`` in F1
         (``history["sparser_rival_edges"]``, the last of the candidates).
-        And if, with noisy eigenvectors, the graph returned has no equal weights and an
-        equal-weight graph on the heaviest edges of a candidate (above a gap of twice
-        between consecutive weights) fits them to their noise level too
-        (``history["level_rival_edges"]``, the last of the candidates; module
-        ``_level_rivals``): a two-level member of a complete multipartite graph's
-        family beside the truth.
 
     Notes
     -----
@@ -542,37 +535,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"those of one member of a family of valid graphs, and the graph "
                       f"sought, a sparser member, may not have been found",
                       AmbiguousGraphWarning, stacklevel=4)
-    _equal_weight_level(basis, ranked, laps, residual, history)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
-
-
-def _equal_weight_level(basis, ranked, laps, residual, history) -> None:
-    """Report (`AmbiguousGraphWarning`, the last of the candidates,
-    ``history["level_rival_edges"]``) an equal-weight graph on the heavy level of a
-    candidate's weights (`equal_weight_rival`) that fits noisy eigenvectors to their
-    noise level when the graph returned, which fits them too, has no equal weights:
-    $K(3, 3, 4)$ perturbed by 1e-3 returns a two-level member of its family (22 edges,
-    F1 0.76) while the heavy level of a 39-edge candidate, the truth, fits as well.
-    Not asked for a twin class's basis (its warnings decide whether its graph is
-    evidence, ``_doubtful_part``)."""
-    ratio = history.get("noise_ratio")
-    if basis.get("twin_class") or ratio is None or not 0.0 < ratio <= RESIDUAL_CONSISTENT:
-        return
-    rival = equal_weight_rival(basis, [W for *_, W in ranked], residual / ratio,
-                               _fitted_noise(history))
-    if rival is None:
-        return
-    history["level_rival_ratio"] = rival[1]
-    _report_candidate(laps, history, "level_rival_edges", rival[0], basis, lambda e: (
-        f"the inferred graph ({ranked[0][0]} edges) has no equal weights, and an "
-        f"equal-weight graph on the heaviest edges of a candidate ({e} edges) fits the "
-        f"eigenvectors to their noise level too (residual {rival[1]:.2g} times the "
-        f"noise): the eigenvectors do not tell them apart at this noise level (it is "
-        f"the last of the candidates)"))
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._laplacian_fit import _fits_as_well
-from gsp_householder.graphs._template_lp import edge_key
+from gsp_householder.graphs._template_lp import edge_codes, edge_key
 
 
 def record_sparser_rival(history, found, rival, found_fit, rival_fit) -> None:
@@ -30,13 +30,12 @@ def record_sparser_rival(history, found, rival, found_fit, rival_fit) -> None:
 def edge_agreement(W, A) -> float:
     """F1 of the edge set of the graph of weights ``A`` against that of ``W`` (each
     edge once): $2 |E_W \\cap E_A| / (|E_W| + |E_A|)$, 1 for two empty graphs."""
-    n = W.shape[0]
     codes = []
     for M in (W, A):
-        upper = sp.triu(sp.csr_array(M), 1).tocoo()
-        keep = upper.data != 0
-        codes.append(upper.row[keep].astype(np.int64) * n + upper.col[keep])
+        M = sp.csr_array(M, copy=True)
+        M.eliminate_zeros()
+        codes.append(edge_codes(M))
     total = codes[0].size + codes[1].size
     if total == 0:
         return 1.0
-    return 2.0 * np.intersect1d(codes[0], codes[1]).size / total
+    return 2.0 * np.intersect1d(codes[0], codes[1], assume_unique=True).size / total

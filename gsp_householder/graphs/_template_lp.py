@@ -566,15 +566,19 @@ def rank_candidates(B: PairBasis, cands, fit: Fit):
     return out
 
 
+def edge_codes(W, upper=None) -> np.ndarray:
+    """The sorted distinct codes ``row * n + col`` of the stored entries of the upper
+    triangle of the sparse ``W``. ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
+    upper = sp.triu(W, 1).tocoo() if upper is None else upper
+    return np.unique(upper.row.astype(np.int64) * W.shape[1] + upper.col.astype(np.int64))
+
+
 def edge_key(W, upper=None) -> bytes:
     """A key of the edge set of the sparse ``W`` (its upper triangle's stored entries):
     equal for two graphs of a basis exactly when their edge sets are, as the set of
-    ``(row, col)`` pairs would be, but built in NumPy (the node count, then the sorted
-    distinct codes ``row * n + col``). ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
-    upper = sp.triu(W, 1).tocoo() if upper is None else upper
-    n = W.shape[1]
-    codes = np.unique(upper.row.astype(np.int64) * n + upper.col.astype(np.int64))
-    return np.int64(n).tobytes() + codes.tobytes()
+    ``(row, col)`` pairs would be, but built in NumPy (the node count, then
+    ``edge_codes``). ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
+    return np.int64(W.shape[1]).tobytes() + edge_codes(W, upper).tobytes()
 
 
 def candidate_order(item):

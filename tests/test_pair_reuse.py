@@ -136,12 +136,21 @@ def test_smallest_eigenpairs_from_one_reduction_are_scipys(g):
     made = []
     pairs = _pair_geometry.SmallestEigenpairs(B, lambda: made.append(1) or C.copy())
     counts = [min(r, g) for r in (8, 1, 16, 32, 8, g)]
+    w_all, Z_all = scipy.linalg.eigh(C)
+    eps = np.finfo(float).eps
     for r in counts:
         got = pairs(r)
         want = scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")
-        for a, b in zip(got, want, strict=True):
-            np.testing.assert_array_equal(a, b)
+        if not all(np.array_equal(a, b) for a, b in zip(got, want, strict=True)):
+            # bit for bit with most BLAS kernels; where the reduction rounds otherwise
+            # (OpenBLAS's SandyBridge kernels at g = 129), the same eigenpairs to rounding:
+            # the eigenvalues, and each vector inside the eigenspaces of its cluster
+            np.testing.assert_allclose(got[0], want[0], rtol=0, atol=16 * g * eps)
+            top = np.searchsorted(w_all, got[0][-1] + 1e-6)
+            outside = got[1] - Z_all[:, :top] @ (Z_all[:, :top].T @ got[1])
+            assert np.abs(outside).max() <= 1e-8
         np.testing.assert_allclose(C @ got[1], got[1] * got[0], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got[1].T @ got[1], np.eye(r), rtol=0, atol=1e-12)
     # reduced once; the whole spectrum from C each time
     assert len(made) == 1 + counts.count(g)
 

@@ -361,9 +361,10 @@ def smallest_eigenpairs(reduced, r) -> tuple[np.ndarray, np.ndarray]:
     order: ``dsyevr``'s steps after the reduction (bisection ``dstebz``, inverse
     iteration ``dstein``, back-transformation by the reflectors with ``dsyevr``'s
     workspace, its selection sort), so the same numbers, bit for bit, as
-    ``scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")``, and asking for
-    more pairs of one matrix does not reduce it again ($4 g^3 / 3$ flops, most of the
-    cost)."""
+    ``scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")`` (with OpenBLAS's
+    Haswell, Zen and Nehalem kernels; its SandyBridge kernels can round the reduction
+    otherwise, which gives the same eigenpairs to rounding), and asking for more pairs of
+    one matrix does not reduce it again ($4 g^3 / 3$ flops, most of the cost)."""
     c, d, e, tau = reduced
     g = d.size
     m, w, iblock, isplit, info = lapack.dstebz(d, e, 2, 0.0, 0.0, 1, r, 0.0, b"B")

@@ -11,10 +11,11 @@ includes its linear programs):
 - ``noisy ladder``: the noisy rankings' searches at their own estimates
   (``_noisy_ladder``), and those at the largest estimate;
 - ``at smallest``: the ladder at the smallest noise estimate (``_sparser_at_level``);
-- ``exact searches``: searches made outside the noisy ladders (exact, coarse and refit
-  levels, twin classes);
+- ``exact searches``: the ladder's searches outside the noisy ladders (exact and coarse
+  rounding, the next ranking's span; the noisy ladders of the refit levels count as
+  ``noisy ladder``);
 - ``LP``: of the stages' time, the HiGHS solves (their count in ``LPs``);
-- ``other``: the rest (input checks, result checks, candidates' residuals).
+- ``other``: the rest (input checks, the result's checks and warnings).
 
 The stages are timed by wrapping the inference's internal functions for the run (the
 answers are the same as without: the wrappers only read the clock). ``evals`` is

@@ -6,11 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import networkx as nx
-import numpy as np
 import pytest
 
-from gsp_householder import fourier_basis, infer_laplacian
+from gsp_householder import fourier_basis, infer_laplacian, load_graph
 from gsp_householder.graphs import _dense_lp, _ranking_ladder
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -27,20 +25,11 @@ def stages(monkeypatch):
         yield profile_inference_stages
 
 
-def _perturbed_karate():
-    """Unweighted karate club, perturbed by 1e-3 and shuffled as in bench_inference.py:
-    a noisy search with families, so linear programs and the noisy ladder run."""
-    B = fourier_basis(nx.karate_club_graph(), weight=None)
-    rng = np.random.default_rng(0)
-    E = rng.standard_normal(B.eigenvectors.shape)
-    U, _, Wt = np.linalg.svd(B.eigenvectors + 1e-3 * np.linalg.norm(B.eigenvectors)
-                             * E / np.linalg.norm(E))
-    n = B.n
-    return B, (U @ Wt)[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-
-
 def test_same_answer_and_functions_restored(stages):
-    B, V = _perturbed_karate()
+    # the row "karate unweighted", perturbed, of bench_inference.py: a noisy search with
+    # families, so the noisy ladder and linear programs run
+    B = fourier_basis(load_graph("karate", weighted=False))
+    V = stages._inputs(B)["perturbed"]
     originals = [getattr(module, name) for module, name, _ in stages.TIMED]
     plain = infer_laplacian(V, rng=0)
     cmp, res, _, total, clock = stages.profile_row(B, V)
@@ -52,11 +41,11 @@ def test_same_answer_and_functions_restored(stages):
     assert set(clock.totals) == set(stages.STAGES)
     assert clock.n_lp > 0 and clock.totals["LP"] > 0.0
     assert clock.totals["noisy ladder"] > 0.0
-    # every stage is counted once: the stages other than LP (which is part of theirs)
-    # add up to the total
-    parts = sum(t for s, t in clock.totals.items() if s != "LP")
-    assert parts == pytest.approx(total, abs=1e-9)
+    # each stage counted once: together they take no more than the run (the rest,
+    # "other", is not negative beyond the clock's resolution), and the programs are
+    # part of the stages' time
     assert all(t >= -1e-3 for t in clock.totals.values())
+    assert clock.totals["LP"] <= total - clock.totals["other"] + 1e-3
 
 
 def test_stages_installed_only_inside(stages):

@@ -525,3 +525,52 @@ def test_exact_ring_refit_at_a_noise_level_before_the_fitted_rankings(monkeypatc
     assert res.n_edges == 150
     assert res.residual < 1e-9
     assert res.history["misfit_refits"][0][:2] == (1e-6, 150)
+
+
+def test_weighted_torus_gives_its_equal_weight_member():
+    # C_5 x C_12 share no nonzero eigenvalue: the torus with one weight per direction of
+    # edges has the torus's eigenvectors, and the graph on its edges with equal weights
+    # (the torus) fits them exactly
+    from gsp_householder.graphs._basis_input import _read_basis
+    from gsp_householder.graphs._equal_weight_member import equal_weight_members
+
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(5, 12, periodic=True),
+                                           label_attribute="xy")
+    B = fourier_basis(G)
+    basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, "combinatorial", None)
+    W = nx.to_scipy_sparse_array(G, format="csr").astype(float)
+    I, J = W.nonzero()
+    vertical = np.array([G.nodes[i]["xy"][0] != G.nodes[j]["xy"][0]
+                         for i, j in zip(I, J, strict=True)])
+    W.data[vertical] = 3.0                       # one direction three times the other
+    cv = float(np.std(W.data) / np.mean(W.data))
+    found = equal_weight_members(basis, [(G.number_of_edges(), cv, None, W)])
+    assert len(found) == 1
+    n_edges, cv_found, _, A = found[0]
+    assert n_edges == G.number_of_edges() and cv_found == 0.0
+    assert compare_graphs(B.laplacian, nx.from_scipy_sparse_array(A))["f1"] == 1.0
+    # a weighted graph whose equal-weight version does not fit: nothing
+    path = nx.path_graph(12)
+    nx.set_edge_attributes(path, {e: 1.0 + k for k, e in enumerate(path.edges)}, "weight")
+    P = fourier_basis(path)
+    Wp = nx.to_scipy_sparse_array(path, format="csr")
+    basis = _read_basis(_shuffled(P.eigenvectors, 0), None, None, "combinatorial", None)
+    assert equal_weight_members(basis, [(11, 0.5, None, Wp)]) == []
+
+
+@pytest.mark.parametrize(("shape", "seed"), [((9, 17), 1), ((7, 10), 1), ((8, 14), 0)])
+def test_perturbed_grid_is_not_silently_a_denser_member(shape, seed):
+    # the DCT twins of a grid share its eigenvectors; with noise, a member of the
+    # family with 6.6 times the grid's edges fitted the eigenvectors with half the
+    # grid's residual relative to ||L||_F (9 x 17, seed 1: 1836 edges for 280, no
+    # warning, the truth not a candidate): a result with more edges than the grid
+    # must list the grid or warn
+    G = nx.grid_2d_graph(*shape)
+    B = fourier_basis(G)
+    V = _shuffled(_perturbed(B.eigenvectors, 1e-3, seed), seed)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    listed = any(compare_graphs(B.laplacian, L)["f1"] == 1.0 for L in res.candidates)
+    assert res.n_edges <= G.number_of_edges() or listed or caught
+    assert res.family_dimension > 1

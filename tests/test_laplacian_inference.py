@@ -17,6 +17,7 @@ from gsp_householder.graphs import (
     _basis_input,
     _candidate_search,
     _eigenspace_search,
+    _equal_weight_member,
     _ranking_ladder,
     _regular_candidates,
     _result_checks,
@@ -791,7 +792,8 @@ def _ladder_stub(monkeypatch, results, residuals):
         return [item(name) for name in results[scores]], 2
 
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
-    for patched in (_regular_candidates, _ranking_ladder, _eigenspace_search, li):
+    for patched in (_regular_candidates, _ranking_ladder, _eigenspace_search,
+                    _equal_weight_member, li):
         monkeypatch.setattr(
             patched,
             "_residuals",

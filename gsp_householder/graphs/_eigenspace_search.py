@@ -18,6 +18,7 @@ from gsp_householder.graphs._basis_input import _anchored_pair_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._candidate_search import _edge_key, _merge, _settled, _sparsest_possible
 from gsp_householder.graphs._character_groups import character_groups
+from gsp_householder.graphs._equal_weight_member import equal_weight_members
 from gsp_householder.graphs._laplacian_fit import (
     _fits_as_well,
     _laplacian,
@@ -251,13 +252,18 @@ def _character_search(basis, tol, rng):
     """The search with the eigenvalues constant on the eigenspaces that the columns'
     triple products show (``character_groups``: exact eigenvectors of a Cayley graph of
     an abelian group): ``(ranked, family dimension, history)`` if it gives a graph with
-    equal weights, else None."""
+    equal weights, or a weighted graph whose edges with equal weights fit the
+    eigenvectors exactly (``equal_weight_members``), else None."""
     groups = character_groups(basis["V_anchored"], basis["zero_column"])
     if groups is None:
         return None
     grouped = dict(basis, groups=groups)
     ranked, family_dimension, history = _sparsest_graphs(_anchored_pair_basis(grouped),
                                                          grouped, tol, rng)
+    if ranked and ranked[0][1] > 1e-6:
+        # a weighted member of a family whose equal-weight member is valid too (tori
+        # whose factors share no eigenvalue: each direction of edges its own weight)
+        ranked = _merge(equal_weight_members(basis, ranked), ranked)
     if not ranked or ranked[0][1] > 1e-6:
         return None
     history["eigenspace_groups"] = len(groups)

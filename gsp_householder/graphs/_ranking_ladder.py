@@ -24,6 +24,7 @@ from gsp_householder.graphs._candidate_search import (
     _settled_at_noise,
     _unsettled,
 )
+from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -651,11 +652,19 @@ def _noisy_choice(found):
     smallest among them (``_fits_as_well``: members of a family with one dominating
     eigenvalue, whose rotation residual says little); among them, equal weights to the
     noise level first, then ``candidate_order``.
+
+    The entry with the smallest rotation residual is kept whatever its residual when its
+    graph has equal weights to the noise level: the residual test is there for members
+    whose rotation residual a heavy weight deflates, which such a graph has not, while
+    the residual relative to $\\|L\\|_F$ favours dense members, whose spectrum is
+    narrow beside its norm (a 9 x 17 grid perturbed by 1e-3: 1836 edges returned for
+    its 280, all with equal weights; on an 8 x 14 grid the grid found had the smallest
+    rotation residual, 0.95 times the 1120-edge member's, and 2.03 times its residual).
     """
     best = min(x[3] for x in found)
     kept = [x for x in found if x[3] <= RESIDUAL_SLACK * best]
-    best = min(x[0] for x in kept)
-    kept = [x for x in kept if x[0] <= PLAIN_SLACK * best]
+    plain = min(x[0] for x in kept)
+    kept = [x for x in kept if x[0] <= PLAIN_SLACK * plain or (x[5] and x[3] == best)]
     chosen = min(kept, key=lambda x: (not x[5], candidate_order(x[1][0])))
     if chosen[4]:
         # its candidates were reordered (sparser ones do not fit): the same graph found
@@ -671,11 +680,20 @@ def _noisy_entry(basis, ranked, dim, noise):
     ``_noisy_order``, the residuals those of its first graph, ``reordered`` whether that
     graph was not the search's first and ``equal`` whether it has equal weights to the
     noise level; None when the search found no graph. The residuals of every candidate
-    are computed once (``_residuals``), for the order and for the entry."""
+    are computed once (``_residuals``), for the order and for the entry. Weighted
+    candidates sparser than the first whose edges with equal weights fit as well are
+    replaced by those equal-weight graphs (``equalised_at_noise``), and the candidates
+    ordered again."""
     if not ranked:
         return None
     pairs = [_residuals(basis, item[3]) for item in ranked]
     order, equal = _noisy_order(basis, ranked, noise, [rotation for _, rotation in pairs])
+    equalised, fits = equalised_at_noise(basis, ranked, pairs, ranked[order[0]][0])
+    if equalised is not ranked:
+        # sparser candidates whose edges with equal weights fit as well: ordered again
+        ranked, pairs = equalised, fits
+        order, equal = _noisy_order(basis, ranked, noise,
+                                    [rotation for _, rotation in pairs])
     residual, rotation = pairs[order[0]]
     return (residual, [ranked[k] for k in order], dim, rotation, order[0] != 0,
             equal[order[0]])

@@ -140,7 +140,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
             # another optimal vertex (or a failure) may be a cold solve's answer
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
         return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
-                                          b_eq, lower, upper))
+                                          b_eq, lower, upper, confirm_infeasible=True))
 
     def below_floor(res):
         return res.status == 2 or (res.status == 0

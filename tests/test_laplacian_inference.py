@@ -712,9 +712,9 @@ def test_later_rounds_refuted_by_small_relaxations_give_the_same_graphs(monkeypa
     V = _shuffled(B.eigenvectors, 0)
     solve, sizes = template_lp._dense_lp.solve, []
 
-    def recorded(cost, A_ub, *args):
+    def recorded(cost, A_ub, *args, **kwargs):
         sizes.append(A_ub.shape[0])
-        return solve(cost, A_ub, *args)
+        return solve(cost, A_ub, *args, **kwargs)
 
     monkeypatch.setattr(template_lp._dense_lp, "solve", recorded)
     res = infer_laplacian(V, rng=0)

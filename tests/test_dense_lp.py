@@ -131,3 +131,34 @@ def test_unique_optimum_agrees_with_cold_solves_of_degenerate_programs():
             _, ref = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
             np.testing.assert_allclose(x, ref, atol=1e-9 * max(1.0, np.abs(ref).max()))
     assert certified > 0
+
+
+def test_presolved_infeasibility_is_confirmed_without_presolve(monkeypatch):
+    """A program that presolve declares infeasible is solved again without presolve,
+    whose optimum is returned; a real infeasibility stays infeasible."""
+    rng = np.random.default_rng(3)
+    A, b, A_eq, b_eq, lower, upper = _program(rng)
+    cost = np.append(np.zeros(A.shape[1] - 1), -1.0)
+    reference = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
+    assert reference[0] == _dense_lp.OPTIMAL
+    run, calls = _dense_lp._run, []
+
+    def presolve_says_infeasible(h):
+        presolved = h.getOptions().presolve == "on"
+        calls.append(presolved)
+        return (_dense_lp.INFEASIBLE, None) if presolved else run(h)
+
+    monkeypatch.setattr(_dense_lp, "_run", presolve_says_infeasible)
+    assert _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)[0] == _dense_lp.INFEASIBLE
+    assert calls == [True]
+    status, x = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper, confirm_infeasible=True)
+    assert calls == [True, True, False]
+    assert status == _dense_lp.OPTIMAL
+    np.testing.assert_allclose(x[-1], reference[1][-1], rtol=1e-9)
+    # infeasible either way: the presolved answer stands
+    b_bad = b.copy()
+    b_bad[:] = -1.0
+    A_box = np.vstack([A, -A])
+    infeasible = _dense_lp.solve(cost, A_box, np.concatenate([b_bad, b_bad]), A_eq, b_eq,
+                                 lower, upper, confirm_infeasible=True)
+    assert infeasible == (_dense_lp.INFEASIBLE, None)

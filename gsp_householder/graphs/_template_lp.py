@@ -99,7 +99,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
     holds the rows of the full program for the later programs that share it. The small
     relaxations are one model grown row by row (``_Chain``); over a noisy span the
-    rounds after the first start from the last round's basis (``_Rounds``).
+    rounds after the first start from the last round's basis (``_Rounds``). A cold
+    solve that HiGHS's presolve finds infeasible is solved again without presolve
+    (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -140,7 +142,7 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
             # another optimal vertex (or a failure) may be a cold solve's answer
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
         return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
-                                          b_eq, lower, upper))
+                                          b_eq, lower, upper, confirm_infeasible=True))
 
     def below_floor(res):
         return res.status == 2 or (res.status == 0

@@ -1792,10 +1792,11 @@ def test_refit_before_the_fitted_rankings_is_not_made_twice(monkeypatch, draws):
 
     from gsp_householder.graphs import _basis_search
 
-    calls = []
+    calls, last_resorts = [], []
 
-    def ladder(B, basis, tol, rng, history, order=None, exact_refit=False):
+    def ladder(B, basis, tol, rng, history, order=None, exact_refit=False, last_resort=True):
         calls.append("refit" if exact_refit else "fitted" if order else "leverage")
+        last_resorts.append(last_resort)
         if exact_refit:
             history["misfit_refits"] = [(1e-6, None, np.inf)]
             history["n_evaluations"] += 5
@@ -1814,6 +1815,9 @@ def test_refit_before_the_fitted_rankings_is_not_made_twice(monkeypatch, draws):
                                                           np.random.default_rng(0))
     assert (ranked, dim) == ([], 1)
     assert calls == ["leverage", "refit", "fitted"] + (["refit"] if draws else [])
+    # exact eigenvectors: the fitted rankings' last resort (truncated families at their
+    # largest estimate, a fitted vector's residual) is not searched
+    assert last_resorts[calls.index("fitted")] is False
     assert history["misfit_refits"] == [(1e-6, None, np.inf)]
     assert history["n_evaluations"] == 5
 

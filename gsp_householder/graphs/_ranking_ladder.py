@@ -94,7 +94,8 @@ FREED_MAX_N = 300
 FREED_ROUNDS = 3
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False,
+            last_resort=True):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -126,7 +127,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     the graph with the smaller residual is returned. Exact eigenvectors whose rankings
     all fail are searched again at the rounding noise level. When the rankings' agreeing noise level
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
-    rankings this is reported as noise (``history["unresolvable"]``).
+    rankings this is reported as noise (``history["unresolvable"]``). Without
+    ``last_resort`` the noisy ladder that finds no graph does not search the rankings
+    again at the largest estimate over truncated families (``_noisy_ladder``).
     """
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
@@ -223,7 +226,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         if exact:
             return exact
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              searches=searches)
+                                              searches=searches, last_resort=last_resort)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             if residual <= level:
@@ -521,7 +524,7 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
-                  every=False, searches=None):
+                  every=False, searches=None, last_resort=True):
     """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
     (``_consistent_first``); the sparsest of the graphs whose rotation residual
     (``_residuals``) is within
@@ -533,7 +536,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     With ``every`` (and a ``fixed_noise``), the rankings clean to rounding are searched
     too. If no ranking gives a graph, they are searched again in turn at the largest noise
     estimate, with the truncated near-null families (``PrefixSearch``) searched too,
-    until one gives a graph. The
+    until one gives a graph (unless ``last_resort`` is False). The
     rankings stop when two consecutive ones give the same graph, when a graph
     consistent with the noise (residual at most ``RESIDUAL_CONSISTENT`` times the
     smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
@@ -570,7 +573,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             break
         previous, held = edges, {_edge_key(item[3]) for item in ranked}
     noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
-    for key in noisy if not found else []:
+    for key in noisy if last_resort and not found else []:
         scores, trimmed, _ = ranking(key)
         history["noise"] = max(ranking(k)[2] for k in noisy)
         entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,

@@ -413,9 +413,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"where no edge leaves the noise band; returning the complete "
                           f"graph", ConvergenceWarning, stacklevel=4)
         else:
-            warnings.warn("no sparse valid Laplacian has these eigenvectors; returning the "
-                          "complete graph, which every basis with this zero-eigenvalue "
-                          "vector diagonalises", ConvergenceWarning, stacklevel=4)
+            warnings.warn("no sparse valid Laplacian was found for these eigenvectors "
+                          "(which does not prove that none exists); returning the complete "
+                          "graph, which every basis with this zero-eigenvalue vector "
+                          "diagonalises", ConvergenceWarning, stacklevel=4)
         W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
         ranked = [(n * (n - 1) // 2, 0.0, None, W)]
     elif ranked[0][0] == B.n_pairs:

@@ -204,7 +204,7 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     Warns
     -----
     ConvergenceWarning
-        If no sparse valid Laplacian fits; the complete graph (always valid) is returned.
+        If no sparse valid Laplacian is found; the complete graph (always valid) is returned.
         Also if, with noisy eigenvectors, the graph returned leaves a residual above 5
         times the noise the pairs show (``history["noise_ratio"]``): the eigenvectors
         are then too inaccurate for this graph to be trusted. And, with the complete

@@ -377,22 +377,15 @@ def centred_gram(M, mean, k, work=None) -> np.ndarray:
     return out
 
 
-def tridiagonal(C, overwrite=False) -> tuple:
+def tridiagonal(C) -> tuple:
     """LAPACK ``dsytrd`` of the lower triangle of the symmetric ``C``: the reduced
     matrix (reflectors below the subdiagonal), diagonal, subdiagonal and reflector
     scalars. The workspace is the one ``dsyevr`` passes to it (its own less $5g$), which
     sets the block size and so the rounding: the reduction that
-    ``scipy.linalg.eigh(C, driver="evr")`` starts with.
-
-    ``overwrite``: ``C`` is exactly symmetric (as ``centred_gram`` returns it) and not
-    used afterwards; it is reduced in place (a C-ordered ``C`` as its transpose, the
-    same Fortran-ordered matrix) instead of in a Fortran-ordered copy.
-    """
+    ``scipy.linalg.eigh(C, driver="evr")`` starts with."""
     g = C.shape[0]
     lwork = int(lapack.dsyevr_lwork(g, lower=1)[0]) - 5 * g
-    if overwrite and C.flags.c_contiguous and not C.flags.f_contiguous:
-        C = C.T
-    c, d, e, tau, info = lapack.dsytrd(C, lower=1, lwork=lwork, overwrite_a=overwrite)
+    c, d, e, tau, info = lapack.dsytrd(C, lower=1, lwork=lwork)
     if info != 0:
         raise np.linalg.LinAlgError(f"dsytrd failed (info {info})")
     return c, d, e, tau
@@ -449,7 +442,7 @@ class SmallestEigenpairs:
             C = self.make()
             if r >= C.shape[0]:
                 return scipy.linalg.eigh(C, subset_by_index=[0, r - 1], driver="evr")
-            self._reduced = tridiagonal(C, overwrite=True)
+            self._reduced = tridiagonal(C)
             del C
             if self.pinned:
                 return smallest_eigenpairs(self._reduced, r)

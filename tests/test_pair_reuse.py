@@ -504,3 +504,104 @@ def test_edge_keys_are_equal_exactly_when_the_edge_sets_are():
     assert a != key_of([(0, 1), (1, 2), (3, 5)], n=7)
     W = sp.coo_array((np.ones(4), ([0, 1, 1, 0], [1, 0, 0, 1])), shape=(6, 6))   # duplicates
     assert edge_key(W) == key_of([(0, 1)])
+
+
+def _kept_buffers_basis():
+    return _pairs(_shuffled(fourier_basis(nx.connected_watts_strogatz_graph(
+        60, 4, 0.2, seed=3)).eigenvectors, 1))
+
+
+def test_symmetric_products_scale_the_columns_in_kept_memory():
+    """``symmetric_product`` with a work buffer (larger than needed, filled with other
+    numbers) gives the products without it bit for bit; ``PairBasis.matrix`` and the
+    certificates' direction matrices form their scaled columns in the basis's
+    ``column_buffer``, one flat array reused by every product."""
+    rng = np.random.default_rng(5)
+    V = rng.standard_normal((70, 69))
+    work = np.full(V.size + 11, np.nan)
+    for w in (rng.standard_normal(69), rng.random(69), -rng.random(69),
+              np.r_[np.zeros(30), rng.standard_normal(39)], np.zeros(69)):
+        want = _pair_geometry.symmetric_product(V, w)
+        assert _pair_geometry.symmetric_product(V, w, work=work).tobytes() == want.tobytes()
+        buffer = np.full((70, 70), np.nan, order="F")
+        got = _pair_geometry.symmetric_product(V, w, out=buffer, work=work)
+        assert got.tobytes() == want.tobytes()
+    B = _kept_buffers_basis()
+    B.symmetric = True
+    lams = rng.standard_normal((3, B.g))
+    assert "columns" not in B.work
+    first = B.matrix(lams[0])
+    kept = B.work["columns"]
+    assert kept.size == B.V.size and first.tobytes() == _pair_geometry.symmetric_product(
+        B.V, B.columns(lams[0])).tobytes()
+    from gsp_householder.graphs import _template_lp
+    once = _template_lp._direction_matrix(B, lams[1])
+    assert once.tobytes() == _pair_geometry.symmetric_product(
+        B.V, B.columns(lams[1])).tobytes()
+    B.matrix(lams[2], out=np.empty((B.n, B.n), order="F"))
+    assert B.work["columns"] is kept
+
+
+@pytest.mark.parametrize("block", [1, 7 * 61, 1 << 15])
+def test_leverage_scores_added_by_row_blocks_are_the_whole_sums(block, monkeypatch):
+    """The terms added block of rows by block of rows (one row, blocks that do not divide
+    the rows, all rows at once) are the sums of whole squared matrices, bit for bit."""
+    B = _kept_buffers_basis()
+    mu, Lam = PairGram(B).null_directions(5)
+    for symmetric in (False, True):
+        B.symmetric, B.matrices = symmetric, []
+        want = np.zeros((B.n, B.n))
+        for k in range(Lam.shape[1]):
+            P = B.matrix(Lam[:, k])
+            T = P * P
+            T /= max(float(mu[k]), 1e-12)
+            want += T
+        monkeypatch.setattr(_support_search, "LEVERAGE_BLOCK_ENTRIES", block * B.n // 61)
+        assert leverage_scores(B, mu, Lam).tobytes() == want.tobytes()
+
+
+def test_chunk_grams_in_kept_memory_are_the_summed_products(monkeypatch):
+    """``sample_gram`` and ``PairGram.without`` form each chunk's Gram in the basis's
+    ``square_buffer`` and the sample's sum in its ``gram_sum_buffer``: the same numbers as
+    summing fresh products, bit for bit, twice in a row, and the Grams returned are
+    arrays of their own (not the kept memory)."""
+    B = _kept_buffers_basis()
+    rng = np.random.default_rng(6)
+    i, j = B.upper()
+    pick = np.sort(rng.choice(len(i), 700, replace=False))
+    i, j = i[pick], j[pick]
+    R = B.V[i] * B.V[j]
+    monkeypatch.setattr(_sampled_ranking, "CHUNK", 64)
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 64 * B.V.shape[1])
+    M = sum(R[s:s + 64].T @ R[s:s + 64] for s in range(0, len(i), 64))
+    down = B.M.copy()
+    for s in range(0, len(i), 64):
+        down -= R[s:s + 64].T @ R[s:s + 64]
+    for _ in range(2):
+        gram = _sampled_ranking.sample_gram(B, i, j)
+        assert gram.M.tobytes() == (0.5 * (M + M.T)).tobytes()
+        rest = PairGram(B).without(i, j)
+        assert rest.M.tobytes() == down.tobytes()
+        for kept in B.work.values():
+            assert not np.shares_memory(gram.M, kept) and not np.shares_memory(rest.M, kept)
+    assert set(B.work) == {"square", "sum"}
+
+
+def test_centred_grams_in_kept_memory_are_the_plain_ones():
+    """A centred Gram built with a work buffer (filled with other numbers) is the plain
+    one bit for bit and exactly symmetric, and the null directions of a Gram (whose
+    centred matrix is built in the basis's ``square_buffer``) are those of the
+    reduction of the plain centred Gram."""
+    B = _kept_buffers_basis()
+    i, j = B.upper()
+    gram = PairGram(B).without(i[:300], j[:300])
+    mean = gram.total / gram.k
+    plain = _pair_geometry.centred_gram(gram.M, mean, gram.k)
+    work = np.full_like(plain, np.nan)
+    C = _pair_geometry.centred_gram(gram.M, mean, gram.k, work=work)
+    assert C.tobytes() == plain.tobytes() and C.tobytes() == C.T.copy().tobytes()
+    assert not np.shares_memory(C, work)
+    mu, Lam = gram.null_directions(6)
+    w, D = _pair_geometry.smallest_eigenpairs(_pair_geometry.tridiagonal(plain), 6)
+    assert mu.tobytes() == np.maximum(w, 0.0).tobytes()
+    assert Lam.tobytes() == (D + np.outer(np.ones(B.g), mean @ D)).tobytes()

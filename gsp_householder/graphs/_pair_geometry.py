@@ -79,6 +79,9 @@ class PairBasis:
         (``_regular_family._diagonal_svd``).
     scratch : ndarray or None
         The memory of ``row_buffer``.
+    work : dict
+        The memory of ``column_buffer``, ``square_buffer`` and ``gram_sum_buffer`` (one
+        flat array each).
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -106,6 +109,7 @@ class PairBasis:
     local_free: tuple | None = field(default=None, repr=False, compare=False)
     diagonal: tuple | None = field(default=None, repr=False, compare=False)
     scratch: np.ndarray | None = field(default=None, repr=False, compare=False)
+    work: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -160,7 +164,7 @@ class PairBasis:
         if out is not None:
             w = self.columns(lam)
             if self.symmetric:
-                return symmetric_product(self.V, w, out=out)
+                return symmetric_product(self.V, w, out=out, work=self.column_buffer())
             return np.matmul(self.V * w, self.V.T, out=out)
         key = lam.tobytes()
         for k, (known, L) in enumerate(self.matrices):
@@ -168,7 +172,7 @@ class PairBasis:
                 self.matrices.insert(0, self.matrices.pop(k))
                 return L
         if self.symmetric:
-            L = symmetric_product(self.V, self.columns(lam))
+            L = symmetric_product(self.V, self.columns(lam), work=self.column_buffer())
         else:
             L = (self.V * self.columns(lam)) @ self.V.T
         L.setflags(write=False)
@@ -185,6 +189,30 @@ class PairBasis:
             self.scratch = None
             self.scratch = np.empty((rows, self.V.shape[1]), dtype=self.V.dtype)
         return self.scratch[:rows]
+
+    def column_buffer(self) -> np.ndarray:
+        """A flat buffer of ``V.size`` floats kept with the basis, in which
+        ``symmetric_product`` scales the columns of $\\tilde V$ (an $n \\times q$ array
+        per product otherwise: above 32 MB, glibc maps fresh memory for each, which the
+        kernel faults in and zeroes). One user at a time, as ``row_buffer``."""
+        return self._flat("columns", self.V.size)
+
+    def square_buffer(self, m: int) -> np.ndarray:
+        """A C-ordered ``(m, m)`` buffer kept with the basis (grown when needed), for the
+        Gram of one chunk of pair rows before it is added to a sum. One user at a time."""
+        return self._flat("square", m * m)[:m * m].reshape(m, m)
+
+    def gram_sum_buffer(self, m: int) -> np.ndarray:
+        """A second kept ``(m, m)`` buffer, for a sum of chunk Grams
+        (``_sampled_ranking.sample_gram``) while ``square_buffer`` holds each chunk's."""
+        return self._flat("sum", m * m)[:m * m].reshape(m, m)
+
+    def _flat(self, name: str, size: int) -> np.ndarray:
+        buffer = self.work.get(name)
+        if buffer is None or buffer.size < size:
+            self.work[name] = None
+            buffer = self.work[name] = np.empty(size, dtype=self.V.dtype)
+        return buffer
 
     def free_rows(self, i, j, out=None) -> np.ndarray:
         """The products ``V[i] * V[j]`` of the free columns, the same numbers built
@@ -281,7 +309,7 @@ class PairBasis:
         return R
 
 
-def symmetric_product(V, w, out=None) -> np.ndarray:
+def symmetric_product(V, w, out=None, work=None) -> np.ndarray:
     """$V \\operatorname{diag}(w) V^T$, exactly symmetric, in half the flops of a general
     product: the columns of positive and of negative ``w`` are two symmetric rank-k
     updates (BLAS ``syrk``) of the upper triangle, which is then copied to the lower one
@@ -299,7 +327,13 @@ def symmetric_product(V, w, out=None) -> np.ndarray:
         C.fill(0.0)
     for sign, part in ((1.0, w > 0), (-1.0, w < 0)):
         if part.any():
-            A = V[:, part] * np.sqrt(sign * w[part])
+            scale = np.sqrt(sign * w[part])
+            if work is None:
+                A = V[:, part] * scale
+            else:
+                A = work[:n * scale.size].reshape(n, scale.size)
+                np.compress(part, V, axis=1, out=A)
+                np.multiply(A, scale, out=A)
             C = dsyrk(sign, A.T, beta=1.0, c=C, trans=1, lower=0, overwrite_c=1)
     return mirror_upper(C).T
 
@@ -327,13 +361,14 @@ def mirror_upper(C) -> np.ndarray:
     return C
 
 
-def centred_gram(M, mean, k) -> np.ndarray:
+def centred_gram(M, mean, k, work=None) -> np.ndarray:
     """$M - k\\,\\bar a \\bar a^T$ plus its mean diagonal times $\\mathbf 1 \\mathbf 1^T$,
     symmetrised: ``C = M - k * np.outer(mean, mean)``, ``C += (trace(C) / g) * ones``,
     ``0.5 * (C + C.T)``, bit for bit, in two $g \\times g$ arrays instead of six (adding
-    ``x * 1.0`` is adding ``x``)."""
+    ``x * 1.0`` is adding ``x``). ``work``: a ``(g, g)`` buffer for ``C`` (then only the
+    result is a fresh array). The result is exactly symmetric ($x + y = y + x$)."""
     g = M.shape[0]
-    C = np.outer(mean, mean)
+    C = np.outer(mean, mean, out=work)
     C *= k
     np.subtract(M, C, out=C)
     C += max(np.trace(C), 1e-300) / g                           # lift 1
@@ -479,14 +514,16 @@ class PairGram:
 
     def _centred(self) -> np.ndarray:
         """The centred Gram, the direction $\\mathbf 1$ lifted by its mean diagonal."""
-        return centred_gram(self.M, self.total / self.k, self.k)
+        return centred_gram(self.M, self.total / self.k, self.k,
+                            work=self.B.square_buffer(self.M.shape[0]))
 
     def without(self, i, j) -> PairGram:
         """The Gram of the current pairs minus the pairs ``(i, j)`` (rows built in chunks
         of at most ``MAX_ROW_ENTRIES`` entries)."""
         M, total = self.M.copy(), self.total.copy()
+        part = self.B.square_buffer(M.shape[0])
         for A in self.B.row_chunks(i, j):
-            M -= A.T @ A
+            M -= np.matmul(A.T, A, out=part)    # the chunk's Gram in kept memory
             total -= A.sum(axis=0)
         return PairGram(self.B, M, total, self.k - len(i))
 

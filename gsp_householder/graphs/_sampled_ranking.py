@@ -79,12 +79,18 @@ def sample_scores(B: PairBasis, i, j, mu, Lam):
 
 
 def sample_gram(B: PairBasis, i, j) -> PairGram:
-    """Gram and sum of the pair rows ``(i, j)`` alone."""
-    M = np.zeros((B.g, B.g))
+    """Gram and sum of the pair rows ``(i, j)`` alone. The sum of the chunks' Grams is
+    formed in memory kept with the basis; only the symmetrised result is a fresh array
+    (the same numbers as ``0.5 * (M + M.T)``)."""
+    M = B.gram_sum_buffer(B.g)
+    M.fill(0.0)
     total = np.zeros(B.g)
     buffer = B.row_buffer(min(CHUNK, len(i)))
+    part = B.square_buffer(B.g)
     for s in range(0, len(i), CHUNK):
         R = B.rows(i[s:s + CHUNK], j[s:s + CHUNK], out=buffer)
-        M += R.T @ R
+        M += np.matmul(R.T, R, out=part)        # the chunk's Gram in kept memory
         total += R.sum(axis=0)
-    return PairGram(B, 0.5 * (M + M.T), total, len(i))
+    gram = np.add(M, M.T)
+    gram *= 0.5
+    return PairGram(B, gram, total, len(i))

@@ -36,6 +36,9 @@ evaluation_hook: contextvars.ContextVar = contextvars.ContextVar("evaluation_hoo
 CLEAN_FACTOR = 30.0
 #: Fitting error of a near-null direction, in units of the noise's expected error.
 NULL_FACTOR = 16.0
+#: Entries of the row blocks in which ``leverage_scores`` adds each direction's terms
+#: (256 KB: the block stays in cache between the square, the division and the sum).
+LEVERAGE_BLOCK_ENTRIES = 1 << 15
 #: Standardised residual level of exact (rounding-level) eigenvectors.
 EXACT_NOISE = 1e-11
 #: A coarser rounding level, tried as well when exact eigenvectors leave a family.
@@ -65,17 +68,24 @@ def leverage_scores(B: PairBasis, mu, Lam):
 
     The matrices are formed one at a time in one buffer (``PairBasis.matrix`` with
     ``out``), not kept in its cache: each direction's matrix is used once, and would push
-    the matrices the searches ask for again out of it. The terms are formed in a second buffer
-    (the same operations, so the same numbers, as ``S += P * P / mu_k``).
+    the matrices the searches ask for again out of it. The terms are formed block of rows
+    by block of rows (``LEVERAGE_BLOCK_ENTRIES``) in a small buffer that stays in cache:
+    the same operations, so the same numbers, as ``S += P * P / mu_k``, in one pass over
+    ``P`` and ``S`` instead of three over $n \\times n$ arrays.
     """
     S = np.zeros((B.n, B.n))
-    T = np.empty((B.n, B.n))
     buffer = np.empty((B.n, B.n), order="F" if B.symmetric else "C")
+    step = max(1, LEVERAGE_BLOCK_ENTRIES // B.n)
+    T = np.empty((min(step, B.n), B.n))
     for k in range(Lam.shape[1]):
-        P = B.matrix(Lam[:, k], out=buffer)
-        np.multiply(P, P, out=T)
-        np.divide(T, max(float(mu[k]), 1e-12), out=T)
-        S += T
+        P = B.matrix(Lam[:, k], out=buffer)     # C-ordered: row blocks are contiguous
+        d = max(float(mu[k]), 1e-12)
+        for s in range(0, B.n, step):
+            e = min(B.n, s + step)
+            t = T[:e - s]
+            np.multiply(P[s:e], P[s:e], out=t)
+            np.divide(t, d, out=t)
+            S[s:e] += t
     return S
 
 

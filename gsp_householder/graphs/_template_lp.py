@@ -393,7 +393,8 @@ def _direction_matrix(B: PairBasis, lam) -> np.ndarray:
     by ``symmetric_product`` (half the flops) when ``B.symmetric``, as ``matrix`` forms
     it, else by the general product."""
     if B.symmetric:
-        return symmetric_product(B.V, B.columns(np.ascontiguousarray(lam, dtype=np.float64)))
+        return symmetric_product(B.V, B.columns(np.ascontiguousarray(lam, dtype=np.float64)),
+                                 work=B.column_buffer())
     return (B.V * B.columns(lam)) @ B.V.T
 
 

@@ -24,6 +24,7 @@ from gsp_householder.graphs._candidate_search import (
     _settled_at_noise,
     _unsettled,
 )
+from gsp_householder.graphs._deep_trimming import DEEP, deep_ranking, deeper_order, uncapped_sizes
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -132,29 +133,40 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
     order, cache, same, firsts, searches = list(order), {}, {}, {}, {}
 
-    def ranking(key):
-        if key not in cache:
-            if key[2:] == ("fitted",):
-                scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
-                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
-            elif B.n <= LADDER_MAX_N:
-                # rankings that trim as many pairs at every round are one ranking (and
-                # one noise estimate)
-                sizes = (key[0], trimming_sizes(B, keep=key[1]))
-                if sizes not in same:
-                    # the first round (the Gram of all pairs) is the same for every keep
-                    if key[0] not in firsts:
-                        firsts[key[0]] = full_scores(B, key[0])
+    def compute(key):
+        if key[2:] == ("fitted",):
+            scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+            return scores, trimmed, robust_noise(B, trimmed)
+        if B.n <= LADDER_MAX_N:
+            # rankings that trim as many pairs at every round are one ranking (and
+            # one noise estimate)
+            deep = key[2:] == (DEEP,)
+            sizes = (key[0], (uncapped_sizes if deep else trimming_sizes)(B, keep=key[1]))
+            if sizes not in same:
+                # the first round (the Gram of all pairs) is the same for every keep
+                if key[0] not in firsts:
+                    firsts[key[0]] = full_scores(B, key[0])
+                if deep:
+                    same[sizes] = deep_ranking(B, key[1], key[0], first=firsts[key[0]])
+                else:
                     scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],
                                                        first=firsts[key[0]])
                     same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
-                cache[key] = same[sizes]
-            else:
-                scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
-                                                           r=key[0])
-                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+            return same[sizes]
+        scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
+                                                   r=key[0])
+        return scores, trimmed, robust_noise(B, trimmed)
+
+    def ranking(key):
+        if key not in cache:
+            cache[key] = probed.pop(key) if key in probed else compute(key)
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
+
+    probed = {}
+    if leverage:
+        # the capped trimming may leave edges among the kept pairs (``_deep_trimming``)
+        order, probed = deeper_order(B, order, compute)
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their

@@ -1,0 +1,67 @@
+"""Leverage rankings trimmed without the cap on the pairs trimmed, when the capped
+trimming leaves the kept pairs unclean.
+
+``trimming_sizes`` trims at most ``max(6000, 16 n)`` pairs per round. From about 140
+nodes (where the later rounds' fractions of the $N = n(n-1)/2$ pairs exceed 6000) to
+``LADDER_MAX_N`` the cap binds, and at n = 300 every round trims the same 6000 pairs
+(13 % of them): on PyGSP ``Sensor(300, seed=1)`` (1064 edges) the capped rankings keep
+212 to 703 edges among their kept pairs, and their noise estimates (1.1e-2 to 2.5e-2
+on exact eigenvectors) look like noise; trimmed to the fractions (30 %, 51 %, 66 %)
+they keep none, at an estimate of 1e-12 (exact) or 1.3e-3 to 1.9e-3 (perturbed by
+1e-3). A Gram downdate of all the trimmed pairs costs $O(N g^2)$ per round, affordable
+up to ``LADDER_MAX_N`` nodes (0.4-0.6 CPU s per ranking at n = 300).
+"""
+
+from __future__ import annotations
+
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._support_search import (
+    leverage_ranking,
+    robust_noise,
+    trimming_sizes,
+)
+from gsp_householder.graphs._thresholds import EXACT_LEVEL, LADDER_MAX_N
+
+#: The uncapped rankings replace the capped ones when the first one's noise estimate is
+#: at least this many times smaller (trimming more pairs lowers the estimate of clean
+#: pairs a little too: it drops the non-edges with the largest residuals).
+DEEP_CLEANER = 3.0
+#: The marker of an uncapped ranking's key in the ladder: ``(r, keep, DEEP)``.
+DEEP = "deep"
+
+
+def uncapped_sizes(B: PairBasis, rounds: int = 3, keep: float = 0.7) -> tuple[int, ...]:
+    """``trimming_sizes`` without the cap of ``max(6000, 16 n)`` pairs."""
+    N = B.n_pairs
+    return tuple(int(min(N - 1, max(4 * B.n, N * (1.0 - keep ** (t + 1)))))
+                 for t in range(rounds))
+
+
+def deep_ranking(B: PairBasis, keep: float, r: int, first=None):
+    """``(scores, trimmed, noise)`` of the leverage ranking trimmed to
+    ``uncapped_sizes`` (``first``: ``full_scores(B, r)`` if already computed)."""
+    scores, trimmed = leverage_ranking(B, keep=keep, r=r, first=first,
+                                       sizes=uncapped_sizes(B, keep=keep))
+    return scores, trimmed, robust_noise(B, trimmed)
+
+
+def deeper_order(B: PairBasis, order, compute):
+    """``(order, probed)``: the ladder's leverage keys ``order``, marked ``DEEP`` when the
+    cap binds the first ranking's trimming (at most ``LADDER_MAX_N`` nodes), its
+    estimate is above rounding level (``EXACT_LEVEL``) and the uncapped ranking's is
+    ``DEEP_CLEANER`` times smaller; ``probed`` maps the key of the first ranking kept
+    (capped or not) to its ``(scores, trimmed, noise)``, so that the ladder does not
+    compute it again. ``compute(key)`` computes a ranking (either kind) without
+    recording it."""
+    first = order[0]
+    if B.n > LADDER_MAX_N or trimming_sizes(B, keep=first[1]) == uncapped_sizes(
+            B, keep=first[1]):
+        return order, {}
+    capped = compute(first)
+    if capped[2] <= EXACT_LEVEL:
+        return order, {first: capped}
+    deep_key = (*first[:2], DEEP)
+    deep = compute(deep_key)
+    if DEEP_CLEANER * deep[2] <= capped[2]:
+        return [(*key[:2], DEEP) for key in order], {deep_key: deep}
+    return order, {first: capped}

@@ -14,6 +14,8 @@ up to ``LADDER_MAX_N`` nodes (0.4-0.6 CPU s per ranking at n = 300).
 
 from __future__ import annotations
 
+import numpy as np
+
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import (
     leverage_ranking,
@@ -45,23 +47,26 @@ def deep_ranking(B: PairBasis, keep: float, r: int, first=None):
     return scores, trimmed, robust_noise(B, trimmed)
 
 
-def deeper_order(B: PairBasis, order, compute):
-    """``(order, probed)``: the ladder's leverage keys ``order``, marked ``DEEP`` when the
-    cap binds the first ranking's trimming (at most ``LADDER_MAX_N`` nodes), its
-    estimate is above rounding level (``EXACT_LEVEL``) and the uncapped ranking's is
-    ``DEEP_CLEANER`` times smaller; ``probed`` maps the key of the first ranking kept
-    (capped or not) to its ``(scores, trimmed, noise)``, so that the ladder does not
-    compute it again. ``compute(key)`` computes a ranking (either kind) without
-    recording it."""
-    first = order[0]
-    if B.n > LADDER_MAX_N or trimming_sizes(B, keep=first[1]) == uncapped_sizes(
-            B, keep=first[1]):
-        return order, {}
-    capped = compute(first)
-    if capped[2] <= EXACT_LEVEL:
-        return order, {first: capped}
-    deep_key = (*first[:2], DEEP)
-    deep = compute(deep_key)
-    if DEEP_CLEANER * deep[2] <= capped[2]:
-        return [(*key[:2], DEEP) for key in order], {deep_key: deep}
-    return order, {first: capped}
+def deeper_order(B: PairBasis, order, compute) -> list:
+    """The ladder's leverage keys ``order``, each marked ``DEEP`` (uncapped) when the cap
+    binds their trimming (at most ``LADDER_MAX_N`` nodes), none of the capped rankings
+    is clean to rounding (``EXACT_LEVEL``) and the first uncapped ranking's noise
+    estimate is ``DEEP_CLEANER`` times below the smallest capped one; else ``order``.
+
+    ``compute(key)`` gives a ranking's ``(scores, trimmed, noise)`` (kept by the caller:
+    the rankings computed here are not computed again). A capped ranking that keeps no
+    edge stays the cleaner one: on ``Sensor(300, seed=0)`` perturbed by 1e-3 the capped
+    ranking of 32 directions estimates 2.0e-4, the uncapped ones 8e-4 to 1.2e-3 (they
+    keep the pairs of smallest products, whose standardised residuals are larger).
+    """
+    if B.n > LADDER_MAX_N or all(trimming_sizes(B, keep=key[1]) == uncapped_sizes(
+            B, keep=key[1]) for key in order):
+        return order
+    cleanest = np.inf
+    for key in order:
+        cleanest = min(cleanest, compute(key)[2])
+        if cleanest <= EXACT_LEVEL:
+            return order
+    if DEEP_CLEANER * compute((*order[0][:2], DEEP))[2] <= cleanest:
+        return [(*key[:2], DEEP) for key in order]
+    return order

@@ -126,7 +126,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     the graph with the smaller residual is returned. Exact eigenvectors whose rankings
     all fail are searched again at the rounding noise level. When the rankings' agreeing noise level
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
-    rankings this is reported as noise (``history["unresolvable"]``).
+    rankings this is reported as noise (``history["unresolvable"]``). Where the cap on
+    the pairs trimmed binds and no capped ranking is clean, uncapped rankings replace
+    them when cleaner (``deeper_order``).
     """
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
@@ -159,14 +161,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
 
     def ranking(key):
         if key not in cache:
-            cache[key] = probed.pop(key) if key in probed else compute(key)
+            cache[key] = compute(key)
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 
-    probed = {}
     if leverage:
         # the capped trimming may leave edges among the kept pairs (``_deep_trimming``)
-        order, probed = deeper_order(B, order, compute)
+        order = deeper_order(B, order, compute)
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their

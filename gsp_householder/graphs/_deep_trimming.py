@@ -14,6 +14,8 @@ up to ``LADDER_MAX_N`` nodes (0.4-0.6 CPU s per ranking at n = 300).
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
@@ -70,3 +72,28 @@ def deeper_order(B: PairBasis, order, compute) -> list:
     if DEEP_CLEANER * compute((*order[0][:2], DEEP))[2] <= cleanest:
         return [(*key[:2], DEEP) for key in order]
     return order
+
+
+def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
+    """``ladder(B, basis, tol, rng, history)`` (``_ladder``); when it searched the
+    uncapped rankings (``history["deep_trimming"]``) and found no graph, the capped
+    rankings' ladder from the same generator state and history, as if the uncapped ones
+    had not been searched (``history["deep_trimming"]`` is then False).
+
+    Trimming more pairs also drops the clean pairs of largest residual, which lowers the
+    estimate of eigenvectors whose rankings are not clean to rounding: weighted
+    Delaunay(200, seed 4) exact (benchmarks' ``EXTRA``) has capped estimates 1.5e-8 to
+    5e-7 and uncapped ones 1e-10 to 6e-10, searched as exact to no graph (then the
+    complete graph, warned), while the capped ladder gives the graph at 1.4e-7.
+    """
+    saved = copy.deepcopy(history)
+    state = None if rng is None else copy.deepcopy(rng.bit_generator.state)
+    ranked, dim = ladder(B, basis, tol, rng, history)
+    if ranked or not history.get("deep_trimming"):
+        return ranked, dim
+    history.clear()
+    history.update(saved)
+    history["deep_trimming"] = False
+    if rng is not None:
+        rng.bit_generator.state = state
+    return ladder(B, basis, tol, rng, history, capped=True)

@@ -94,7 +94,8 @@ FREED_MAX_N = 300
 FREED_ROUNDS = 3
 
 
-def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False):
+def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False,
+            capped=False):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -128,7 +129,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
     rankings this is reported as noise (``history["unresolvable"]``). Where the cap on
     the pairs trimmed binds and no capped ranking is clean, uncapped rankings replace
-    them when cleaner (``deeper_order``).
+    them when cleaner (``deeper_order``; ``history["deep_trimming"]``), unless
+    ``capped`` or ``exact_refit``.
     """
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
@@ -165,9 +167,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
 
-    if leverage:
+    deep = False
+    if leverage and not (capped or exact_refit):
         # the capped trimming may leave edges among the kept pairs (``_deep_trimming``)
-        order = deeper_order(B, order, compute)
+        uncapped = deeper_order(B, order, compute)
+        if uncapped is not order:
+            order, deep, history["deep_trimming"] = uncapped, True, True
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their
@@ -207,6 +212,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                             ranked, dim, searches)
             if ranked:
                 return ranked, dim
+            if deep and noise <= EXACT_LEVEL:
+                # an uncapped ranking clean to rounding and no graph: the capped
+                # rankings decide (``capped_fallback``)
+                return [], 1
             if noise <= EXACT_LEVEL:
                 exact_level.append(key)
             continue

@@ -61,8 +61,10 @@ def deeper_order(B: PairBasis, order, compute) -> list:
     ranking of 32 directions estimates 2.0e-4, the uncapped ones 8e-4 to 1.2e-3 (they
     keep the pairs of smallest products, whose standardised residuals are larger).
     """
-    if B.n > LADDER_MAX_N or all(trimming_sizes(B, keep=key[1]) == uncapped_sizes(
-            B, keep=key[1]) for key in order):
+    if (B.n > LADDER_MAX_N or any(len(key) != 2 for key in order)
+            or all(trimming_sizes(B, keep=key[1]) == uncapped_sizes(B, keep=key[1])
+                   for key in order)):
+        # sampled rankings (keys (r, keep, rounds)), or the cap does not bind
         return order
     cleanest = np.inf
     for key in order:

@@ -144,13 +144,14 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         if B.n <= LADDER_MAX_N:
             # rankings that trim as many pairs at every round are one ranking (and
             # one noise estimate)
-            deep = key[2:] == (DEEP,)
-            sizes = (key[0], (uncapped_sizes if deep else trimming_sizes)(B, keep=key[1]))
+            uncapped_key = key[2:] == (DEEP,)
+            sizes = (key[0], (uncapped_sizes if uncapped_key else trimming_sizes)(
+                B, keep=key[1]))
             if sizes not in same:
                 # the first round (the Gram of all pairs) is the same for every keep
                 if key[0] not in firsts:
                     firsts[key[0]] = full_scores(B, key[0])
-                if deep:
+                if uncapped_key:
                     same[sizes] = deep_ranking(B, key[1], key[0], first=firsts[key[0]])
                 else:
                     scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],

@@ -21,7 +21,11 @@ repeated eigenvalue are defined up to rotation; a learned basis gives an arbitra
 one row per graph and rotation with F1, edges, family dimension and CPU seconds per draw
 (``--draws``, default 10 11 12). ``--pygsp`` runs PyGSP graphs of 100 to 500 nodes with
 their own weights (``PYGSP``: wide kernel weights, rings, a tree, sensor networks), for
-each graph seed of ``--seeds`` (default 0).
+each graph seed of ``--seeds`` (default 0). ``--sensors`` sweeps PyGSP's ``Sensor(N, seed)``
+(k = 6 nearest neighbours, Gaussian kernel weights, largest component) for N in
+``--sizes`` (default 100 150 200 300 400) and each seed of ``--seeds`` (default 0 to 5),
+plus unweighted and ``distributed=True`` versions of a few (``SENSOR_VARIANTS``), one row
+per input with the warning's class and the spectrum's largest multiplicity.
 """
 
 from __future__ import annotations
@@ -191,6 +195,63 @@ def pygsp_graphs(seeds):
                 pg.DavidSensorNet(500, seed=s)),
         })
     return out
+
+
+SENSOR_SIZES = (100, 150, 200, 300, 400)
+SENSOR_SEEDS = (0, 1, 2, 3, 4, 5)
+# (N, seed, variant): a few unweighted and distributed=True sensor networks beside the sweep
+SENSOR_VARIANTS = ((150, 0, "unweighted"), (200, 2, "unweighted"), (300, 4, "unweighted"),
+                   (150, 1, "distributed"), (200, 3, "distributed"), (300, 5, "distributed"))
+
+
+def sensor_graphs(sizes, seeds):
+    """``--sensors``: PyGSP ``Sensor(N, seed)`` for every size and seed, then the
+    variants of ``SENSOR_VARIANTS`` (unweighted: all weights 1; distributed: PyGSP's
+    ``distributed=True`` points)."""
+    import pygsp.graphs as pg
+
+    out = {}
+    for n in sizes:
+        for s in seeds:
+            out[f"PyGSP Sensor({n}, seed {s})"] = lambda n=n, s=s: _pygsp_graph(
+                pg.Sensor(n, seed=s))
+    for n, s, variant in SENSOR_VARIANTS:
+        if variant == "unweighted":
+            out[f"PyGSP Sensor({n}, seed {s}) unweighted"] = lambda n=n, s=s: _unweighted(
+                _pygsp_graph(pg.Sensor(n, seed=s)))
+        else:
+            out[f"PyGSP Sensor({n}, seed {s}) distributed"] = lambda n=n, s=s: _pygsp_graph(
+                pg.Sensor(n, distributed=True, seed=s))
+    return out
+
+
+def sensor_rows(names, sizes, seeds, inputs, noise):
+    """One row per sensor network of ``sensor_graphs`` and input: F1, edges, family
+    dimension, candidates, the warnings' classes, the largest eigenvalue multiplicity,
+    CPU seconds."""
+    print("| graph | n | mult. | input | F1 | edges found / true | family dim. | candidates | "
+          "warning | cpu s |\n|---|---|---|---|---|---|---|---|---|---|")
+    for name, make in sensor_graphs(sizes, seeds).items():
+        if names and name not in names:
+            continue
+        B = fourier_basis(make())
+        mult = max(len(g) for g in B.eigenspaces)
+        rng = np.random.default_rng(0)
+        rows = [("exact", _shuffle(B.eigenvectors, rng)),
+                ("perturbed", _shuffle(_perturb(B.eigenvectors, noise, rng), rng))]
+        for key, basis in rows:
+            if inputs and key not in inputs:
+                continue
+            c = time.process_time()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                res = infer_laplacian(basis, rng=0)
+            dc = time.process_time() - c
+            cmp = compare_graphs(B.laplacian, res.laplacian)
+            kinds = ", ".join(sorted({w.category.__name__ for w in caught})) or "-"
+            print(f"| {name} | {B.n} | {mult} | {key} | {cmp['f1']:.4f} | "
+                  f"{cmp['n_edges_hat']} / {cmp['n_edges_true']} | {res.family_dimension} | "
+                  f"{res.n_candidates} | {kinds} | {dc:.2f} |", flush=True)
 
 
 def _minnesota_ball(n, seed):
@@ -379,8 +440,12 @@ def main():
                     help="add graphs of n ~ 200 not used while making the inference faster")
     ap.add_argument("--pygsp", action="store_true",
                     help="PyGSP graphs of 100 to 500 nodes with their own weights (only these)")
-    ap.add_argument("--seeds", nargs="*", type=int, default=[0],
-                    help="graph seeds of --pygsp (default 0)")
+    ap.add_argument("--seeds", nargs="*", type=int,
+                    help="graph seeds of --pygsp (default 0) and --sensors (default 0 to 5)")
+    ap.add_argument("--sensors", action="store_true",
+                    help="sweep PyGSP Sensor(N, seed) over --sizes and --seeds (only these)")
+    ap.add_argument("--sizes", nargs="*", type=int, default=list(SENSOR_SIZES),
+                    help="sizes N of --sensors (default 100 150 200 300 400)")
     ap.add_argument("--draws", nargs="*", type=int, help="noise seeds: perturbed F1 per draw")
     ap.add_argument("--inputs", nargs="*", choices=("exact", "ordered", "perturbed"),
                     help="inputs to run (default: all three)")
@@ -388,6 +453,12 @@ def main():
                     help="graphs with repeated eigenvalues, perturbed, with and without a "
                          "random rotation inside each repeated eigenspace, per draw")
     args = ap.parse_args()
+    if args.sensors:
+        sensor_rows(args.only, args.sizes, args.seeds if args.seeds else SENSOR_SEEDS,
+                    args.inputs, args.noise)
+        return
+    if args.seeds is None:
+        args.seeds = [0]
     if args.rotated:
         rotated_rows(args.only, args.draws or (10, 11, 12), args.noise)
         return

@@ -12,6 +12,7 @@ import copy
 import numpy as np
 
 from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_loop
+from gsp_householder.graphs._deep_trimming import capped_fallback
 from gsp_householder.graphs._laplacian_fit import _residual
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._ranking_ladder import EXACT_MEDIAN_LEVEL, _ladder
@@ -70,7 +71,7 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
                                                 bisect_first=B.n <= UNBISECTED_MIN_N)
         if ranked:
             return ranked, family_dimension, history
-    ranked, family_dimension = _ladder(B, basis, tol, rng, history)
+    ranked, family_dimension = capped_fallback(_ladder, B, basis, tol, rng, history)
     if not ranked and "unresolvable" not in history:
         # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
         history["leverage_noise_estimates"] = history["noise_estimates"]

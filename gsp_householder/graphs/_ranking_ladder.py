@@ -24,6 +24,7 @@ from gsp_householder.graphs._candidate_search import (
     _settled_at_noise,
     _unsettled,
 )
+from gsp_householder.graphs._deep_trimming import DEEP, deep_ranking, deeper_order, uncapped_sizes
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._laplacian_fit import (
@@ -95,7 +96,7 @@ FREED_ROUNDS = 3
 
 
 def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=False,
-            last_resort=True):
+            last_resort=True, capped=False):
     """The search on the rankings of ``RANKINGS``, exact or at the estimated noise level.
 
     Near-null directions (twin and pendant nodes, nodes left with few pairs by the
@@ -129,36 +130,53 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     is above ``UNRESOLVABLE_NOISE``, nothing is searched (no graph); for the leverage
     rankings this is reported as noise (``history["unresolvable"]``). Without
     ``last_resort`` the noisy ladder that finds no graph does not search the rankings
-    again at the largest estimate over truncated families (``_noisy_ladder``).
+    again at the largest estimate over truncated families (``_noisy_ladder``). Where the
+    cap on the pairs trimmed binds and no capped ranking is clean, uncapped rankings
+    replace them when cleaner (``deeper_order``; ``history["deep_trimming"]``), unless
+    ``capped`` or ``exact_refit``.
     """
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
     order, cache, same, firsts, searches = list(order), {}, {}, {}, {}
 
-    def ranking(key):
-        if key not in cache:
-            if key[2:] == ("fitted",):
-                scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
-                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
-            elif B.n <= LADDER_MAX_N:
-                # rankings that trim as many pairs at every round are one ranking (and
-                # one noise estimate)
-                sizes = (key[0], trimming_sizes(B, keep=key[1]))
-                if sizes not in same:
-                    # the first round (the Gram of all pairs) is the same for every keep
-                    if key[0] not in firsts:
-                        firsts[key[0]] = full_scores(B, key[0])
+    def compute(key):
+        if key[2:] == ("fitted",):
+            scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+            return scores, trimmed, robust_noise(B, trimmed)
+        if B.n <= LADDER_MAX_N:
+            # rankings that trim as many pairs at every round are one ranking (and
+            # one noise estimate)
+            uncapped_key = key[2:] == (DEEP,)
+            sizes = (key[0], (uncapped_sizes if uncapped_key else trimming_sizes)(
+                B, keep=key[1]))
+            if sizes not in same:
+                # the first round (the Gram of all pairs) is the same for every keep
+                if key[0] not in firsts:
+                    firsts[key[0]] = full_scores(B, key[0])
+                if uncapped_key:
+                    same[sizes] = deep_ranking(B, key[1], key[0], first=firsts[key[0]])
+                else:
                     scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],
                                                        first=firsts[key[0]])
                     same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
-                cache[key] = same[sizes]
-            else:
-                scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
-                                                           r=key[0])
-                cache[key] = (scores, trimmed, robust_noise(B, trimmed))
+            return same[sizes]
+        scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
+                                                   r=key[0])
+        return scores, trimmed, robust_noise(B, trimmed)
+
+    def ranking(key):
+        if key not in cache:
+            cache[key] = compute(key)
             history["noise_estimates"].append(cache[key][2])
         return cache[key]
+
+    deep = False
+    if leverage and not (capped or exact_refit):
+        # the capped trimming may leave edges among the kept pairs (``_deep_trimming``)
+        uncapped = deeper_order(B, order, compute)
+        if uncapped is not order:
+            order, deep, history["deep_trimming"] = uncapped, True, True
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their
@@ -198,6 +216,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                             ranked, dim, searches)
             if ranked:
                 return ranked, dim
+            if deep and noise <= EXACT_LEVEL:
+                # an uncapped ranking clean to rounding and no graph: the capped
+                # rankings decide (``capped_fallback``)
+                return [], 1
             if noise <= EXACT_LEVEL:
                 exact_level.append(key)
             continue
@@ -213,6 +235,14 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             # unclean rankings of exact eigenvectors can agree on such a level too: the
             # exact search (no linear program unless a prefix fits to rounding) first
             exact = _first_exact(B, deferred, ranking, tol, rng, history)
+            if exact:
+                return exact
+            # a later ranking clean to rounding: exact eigenvectors (PyGSP
+            # Sensor(300, seed=5): 4.2e-2, 6.6e-2 and 2.6e-2, then 1.2e-14 with 32
+            # directions); up to LADDER_MAX_N nodes, where the rankings draw nothing
+            clean = [k for k in rest if B.n <= LADDER_MAX_N and compute(k)[2] <= EXACT_LEVEL]
+            exact = _first_exact(B, clean, ranking, tol, rng, history,
+                                 refit=(basis, order, searches))
             if exact:
                 return exact
             if leverage:

@@ -111,19 +111,20 @@ def full_scores(B: PairBasis, r=8):
     return full, leverage_scores(B, mu, Lam)
 
 
-def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8, first=None):
+def leverage_ranking(B: PairBasis, rounds=3, keep=0.7, r=8, first=None, sizes=None):
     """Scores after trimming the ``1 - keep`` most edge-like pairs ``rounds`` times.
 
     At most ``max(6000, 16 n)`` pairs are trimmed (``trimming_sizes``), which bounds the
     cost at $O(n g^2)$ per round for large graphs. ``first``: ``full_scores(B, r)`` if
     already computed (the rankings of one ``r`` and another ``keep`` share it).
+    ``sizes``: the number of pairs trimmed at each round instead (``_deep_trimming``).
 
     Returns the scores and ``(gram, i, j)``: the Gram of the kept pairs and the trimmed
     pairs.
     """
     full, S = full_scores(B, r) if first is None else first
     gram, i, j = full, np.zeros(0, np.intp), np.zeros(0, np.intp)
-    for c in trimming_sizes(B, rounds, keep):
+    for c in trimming_sizes(B, rounds, keep) if sizes is None else sizes:
         i, j = top_pairs(B, S, c)
         gram = full.without(i, j)
         mu, Lam = gram.null_directions(r)

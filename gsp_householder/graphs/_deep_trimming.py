@@ -1,0 +1,101 @@
+"""Leverage rankings trimmed without the cap on the pairs trimmed, when the capped
+trimming leaves the kept pairs unclean.
+
+``trimming_sizes`` trims at most ``max(6000, 16 n)`` pairs per round. From about 140
+nodes (where the later rounds' fractions of the $N = n(n-1)/2$ pairs exceed 6000) to
+``LADDER_MAX_N`` the cap binds, and at n = 300 every round trims the same 6000 pairs
+(13 % of them): on PyGSP ``Sensor(300, seed=1)`` (1064 edges) the capped rankings keep
+212 to 703 edges among their kept pairs, and their noise estimates (1.1e-2 to 2.5e-2
+on exact eigenvectors) look like noise; trimmed to the fractions (30 %, 51 %, 66 %)
+they keep none, at an estimate of 1e-12 (exact) or 1.3e-3 to 1.9e-3 (perturbed by
+1e-3). A Gram downdate of all the trimmed pairs costs $O(N g^2)$ per round, affordable
+up to ``LADDER_MAX_N`` nodes (0.4-0.6 CPU s per ranking at n = 300).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._support_search import (
+    leverage_ranking,
+    robust_noise,
+    trimming_sizes,
+)
+from gsp_householder.graphs._thresholds import EXACT_LEVEL, LADDER_MAX_N
+
+#: The uncapped rankings replace the capped ones when the first one's noise estimate is
+#: at least this many times smaller (trimming more pairs lowers the estimate of clean
+#: pairs a little too: it drops the non-edges with the largest residuals).
+DEEP_CLEANER = 3.0
+#: The marker of an uncapped ranking's key in the ladder: ``(r, keep, DEEP)``.
+DEEP = "deep"
+
+
+def uncapped_sizes(B: PairBasis, rounds: int = 3, keep: float = 0.7) -> tuple[int, ...]:
+    """``trimming_sizes`` without the cap of ``max(6000, 16 n)`` pairs."""
+    N = B.n_pairs
+    return tuple(int(min(N - 1, max(4 * B.n, N * (1.0 - keep ** (t + 1)))))
+                 for t in range(rounds))
+
+
+def deep_ranking(B: PairBasis, keep: float, r: int, first=None):
+    """``(scores, trimmed, noise)`` of the leverage ranking trimmed to
+    ``uncapped_sizes`` (``first``: ``full_scores(B, r)`` if already computed)."""
+    scores, trimmed = leverage_ranking(B, keep=keep, r=r, first=first,
+                                       sizes=uncapped_sizes(B, keep=keep))
+    return scores, trimmed, robust_noise(B, trimmed)
+
+
+def deeper_order(B: PairBasis, order, compute) -> list:
+    """The ladder's leverage keys ``order``, each marked ``DEEP`` (uncapped) when the cap
+    binds their trimming (at most ``LADDER_MAX_N`` nodes), none of the capped rankings
+    is clean to rounding (``EXACT_LEVEL``) and the first uncapped ranking's noise
+    estimate is ``DEEP_CLEANER`` times below the smallest capped one; else ``order``.
+
+    ``compute(key)`` gives a ranking's ``(scores, trimmed, noise)`` (kept by the caller:
+    the rankings computed here are not computed again). A capped ranking that keeps no
+    edge stays the cleaner one: on ``Sensor(300, seed=0)`` perturbed by 1e-3 the capped
+    ranking of 32 directions estimates 2.0e-4, the uncapped ones 8e-4 to 1.2e-3 (they
+    keep the pairs of smallest products, whose standardised residuals are larger).
+    """
+    if (B.n > LADDER_MAX_N or any(len(key) != 2 for key in order)
+            or all(trimming_sizes(B, keep=key[1]) == uncapped_sizes(B, keep=key[1])
+                   for key in order)):
+        # sampled rankings (keys (r, keep, rounds)), or the cap does not bind
+        return order
+    cleanest = np.inf
+    for key in order:
+        cleanest = min(cleanest, compute(key)[2])
+        if cleanest <= EXACT_LEVEL:
+            return order
+    if DEEP_CLEANER * compute((*order[0][:2], DEEP))[2] <= cleanest:
+        return [(*key[:2], DEEP) for key in order]
+    return order
+
+
+def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
+    """``ladder(B, basis, tol, rng, history)`` (``_ladder``); when it searched the
+    uncapped rankings (``history["deep_trimming"]``) and found no graph, the capped
+    rankings' ladder from the same generator state and history, as if the uncapped ones
+    had not been searched (``history["deep_trimming"]`` is then False).
+
+    Trimming more pairs also drops the clean pairs of largest residual, which lowers the
+    estimate of eigenvectors whose rankings are not clean to rounding: weighted
+    Delaunay(200, seed 4) exact (benchmarks' ``EXTRA``) has capped estimates 1.5e-8 to
+    5e-7 and uncapped ones 1e-10 to 6e-10, searched as exact to no graph (then the
+    complete graph, warned), while the capped ladder gives the graph at 1.4e-7.
+    """
+    saved = copy.deepcopy(history)
+    state = None if rng is None else copy.deepcopy(rng.bit_generator.state)
+    ranked, dim = ladder(B, basis, tol, rng, history)
+    if ranked or not history.get("deep_trimming"):
+        return ranked, dim
+    history.clear()
+    history.update(saved)
+    history["deep_trimming"] = False
+    if rng is not None:
+        rng.bit_generator.state = state
+    return ladder(B, basis, tol, rng, history, capped=True)

@@ -1,0 +1,88 @@
+"""Leverage rankings trimmed without the pair cap (``_deep_trimming``): PyGSP sensor
+networks of 300 nodes, whose capped rankings keep hundreds of edges among their kept
+pairs."""
+
+import logging
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import perturbed, shuffled
+
+from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs._deep_trimming import deep_ranking, uncapped_sizes
+from gsp_householder.graphs._support_search import leverage_ranking, trimming_sizes
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
+
+pygsp = pytest.importorskip("pygsp")
+logging.getLogger("pygsp").setLevel(logging.WARNING)   # PyGSP logs its k-NN search
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    """The graph searches run with one BLAS thread (as in ``conftest``)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+@pytest.fixture(scope="module")
+def sensor():
+    """PyGSP ``Sensor(300, seed=1)`` with its own weights (connected, 1064 edges, simple
+    spectrum): the Fourier basis and the edge mask."""
+    W = sp.csr_array(pygsp.graphs.Sensor(300, seed=1).W, dtype=float)
+    W.setdiag(0.0)
+    W.eliminate_zeros()
+    G = nx.from_scipy_sparse_array((W + W.T) / 2)
+    assert nx.is_connected(G)
+    return fourier_basis(G), (W + W.T).toarray() > 0
+
+
+def _kept_edges(B, trimmed, edges):
+    """Edges among the pairs a ranking kept (not trimmed)."""
+    _, i, j = trimmed
+    cut = np.zeros((B.n, B.n), dtype=bool)
+    cut[i, j] = cut[j, i] = True
+    return int(np.count_nonzero(np.triu(edges & ~cut, 1)))
+
+
+def test_uncapped_sizes_are_the_capped_ones_where_the_cap_does_not_bind():
+    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
+        shuffled(fourier_basis(nx.path_graph(60)).eigenvectors, 0), None, None, None, None))
+    assert uncapped_sizes(B, keep=0.7) == trimming_sizes(B, keep=0.7)
+
+
+def test_capped_trimming_keeps_edges_the_uncapped_one_trims(sensor):
+    B0, edges = sensor
+    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
+        shuffled(B0.eigenvectors, 3), None, None, None, None))
+    assert max(trimming_sizes(B)) < min(uncapped_sizes(B)[1:])
+    _, capped = leverage_ranking(B, keep=0.7, r=8)
+    _, deep, noise = deep_ranking(B, 0.7, 8)
+    # 703 edges kept with the cap (any kernel: the Gram's smallest directions are not
+    # the eigenvalue vector while edges are among its rows); none without
+    assert _kept_edges(B, capped, edges) > 100
+    assert _kept_edges(B, deep, edges) == 0
+    assert noise < 1e-9
+
+
+def test_exact_sensor_network_of_300_nodes_is_found(sensor):
+    B0, _ = sensor
+    res = infer_laplacian(shuffled(B0.eigenvectors, 5), rng=0)
+    assert compare_graphs(B0.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.family_dimension == 1
+
+
+def test_perturbed_sensor_network_of_300_nodes_is_found(sensor):
+    B0, _ = sensor
+    V = shuffled(perturbed(B0.eigenvectors, 1e-3, 2), 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
+    assert not caught

@@ -611,7 +611,7 @@ def _missing_edges(basis, L, eigenvalues, history, test) -> None:
     if basis["V"].shape[0] > FAMILY_SEARCH_MAX_N:
         return
     found = missing_edges(basis["V"], L, eigenvalues, test)
-    if found["count"] == 0:
+    if found is None or found["count"] == 0:
         return
     k, m = found["count"], test["z"].size
     history["missing_edges"] = k

@@ -183,7 +183,8 @@ def test_true_laplacian_shows_no_missing_edges(make, seed, sigma, draw):
     """The true Laplacian read on its perturbed eigenvectors: every non-edge's entry is
     noise (family-wise level 0.05 over the non-edges), so no pair, or far too few to
     take the graph outside 0.95 in F1, is flagged; the wrong graphs returned for the
-    first two inputs show 120 and 22 such pairs."""
+    first two inputs show 120 and 22 such pairs at the plain quantile (61 and fewer at
+    twice it, the threshold of the warning)."""
     G = _lognormal_graph(make(), seed, sigma)
     B = fourier_basis(G)
     V = perturbed(shuffled(B.eigenvectors, draw), 1e-3, draw)

@@ -12,8 +12,8 @@ $$\\mathrm{se}_{ij}^2 = (L_{ii} - L_{jj})^2 + r_i + r_j + \\sum_k \\tilde V_{ik}
 
 (rotation term and fitted-eigenvalue term, ``edge_significance``'s standard error at
 $L_{ij} = 0$). A non-edge whose $z_{ij} = -\\tilde L_{ij} / (\\sigma\\, \\mathrm{se}_{ij})$
-is above the one-sided Bonferroni quantile $\\Phi^{-1}(1 - \\alpha / N)$ over the $N$
-non-edges is a significantly negative entry: a weight the eigenvectors show between
+is above ``SE_FACTOR`` times the one-sided Bonferroni quantile $\\Phi^{-1}(1 - \\alpha /
+N)$ over the $N$ non-edges is a significantly negative entry: a weight the eigenvectors show between
 two nodes that the graph does not join. On the true graph none is expected (family-wise
 level $\\alpha$); a graph that misses heavy edges of the truth, whose weight went to the
 pairs around them, leaves tens to hundreds (see ``docs/inference-families.md``,
@@ -59,7 +59,7 @@ def missing_edges(V, L, eigenvalues, test, level: float = MISSING_LEVEL) -> dict
     dict or None
         None when the noise level is at most ``MODEL_NOISE``; else ``"count"``: the
         number of such non-edges, ``"z"``: the largest z-score among the non-edges (0
-        if there is none), ``"threshold"``: the Bonferroni quantile.
+        if there is none), ``"threshold"``: ``SE_FACTOR`` times the Bonferroni quantile.
     """
     sigma = test["noise"]
     if sigma <= MODEL_NOISE:

@@ -469,8 +469,11 @@ def test_sparser_graph_fitting_as_well_at_the_smallest_estimate_is_warned_of():
     # F1 0.87: the eigenvectors do not decide between them
     G = _wide_weights(nx.path_graph(80), 6, "ln15")
     B = fourier_basis(G)
-    with pytest.warns(AmbiguousGraphWarning, match="sparser graph"):
-        res = infer_laplacian(_perturbed(_shuffled(B.eigenvectors, 6), 1e-3, 6), rng=0)
+    # the test of the non-edges may warn too (the truth's heavy edges are missing)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*significantly negative")
+        with pytest.warns(AmbiguousGraphWarning, match="sparser graph"):
+            res = infer_laplacian(_perturbed(_shuffled(B.eigenvectors, 6), 1e-3, 6), rng=0)
     f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
     assert f1 == 1.0 or res.history["sparser_rival_agreement"] < 0.95
     assert res.history["sparser_rival_edges"] < res.n_edges

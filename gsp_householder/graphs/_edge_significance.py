@@ -139,8 +139,9 @@ def edge_significance(V, L, eigenvalues, level: float = EDGE_LEVEL) -> dict | No
     Returns ``None`` when there is nothing to test (no edge, no non-edge, or a noise
     level at rounding, ``EXACT_NOISE``), else a dict with ``"noise"`` ($\\sigma$),
     ``"threshold"`` (the Bonferroni quantile), ``"z"`` (the edges' z-scores), ``"rows"``
-    and ``"cols"`` (the edges, $i < j$) and ``"weak"`` (the edges whose z-score is
-    below the threshold).
+    and ``"cols"`` (the edges, $i < j$), ``"weak"`` (the edges whose z-score is
+    below the threshold), ``"node_terms"`` ($L_{ii}$ and $r_i$, ``node_terms``) and
+    ``"information"`` ($F_{kk}$ and the mask of the columns of nonzero eigenvalue).
     """
     L = sp.csr_array(L)
     d, r = node_terms(L)
@@ -160,4 +161,5 @@ def edge_significance(V, L, eigenvalues, level: float = EDGE_LEVEL) -> dict | No
     z = weights / se
     threshold = float(ndtri(1.0 - level / weights.size))
     return {"noise": sigma, "threshold": threshold, "z": z, "rows": upper.row,
-            "cols": upper.col, "weak": z < threshold}
+            "cols": upper.col, "weak": z < threshold, "node_terms": (d, r),
+            "information": (F, free)}

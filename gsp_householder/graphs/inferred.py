@@ -86,6 +86,14 @@ class InferredLaplacian:
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided
         Bonferroni quantile at family-wise level 0.05) and ``"rotation_noise"``.
+        ``"missing_edges"``, when some non-edges of the graph have significantly negative
+        entries of $V \\hat\\Lambda V^T$ at that noise level (edge weights the
+        eigenvectors show and the graph lacks; module ``_missing_edges``): their
+        number, and ``"missing_z"`` (the largest z-score and the threshold, the
+        one-sided Bonferroni quantile over the non-edges at family-wise level 0.05, times
+        2); a
+        ``ConvergenceWarning`` when they are too many for the graph to be within 0.95
+        in F1 of a graph that has them.
     """
 
     laplacian: sp.csr_array

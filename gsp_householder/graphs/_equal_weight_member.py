@@ -26,6 +26,13 @@ from gsp_householder.graphs._thresholds import FITS_EXACTLY
 EQUAL_CV = 1e-6
 
 
+def _equal_weights(W) -> sp.csr_array:
+    """The graph of ``W`` with every weight set to 1."""
+    A = sp.csr_array(W, copy=True)
+    A.data[:] = 1.0
+    return A
+
+
 def equal_weight_members(basis, ranked) -> list:
     """The candidates of ``ranked`` (``rank_candidates`` items) with unequal weights whose
     graph with every weight set to 1 fits the eigenvectors exactly (residual at most
@@ -48,8 +55,7 @@ def equal_weight_members(basis, ranked) -> list:
     for n_edges, cv, lam, W in ranked:
         if cv <= EQUAL_CV:
             continue
-        A = sp.csr_array(W, copy=True)
-        A.data[:] = 1.0
+        A = _equal_weights(W)
         if _residual(basis, A) <= FITS_EXACTLY:
             out.append((n_edges, 0.0, lam, A))
     return out
@@ -97,8 +103,7 @@ def equalised_at_noise(basis, ranked, residuals, fewer_than: int) -> tuple[list,
     items, fits, changed = [], [], False
     for item, own in zip(ranked, residuals, strict=True):
         if item[1] > EQUAL_CV and item[0] < fewer_than:
-            A = sp.csr_array(item[3], copy=True)
-            A.data[:] = 1.0
+            A = _equal_weights(item[3])
             equal = _residuals(basis, A)
             if _fits_as_well(equal, own):
                 item, own, changed = (*item[:3], A), equal, True

@@ -584,7 +584,7 @@ def test_chunk_grams_in_kept_memory_are_the_summed_products(monkeypatch):
         assert rest.M.tobytes() == down.tobytes()
         for kept in B.work.values():
             assert not np.shares_memory(gram.M, kept) and not np.shares_memory(rest.M, kept)
-    assert set(B.work) == {"square", "sum"}
+    assert set(B.work) == {"rows", "square", "sum"}     # the chunks' rows, Grams and sum
 
 
 def test_centred_grams_in_kept_memory_are_the_plain_ones():

@@ -16,21 +16,17 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-import scipy.sparse as sp
-
-from gsp_householder.graphs._laplacian_fit import _fits_as_well, _residual, _residuals
+from gsp_householder.graphs._laplacian_fit import (
+    _fits_as_well,
+    _residual,
+    _residuals,
+    equal_weights,
+)
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
 
 #: A candidate's weights are equal when their coefficient of variation is below this
 #: (as ``candidate_order`` reads it).
 EQUAL_CV = 1e-6
-
-
-def _equal_weights(W) -> sp.csr_array:
-    """The graph of ``W`` with every weight set to 1."""
-    A = sp.csr_array(W, copy=True)
-    A.data[:] = 1.0
-    return A
 
 
 def equal_weight_members(basis, ranked) -> list:
@@ -55,7 +51,7 @@ def equal_weight_members(basis, ranked) -> list:
     for n_edges, cv, lam, W in ranked:
         if cv <= EQUAL_CV:
             continue
-        A = _equal_weights(W)
+        A = equal_weights(W)
         if _residual(basis, A) <= FITS_EXACTLY:
             out.append((n_edges, 0.0, lam, A))
     return out
@@ -103,7 +99,7 @@ def equalised_at_noise(basis, ranked, residuals, fewer_than: int) -> tuple[list,
     items, fits, changed = [], [], False
     for item, own in zip(ranked, residuals, strict=True):
         if item[1] > EQUAL_CV and item[0] < fewer_than:
-            A = _equal_weights(item[3])
+            A = equal_weights(item[3])
             equal = _residuals(basis, A)
             if _fits_as_well(equal, own):
                 item, own, changed = (*item[:3], A), equal, True

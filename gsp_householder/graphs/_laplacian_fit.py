@@ -21,6 +21,13 @@ from gsp_householder.graphs._thresholds import PLAIN_SLACK, RESIDUAL_SLACK
 DIRECT_OFF_DIAGONAL = 1e-4
 
 
+def equal_weights(W) -> sp.csr_array:
+    """The graph of the weights ``W`` with every weight set to 1 (a sparse copy)."""
+    A = sp.csr_array(W, copy=True)
+    A.data[:] = 1.0
+    return A
+
+
 def _equal_within_noise(basis, W, noise) -> bool:
     """Whether the Laplacian of weights ``W`` is that of equal weights on its edges to
     the noise level: every off-diagonal entry within ``CLEAN_FACTOR`` times ``noise``
@@ -28,9 +35,7 @@ def _equal_within_noise(basis, W, noise) -> bool:
     $s_i^2 = (L^2)_{ii}$, as the pairs after a clean prefix are
     (``PrefixSearch._residual_noise``)."""
     L = _laplacian(W, basis)
-    A = sp.csr_array(W, copy=True)
-    A.data[:] = 1.0
-    D = sp.triu(L - _laplacian(A, basis), 1).tocoo()
+    D = sp.triu(L - _laplacian(equal_weights(W), basis), 1).tocoo()
     s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
     z = np.abs(D.data) / (s[D.row] + s[D.col] + 1e-300)
     return bool(z.max(initial=0.0) <= CLEAN_FACTOR * noise)

@@ -77,11 +77,9 @@ class PairBasis:
     diagonal : tuple or None
         The singular value decomposition of the centred diagonal map, once computed
         (``_regular_family._diagonal_svd``).
-    scratch : ndarray or None
-        The memory of ``row_buffer``.
     work : dict
-        The memory of ``column_buffer``, ``square_buffer`` and ``gram_sum_buffer`` (one
-        flat array each).
+        The memory of ``row_buffer``, ``column_buffer``, ``square_buffer`` and
+        ``gram_sum_buffer`` (one flat array each).
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -108,7 +106,6 @@ class PairBasis:
     reductions: list = field(default_factory=list, repr=False, compare=False)
     local_free: tuple | None = field(default=None, repr=False, compare=False)
     diagonal: tuple | None = field(default=None, repr=False, compare=False)
-    scratch: np.ndarray | None = field(default=None, repr=False, compare=False)
     work: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -185,10 +182,8 @@ class PairBasis:
         more rows are asked for): chunks of many pair rows reuse memory that is already
         mapped instead of allocating, faulting in and zeroing it again on every call.
         One user at a time: the contents are valid until the next call."""
-        if self.scratch is None or len(self.scratch) < rows:
-            self.scratch = None
-            self.scratch = np.empty((rows, self.V.shape[1]), dtype=self.V.dtype)
-        return self.scratch[:rows]
+        q = self.V.shape[1]
+        return self._flat("rows", rows * q)[:rows * q].reshape(rows, q)
 
     def column_buffer(self) -> np.ndarray:
         """A flat buffer of ``V.size`` floats kept with the basis, in which

@@ -202,8 +202,8 @@ def _dot_row_sums(Y):
     ones = np.ones(Y.shape[1])
 
     def reduce(block, sums, squares):
-        _kernels._row_dot(block, block, squares)
-        _kernels._row_dot(block, ones, sums)
+        np.vecdot(block, block, out=squares)
+        np.vecdot(block, ones, out=sums)
 
     return _blocked_row_pass(Y, 1 << 18, reduce)
 

@@ -32,6 +32,7 @@ the result does not depend on the number of threads.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -48,10 +49,11 @@ __all__ = ["active_backend", "affine_moments", "block_sums", "row_sums_and_squar
 
 # float64 entries of one cache block of the numpy implementation (1 MiB)
 _CHUNK = 1 << 17
-# float64 entries of one block of rows of the numpy row-sum kernel (512 KiB): large
-# enough that the per-call overhead of numpy stays small, small enough that a block,
-# its float32 source and the float64 copy of it stay in L2 while they are reduced
-_LAST_CHUNK = 1 << 16
+# float64 entries of one block of rows of the numpy row-sum kernel (1 MiB): the block is
+# reduced a second time from the shared L3 (32 MiB here; a 512 KiB block with its
+# float32 source and outputs does not stay in a 512 KiB L2 either), and a larger block
+# halves the numpy calls, whose interpreter work holds the GIL, per entry
+_LAST_CHUNK = 1 << 17
 # the numpy row kernel's blocks hold a multiple of this many rows (BLAS ``gemv``
 # kernels sum rows in groups; aligned blocks give every row the same grouping)
 _ROW_ALIGN = 8
@@ -252,20 +254,6 @@ def _numba_kernels():
 
 
 # --------------------------------------------------------------------- numpy
-def _row_dot(a, b, out) -> None:
-    """``out[i] = a[i] . b[i]`` (``b`` broadcast), float64, for C-ordered ``a``.
-
-    `numpy.vecdot` (numpy >= 2) calls BLAS ``dot`` once per row: single-threaded
-    for rows of up to ``_DOT_MAX`` entries. Longer rows use ``einsum``, which
-    needs no BLAS threads (BLAS threads its ``dot`` on long vectors, and waking
-    them once per row costs more than the row).
-    """
-    if _vecdot is not None and a.shape[1] <= _DOT_MAX:
-        _vecdot(a, b, out=out)
-    else:
-        np.einsum("ij,ij->i" if b.ndim == 2 else "ij,j->i", a, b, out=out)
-
-
 def vector_dot(x: np.ndarray, y: np.ndarray) -> float:
     """``x . y`` for float64 vectors of equal length, on the calling thread.
 
@@ -299,6 +287,19 @@ def _last_rows(p: int) -> int:
     return rows - rows % _ROW_ALIGN if rows >= 2 * _ROW_ALIGN else rows
 
 
+def _row_squares(p: int) -> Callable[..., object]:
+    """``f(a, b, out=out)``: ``out[i] = a[i] . b[i]`` in float64 for C-ordered (r, p) blocks.
+
+    `numpy.vecdot` (numpy >= 2) calls BLAS ``dot`` once per row: single-threaded for
+    rows of up to ``_DOT_MAX`` entries. Longer rows use ``einsum``, which needs no BLAS
+    threads (BLAS threads its ``dot`` on long vectors, and waking them once per row
+    costs more than the row). Chosen once per call of the kernel, not per block.
+    """
+    if _vecdot is not None and p <= _DOT_MAX:
+        return _vecdot
+    return functools.partial(np.einsum, "ij,ij->i")
+
+
 def _numpy_last(X, sums, sq_sums, claim, accumulate):
     # per block of rows: the squares by one dot product per row (BLAS ``dot``, which
     # streams the block in from memory), then the sums by one matrix-vector product
@@ -307,27 +308,34 @@ def _numpy_last(X, sums, sq_sums, claim, accumulate):
     # every thread takes the next unclaimed one (``claim``: a shared counter of
     # blocks) until none is left, so each row is summed by the same calls whatever
     # the number of threads and whichever thread sums it; a thread that starts late
-    # (a core waking up, or taken by another job) leaves its share to the others
+    # (a core waking up, or taken by another job) leaves its share to the others.
+    # The loop does no more interpreter work per block than its numpy calls need
+    # (the reductions and the buffers are chosen once, slices clip at ``n``): that
+    # work holds the GIL, which the other thread then waits for
     n, p = X.shape
     rows = _last_rows(p)
-    buf = None if X.dtype == np.float64 else np.empty((min(rows, n), p))
+    squares, matmul, copyto = _row_squares(p), np.matmul, np.copyto
     ones = np.ones(p)
+    buf = None if X.dtype == np.float64 else np.empty((min(rows, n), p))
     part = np.empty((2, min(rows, n))) if accumulate else None
     with np.errstate(over="ignore", invalid="ignore"):  # non-finite sums are checked later
-        while (i := next(claim) * rows) < n:
-            j = min(n, i + rows)
-            block = X[i:j]
+        for k in claim:
+            i = k * rows
+            if i >= n:
+                return
+            block = X[i:i + rows]
             if buf is not None:
-                block = buf[:j - i]
-                np.copyto(block, X[i:j], casting="unsafe")
-            if accumulate:
-                _row_dot(block, block, part[1, :j - i])
-                np.matmul(block, ones, out=part[0, :j - i])
-                sums[i:j] += part[0, :j - i]
-                sq_sums[i:j] += part[1, :j - i]
+                source, block = block, buf[:block.shape[0]]
+                copyto(block, source, casting="unsafe")
+            if part is None:
+                squares(block, block, out=sq_sums[i:i + rows])
+                matmul(block, ones, out=sums[i:i + rows])
             else:
-                _row_dot(block, block, sq_sums[i:j])
-                np.matmul(block, ones, out=sums[i:j])
+                r = block.shape[0]
+                squares(block, block, out=part[1, :r])
+                matmul(block, ones, out=part[0, :r])
+                sums[i:i + r] += part[0, :r]
+                sq_sums[i:i + r] += part[1, :r]
 
 
 def _run_claimed(work: Callable[[Iterator[int]], None], n_blocks: int, n_threads: int) -> None:

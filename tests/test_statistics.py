@@ -262,6 +262,99 @@ def test_property_numpy_row_kernel(shape, dtype, layout, rows, scale, seed):
         np.testing.assert_allclose(compiled[1], one[1], rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype, calls", [(np.float64, 2), (np.float32, 3)])
+def test_numpy_row_kernel_work_per_block(monkeypatch, dtype, calls):
+    """The numpy row kernel picks its row reduction once per call and makes only its numpy
+    calls per block (the squares and the sums; float32 first converts the block), on
+    blocks of more than 512 KiB and at most 1 MiB of float64 rows, a multiple of 8 rows."""
+    for p in (1, 3, 100, 1000, 4096):
+        rows = _kernels._last_rows(p)
+        assert rows * p * 8 <= 2**20 and (rows % 8 == 0 or rows < 16)
+    rows = _kernels._last_rows(100)
+    assert rows * 100 * 8 > 2**19
+    X = np.random.default_rng(4).standard_normal((3 * rows + 5, 100)).astype(dtype)
+    counts = {"choices": 0, "calls": 0}
+    choose, matmul, copyto = _kernels._row_squares, np.matmul, np.copyto
+
+    def counted(func):
+        def call(*args, **kwargs):
+            counts["calls"] += 1
+            return func(*args, **kwargs)
+        return call
+
+    def counted_choice(p):
+        counts["choices"] += 1
+        return counted(choose(p))
+
+    monkeypatch.setattr(_kernels, "_row_squares", counted_choice)
+    monkeypatch.setattr(np, "matmul", counted(matmul))
+    monkeypatch.setattr(np, "copyto", counted(copyto))
+    with _kernels.use_backend("numpy"):
+        sums, sq = _kernels.sums_along_axis(X, 1, n_threads=1)
+    monkeypatch.undo()
+    assert counts == {"choices": 1, "calls": 4 * calls}
+    ref_s, ref_q = _reference(X, 1)
+    np.testing.assert_allclose(sums, ref_s, rtol=1e-12, atol=1e-12 * np.abs(ref_q).max() ** 0.5)
+    np.testing.assert_allclose(sq, ref_q, rtol=1e-12)
+
+
+def test_statistics_without_numba_reject_empty_and_one_row_inputs(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.setitem(_kernels._state, "backend", None)
+    for shape, match in (((0, 5), "must not be empty"), ((5, 0), "must not be empty"),
+                         ((1, 7), "at least 2 rows")):
+        with pytest.raises(ValueError, match=match):
+            SignalStatistics.from_array(np.ones(shape, dtype=np.float32))
+    assert _kernels.active_backend() == "numpy"
+
+
+@settings(max_examples=60, deadline=None)
+@given(shape=st.tuples(st.integers(2, 60), st.integers(1, 30)),
+       dtype=st.sampled_from([np.float64, np.float32, np.int32]),
+       layout=st.sampled_from(["C", "F", "strided"]), rows=st.integers(1, 20),
+       bad=st.sampled_from([None, None, np.nan, np.inf, -np.inf]),
+       seed=st.integers(0, 2**32 - 1))
+def test_property_statistics_without_numba(shape, dtype, layout, rows, bad, seed):
+    """Without numba, `SignalStatistics.from_array` runs the numpy kernel (several blocks,
+    two threads): float64 sums and sums of squares to 1e-12 for any layout and dtype, the
+    compiled kernel's results to 1e-12 when it is installed, and a NaN or inf entry is
+    rejected with an error that names ``Y``."""
+    import sys
+
+    rng = np.random.default_rng(seed)
+    big = rng.standard_normal((2 * shape[0], 2 * shape[1])) * 40 + 3
+    big = big.astype(dtype)
+    X = {"C": np.ascontiguousarray(big[:shape[0], :shape[1]]),
+         "F": np.asfortranarray(big[:shape[0], :shape[1]]),
+         "strided": big[::2, ::2]}[layout]
+    if bad is not None and dtype != np.int32:
+        X[rng.integers(shape[0]), rng.integers(shape[1])] = bad
+    else:
+        bad = None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(sys.modules, "numba", None)  # import numba -> ImportError
+        mp.setitem(_kernels._state, "backend", None)
+        mp.setattr(_kernels, "_LAST_CHUNK", rows * shape[1])
+        mp.setattr(_kernels, "_PARALLEL_MIN", 0)  # the default thread count: two or more
+        if bad is not None:
+            with pytest.raises(ValueError, match="Y"):
+                SignalStatistics.from_array(X)
+            return
+        stats = SignalStatistics.from_array(X)
+        assert _kernels.active_backend() == "numpy"
+    ref_s, ref_q = _reference(X, 1)
+    atol = 1e-12 * np.abs(ref_q).max() ** 0.5
+    np.testing.assert_allclose(stats.row_sums, ref_s, rtol=1e-12, atol=atol)
+    np.testing.assert_allclose(stats.row_sq_sums, ref_q, rtol=1e-12)
+    if _kernels._numba_available():
+        with _kernels.use_backend("numba"):
+            compiled = SignalStatistics.from_array(X)
+        np.testing.assert_allclose(compiled.row_sums, stats.row_sums, rtol=1e-12, atol=atol)
+        np.testing.assert_allclose(compiled.row_sq_sums, stats.row_sq_sums, rtol=1e-12)
+
+
 def _blind_scale_from_the_definition(Y):
     """The blind scale, its null sd and the noise level of Algorithm 3, straight from
     their formulas on the float64 array (no statistics object, no shortcuts)."""

@@ -3,7 +3,10 @@
 CPU time (``time.process_time``, which the load of a shared machine does not
 inflate), one BLAS thread, one kernel thread, n = 100000, p = 100, medians of 15.
 Each line adds one pass to the blocked loop of the numpy row kernel
-(`gsp_householder.statistics._kernels`), into outputs that are already in memory:
+(`gsp_householder.statistics._kernels`), into outputs that are already in memory.
+Every line also gives the bytes of ``Y`` read per second of CPU time, against a
+plain streaming read of the same bytes (BLAS ``dot`` over rows of 4096 entries of
+the flat array, the fastest read numpy offers) and the compiled kernel if installed:
 
     python benchmarks/profile_row_sums.py
 """
@@ -54,6 +57,16 @@ def blocked_loop(Y, passes: int):
     return run
 
 
+def stream_read(Y):
+    """Read every entry of ``Y`` once at BLAS ``dot`` speed (rows of 4096 entries of the
+    flat array, one BLAS thread): the bandwidth floor of one core for this array."""
+    flat = Y.reshape(-1)
+    k = flat.size - flat.size % 4096
+    rows, ones = flat[:k].reshape(-1, 4096), np.ones(4096, dtype=Y.dtype)
+    out = np.empty(rows.shape[0], dtype=Y.dtype)
+    return lambda: np.vecdot(rows, ones, out=out)
+
+
 def main() -> None:
     limit_blas_threads(1)
     n, p = 100_000, 100
@@ -61,15 +74,24 @@ def main() -> None:
     for dtype in (np.float64, np.float32):
         Y = np.random.default_rng(0).standard_normal((n, p)).astype(dtype)
         read = cpu_ms(lambda Y=Y: Y.sum(axis=1))
-        print(f"{np.dtype(dtype).name}: one Y.sum(axis=1) {read:.2f} ms")
+
+        def line(name, t, Y=Y, read=read):
+            print(f"  {name}: {t:.2f} ms = {t / read:.2f} read, {Y.nbytes / t / 1e6:.1f} GB/s")
+
+        print(f"{np.dtype(dtype).name}: {Y.nbytes / 1e6:.0f} MB")
+        line("one Y.sum(axis=1)", read)
+        line("streaming read (BLAS dot)", cpu_ms(stream_read(Y)))
+        if _kernels._numba_available():
+            with _kernels.use_backend("numba"):
+                line("compiled kernel, one thread",
+                     cpu_ms(lambda Y=Y: _kernels.sums_along_axis(Y, 1, n_threads=1)))
         steps = (("blocks (and the float64 conversion)", 0), ("+ squares (vecdot)", 1),
                  ("+ sums (vecdot with ones)", 2), ("+ sums (one gemv with ones) instead", 3))
         for name, passes in steps:
-            t = cpu_ms(blocked_loop(Y, passes))
-            print(f"  {name}: {t:.2f} ms = {t / read:.2f} read")
+            line(name, cpu_ms(blocked_loop(Y, passes)))
         with _kernels.use_backend("numpy"):
-            whole = cpu_ms(lambda Y=Y: _kernels.sums_along_axis(Y, 1, n_threads=1))
-        print(f"  the kernel, one thread, fresh outputs: {whole:.2f} ms = {whole / read:.2f} read")
+            line("the numpy kernel, one thread, fresh outputs",
+                 cpu_ms(lambda Y=Y: _kernels.sums_along_axis(Y, 1, n_threads=1)))
 
 
 if __name__ == "__main__":

@@ -25,11 +25,13 @@ the two GEMMs the WY form is made of, n = 8192, m = 32, p = 1024.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import os
 import resource
 import time
 import warnings
+from unittest import mock
 
 import numpy as np
 import scipy.linalg.blas
@@ -44,7 +46,7 @@ from gsp_householder import (
     random_householder_product,
 )
 from gsp_householder.learning.paper import _noise_level, estimate_scale
-from gsp_householder.statistics import _kernels
+from gsp_householder.statistics import _kernels, signal_statistics
 
 # the clock of every timing: wall time by default; ``--clock cpu`` uses the process CPU
 # time, which a loaded machine does not inflate (threads add up their CPU time)
@@ -217,6 +219,27 @@ def _wide_blocks(Y):
         return SignalStatistics.from_array(Y)
     finally:
         _kernels._LAST_CHUNK = chunk
+
+
+# the statistics kernels of another source tree (``--base-kernels``), timed in the same run
+_compare = {"kernels": None}
+
+
+def _kernels_of(tree: str):
+    """``gsp_householder/statistics/_kernels.py`` of the source tree ``tree`` (an export of
+    main, say), loaded as a separate module beside this tree's."""
+    path = os.path.join(tree, "gsp_householder", "statistics", "_kernels.py")
+    spec = importlib.util.spec_from_file_location("base_statistics_kernels", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _from_array_with(kernels, Y):
+    """`SignalStatistics.from_array` with the numpy row kernel of ``kernels``."""
+    with kernels.use_backend("numpy"), mock.patch.object(
+            signal_statistics, "row_sums_and_squares", kernels.row_sums_and_squares):
+        return SignalStatistics.from_array(Y)
 
 
 def _before_estimator(Y, m, theta=None, mu=None, prune=True):
@@ -430,9 +453,11 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
     """The fused pass against one read; "numpy, einsum blocks" is the numpy fallback as it
     was before the row-wise BLAS dot products (`_einsum_row_sums`), "numpy, dot per row"
     as it was before the ``gemv`` sums (`_dot_row_sums`), "numpy, 2 MiB blocks" as it was
-    before its 512 KiB blocks (`_wide_blocks`), in the same run."""
+    before its 512 KiB blocks (`_wide_blocks`), in the same run; with ``--base-kernels
+    TREE``, "numpy, base" is the numpy kernel of that source tree (`_from_array_with`)."""
     rng = np.random.default_rng(0)
     backends = ["numba", "numpy"] if _kernels._numba_available() else ["numpy"]
+    other = _compare["kernels"]
     rows = []
     for (name, data), dtype in itertools.product(_data(n, p, rng).items(),
                                                  (np.float64, np.float32)):
@@ -445,6 +470,9 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
                  f"{before:.2f}", f"{einsum:.2f}", f"{dots:.2f}"]
         with _kernels.use_backend("numpy"):
             cells.append(f"{median_ratio(lambda Y=Y: _wide_blocks(Y), base, repeat):.2f}")
+        if other is not None:
+            ratio = median_ratio(lambda Y=Y: _from_array_with(other, Y), base, repeat)
+            cells.append(f"{ratio:.2f}")
         for backend in backends:
             with _kernels.use_backend(backend):
                 after = median_ratio(lambda Y=Y: SignalStatistics.from_array(Y), base, repeat)
@@ -453,7 +481,9 @@ def bench_statistics(n: int, p: int, repeat: int) -> None:
     print(f"Statistics pass / one Y.sum(axis=1) (n={n}, p={p}; medians of {repeat}; "
           f"target <= 1.2; {load()})")
     table(rows, ["data", "dtype", "sum ms", "before", "numpy, einsum blocks",
-                 "numpy, dot per row", "numpy, 2 MiB blocks", *[f"after, {b}" for b in backends]])
+                 "numpy, dot per row", "numpy, 2 MiB blocks",
+                 *(["numpy, base"] if other is not None else []),
+                 *[f"after, {b}" for b in backends]])
 
 
 def bench_estimator(n: int, p: int, ms, repeat: int) -> None:
@@ -776,11 +806,16 @@ def main(argv=None) -> None:
     parser.add_argument("--settle", type=float, default=0.15,
                         help="seconds of sleep before each timed call with --order settled "
                              "(OpenBLAS's idle workers spin for about 0.1 s)")
+    parser.add_argument("--base-kernels", metavar="TREE",
+                        help="also time the numpy statistics kernel of this source tree "
+                             "(e.g. an export of main) in the statistics table")
     parser.add_argument("--profile", action="store_true",
                         help="also print the per-phase time breakdown of each target")
     args = parser.parse_args(argv)
     limit_blas_threads(args.threads)
     _timing.update(order=args.order, settle=args.settle)
+    if args.base_kernels:
+        _compare["kernels"] = _kernels_of(args.base_kernels)
     if args.clock == "cpu":
         _clock["now"] = time.process_time
     if args.quick:

@@ -226,8 +226,8 @@ class PairBasis:
         other = np.empty((min(step, m), q), dtype=V.dtype)
         for s in range(0, m, step):
             e = min(m, s + step)
-            np.take(V, i[s:e], axis=0, out=R[s:e])
-            np.take(V, j[s:e], axis=0, out=other[:e - s])
+            np.take(V, i[s:e], axis=0, out=R[s:e], mode="wrap")
+            np.take(V, j[s:e], axis=0, out=other[:e - s], mode="wrap")
             np.multiply(R[s:e], other[:e - s], out=R[s:e])
         return R
 

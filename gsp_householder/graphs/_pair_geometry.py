@@ -217,7 +217,10 @@ class PairBasis:
         on every call).
 
         ``out``: a C-ordered buffer of at least ``len(i)`` rows; its first ``len(i)``
-        rows are filled and returned (a fresh array when None).
+        rows are filled and returned (a fresh array when None). The indices are node
+        indices (in range): they are gathered with ``mode="wrap"``, the same rows, since
+        ``take`` with ``out`` and its default ``mode="raise"`` gathers into a temporary
+        buffer and copies it (twice the time of the gather).
         """
         V = self.V
         m, q = len(i), V.shape[1]

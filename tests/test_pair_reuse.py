@@ -239,8 +239,9 @@ def test_centred_gram_is_the_formula():
 
 @pytest.mark.parametrize("symmetric", [False, True])
 def test_leverage_scores_are_the_sum_over_kept_matrices(symmetric):
-    """The buffered scores equal the sum of the kept matrices' squares bit for bit, and
-    leave ``B.matrices`` as it was (general and symmetric products)."""
+    """The buffered scores equal the sum of the kept matrices' squares bit for bit (with
+    the general product, one block of rows: on and above the diagonal, mirrored below),
+    and leave ``B.matrices`` as it was (general and symmetric products)."""
     B = _pairs(_grid())
     B.symmetric = symmetric
     mu, Lam = PairGram(B).null_directions(6)
@@ -251,7 +252,12 @@ def test_leverage_scores_are_the_sum_over_kept_matrices(symmetric):
     for k in range(Lam.shape[1]):
         P = B.matrix(Lam[:, k])
         want += P * P / max(float(mu[k]), 1e-12)
-    assert got.tobytes() == want.tobytes()
+    if not symmetric:
+        upper = np.triu_indices(B.n)
+        assert got[upper].tobytes() == want[upper].tobytes()
+        assert got.tobytes() == got.T.tobytes()
+    else:
+        assert got.tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("grouped", [False, True])
@@ -557,7 +563,43 @@ def test_leverage_scores_added_by_row_blocks_are_the_whole_sums(block, monkeypat
             T /= max(float(mu[k]), 1e-12)
             want += T
         monkeypatch.setattr(_support_search, "LEVERAGE_BLOCK_ENTRIES", block * B.n // 61)
-        assert leverage_scores(B, mu, Lam).tobytes() == want.tobytes()
+        got = leverage_scores(B, mu, Lam)
+        if symmetric:
+            assert got.tobytes() == want.tobytes()
+        else:           # the upper triangles (``_upper_leverage``), mirrored
+            upper = np.triu_indices(B.n)
+            _close(got[upper], want[upper], 1e-14)
+            assert got.tobytes() == got.T.tobytes()
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+def test_upper_leverage_scores_are_the_whole_products_scores(grouped, monkeypatch):
+    """With the general product the scores are formed from the upper triangles by blocks
+    of rows (blocks of one row, of 7, of 64 rows with a last short block, one block of
+    all rows): on and above the diagonal they are the sums of the whole matrices'
+    squares (to rounding: every entry is the same dot product), exactly symmetric, and
+    every block size ranks the pairs alike up to rounding."""
+    from gsp_householder.graphs import _upper_leverage
+    if grouped:
+        F = fourier_basis(nx.grid_2d_graph(9, 17))                          # n = 153
+        B = _pairs(F)
+        assert B.G is not None
+    else:
+        F = fourier_basis(nx.connected_watts_strogatz_graph(150, 6, 0.1, seed=2))
+        B = _pairs(_shuffled(F.eigenvectors, 1))
+    assert not B.symmetric
+    mu, Lam = PairGram(B).null_directions(8)
+    want = np.zeros((B.n, B.n))
+    for k in range(Lam.shape[1]):
+        P = (B.V * B.columns(Lam[:, k])) @ B.V.T
+        want += P * P / max(float(mu[k]), 1e-12)
+    upper = np.triu_indices(B.n)
+    for rows in (1, 7, 64, 1000):
+        monkeypatch.setattr(_upper_leverage, "UPPER_BLOCK_ROWS", rows)
+        got = leverage_scores(B, mu, Lam)
+        _close(got[upper], want[upper], 1e-13)
+        assert got.tobytes() == got.T.tobytes()
+        assert np.all(np.isfinite(got))
 
 
 def test_chunk_grams_in_kept_memory_are_the_summed_products(monkeypatch):

@@ -26,6 +26,7 @@ from gsp_householder.graphs._pair_geometry import (
     centred_gram,
 )
 from gsp_householder.graphs._template_lp import Fit, valid_in_span
+from gsp_householder.graphs._upper_leverage import upper_leverage_scores
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
 #: bar of ``infer_laplacian`` sets it; None: nothing is called).
@@ -72,9 +73,19 @@ def leverage_scores(B: PairBasis, mu, Lam):
     by block of rows (``LEVERAGE_BLOCK_ENTRIES``) in a small buffer that stays in cache:
     the same operations, so the same numbers, as ``S += P * P / mu_k``, in one pass over
     ``P`` and ``S`` instead of three over $n \\times n$ arrays.
+
+    That is the path of ``B.symmetric`` (above ``LADDER_MAX_N`` nodes). With the general
+    product only the upper triangles are formed, by blocks of rows (``_upper_leverage``:
+    the same entries on and above the diagonal, about half the flops), and the scores
+    mirrored below it (the rankings read the pairs $i < j$).
     """
+    if not B.symmetric:
+        W = np.empty((B.V.shape[1], Lam.shape[1]))
+        for k in range(Lam.shape[1]):
+            W[:, k] = B.columns(np.ascontiguousarray(Lam[:, k], dtype=np.float64))
+        return upper_leverage_scores(B.V, W, mu)
     S = np.zeros((B.n, B.n))
-    buffer = np.empty((B.n, B.n), order="F" if B.symmetric else "C")
+    buffer = np.empty((B.n, B.n), order="F")
     step = max(1, LEVERAGE_BLOCK_ENTRIES // B.n)
     T = np.empty((min(step, B.n), B.n))
     for k in range(Lam.shape[1]):

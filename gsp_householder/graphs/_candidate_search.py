@@ -12,6 +12,7 @@ import numpy as np
 
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import explains, sparsify_local
+from gsp_householder.graphs._polynomial_member import sparser_member
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import PrefixSearch, seed_fit, top_pairs
 from gsp_householder.graphs._template_lp import (
@@ -50,6 +51,11 @@ def _candidates(B, fit, rng, history=None):
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
+    sparser = sparser_member(B, fit, rng, cands)
+    if sparser is not None:
+        cands.append(sparser)
+        if history is not None:
+            history["sparser_members"] = history.get("sparser_members", 0) + 1
     return rank_candidates(B, cands, fit)
 
 

@@ -9,13 +9,15 @@ Frobenius error 1e-3 are shuffled and sign-flipped with the generator of
 ``bench_inference.py`` (seed 0), as ``bench_inference_rgg_sweep.py`` does.
 
 Columns: F1, edges found / true, family dimension, candidates, T (the tree is among the
-candidates: ``y``, or is the answer: ``=``), W (a warning was raised), CPU seconds of
-``infer_laplacian``. The last lines count, per input, the runs that miss the tree
+candidates: ``y``, or is the answer: ``=``), W (a warning was raised), S (families
+whose sparser member, ``_polynomial_member``, was a candidate: ``history["sparser_members"]``),
+CPU seconds of ``infer_laplacian``. The last lines count, per input, the runs that miss the tree
 (F1 < 1), the silent ones among them (no warning) and the CPU time's median and maximum.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/bench_inference_tree_sweep.py
 [--inputs exact perturbed] [--kinds labelled lobster rary weighted] [--sizes 100 150 200 300]
-[--seeds 0 ... 9] [--only NAME ...]``
+[--seeds 0 ... 9] [--only NAME ...] [--skip N]``
+(``--skip N`` leaves out the first N graphs).
 """
 
 from __future__ import annotations
@@ -77,11 +79,12 @@ def main():
     ap.add_argument("--sizes", nargs="*", type=int, default=[100, 150, 200, 300])
     ap.add_argument("--seeds", nargs="*", type=int, default=list(range(10)))
     ap.add_argument("--only", nargs="*", default=None)
+    ap.add_argument("--skip", type=int, default=0)
     args = ap.parse_args()
     stats = {key: {"cpu": [], "miss": 0, "silent": 0, "runs": 0} for key in args.inputs}
-    print("| graph | n | input | F1 | edges / true | family dim. | candidates | T | W | cpu s |\n"
-          "|---|---|---|---|---|---|---|---|---|---|")
-    for name, make in graphs(args.kinds, args.sizes, args.seeds):
+    print("| graph | n | input | F1 | edges / true | family dim. | candidates | T | W | S "
+          "| cpu s |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, make in graphs(args.kinds, args.sizes, args.seeds)[args.skip:]:
         if args.only and name not in args.only:
             continue
         B = fourier_basis(make())
@@ -107,7 +110,8 @@ def main():
                 st["silent"] += not warned
             print(f"| {name} | {B.n} | {key} | {cmp['f1']:.4f} | {cmp['n_edges_hat']} / "
                   f"{cmp['n_edges_true']} | {res.family_dimension} | {len(res.candidates)} | "
-                  f"{mark} | {'W' if warned else '-'} | {dt:.2f} |", flush=True)
+                  f"{mark} | {'W' if warned else '-'} | "
+                  f"{res.history.get('sparser_members', 0)} | {dt:.2f} |", flush=True)
     for key, st in stats.items():
         times = np.asarray(st["cpu"])
         if times.size:

@@ -112,7 +112,9 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
         # right singular vectors only: full U of a tall matrix is (rows x rows)
         sv, Wt2 = np.linalg.svd(held, full_matrices=held.shape[0] < held.shape[1])[1:]
         rank = int(np.count_nonzero(sv > 1e3 * ON_PLANE * sv[0]))
-        if rank == 0:
+        if rank == 0 or rank >= k:
+            # no member of span(W) is zero on all these rows (they are on the plane
+            # within ``ON_PLANE`` only)
             return None
         # members of span(W) with all these zeros; several: the next zeros decide
         W = W @ Wt2[rank:].T

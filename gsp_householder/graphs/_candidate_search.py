@@ -35,7 +35,10 @@ def _candidates(B, fit, rng, history=None):
     columns is not searched (linear programs over it are slow): those columns'
     eigenvalues are set to the sparsest entries (``sparsify_local``), and the
     max-margin member is the other candidate. Otherwise its sparse vertices are, each
-    also with its local columns sparsified. A family of more than one direction whose
+    also with its local columns sparsified, and, on at most ``LADDER_MAX_N`` nodes, the
+    member on the hyperplane of the most pair rows when it is sparser than all of them
+    (``sparser_member``: a tree beside its square; counted in
+    ``history["sparser_members"]``). A family of more than one direction whose
     vertices are searched is counted in ``history["vertex_searches"]`` (their accuracy
     depends on the rounding level, see ``_ladder``).
     """

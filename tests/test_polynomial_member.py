@@ -37,17 +37,23 @@ def _pendant_tree():
     return nx.random_labeled_tree(100, seed=8)
 
 
-def test_the_tree_is_found_among_its_square_and_pendant_columns(monkeypatch):
-    # the family of the pairs at distance above 2: the tree, its square and the pendant
-    # columns; its linear-program vertices are L - t L^2 at the eigenvalue floor (the
-    # pairs at distance 2 edges), the hyperplane of the most pair rows is the tree
+def _family_beyond_distance_two():
+    """The exact family of the pairs at distance above 2 of ``_pendant_tree``: its
+    ``FourierBasis``, the ``PairBasis`` of its shuffled eigenvectors and the ``Fit``."""
     G = _pendant_tree()
     F = fourier_basis(G)
     basis = _basis_input._read_basis(_shuffled(F.eigenvectors, 3), None, None, None, None)
     B = _basis_input._anchored_pair_basis(basis)
     (I, J), (ki, kj) = _within_two(G, F.n)
     order = (np.concatenate([I, ki]), np.concatenate([J, kj]))
-    fit = search.PrefixSearch(B, order).evaluate(len(I), PairGram(B).without(I, J))
+    return F, B, search.PrefixSearch(B, order).evaluate(len(I), PairGram(B).without(I, J))
+
+
+def test_the_tree_is_found_among_its_square_and_pendant_columns():
+    # the family of the pairs at distance above 2: the tree, its square and the pendant
+    # columns; its linear-program vertices are L - t L^2 at the eigenvalue floor (the
+    # pairs at distance 2 edges), the hyperplane of the most pair rows is the tree
+    F, B, fit = _family_beyond_distance_two()
     assert fit is not None and fit.Lam.shape[1] >= 3
     truth = _edges(F.laplacian)
     ranked = _candidate_search._candidates(B, fit, np.random.default_rng(0))
@@ -60,13 +66,7 @@ def test_the_tree_is_found_among_its_square_and_pendant_columns(monkeypatch):
 
 
 def test_noisy_or_single_direction_fits_give_no_member():
-    G = _pendant_tree()
-    F = fourier_basis(G)
-    basis = _basis_input._read_basis(_shuffled(F.eigenvectors, 3), None, None, None, None)
-    B = _basis_input._anchored_pair_basis(basis)
-    (I, J), (ki, kj) = _within_two(G, F.n)
-    order = (np.concatenate([I, ki]), np.concatenate([J, kj]))
-    fit = search.PrefixSearch(B, order).evaluate(len(I), PairGram(B).without(I, J))
+    _, B, fit = _family_beyond_distance_two()
     one = Fit(fit.lam, fit.lam[:, None], fit.mu, fit.c, fit.tol, fit.floor, fit.hint)
     assert sparser_member(B, one, np.random.default_rng(0), []) is None
     noisy = Fit(fit.lam, fit.Lam, fit.mu + 1.0, fit.c, fit.tol, fit.floor, fit.hint)

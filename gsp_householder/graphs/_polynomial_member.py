@@ -7,7 +7,7 @@ twins: ``_local_columns``). Its members $L - tL^2$ are valid for $0 \\le t \\le 
 and the linear-program vertices (``sparse_vertices``) sit at $t_{max}$, where the
 eigenvalue floor binds: the pairs at distance 2 become edges, a few true edges vanish.
 ``random_labeled_tree(200, seed=3)`` exact: a family of 27 directions (25 local columns,
-$\\lambda$, $\\lambda^2$) whose vertices are graphs of 481 to 484 edges; the tree is a
+$\\lambda$, $\\lambda^2$) whose vertices are graphs of 482 to 484 edges; the tree is a
 vertex of it, which no random objective reached.
 
 Below ``LADDER_MAX_N`` nodes the local columns are not searched apart
@@ -23,6 +23,8 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import numpy as np
+
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import local_groups, sparsify_local
 from gsp_householder.graphs._pair_geometry import PairBasis
@@ -30,7 +32,7 @@ from gsp_householder.graphs._template_lp import Fit, _connected_edges, check_mem
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
 
 
-def sparser_member(B: PairBasis, fit: Fit, rng, cands: list):
+def sparser_member(B: PairBasis, fit: Fit, rng, cands: list) -> np.ndarray | None:
     """The member of ``span(fit.Lam)`` on the hyperplane of the most pair rows besides the
     basis's local columns, if valid and with fewer edges than every connected one of
     ``cands`` (eigenvalue vectors); else None.

@@ -12,6 +12,7 @@ import numpy as np
 
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import explains, sparsify_local
+from gsp_householder.graphs._polynomial_member import sparser_member
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import PrefixSearch, seed_fit, top_pairs
 from gsp_householder.graphs._template_lp import (
@@ -34,7 +35,10 @@ def _candidates(B, fit, rng, history=None):
     columns is not searched (linear programs over it are slow): those columns'
     eigenvalues are set to the sparsest entries (``sparsify_local``), and the
     max-margin member is the other candidate. Otherwise its sparse vertices are, each
-    also with its local columns sparsified. A family of more than one direction whose
+    also with its local columns sparsified, and, on at most ``LADDER_MAX_N`` nodes, the
+    member on the hyperplane of the most pair rows when it is sparser than all of them
+    (``sparser_member``: a tree beside its square; counted in
+    ``history["sparser_members"]``). A family of more than one direction whose
     vertices are searched is counted in ``history["vertex_searches"]`` (their accuracy
     depends on the rounding level, see ``_ladder``).
     """
@@ -50,6 +54,11 @@ def _candidates(B, fit, rng, history=None):
     cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
+    sparser = sparser_member(B, fit, rng, cands)
+    if sparser is not None:
+        cands.append(sparser)
+        if history is not None:
+            history["sparser_members"] = history.get("sparser_members", 0) + 1
     return rank_candidates(B, cands, fit)
 
 

@@ -32,9 +32,12 @@ DRAWS = 64
 ON_PLANE = 1e-8
 
 
-def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor):
+def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
     """The valid member of ``span(Lam)`` (eigenvalue vector) with the most zero entries on
     the ``hint`` pairs outside the local groups, or None.
+
+    ``groups``: the local groups (``_local_columns.LocalGroup``) to leave out; by default
+    ``B.local_groups``.
 
     Valid: eigenvalues at least ``floor`` (outside the local groups, whose unknowns are
     set to their mean, to be replaced by ``sparsify_local``) and entries at most
@@ -46,11 +49,12 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor):
     those members. The draws use a copy of ``rng``.
     """
     I, J = hint
-    local = (np.concatenate([grp.cols for grp in B.local_groups]) if B.local_groups
+    groups = B.local_groups if groups is None else groups
+    local = (np.concatenate([grp.cols for grp in groups]) if groups
              else np.zeros(0, dtype=np.intp))
-    if B.local_groups:
-        gi = np.concatenate([grp.i for grp in B.local_groups]).astype(np.int64)
-        gj = np.concatenate([grp.j for grp in B.local_groups])
+    if groups:
+        gi = np.concatenate([grp.i for grp in groups]).astype(np.int64)
+        gj = np.concatenate([grp.j for grp in groups])
         keep = ~np.isin(I.astype(np.int64) * B.n + J, gi * B.n + gj)
         I, J = I[keep], J[keep]
     if len(I) == 0:
@@ -108,7 +112,9 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor):
         # right singular vectors only: full U of a tall matrix is (rows x rows)
         sv, Wt2 = np.linalg.svd(held, full_matrices=held.shape[0] < held.shape[1])[1:]
         rank = int(np.count_nonzero(sv > 1e3 * ON_PLANE * sv[0]))
-        if rank == 0:
+        if rank == 0 or rank >= k:
+            # no member of span(W) is zero on all these rows (they are on the plane
+            # within ``ON_PLANE`` only)
             return None
         # members of span(W) with all these zeros; several: the next zeros decide
         W = W @ Wt2[rank:].T

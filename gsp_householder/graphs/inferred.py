@@ -52,6 +52,8 @@ class InferredLaplacian:
         Search details: ``"candidate_edges"`` (edges of each candidate),
         ``"complement_sizes"``, ``"n_evaluations"``, ``"vertex_searches"`` (families of
         more than one direction whose linear-program vertices were searched),
+        ``"sparser_members"`` (when present: families whose member on the hyperplane of
+        the most pair rows was sparser than their vertices and joined the candidates),
         ``"noise_estimates"`` (one per pair ranking tried), ``"noise"`` (the noise level
         of the search that gave the graph; 0, or the rounding level 1e-11, for exact
         eigenvectors) and, with noise,

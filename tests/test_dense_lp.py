@@ -152,7 +152,7 @@ def test_presolved_infeasibility_is_confirmed_without_presolve(monkeypatch):
     assert _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)[0] == _dense_lp.INFEASIBLE
     assert calls == [True]
     status, x = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper, confirm_infeasible=True)
-    assert calls == [True, True, False, False]          # the screen, then the solve
+    assert calls == [True, True, False]
     assert status == _dense_lp.OPTIMAL
     np.testing.assert_allclose(x[-1], reference[1][-1], rtol=1e-9)
     # infeasible either way: the presolved answer stands
@@ -162,40 +162,3 @@ def test_presolved_infeasibility_is_confirmed_without_presolve(monkeypatch):
     infeasible = _dense_lp.solve(cost, A_box, np.concatenate([b_bad, b_bad]), A_eq, b_eq,
                                  lower, upper, confirm_infeasible=True)
     assert infeasible == (_dense_lp.INFEASIBLE, None)
-
-
-def test_confirmation_is_screened_by_dantzig_pricing(monkeypatch):
-    """``confirmed_solve`` first solves without presolve with Dantzig's pricing; only
-    when that screen is optimal is the steepest-edge solve made, whose optimum is
-    returned (the same point as that solve alone). A screen that is not optimal keeps
-    the presolved verdict without the steepest-edge solve (RGG(200, 0.12, seed 4) exact:
-    8 CPU s in the cleanup of one infeasible round)."""
-    rng = np.random.default_rng(3)
-    A, b, A_eq, b_eq, lower, upper = _program(rng)
-    cost = np.append(np.zeros(A.shape[1] - 1), -1.0)
-    run, calls = _dense_lp._run, []
-
-    def record(h):
-        options = h.getOptions()
-        calls.append((options.presolve == "on", options.simplex_dual_edge_weight_strategy))
-        return run(h)
-
-    monkeypatch.setattr(_dense_lp, "_run", record)
-    model = (cost, *_dense_lp._stack(A, b, A_eq, b_eq), lower, upper)
-    h = _dense_lp._new_highs(presolve=False)
-    _dense_lp._pass_model(h, *model)
-    direct = _dense_lp._run(h)
-    calls.clear()
-    status, x = _dense_lp.confirmed_solve(model, _dense_lp.INFEASIBLE, None)
-    screen, default = (False, _dense_lp.SCREEN_PRICING), (False, -1)    # -1: HiGHS chooses
-    assert calls == [screen, default]
-    assert status == direct[0] == _dense_lp.OPTIMAL
-    np.testing.assert_array_equal(x, direct[1])
-    # a program infeasible without presolve: the screen alone, the verdict kept
-    calls.clear()
-    b_bad = np.full_like(b, -1.0)
-    model = (cost, *_dense_lp._stack(np.vstack([A, -A]), np.concatenate([b_bad, b_bad]),
-                                     A_eq, b_eq), lower, upper)
-    assert _dense_lp.confirmed_solve(model, _dense_lp.INFEASIBLE, None) == (
-        _dense_lp.INFEASIBLE, None)
-    assert calls == [screen]

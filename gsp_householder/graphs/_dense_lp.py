@@ -28,9 +28,6 @@ UNIQUE_RTOL = 1e-8
 #: An inequality row whose slack at a vertex is below this fraction of its scale
 #: ($|b_i| + |A_i| |x|$) is active there (``WarmProgram.unique_optimum``).
 ACTIVE_RTOL = 1e-9
-#: HiGHS's ``simplex_dual_edge_weight_strategy`` of the screen in ``confirmed_solve``
-#: (0: Dantzig's pricing; the solves themselves keep HiGHS's default, steepest edge).
-SCREEN_PRICING = 0
 #: Status codes of ``scipy.optimize.linprog``.
 OPTIMAL, LIMIT, INFEASIBLE, UNBOUNDED, OTHER = 0, 1, 2, 3, 4
 
@@ -133,20 +130,7 @@ def confirmed_solve(model, status, x) -> tuple[int, np.ndarray | None]:
     are 10 times larger). Whether it does depends on the last bits of the rows, i.e. on
     the BLAS kernels that made them; the dual simplex without presolve decides from the
     rows themselves. ``model``: the arguments of ``_pass_model`` after ``h``.
-
-    That solve is screened first by the same dual simplex with Dantzig's pricing
-    (``SCREEN_PRICING``), and made only when the screen is optimal too: it prices
-    from the rows' values alone, without the steepest-edge weights whose
-    recomputation after each new factorisation costs one solve with the basis per
-    row. On the infeasible rounds of RGG(200, 0.12, seed 4), exact, the steepest-edge
-    solve proved infeasibility and then spent 8 CPU s in the cleanup of its cost
-    perturbation (25 iterations on 2195 rows); the screen took 0.11 s.
     """
-    screen = _new_highs(presolve=False)
-    screen.setOptionValue("simplex_dual_edge_weight_strategy", SCREEN_PRICING)
-    _pass_model(screen, *model)
-    if _run(screen)[0] != OPTIMAL:
-        return status, x
     h = _new_highs(presolve=False)
     _pass_model(h, *model)
     again = _run(h)

@@ -86,3 +86,47 @@ def test_perturbed_sensor_network_of_300_nodes_is_found(sensor):
         res = infer_laplacian(V, rng=0)
     assert compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
     assert not caught
+
+
+def test_ladders_of_one_basis_share_their_leverage_rankings(monkeypatch):
+    """A second ladder on the same basis (the capped ladder after the uncapped one in
+    ``capped_fallback``, the refit levels) computes no leverage ranking again
+    (``PairBasis.rankings``: weighted Delaunay(200, seed 4) exact computed its eight
+    capped rankings twice) and gives the same graphs: the rankings are deterministic up
+    to ``LADDER_MAX_N`` nodes."""
+    from gsp_householder.graphs import _ranking_ladder
+
+    G = nx.connected_watts_strogatz_graph(60, 4, 0.2, seed=3)
+    basis = _basis_input._read_basis(shuffled(fourier_basis(G).eigenvectors, 1), None,
+                                     None, None, None)
+    B = _basis_input._anchored_pair_basis(basis)
+    computed = []
+    rank, first = _ranking_ladder.leverage_ranking, _ranking_ladder.full_scores
+
+    def counted(name, f):
+        def wrapped(*args, **kwargs):
+            computed.append(name)
+            return f(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(_ranking_ladder, "leverage_ranking", counted("ranking", rank))
+    monkeypatch.setattr(_ranking_ladder, "full_scores", counted("first", first))
+
+    def ladder():
+        history = {"noise": 0.0, "complement_sizes": [], "n_evaluations": 0,
+                   "noise_estimates": [], "vertex_searches": 0}
+        ranked, dim = _ranking_ladder._ladder(B, basis, 0.0, np.random.default_rng(0),
+                                              history)
+        # each candidate: its numbers and its Laplacian (sparse) last
+        return [[*c[:-1], c[-1].toarray()] for c in ranked], dim, history["noise_estimates"]
+
+    graphs, dim, estimates = ladder()
+    assert "ranking" in computed and graphs
+    computed.clear()
+    again, dim_again, estimates_again = ladder()
+    assert computed == []
+    assert dim_again == dim and estimates_again == estimates
+    assert len(again) == len(graphs)
+    for c, c_again in zip(graphs, again, strict=True):
+        for a, b in zip(c, c_again, strict=True):
+            np.testing.assert_array_equal(a, b)

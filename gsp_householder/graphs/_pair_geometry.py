@@ -80,6 +80,11 @@ class PairBasis:
     work : dict
         The memory of ``row_buffer``, ``column_buffer``, ``square_buffer`` and
         ``gram_sum_buffer`` (one flat array each).
+    rankings : dict
+        The leverage rankings of ``_ranking_ladder._ladder`` (deterministic up to
+        ``LADDER_MAX_N`` nodes) by their trimming, and the first rounds they share by
+        their number of directions: kept between the ladders of one basis (the capped
+        ladder after the uncapped one, the refit levels), which ask for the same ones.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -107,6 +112,7 @@ class PairBasis:
     local_free: tuple | None = field(default=None, repr=False, compare=False)
     diagonal: tuple | None = field(default=None, repr=False, compare=False)
     work: dict = field(default_factory=dict, repr=False, compare=False)
+    rankings: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:

@@ -138,7 +138,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache, same, firsts, searches = list(order), {}, {}, {}, {}
+    order, cache, searches = list(order), {}, {}
+    # the leverage rankings of this basis, kept between its ladders (``PairBasis.rankings``)
+    same = B.rankings.setdefault("same", {})
+    firsts = B.rankings.setdefault("firsts", {})
 
     def compute(key):
         if key[2:] == ("fitted",):

@@ -107,3 +107,24 @@ def test_complement_gram_updates_a_nearby_kept_gram_on_large_bases(basis, monkey
     assert len(calls) == 1
     assert got.M.tobytes() == PairGram(B).without(*(np.unique(
         np.stack([i[far], j[far]]), axis=1))).M.tobytes()
+
+
+def test_rankings_trimmed_grams_are_updated_from_the_last_one(monkeypatch):
+    """Two sampled rankings of one large basis (the threshold lowered to 150 nodes): the
+    second's Gram of all pairs but its top ones is updated from the first's, and equals
+    the Gram built from all pairs to rounding."""
+    F = fourier_basis(nx.connected_watts_strogatz_graph(150, 6, 0.1, seed=4))
+    B = _pairs(F.eigenvectors)
+    monkeypatch.setattr(_pair_geometry, "NEARBY_GRAM_MIN_N", B.n)
+    calls = []
+    changed = PairGram.changed
+    monkeypatch.setattr(PairGram, "changed",
+                        lambda self, *a, **k: calls.append(self) or changed(self, *a, **k))
+    _, (first, i1, j1) = _sampled_ranking.sampled_leverage_ranking(
+        B, np.random.default_rng(0), rounds=1)
+    assert first not in calls
+    _, (second, i2, j2) = _sampled_ranking.sampled_leverage_ranking(
+        B, np.random.default_rng(1), rounds=1, r=16)
+    assert calls[-1] is first
+    assert len(np.intersect1d(i1 * B.n + j1, i2 * B.n + j2)) < len(i2)   # not the same set
+    _close(second, PairGram(B).without(i2, j2), rel=1e-11)

@@ -23,7 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, local_free_gram
+from gsp_householder.graphs._pair_geometry import (
+    PairBasis,
+    PairGram,
+    complement_gram,
+    local_free_gram,
+)
 from gsp_householder.graphs._support_search import (
     leverage_scores,
     other_null_directions,
@@ -71,7 +76,9 @@ def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
                    else other_null_directions(gram, local, r))
     S = leverage_scores(B, mu, Lam)
     i, j = top_pairs(B, S, min(N - 1, max(6000, 16 * n)))
-    return S, (PairGram(B).without(i, j), i, j)
+    # the top pairs of the rankings of one basis mostly agree: above
+    # ``NEARBY_GRAM_MIN_N`` nodes the Gram of the others is updated from the last one
+    return S, (complement_gram(B, i, j), i, j)
 
 
 def sample_scores(B: PairBasis, i, j, mu, Lam):

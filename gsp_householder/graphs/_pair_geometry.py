@@ -37,6 +37,10 @@ GRAM_CACHE = 3
 MATRIX_CACHE = 4
 #: Tridiagonal reductions kept per basis by ``SmallestEigenpairs`` (each $g^2$ floats).
 REDUCTION_CACHE = 2
+#: From this many nodes ``complement_gram`` updates a kept Gram of a nearby set
+#: (``nearby_gram``) instead of downdating the Gram of all pairs (the searches of
+#: ``_thresholds.LADDER_MAX_N`` nodes and fewer keep their Grams bit for bit).
+NEARBY_GRAM_MIN_N = 501
 
 
 @dataclass
@@ -531,6 +535,34 @@ class PairGram:
             total -= A.sum(axis=0)
         return PairGram(self.B, M, total, self.k - len(i))
 
+    def changed(self, left, entered, chunk=8192) -> PairGram:
+        """The Gram of the current pairs less the pairs ``left`` plus the pairs
+        ``entered`` (each a pair ``(i, j)`` of index arrays; ``left`` among the current
+        pairs, ``entered`` not), by a downdate and an update with their rows alone: the
+        Gram of the new set to rounding, at the cost of the rows that changed instead of
+        all rows of the new set. Rows are built in chunks of ``chunk`` pairs in the
+        basis's kept buffers; the sum of the Grams is formed in ``gram_sum_buffer`` and
+        only the symmetrised result is a fresh array."""
+        B = self.B
+        M = B.gram_sum_buffer(self.M.shape[0])
+        np.copyto(M, self.M)
+        total = self.total.copy()
+        buffer = B.row_buffer(min(chunk, max(len(left[0]), len(entered[0]), 1)))
+        part = B.square_buffer(M.shape[0])
+        for (i, j), sign in ((left, -1.0), (entered, 1.0)):
+            for s in range(0, len(i), chunk):
+                R = B.rows(i[s:s + chunk], j[s:s + chunk], out=buffer)
+                np.matmul(R.T, R, out=part)         # the chunk's Gram in kept memory
+                if sign > 0:
+                    M += part
+                    total += R.sum(axis=0)
+                else:
+                    M -= part
+                    total -= R.sum(axis=0)
+        out = np.add(M, M.T)
+        out *= 0.5
+        return PairGram(B, out, total, self.k - len(left[0]) + len(entered[0]))
+
     def null_directions(self, r=8, cluster=None):
         """Smallest eigenpairs of the centred Gram, mapped back to eigenvalue vectors.
 
@@ -584,7 +616,32 @@ def complement_gram(B: PairBasis, i, j) -> PairGram:
         if key.size == code.size and np.array_equal(key, code):
             B.grams.insert(0, B.grams.pop(k))
             return gram
-    gram = PairGram(B).without(code // B.n, code % B.n)
+    gram = nearby_gram(B, code) if B.n >= NEARBY_GRAM_MIN_N else None
+    if gram is None:
+        gram = PairGram(B).without(code // B.n, code % B.n)
     B.grams.insert(0, (code, gram))
     del B.grams[GRAM_CACHE:]
     return gram
+
+
+def nearby_gram(B: PairBasis, code) -> PairGram | None:
+    """The Gram of all pairs but the sorted distinct pair codes ``code`` (``i * n + j``)
+    updated from the kept complement (``B.grams``) whose set differs from ``code`` in the
+    fewest pairs (``PairGram.changed``: the pairs of ``code`` not in the kept set leave
+    its Gram, the kept set's pairs not in ``code`` enter it), when they are fewer than
+    the pairs of ``code`` (the rows a downdate of the Gram of all pairs builds); None
+    otherwise. The vertices of a family that a search polishes one after the other
+    mostly share their edges. The same Gram to rounding."""
+    best = None
+    for key, gram in B.grams:
+        left = np.setdiff1d(code, key, assume_unique=True)
+        entered = np.setdiff1d(key, code, assume_unique=True)
+        cost = left.size + entered.size
+        if cost < code.size and (best is None or cost < best[0]):
+            best = (cost, gram, left, entered)
+    if best is None:
+        return None
+    _, gram, left, entered = best
+    chunk = max(1, MAX_ROW_ENTRIES // max(B.V.shape[1], 1))
+    return gram.changed((left // B.n, left % B.n), (entered // B.n, entered % B.n),
+                        chunk=chunk)

@@ -23,7 +23,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, local_free_gram
+from gsp_householder.graphs._pair_geometry import (
+    PairBasis,
+    PairGram,
+    complement_gram,
+    local_free_gram,
+)
 from gsp_householder.graphs._support_search import (
     leverage_scores,
     other_null_directions,
@@ -61,21 +66,40 @@ def sampled_leverage_ranking(B: PairBasis, rng, rounds=3, keep=0.7, r=8,
         mu, Lam = other_null_directions(local_free_gram(B, li, lj), local, r)
     else:
         mu, Lam = PairGram(B).null_directions(r)
+    gram = last = None
     for t in range(rounds):
         s = sample_scores(B, si, sj, mu, Lam)
         kept = s <= np.quantile(s, keep ** (t + 1))
-        gram = sample_gram(B, si[kept], sj[kept])
+        gram = next_sample_gram(B, si, sj, kept, gram, last)
+        last = kept
         mu, Lam = (gram.null_directions(r) if local is None
                    else other_null_directions(gram, local, r))
     S = leverage_scores(B, mu, Lam)
     i, j = top_pairs(B, S, min(N - 1, max(6000, 16 * n)))
-    return S, (PairGram(B).without(i, j), i, j)
+    # the top pairs of the rankings of one basis mostly agree: above
+    # ``NEARBY_GRAM_MIN_N`` nodes the Gram of the others is updated from the last one
+    return S, (complement_gram(B, i, j), i, j)
 
 
 def sample_scores(B: PairBasis, i, j, mu, Lam):
     """Leverage $\\sum_k (a_{ij}^T \\lambda_k)^2 / \\mu_k$ of the pairs ``(i, j)``."""
     P = B.products(i, j, Lam)
     return (P * P) @ (1.0 / np.maximum(mu, 1e-12))
+
+
+def next_sample_gram(B: PairBasis, i, j, kept, gram=None, last=None) -> PairGram:
+    """Gram of the sample pairs ``(i[kept], j[kept])``. From the second round on, it is
+    updated from ``gram``, the Gram of the ``last`` kept pairs, when the pairs that
+    left and entered are fewer than the pairs kept (``PairGram.changed``: their rows
+    only; the rounds keep 70 %, 49 % then 34 % of the sample, mostly pairs kept in the
+    round before: on Watts-Strogatz graphs of 300 and 600 nodes the rows that changed
+    were 60 % of the kept rows in the second round and 45 % in the third), else it is
+    formed afresh (``sample_gram``). Both are the same Gram to rounding."""
+    if gram is not None:
+        left, entered = last & ~kept, kept & ~last
+        if np.count_nonzero(left) + np.count_nonzero(entered) < np.count_nonzero(kept):
+            return gram.changed((i[left], j[left]), (i[entered], j[entered]), chunk=CHUNK)
+    return sample_gram(B, i[kept], j[kept])
 
 
 def sample_gram(B: PairBasis, i, j) -> PairGram:

@@ -189,6 +189,11 @@ def test_exact_basis_is_not_taken_for_noise_when_unclean_rankings_agree():
     lambda: nx.grid_2d_graph(9, 12, periodic=True),
     lambda: nx.circulant_graph(60, [1, 7, 11]),
     lambda: nx.cycle_graph(50),
+    # a factor C_8: eigenspaces returned as products of the factors' eigenvectors split
+    # into halves of complementary diagonals that only their pairing joins (`_paired`)
+    lambda: nx.grid_2d_graph(8, 14, periodic=True),
+    lambda: nx.grid_2d_graph(5, 8, periodic=True),
+    lambda: nx.grid_2d_graph(9, 15, periodic=True),
 ])
 def test_character_groups_are_the_eigenspaces(make):
     # the triple products of an abelian Cayley graph's eigenvectors group the columns

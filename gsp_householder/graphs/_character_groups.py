@@ -91,14 +91,35 @@ def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
         if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
             groups = [part for g in groups for part in _finest(g, levels[:-1], squared)]
             return groups if len(groups) >= MIN_GROUPS else None
+    # no level gave groups with a constant diagonal: the halves of split eigenspaces
+    # paired at each level, and a group with a constant diagonal (a whole eigenspace or
+    # a union of them) joined to no other one
     label = np.arange(n)
     for level in OVERLAP_LEVELS:
-        label = _paired(pattern, probes, _merged(pattern, probes, label, c, level), squared)
+        label = _paired(pattern, probes,
+                        _kept_apart(label, _merged(pattern, probes, label, c, level), squared),
+                        squared)
         count = int(label.max()) + 1
         groups = [np.flatnonzero(label == g) for g in range(count)]
         if count < n and all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
             return groups if len(groups) >= MIN_GROUPS else None
     return None
+
+
+def _kept_apart(label, merged, squared) -> np.ndarray:
+    """``merged`` (a coarser labeling than ``label``) with every merged group that joins
+    a group of ``label`` whose projector diagonal is constant split back into the
+    groups of ``label``: the overlap levels joined whole eigenspaces of the 4 x 4 x 5
+    torus (7 groups for 15) once the halves of others had been paired."""
+    count = int(label.max()) + 1
+    constant = np.array([_constant_diagonal(squared[:, label == g].sum(axis=1))
+                         for g in range(count)])
+    joins = np.bincount(merged[np.unique(label, return_index=True)[1]],
+                        minlength=int(merged.max()) + 1) > 1
+    mixed = np.zeros_like(joins)
+    np.logical_or.at(mixed, merged, joins[merged] & constant[label])
+    kept = np.where(mixed[merged], label + merged.max() + 1, merged)
+    return np.unique(kept, return_inverse=True)[1]
 
 
 def _paired(pattern, probes, label, squared) -> np.ndarray:

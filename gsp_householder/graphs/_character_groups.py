@@ -48,7 +48,8 @@ MIN_GROUPS = 3
 MAX_NODES = 500
 
 
-def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
+def character_groups(V: np.ndarray, c: int, *,
+                     pair_halves: bool = True) -> list[np.ndarray] | None:
     """A partition of the columns of ``V`` into eigenspaces (groups), or None.
 
     Parameters
@@ -57,6 +58,9 @@ def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
         Orthonormal, exact eigenvectors; column ``c`` is the constant vector.
     c : int
         The zero-eigenvalue column (a group on its own).
+    pair_halves : bool, default True
+        When no overlap level gives groups with a constant diagonal, pair the groups
+        whose diagonals complement each other (`_paired`) and try again.
 
     Returns
     -------
@@ -91,6 +95,8 @@ def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
         if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
             groups = [part for g in groups for part in _finest(g, levels[:-1], squared)]
             return groups if len(groups) >= MIN_GROUPS else None
+    if not pair_halves:
+        return None
     # no level gave groups with a constant diagonal: the halves of split eigenspaces
     # paired at each level, and a group with a constant diagonal (a whole eigenspace or
     # a union of them) joined to no other one

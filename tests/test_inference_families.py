@@ -265,6 +265,29 @@ def test_torus_gives_a_sparsest_twin_and_reports_the_family(seed):
     assert res.family_dimension == res.history["constant_diagonal_dimension"] == 125
 
 
+@pytest.mark.parametrize(("a", "b", "seed"), [(8, 11, 0), (8, 14, 1)])
+def test_torus_with_a_factor_eight_is_grouped(a, b, seed):
+    # the eigensolver returns eigenspaces of these tori as products of the factors'
+    # eigenvectors, whose patterns split them into halves that no overlap level joins;
+    # paired, they give the eigenspaces and the grouped search a torus-sized graph with
+    # equal weights that the basis diagonalises (the truth or a twin), flagged by the
+    # constant-diagonal family (main: no grouping, the ungrouped search's warned 724- to
+    # 782-edge graphs of the 8 x 11 torus, 7-62 CPU s)
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(a, b, periodic=True))
+    B = fourier_basis(G)
+    V = _shuffled(B.eigenvectors, seed)
+    assert B.n > 64                                   # above GROUPED_ONLY_MIN_N
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(V, rng=0)
+    assert res.history["eigenspace_groups"] == np.unique(np.round(B.eigenvalues, 8)).size
+    assert res.n_edges == G.number_of_edges()
+    L = res.laplacian.toarray()
+    assert _diagonalises(V, L)
+    assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
+    assert res.family_dimension > 1
+
+
 @pytest.mark.parametrize(("m", "n", "seed"), [(4, 6, 0), (4, 6, 1), (3, 8, 0)])
 def test_mirror_symmetric_lattice_is_not_read_as_a_cayley_graph(m, n, seed):
     # a hexagonal lattice has a simple spectrum and a symmetry that moves every node

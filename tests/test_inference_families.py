@@ -189,6 +189,11 @@ def test_exact_basis_is_not_taken_for_noise_when_unclean_rankings_agree():
     lambda: nx.grid_2d_graph(9, 12, periodic=True),
     lambda: nx.circulant_graph(60, [1, 7, 11]),
     lambda: nx.cycle_graph(50),
+    # a factor C_8: eigenspaces returned as products of the factors' eigenvectors split
+    # into halves of complementary diagonals that only their pairing joins (`_paired`)
+    lambda: nx.grid_2d_graph(8, 14, periodic=True),
+    lambda: nx.grid_2d_graph(5, 8, periodic=True),
+    lambda: nx.grid_2d_graph(9, 15, periodic=True),
 ])
 def test_character_groups_are_the_eigenspaces(make):
     # the triple products of an abelian Cayley graph's eigenvectors group the columns
@@ -258,6 +263,29 @@ def test_torus_gives_a_sparsest_twin_and_reports_the_family(seed):
     assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
     assert res.history["candidate_edges"].count(G.number_of_edges()) >= 3
     assert res.family_dimension == res.history["constant_diagonal_dimension"] == 125
+
+
+@pytest.mark.parametrize(("a", "b", "seed"), [(8, 11, 0), (8, 14, 1)])
+def test_torus_with_a_factor_eight_is_grouped(a, b, seed):
+    # the eigensolver returns eigenspaces of these tori as products of the factors'
+    # eigenvectors, whose patterns split them into halves that no overlap level joins;
+    # paired, they give the eigenspaces and the grouped search a torus-sized graph with
+    # equal weights that the basis diagonalises (the truth or a twin), flagged by the
+    # constant-diagonal family (main: no grouping, the ungrouped search's warned 724- to
+    # 782-edge graphs of the 8 x 11 torus, 7-62 CPU s)
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(a, b, periodic=True))
+    B = fourier_basis(G)
+    V = _shuffled(B.eigenvectors, seed)
+    assert B.n > 64                                   # above GROUPED_ONLY_MIN_N
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(V, rng=0)
+    assert res.history["eigenspace_groups"] == np.unique(np.round(B.eigenvalues, 8)).size
+    assert res.n_edges == G.number_of_edges()
+    L = res.laplacian.toarray()
+    assert _diagonalises(V, L)
+    assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
+    assert res.family_dimension > 1
 
 
 @pytest.mark.parametrize(("m", "n", "seed"), [(4, 6, 0), (4, 6, 1), (3, 8, 0)])

@@ -48,7 +48,8 @@ MIN_GROUPS = 3
 MAX_NODES = 500
 
 
-def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
+def character_groups(V: np.ndarray, c: int, *,
+                     pair_halves: bool = True) -> list[np.ndarray] | None:
     """A partition of the columns of ``V`` into eigenspaces (groups), or None.
 
     Parameters
@@ -57,6 +58,9 @@ def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
         Orthonormal, exact eigenvectors; column ``c`` is the constant vector.
     c : int
         The zero-eigenvalue column (a group on its own).
+    pair_halves : bool, default True
+        When no overlap level gives groups with a constant diagonal, pair the groups
+        whose diagonals complement each other (`_paired`) and try again.
 
     Returns
     -------
@@ -91,7 +95,90 @@ def character_groups(V: np.ndarray, c: int) -> list[np.ndarray] | None:
         if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
             groups = [part for g in groups for part in _finest(g, levels[:-1], squared)]
             return groups if len(groups) >= MIN_GROUPS else None
+    if not pair_halves:
+        return None
+    # no level gave groups with a constant diagonal: the halves of split eigenspaces
+    # paired at each level, and a group with a constant diagonal (a whole eigenspace or
+    # a union of them) joined to no other one
+    label = np.arange(n)
+    for level in OVERLAP_LEVELS:
+        label = _paired(pattern, probes,
+                        _kept_apart(label, _merged(pattern, probes, label, c, level), squared),
+                        squared)
+        count = int(label.max()) + 1
+        groups = [np.flatnonzero(label == g) for g in range(count)]
+        if count < n and all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
+            return groups if len(groups) >= MIN_GROUPS else None
     return None
+
+
+def _kept_apart(label, merged, squared) -> np.ndarray:
+    """``merged`` (a coarser labeling than ``label``) with every merged group that joins
+    a group of ``label`` whose projector diagonal is constant split back into the
+    groups of ``label``: the overlap levels joined whole eigenspaces of the 4 x 4 x 5
+    torus (7 groups for 15) once the halves of others had been paired."""
+    count = int(label.max()) + 1
+    constant = np.array([_constant_diagonal(squared[:, label == g].sum(axis=1))
+                         for g in range(count)])
+    joins = np.bincount(merged[np.unique(label, return_index=True)[1]],
+                        minlength=int(merged.max()) + 1) > 1
+    mixed = np.zeros_like(joins)
+    np.logical_or.at(mixed, merged, joins[merged] & constant[label])
+    kept = np.where(mixed[merged], label + merged.max() + 1, merged)
+    return np.unique(kept, return_inverse=True)[1]
+
+
+def _paired(pattern, probes, label, squared) -> np.ndarray:
+    """``label`` with the groups whose projector diagonal is not constant joined in
+    pairs of partners.
+
+    An eigenspace of a product of cycles may come back from the eigensolver as products
+    of the factors' eigenvectors ($\\cos(2\\pi a x / 8) \\cos(2\\pi b y / q)$ and its
+    sine partners on the 8 x 14 torus), whose patterns split it into halves of
+    complementary diagonals ($\\cos^2$ and $\\sin^2$ of the same angle) that no overlap
+    level joins. Two such groups are partners when their union has a constant diagonal
+    and each is the other's group of largest overlap among those (strictly ahead of the
+    runner-up: the halves of an eigenspace $a$ of $C_8$ have unions with a constant
+    diagonal with those of $3a$ too, an automorphism's image, whose patterns overlap
+    less). Used only when the overlap levels alone give no grouping.
+    """
+    count = int(label.max()) + 1
+    groups = [np.flatnonzero(label == g) for g in range(count)]
+    diagonal = np.array([squared[:, g].sum(axis=1) for g in groups])
+    bad = [g for g in range(count) if not _constant_diagonal(diagonal[g])]
+    if len(bad) < 2:
+        return label
+    overlap = _overlaps(pattern, probes, label)
+    best = {}
+    for g in bad:
+        partners = sorted(((overlap[g, h], h) for h in bad
+                           if h != g and _constant_diagonal(diagonal[g] + diagonal[h])),
+                          reverse=True)
+        if partners and (len(partners) == 1 or partners[1][0] < partners[0][0]):
+            best[g] = partners[0][1]
+    target = np.arange(count)
+    for g, h in best.items():
+        if best.get(h) == g:
+            target[max(g, h)] = min(g, h)
+    _, joined = np.unique(target, return_inverse=True)
+    return joined[label]
+
+
+def _overlaps(pattern, probes, label) -> np.ndarray:
+    """The Jaccard index of the patterns of the groups of ``label`` (see `_merged`)."""
+    n = pattern.shape[0]
+    count = int(label.max()) + 1
+    if count == n:                          # one column per group: its own pattern
+        block = pattern.reshape(n, -1)
+    else:
+        H = np.zeros((n, count), dtype=np.float32)
+        H[np.arange(n), label] = 1.0
+        seen = (pattern.reshape(-1, n) @ H).reshape(n, probes.size, count) > 0
+        seen = np.matmul(seen.transpose(0, 2, 1).astype(np.float32), H[probes]) > 0
+        block = (H.T @ seen.reshape(n, -1).astype(np.float32) > 0).astype(np.float32)
+    common = block @ block.T
+    size = np.diag(common)
+    return common / np.maximum(size[:, None] + size[None, :] - common, 1.0)
 
 
 def _finest(group, finer, squared):
@@ -112,20 +199,9 @@ def _merged(pattern, probes, label, c, level, max_rounds=10):
     for $k$ in the group, $l \\in Y$ (among the probe columns), $m \\in Z$: the union over
     its columns, closer to its eigenspace's pattern than any one column's.
     """
-    n = pattern.shape[0]
     for _ in range(max_rounds):
         count = int(label.max()) + 1
-        if count == n:                      # one column per group: its own pattern
-            block = pattern.reshape(n, -1)
-        else:
-            H = np.zeros((n, count), dtype=np.float32)
-            H[np.arange(n), label] = 1.0
-            seen = (pattern.reshape(-1, n) @ H).reshape(n, probes.size, count) > 0
-            seen = np.matmul(seen.transpose(0, 2, 1).astype(np.float32), H[probes]) > 0
-            block = (H.T @ seen.reshape(n, -1).astype(np.float32) > 0).astype(np.float32)
-        common = block @ block.T
-        size = np.diag(common)
-        overlap = common / np.maximum(size[:, None] + size[None, :] - common, 1.0)
+        overlap = _overlaps(pattern, probes, label)
         overlap[label[c], :] = overlap[:, label[c]] = 0.0
         merged, joined = sp.csgraph.connected_components(sp.csr_array(overlap >= level),
                                                          directed=False)

@@ -32,6 +32,7 @@ from gsp_householder.graphs._template_lp import candidate_order
 from gsp_householder.graphs._thresholds import (
     FAMILY_SEARCH_MAX_N,
     FITS_EXACTLY,
+    GROUPED_ONLY_MIN_N,
     RESIDUAL_CONSISTENT,
 )
 
@@ -254,7 +255,11 @@ def _character_search(basis, tol, rng):
     an abelian group): ``(ranked, family dimension, history)`` if it gives a graph with
     equal weights, or a weighted graph whose edges with equal weights fit the
     eigenvectors exactly (``equal_weight_members``), else None."""
-    groups = character_groups(basis["V_anchored"], basis["zero_column"])
+    V = basis["V_anchored"]
+    # the halves of split eigenspaces are paired only where the grouped search runs
+    # alone: below, the ungrouped search runs too (and reaches the graph: the 6-cube)
+    groups = character_groups(V, basis["zero_column"],
+                              pair_halves=V.shape[0] > GROUPED_ONLY_MIN_N)
     if groups is None:
         return None
     grouped = dict(basis, groups=groups)

@@ -44,3 +44,7 @@ PLAIN_SLACK = 2.0
 #: (``_refit_misfit``, ``_exact_misfit``): the graphs that share them fit to 1e-12 and
 #: less, while a 717-edge member of a 60-node path's family fitted to 2.3e-7.
 ROUNDING_FIT = 1e-9
+
+#: Above this many nodes a grouped search (``character_groups``) that gives a graph is
+#: not followed by the ungrouped one; below, both run and their graphs are compared.
+GROUPED_ONLY_MIN_N = 64

@@ -109,6 +109,7 @@ from gsp_householder.graphs._template_lp import candidate_order
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
     FAMILY_SEARCH_MAX_N,
+    GROUPED_ONLY_MIN_N,
     MAX_NOISE,
     PLAIN_SLACK,
     RESIDUAL_CONSISTENT,
@@ -130,9 +131,6 @@ __all__ = ["infer_laplacian"]
 
 #: Seed of the candidate search when no ``rng`` is given (deterministic results).
 DEFAULT_SEED = 0
-#: Above this many nodes a grouped search (``character_groups``) that gives a graph is
-#: not followed by the ungrouped one; below, both run and their graphs are compared.
-GROUPED_ONLY_MIN_N = 64
 #: Smallest basis for which ``progress=None`` shows a bar on a terminal.
 PROGRESS_MIN_N = 500
 

@@ -6,23 +6,14 @@ import warnings
 
 import networkx as nx
 import numpy as np
-import pytest
 import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
-from threadpoolctl import threadpool_limits
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs._twin_cliques import adjacent_twin_labels, without_twin_cliques
 
 #: Noise level of the perturbed tree below (a ranking's estimate is about 3e-4 to 4e-4).
 NOISE = 4e-4
-
-
-@pytest.fixture(autouse=True)
-def _one_blas_thread():
-    # the graph searches decide between graphs that fit almost equally well (conftest)
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
 
 
 def _weights(G):

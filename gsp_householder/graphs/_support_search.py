@@ -511,8 +511,9 @@ def trace_scaled(B: PairBasis, lam):
     return lam * (B.n / trace)
 
 
-def robust_noise(B: PairBasis, trimmed):
-    """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
+def kept_residuals(B: PairBasis, trimmed) -> np.ndarray:
+    """Standardised residuals of the pairs kept by the trimming (those above 1e-12 of
+    the largest), read with the smallest direction of their Gram."""
     gram, i, j = trimmed
     _, Lam = gram.null_directions(8)
     lam0 = trace_scaled(B, Lam[:, 0])
@@ -521,7 +522,12 @@ def robust_noise(B: PairBasis, trimmed):
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
     z = np.abs(B.matrix(lam0)[ki, kj]) / (scale[ki] + scale[kj] + 1e-300)
-    z = z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+    return z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+
+
+def robust_noise(B: PairBasis, trimmed):
+    """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
+    z = kept_residuals(B, trimmed)
     return 1.4826 * float(np.median(z)) if z.size else 0.0
 
 

@@ -151,9 +151,10 @@ def _paired(pattern, probes, label, squared) -> np.ndarray:
     overlap = _overlaps(pattern, probes, label)
     best = {}
     for g in bad:
-        partners = sorted(((overlap[g, h], h) for h in bad
-                           if h != g and _constant_diagonal(diagonal[g] + diagonal[h])),
-                          reverse=True)
+        unions = diagonal[g] + diagonal[bad]        # `_constant_diagonal`, row by row
+        constant = np.ptp(unions, axis=1) <= CONSTANT_DIAGONAL * np.abs(unions.mean(axis=1))
+        partners = sorted(((overlap[g, h], h) for h, ok in zip(bad, constant, strict=True)
+                           if ok and h != g), reverse=True)
         if partners and (len(partners) == 1 or partners[1][0] < partners[0][0]):
             best[g] = partners[0][1]
     target = np.arange(count)

@@ -200,8 +200,9 @@ def pygsp_graphs(seeds):
 SENSOR_SIZES = (100, 150, 200, 300, 400)
 SENSOR_SEEDS = (0, 1, 2, 3, 4, 5)
 # (N, seed, variant): a few unweighted and distributed=True sensor networks beside the sweep
+# (PyGSP distributes the points on a grid: N a perfect square)
 SENSOR_VARIANTS = ((150, 0, "unweighted"), (200, 2, "unweighted"), (300, 4, "unweighted"),
-                   (150, 1, "distributed"), (200, 3, "distributed"), (300, 5, "distributed"))
+                   (144, 1, "distributed"), (196, 3, "distributed"), (289, 5, "distributed"))
 
 
 def sensor_graphs(sizes, seeds):

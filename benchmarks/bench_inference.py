@@ -357,6 +357,25 @@ def _perturb(V, rel, rng):
     return U @ Wt
 
 
+def sweep_inputs(B) -> dict:
+    """The sweeps' inputs of a graph's Fourier basis ``B``: ``"exact"``, its eigenvectors
+    shuffled and sign-flipped, and ``"perturbed"``, perturbed by a relative Frobenius
+    error 1e-3 then shuffled, from one generator (seed 0)."""
+    rng = np.random.default_rng(0)
+    inputs = {"exact": _shuffle(B.eigenvectors, rng)}
+    inputs["perturbed"] = _shuffle(_perturb(B.eigenvectors, 1e-3, rng), rng)
+    return inputs
+
+
+def timed_inference(V):
+    """``infer_laplacian(V, rng=0)``, its CPU seconds and the warnings it raised."""
+    t = time.process_time()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    return res, time.process_time() - t, caught
+
+
 def _rotate(B, rng):
     """The eigenvectors with a random rotation inside every repeated eigenspace."""
     V = B.eigenvectors.copy()

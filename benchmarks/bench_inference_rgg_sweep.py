@@ -14,14 +14,12 @@ Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/bench_inference_rgg_sweep.py
 from __future__ import annotations
 
 import argparse
-import time
-import warnings
 
 import networkx as nx
 import numpy as np
-from bench_inference import _largest_component, _perturb, _shuffle
+from bench_inference import _largest_component, sweep_inputs, timed_inference
 
-from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder import compare_graphs, fourier_basis
 
 
 def graphs(radii, seeds, trees):
@@ -47,15 +45,9 @@ def main():
           "|---|---|---|---|---|---|---|---|")
     for name, make in graphs(args.radii, args.seeds, args.trees):
         B = fourier_basis(make())
-        rng = np.random.default_rng(0)
-        inputs = {"exact": _shuffle(B.eigenvectors, rng)}
-        inputs["perturbed"] = _shuffle(_perturb(B.eigenvectors, 1e-3, rng), rng)
+        inputs = sweep_inputs(B)
         for key in args.inputs:
-            t = time.process_time()
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                res = infer_laplacian(inputs[key], rng=0)
-            dt = time.process_time() - t
+            res, dt, caught = timed_inference(inputs[key])
             cpu[key].append(dt)
             cmp = compare_graphs(B.laplacian, res.laplacian)
             print(f"| {name} | {B.n} | {key} | {cmp['f1']:.4f} | {cmp['n_edges_hat']} / "

@@ -23,14 +23,12 @@ Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/bench_inference_tree_sweep.py
 from __future__ import annotations
 
 import argparse
-import time
-import warnings
 
 import networkx as nx
 import numpy as np
-from bench_inference import _perturb, _shuffle
+from bench_inference import sweep_inputs, timed_inference
 
-from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder import compare_graphs, fourier_basis
 
 
 def _weighted(G, seed, sigma=0.5):
@@ -89,15 +87,9 @@ def main():
             continue
         B = fourier_basis(make())
         truth = _edge_set(B.laplacian)
-        rng = np.random.default_rng(0)
-        inputs = {"exact": _shuffle(B.eigenvectors, rng)}
-        inputs["perturbed"] = _shuffle(_perturb(B.eigenvectors, 1e-3, rng), rng)
+        inputs = sweep_inputs(B)
         for key in args.inputs:
-            t = time.process_time()
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                res = infer_laplacian(inputs[key], rng=0)
-            dt = time.process_time() - t
+            res, dt, caught = timed_inference(inputs[key])
             cmp = compare_graphs(B.laplacian, res.laplacian)
             found = [_edge_set(c) == truth for c in res.candidates]
             mark = "=" if found and found[0] else ("y" if any(found) else "-")

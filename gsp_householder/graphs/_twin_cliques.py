@@ -29,21 +29,15 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _residuals
+from gsp_householder.graphs._twin_superset import twin_classes
 
 
 def adjacent_twin_labels(W) -> np.ndarray:
     """A class label for every node of the graph of weights ``W`` (symmetric, sparse):
-    nodes with the same closed neighbourhood share one, a node with no adjacent twin
-    gets -1."""
-    W = sp.csr_array(W)
-    n = W.shape[0]
-    labels = np.full(n, -1, dtype=np.intp)
-    classes: dict[tuple, list[int]] = {}
-    for i in range(n):
-        nbrs = W.indices[W.indptr[i]:W.indptr[i + 1]].tolist()
-        classes.setdefault(tuple(sorted({*nbrs, i})), []).append(i)
-    members = [c for c in classes.values() if len(c) > 1]
-    for k, nodes in enumerate(members):
+    nodes with the same closed neighbourhood (``twin_classes``) share one, a node with
+    no adjacent twin gets -1."""
+    labels = np.full(W.shape[0], -1, dtype=np.intp)
+    for k, nodes in enumerate(twin_classes(W, 2, adjacent_only=True)):
         labels[nodes] = k
     return labels
 

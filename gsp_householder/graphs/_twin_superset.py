@@ -32,14 +32,15 @@ LEVEL_GAP = 1e-2
 MAX_COMPONENT_FLOPS = 1e10
 
 
-def twin_classes(W, min_size: int = MIN_TWINS) -> list[np.ndarray]:
+def twin_classes(W, min_size: int = MIN_TWINS, *,
+                 adjacent_only: bool = False) -> list[np.ndarray]:
     """Classes of at least ``min_size`` nodes of the graph of weights ``W`` (symmetric,
     sparse) with the same neighbours: equal open neighbourhoods (non-adjacent twins) or
-    equal closed ones (adjacent twins). Their weights are not compared: the basis tells
-    whether they are equal (``twin_basis``)."""
+    equal closed ones (adjacent twins; only those with ``adjacent_only``). Their weights
+    are not compared: the basis tells whether they are equal (``twin_basis``)."""
     W = sp.csr_array(W)
     out = []
-    for closed in (False, True):
+    for closed in ((True,) if adjacent_only else (False, True)):
         classes: dict[tuple, list[int]] = {}
         for i in range(W.shape[0]):
             nbrs = set(W.indices[W.indptr[i]:W.indptr[i + 1]].tolist())

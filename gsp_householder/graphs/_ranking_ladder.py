@@ -138,7 +138,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     leverage = order is None      # the fitted rankings' noise estimates are not the noise
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
-    order, cache, searches = list(order), {}, {}
+    order, cache, searches = list(order), {}, SearchRecord()
     # the leverage rankings of this basis, kept between its ladders (``PairBasis.rankings``)
     same = B.rankings.setdefault("same", {})
     firsts = B.rankings.setdefault("firsts", {})
@@ -149,10 +149,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             return scores, trimmed, robust_noise(B, trimmed)
         if B.n <= LADDER_MAX_N:
             # rankings that trim as many pairs at every round are one ranking (and
-            # one noise estimate)
+            # one noise estimate), and their searches one search (``SearchRecord``)
             uncapped_key = key[2:] == (DEEP,)
             sizes = (key[0], (uncapped_sizes if uncapped_key else trimming_sizes)(
                 B, keep=key[1]))
+            searches.aliases[key] = sizes
             if sizes not in same:
                 # the first round (the Gram of all pairs) is the same for every keep
                 if key[0] not in firsts:
@@ -258,8 +259,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                              tol, rng, history, refit=(basis, order, searches))
         if exact:
             return exact
+        # the uncapped rankings' last resort (truncated families at the largest estimate,
+        # with two thirds of the pairs trimmed) is left to the capped ladder that
+        # ``capped_fallback`` runs when they give no graph
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              searches=searches, last_resort=last_resort)
+                                              searches=searches,
+                                              last_resort=last_resort and not deep)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             if residual <= level:
@@ -630,6 +635,25 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
 SEARCH_COUNTERS = ("n_evaluations", "vertex_searches")
 
 
+class SearchRecord(dict):
+    """The record of ``_repeatable_search`` shared by the noisy ladders of one
+    ``_ladder``, keyed by ranking, level and options; ``aliases`` maps a ranking's key
+    to the key of the ranking it is (``_ladder``: leverage rankings that trim as many
+    pairs at every round are one ranking, bit for bit).
+
+    From 201 nodes to ``LADDER_MAX_N`` the first capped trimming round already trims
+    the cap, and the rankings of ``keep`` 0.6 and 0.7 with the same ``r`` are one
+    ranking: a search of one that found no graph without drawing is the other's too
+    (perturbed PyGSP ``DavidSensorNet(500)``: each of the four distinct capped rankings
+    was searched twice at its estimate and twice in the last resort, 1.7-2.3 CPU s per
+    search, no graph).
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.aliases: dict = {}
+
+
 def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, history,
                        **options):
     """``_search_at_noise`` on the ranking ``key``, or the outcome recorded in
@@ -641,7 +665,8 @@ def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, histo
     counters of ``history`` (``SEARCH_COUNTERS``), which are replayed. Searches that
     found a graph or drew from ``rng`` are made again.
     """
-    memo = (key, float(noise), tuple(sorted(options.items())))
+    memo = (getattr(searches, "aliases", {}).get(key, key), float(noise),
+            tuple(sorted(options.items())))
     if searches is not None and memo in searches:
         dim, added = searches[memo]
         for name, count in added.items():

@@ -67,15 +67,16 @@ def test_rankings_that_trim_other_pairs_are_each_searched(monkeypatch):
     assert calls == [(k, False) for k in keys] + [(k, True) for k in keys]
 
 
-def test_uncapped_rankings_have_no_last_resort(monkeypatch):
-    # the uncapped ladder that finds no graph at its estimates leaves the truncated
-    # families at the largest estimate to the capped ladder (``capped_fallback``): on
-    # perturbed PyGSP DavidSensorNet(500) those searches, over two thirds of the pairs,
-    # did not end in 1000 CPU s
+def test_uncapped_rankings_stop_without_a_last_resort(monkeypatch):
+    # the uncapped ladder stops when its first DEEP_MISSES rankings give no graph, and
+    # leaves the truncated families at the largest estimate to the capped ladder
+    # (``capped_fallback``): on perturbed PyGSP DavidSensorNet(500) those searches,
+    # over two thirds of the pairs, did not end in 1000 CPU s
     out, calls, history = _stubbed_ladder(monkeypatch, lambda keep: (keep,), deep=True)
     assert out == ([], 1)
     assert history["deep_trimming"]
-    assert calls == [((*k, DEEP), False) for k in _ranking_ladder.RANKINGS]
+    keys = _ranking_ladder.RANKINGS[:_ranking_ladder.DEEP_MISSES]
+    assert calls == [((*k, DEEP), False) for k in keys]
 
 
 def _program(n_nodes=12):

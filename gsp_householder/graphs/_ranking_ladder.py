@@ -91,6 +91,12 @@ MISFIT_LEVELS = (1e-6, 1e-4, 1e-3)
 FREED_LEVERAGE = 1e-6
 #: Most nodes of a basis searched so (the leverages cost $O(n^4)$ flops).
 FREED_MAX_N = 300
+#: The uncapped rankings' noisy ladder stops when this many of them in a row give no
+#: graph before any gives one: the capped ladder then searches (``capped_fallback``).
+#: The uncapped rankings that found graphs gave them on the first rankings searched
+#: (PyGSP ``Sensor(400, seed=1)`` perturbed: the first two); on perturbed
+#: ``DavidSensorNet(500)`` none of the eight gave one (2-6 CPU s each).
+DEEP_MISSES = 2
 #: Rounds of ``_freed_member``.
 FREED_ROUNDS = 3
 
@@ -264,7 +270,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         # ``capped_fallback`` runs when they give no graph
         ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
                                               searches=searches,
-                                              last_resort=last_resort and not deep)
+                                              last_resort=last_resort and not deep,
+                                              misses=DEEP_MISSES if deep else None)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             if residual <= level:
@@ -562,7 +569,7 @@ def _next_exact(B, key_ranking, tol, rng, history, ranked, dim):
 
 
 def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
-                  every=False, searches=None, last_resort=True):
+                  every=False, searches=None, last_resort=True, misses=None):
     """The noisy rankings in turn, the cleanest first unless ``fixed_noise``
     (``_consistent_first``); the sparsest of the graphs whose rotation residual
     (``_residuals``) is within
@@ -585,8 +592,10 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     ``searches`` (a dict shared by the noisy ladders of one ``_ladder``) records the
     searches that found no graph without drawing from ``rng`` (``_repeatable_search``):
     the ladder at the largest estimate repeats those of the first ladder's last resort.
+    With ``misses``, the ladder stops when that many rankings in a row gave no graph
+    before any gave one (``DEEP_MISSES``).
     """
-    found, previous, consistent, held = [], None, 0, set()
+    found, previous, consistent, held, missed = [], None, 0, set(), 0
     for key in order if fixed_noise is not None else _consistent_first(order, ranking):
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or (noise <= EXACT_LEVEL and not every):
@@ -608,6 +617,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                         or edges in held):
                     break
         if edges is not None and edges == previous:
+            break
+        missed = 0 if found else missed + 1
+        if misses is not None and missed >= misses:
             break
         previous, held = edges, {_edge_key(item[3]) for item in ranked}
     noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]

@@ -29,8 +29,8 @@ def _edges(W):
     return set(zip(U.row.tolist(), U.col.tolist(), strict=True))
 
 
-def _tree_input(draw=1, branching=3, height=4):
-    G = nx.balanced_tree(branching, height)
+def _tree_input(draw=1):
+    G = nx.balanced_tree(3, 4)
     V = perturbed(shuffled(fourier_basis(G).eigenvectors, draw), 1e-3, draw)
     return G, {"V": V, "kind": "combinatorial", "scale": None}
 

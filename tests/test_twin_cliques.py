@@ -126,4 +126,3 @@ def test_sparser_equal_weight_rival_is_returned():
         history = {"sparser_rival": (None, tree)}
         assert equal_weight_rival(history, basis, found, noise) is None
         assert "sparser_rival" in history
-

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs._sparser_rival import equal_weight_rival
 from gsp_householder.graphs._twin_cliques import adjacent_twin_labels, without_twin_cliques
 
 #: Noise level of the perturbed tree below (a ranking's estimate is about 3e-4 to 4e-4).
@@ -63,11 +64,24 @@ def test_cliques_on_twin_leaves_are_dropped_at_a_noise_level():
     A = without_twin_cliques(basis, W, NOISE)
     assert A is not None
     assert _edges(A) == _edges(_weights(G))
-    # exact eigenvectors (no noise level), or the triangles' weight equal to the tree's
-    # (the graph may be the truth: caveman graphs, karate), leave the graph as found
+    # exact eigenvectors (no noise level) leave the graph as found
     assert without_twin_cliques(basis, W, 0.0) is None
-    assert without_twin_cliques(basis, _weights(_with_triangles(G, 1.0, parents)),
-                                NOISE) is None
+
+
+def test_equal_weight_cliques_are_dropped_only_down_to_a_spanning_tree():
+    # the triangles' weight equal to the tree's: the graph may be the truth (caveman
+    # graphs, karate), but the tree, the sparsest connected graph, fits as well
+    # (balanced_tree(4, 3) perturbed, draw 1: K4s of the tree's weight on sibling leaves)
+    G, basis = _tree_input()
+    parents = [p for p in G if 13 <= p <= 39][:6]
+    A = without_twin_cliques(basis, _weights(_with_triangles(G, 1.0, parents)), NOISE)
+    assert A is not None
+    assert _edges(A) == _edges(_weights(G))
+    # with one more edge outside the twin classes (a cycle through the root) the graph
+    # left is no tree, and an equal-weight graph is left as found
+    H = _with_triangles(G, 1.0, parents)
+    H.add_edge(1, 2, weight=1.0)
+    assert without_twin_cliques(basis, _weights(H), NOISE) is None
 
 
 def test_cliques_whose_removal_disconnects_or_misfits_are_kept():
@@ -93,3 +107,22 @@ def test_balanced_tree_with_noise_is_found_or_its_family_reported():
         res = infer_laplacian(basis["V"], rng=0)
     f1 = compare_graphs(nx.laplacian_matrix(G).astype(float), res.laplacian)["f1"]
     assert f1 >= 0.95 or caught
+
+
+def test_sparser_equal_weight_rival_is_returned():
+    # the tree as the rival recorded at the smallest noise estimate, beside the tree plus
+    # triangles of another weight (fitting as well, not of equal weights)
+    G, basis = _tree_input()
+    parents = [p for p in G if 13 <= p <= 39][:6]
+    W = _weights(_with_triangles(G, 0.536 / 0.424, parents))
+    tree = _weights(G)
+    history = {"sparser_rival": (None, tree)}
+    A = equal_weight_rival(history, basis, W, NOISE)
+    assert A is not None and _edges(A) == _edges(tree)
+    assert "sparser_rival" not in history
+    # exact eigenvectors, a graph found of equal weights, or a rival no sparser: none
+    for found, noise in ((W, 0.0), (_weights(_with_triangles(G, 1.0, parents)), NOISE),
+                         (tree, NOISE)):
+        history = {"sparser_rival": (None, tree)}
+        assert equal_weight_rival(history, basis, found, noise) is None
+        assert "sparser_rival" in history

@@ -6,15 +6,18 @@ that level (``_ranking_ladder._sparser_at_level``), and the graph found there re
 it only when it is sparser and fits better on both residuals. A sparser graph that fits
 as well (``_fits_as_well``) but not better is kept here as a rival: the eigenvectors do
 not tell the two apart, and when their edge sets agree below the accuracy the
-inference is held to, the result warns (``laplacian_inference._result``).
+inference is held to, the result warns (``laplacian_inference._result``). A rival
+with equal weights to the noise level, beside a graph returned without, is returned
+instead (``equal_weight_rival``), as the noisy rankings order their own candidates.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
-from gsp_householder.graphs._laplacian_fit import _fits_as_well
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _residuals
 from gsp_householder.graphs._template_lp import edge_codes, edge_key
 
 
@@ -25,6 +28,34 @@ def record_sparser_rival(history, found, rival, found_fit, rival_fit) -> None:
     eigenvectors as well as ``found``'s ``found_fit``."""
     if rival[0] < found[0] and _fits_as_well(rival_fit, found_fit):
         history["sparser_rival"] = (edge_key(found[3]), rival[3])
+
+
+def equal_weight_rival(history, basis, W, noise: float) -> sp.csr_array | None:
+    """The weights of the sparser rival recorded at the smallest noise estimate
+    (``history["sparser_rival"]``, popped) when it is connected, has fewer edges than the
+    graph of weights ``W`` returned, equal weights to ``noise`` while ``W`` has not
+    (``_equal_within_noise``) and fits the eigenvectors of ``basis`` as well as ``W``
+    (``_fits_as_well``); else None, the record left in place.
+
+    The rival is recorded against the graph the noisy ladder gave, which a later search
+    may replace (``found_eigenspaces``); it is compared here with the graph returned.
+    Unweighted ``balanced_tree(3, 4)`` perturbed by 1e-3 (draw 0 of
+    ``tests/_basis_inputs``): the ladder gave 139 edges, the smallest estimate the tree
+    (120 edges, weights equal to 2e-4 in coefficient of variation, rotation residual
+    1.002 times, residual 1.04 times the 139 edges'), the eigenspace search then 130
+    edges (two sibling subtrees swapped, F1 0.912) that fit as well, returned silently.
+    """
+    rival = history.get("sparser_rival")
+    if noise <= 0.0 or rival is None or basis["kind"] != "combinatorial":
+        return None
+    A = sp.csr_array(rival[1])
+    if (sp.triu(A, 1).nnz >= sp.triu(W, 1).nnz
+            or connected_components(A, directed=False)[0] != 1
+            or not _equal_within_noise(basis, A, noise) or _equal_within_noise(basis, W, noise)
+            or not _fits_as_well(_residuals(basis, A), _residuals(basis, W))):
+        return None
+    del history["sparser_rival"]
+    return A
 
 
 def edge_agreement(W, A) -> float:

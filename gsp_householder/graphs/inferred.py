@@ -84,6 +84,9 @@ class InferredLaplacian:
         eigenvectors as well as the graph returned and whose edges agree with it below
         ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
         is the last of the candidates).
+        ``"equal_weight_rival_edges"``, when that sparser graph has equal weights to the
+        noise level while the graph found has not: it is returned (its edges), and the
+        graph found is the last of the candidates.
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

@@ -103,7 +103,7 @@ from gsp_householder.graphs._result_checks import (
     _undetermined_support,
     _unranked_doubt,
 )
-from gsp_householder.graphs._sparser_rival import edge_agreement
+from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._template_lp import candidate_order
 from gsp_householder.graphs._thresholds import (
@@ -481,16 +481,18 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # a noisy search can return the graph plus cliques on its adjacent twins (the
         # same eigenvectors): the sparser graph with equal weights is returned, the
         # graph found is the last of the candidates
-        found = ranked[0]
-        weights = sp.triu(lean, 1).data
-        ranked = [(weights.size, float(weights.std() / weights.mean()), None, lean),
-                  *ranked[1:]]
-        laps[0] = L = _laplacian(lean, basis)
+        found = int(ranked[0][0])
+        ranked = _sparser_returned(basis, ranked, laps, history, lean)
+        history["twin_clique_edges"] = found - ranked[0][0]
+    rival = equal_weight_rival(history, basis, ranked[0][3], _fitted_noise(history))
+    if rival is not None:
+        # the smallest noise estimate gave a sparser graph with equal weights that fits
+        # as well: returned, the graph found is the last of the candidates
+        ranked = _sparser_returned(basis, ranked, laps, history, rival)
+        history["equal_weight_rival_edges"] = int(ranked[0][0])
+    if lean is not None or rival is not None:
+        L = laps[0]
         eigenvalues, residual = _diagonal_fit(basis["V"], L)
-        laps.append(_laplacian(found[3], basis))
-        history["candidate_edges"][0] = ranked[0][0]
-        history["candidate_edges"].append(int(found[0]))
-        history["twin_clique_edges"] = int(found[0]) - ranked[0][0]
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
     if twins:
         # as many or fewer edges, the same eigenvectors: listed (the result's
@@ -792,6 +794,19 @@ def _twin_class_graph(Q):
             return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
     finally:
         evaluation_hook.reset(token)
+
+
+def _sparser_returned(basis, ranked, laps, history, A) -> list:
+    """``ranked`` with the graph of weights ``A`` first in place of the graph found,
+    which becomes the last of the candidates ``laps`` (and of
+    ``history["candidate_edges"]``)."""
+    found = ranked[0]
+    weights = sp.triu(A, 1).data
+    laps[0] = _laplacian(A, basis)
+    laps.append(_laplacian(found[3], basis))
+    history["candidate_edges"][0] = weights.size
+    history["candidate_edges"].append(int(found[0]))
+    return [(weights.size, float(weights.std() / weights.mean()), None, A), *ranked[1:]]
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

@@ -84,7 +84,8 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
         return None
     W = sp.csr_array(W)
     m = sp.triu(W, 1).nnz
-    if m <= B.n - 1:
+    if m <= B.n - 1 or m >= B.n_pairs:
+        # a tree is the sparsest; the complete graph is no answer to rewire
         return None
     groups = B.local_groups or local_groups(B)
     if not groups:

@@ -18,12 +18,17 @@ NOISE = 3e-4
 
 
 def _two_pendant_paths():
-    """A random tree of 60 nodes with two pendant paths of two nodes, h-a1-a2 and h-b1-b2,
-    hung on one node h, and those nodes."""
-    G = nx.random_labeled_tree(56, seed=3)
-    h = 0
-    G.add_edges_from([(h, 56), (56, 57), (h, 58), (58, 59)])
-    return G, (56, 57, 58, 59)
+    """A tree of 100 nodes, a path of 96 with two pendant paths of two nodes, h-a1-a2 and
+    h-b1-b2, hung on its node h = 40, and those nodes. Its only repeated eigenvalues are
+    those of the pendant paths' vectors (no eigensolver's choice of a basis of a larger
+    eigenspace merges the local columns into one group of many nodes), and the path's
+    eigenvectors, spread over more than ``MAX_SUPPORT`` nodes, are not local columns
+    (a path of 56 nodes: a column nearly zero at one node was, and its group, of 59
+    nodes, left no sparser graph)."""
+    G = nx.path_graph(96)
+    h = 40
+    G.add_edges_from([(h, 96), (96, 97), (h, 98), (98, 99)])
+    return G, (96, 97, 98, 99)
 
 
 def _cycle_graph(G, nodes):
@@ -91,6 +96,8 @@ def test_no_rewiring_of_a_tree_exact_eigenvectors_or_a_graph_that_does_not_fit()
     cycle = _weights(H, n)
     assert sparser_on_local_columns(basis, B, _weights(G, n), NOISE) is None
     assert sparser_on_local_columns(basis, B, cycle, 0.0) is None
+    complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    assert sparser_on_local_columns(basis, B, complete, NOISE) is None
     # an edge elsewhere (not among the local columns' nodes) stays: nothing sparser fits
     far = [v for v in range(n) if v not in nodes and G.degree(v) == 1][:2]
     other = G.copy()

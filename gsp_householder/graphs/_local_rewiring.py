@@ -45,11 +45,12 @@ from gsp_householder.graphs._local_columns import local_groups
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
 
-#: Per-node tolerances of the group programs, in units of the noise level times the
+#: Per-node tolerances of the groups' entries, in units of the noise level times the
 #: node's scale $s_i = \\sqrt{(\\tilde L^2)_{ii}}$ (``PairBasis.node_scale``); the
-#: sparsest graph that fits is kept. The search's own tolerance (``CLEAN_FACTOR`` = 30)
-#: lets the programs end at other vertices: on the perturbed random trees of 150 and 300
-#: nodes (seeds 6 and 2) a factor 10 left one extra edge among a group's nodes, 3 none.
+#: sparsest graph that fits is kept. With the groups' linear program (``sparsify_local``)
+#: instead of ``sparsest_entries``, a factor 10 (or the search's ``CLEAN_FACTOR`` = 30)
+#: left one extra edge among a group's nodes on the perturbed random trees of 150 and
+#: 300 nodes (seeds 6 and 2), 3 none, 1 too many edges (noise entries read as edges).
 TOLERANCE_FACTORS = (1.0, 3.0, 10.0)
 #: Subsets of pairs solved per group (all of them up to this many, else this many drawn).
 MAX_SUBSETS = 4096

@@ -482,31 +482,15 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # a noisy search can return the graph plus cliques on its adjacent twins (the
         # same eigenvectors): the sparser graph with equal weights is returned, the
         # graph found is the last of the candidates
-        found = ranked[0]
-        weights = sp.triu(lean, 1).data
-        ranked = [(weights.size, float(weights.std() / weights.mean()), None, lean),
-                  *ranked[1:]]
-        laps[0] = L = _laplacian(lean, basis)
-        eigenvalues, residual = _diagonal_fit(basis["V"], L)
-        laps.append(_laplacian(found[3], basis))
-        history["candidate_edges"][0] = ranked[0][0]
-        history["candidate_edges"].append(int(found[0]))
-        history["twin_clique_edges"] = int(found[0]) - ranked[0][0]
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          lean, "twin_clique_edges")
     rewired = sparser_on_local_columns(basis, B, ranked[0][3], _fitted_noise(history))
     if rewired is not None:
         # a noisy search can return a denser graph that differs from a sparser one only
         # among the nodes of columns supported on a few nodes (a tree's two pendant
         # paths on one node): the sparser is returned, the graph found is a candidate
-        found = ranked[0]
-        weights = sp.triu(rewired, 1).data
-        ranked = [(weights.size, float(weights.std() / weights.mean()), None, rewired),
-                  *ranked[1:]]
-        laps[0] = L = _laplacian(rewired, basis)
-        eigenvalues, residual = _diagonal_fit(basis["V"], L)
-        laps.append(_laplacian(found[3], basis))
-        history["candidate_edges"][0] = ranked[0][0]
-        history["candidate_edges"].append(int(found[0]))
-        history["local_rewiring_edges"] = int(found[0]) - ranked[0][0]
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          rewired, "local_rewiring_edges")
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
     if twins:
         # as many or fewer edges, the same eigenvectors: listed (the result's
@@ -579,6 +563,23 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _sparser_first(basis, ranked, laps, history, W, key):
+    """``ranked`` with the graph of weights ``W`` first in place of the graph found,
+    which becomes the last of the candidates ``laps`` (``laps[0]`` is replaced);
+    ``history["candidate_edges"]`` follows, and ``history[key]`` is the number of edges
+    fewer. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
+    found = ranked[0]
+    weights = sp.triu(W, 1).data
+    ranked = [(weights.size, float(weights.std() / weights.mean()), None, W), *ranked[1:]]
+    laps[0] = L = _laplacian(W, basis)
+    eigenvalues, residual = _diagonal_fit(basis["V"], L)
+    laps.append(_laplacian(found[3], basis))
+    history["candidate_edges"][0] = ranked[0][0]
+    history["candidate_edges"].append(int(found[0]))
+    history[key] = int(found[0]) - ranked[0][0]
+    return ranked, L, eigenvalues, residual
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

@@ -85,8 +85,13 @@ class InferredLaplacian:
         ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
         is the last of the candidates).
         ``"equal_weight_rival_edges"``, when that sparser graph has equal weights to the
-        noise level while the graph found has not: it is returned (its edges), and the
-        graph found is the last of the candidates.
+        noise level while the graph found has not: it is returned (the number of edges
+        fewer), and the graph found is the last of the candidates.
+        ``"twin_clique_edges"`` and ``"local_rewiring_edges"``, when a sparser graph that
+        fits noisy eigenvectors as well is returned in place of the graph found (the
+        number of edges fewer; the graph found is the last of the candidates): without
+        the cliques on its adjacent twins (module ``_twin_cliques``), or rewired among
+        the nodes of columns supported on a few nodes (module ``_local_rewiring``).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

@@ -94,6 +94,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _laplacian,
     _residuals,
 )
+from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
@@ -481,18 +482,21 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # a noisy search can return the graph plus cliques on its adjacent twins (the
         # same eigenvectors): the sparser graph with equal weights is returned, the
         # graph found is the last of the candidates
-        found = int(ranked[0][0])
-        ranked = _sparser_returned(basis, ranked, laps, history, lean)
-        history["twin_clique_edges"] = found - ranked[0][0]
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          lean, "twin_clique_edges")
     rival = equal_weight_rival(history, basis, ranked[0][3], _fitted_noise(history))
     if rival is not None:
         # the smallest noise estimate gave a sparser graph with equal weights that fits
         # as well: returned, the graph found is the last of the candidates
-        ranked = _sparser_returned(basis, ranked, laps, history, rival)
-        history["equal_weight_rival_edges"] = int(ranked[0][0])
-    if lean is not None or rival is not None:
-        L = laps[0]
-        eigenvalues, residual = _diagonal_fit(basis["V"], L)
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          rival, "equal_weight_rival_edges")
+    rewired = sparser_on_local_columns(basis, B, ranked[0][3], _fitted_noise(history))
+    if rewired is not None:
+        # a noisy search can return a denser graph that differs from a sparser one only
+        # among the nodes of columns supported on a few nodes (a tree's two pendant
+        # paths on one node): the sparser is returned, the graph found is a candidate
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          rewired, "local_rewiring_edges")
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
     if twins:
         # as many or fewer edges, the same eigenvectors: listed (the result's
@@ -565,6 +569,23 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history)
+
+
+def _sparser_first(basis, ranked, laps, history, W, key):
+    """``ranked`` with the graph of weights ``W`` first in place of the graph found,
+    which becomes the last of the candidates ``laps`` (``laps[0]`` is replaced);
+    ``history["candidate_edges"]`` follows, and ``history[key]`` is the number of edges
+    fewer. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
+    found = ranked[0]
+    weights = sp.triu(W, 1).data
+    ranked = [(weights.size, float(weights.std() / weights.mean()), None, W), *ranked[1:]]
+    laps[0] = L = _laplacian(W, basis)
+    eigenvalues, residual = _diagonal_fit(basis["V"], L)
+    laps.append(_laplacian(found[3], basis))
+    history["candidate_edges"][0] = ranked[0][0]
+    history["candidate_edges"].append(int(found[0]))
+    history[key] = int(found[0]) - ranked[0][0]
+    return ranked, L, eigenvalues, residual
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:
@@ -794,19 +815,6 @@ def _twin_class_graph(Q):
             return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
     finally:
         evaluation_hook.reset(token)
-
-
-def _sparser_returned(basis, ranked, laps, history, A) -> list:
-    """``ranked`` with the graph of weights ``A`` first in place of the graph found,
-    which becomes the last of the candidates ``laps`` (and of
-    ``history["candidate_edges"]``)."""
-    found = ranked[0]
-    weights = sp.triu(A, 1).data
-    laps[0] = _laplacian(A, basis)
-    laps.append(_laplacian(found[3], basis))
-    history["candidate_edges"][0] = weights.size
-    history["candidate_edges"].append(int(found[0]))
-    return [(weights.size, float(weights.std() / weights.mean()), None, A), *ranked[1:]]
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

@@ -1,0 +1,187 @@
+"""A sparser graph at a noise level by the eigenvalues of the columns supported on a few nodes.
+
+Columns supported on a few nodes (``_local_columns``: pendant paths hanging on one node,
+twins) have eigenvalues that enter only the entries among those nodes, so the graph
+returned by a noisy search can be rewired there without changing how it fits the other
+columns. Two pendant paths of two nodes $h - a_1 - a_2$ and $h - b_1 - b_2$ on one node
+$h$ give two columns supported on $\\{a_1, a_2, b_1, b_2\\}$ (the antisymmetric
+vectors); the tree with eigenvalues $0.382$ and $2.618$ on them and the equal-weight
+graph with $1.382$ and $3.618$, whose edges there are $a_1 b_2$, $a_2 b_1$, $a_2 b_2$
+instead of $a_1 a_2$, $b_1 b_2$ (one cycle, one edge more), share every eigenvector.
+``random_labeled_tree(100, seed=0)`` perturbed by 1e-3 gave that graph (100 edges for
+99, F1 0.975, no warning; rotation residual 1.019e-4 against the tree's 1.030e-4): the
+noisy families of the rankings hold the tree, their linear-program vertices do not
+reach it, and below ``LADDER_MAX_N`` nodes the local columns are not searched apart
+(the exact families' ``sparser_member`` does not run on noisy ones).
+
+``sparser_on_local_columns`` sets those eigenvalues to the sparsest entries among each
+group's nodes (``sparsify_local``) at a few tolerances in units of the noise level
+(``TOLERANCE_FACTORS``: the entries' spread is not known to better than a few times),
+changes only the entries among the groups' nodes, and keeps the sparsest graph that is
+connected, has fewer edges than the graph found, fits the eigenvectors as well
+(``_fits_as_well``) and has equal weights to the noise level if the graph found has.
+No $n \\times n$ matrix is formed: only the pairs among the groups' nodes are computed.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _equal_within_noise,
+    _fits_as_well,
+    _laplacian,
+    _residuals,
+)
+from gsp_householder.graphs._local_columns import local_groups
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
+
+#: Per-node tolerances of the groups' entries, in units of the noise level times the
+#: node's scale $s_i = \\sqrt{(\\tilde L^2)_{ii}}$ (``PairBasis.node_scale``); the
+#: sparsest graph that fits is kept. With the groups' linear program (``sparsify_local``)
+#: instead of ``sparsest_entries``, a factor 10 (or the search's ``CLEAN_FACTOR`` = 30)
+#: left one extra edge among a group's nodes on the perturbed random trees of 150 and
+#: 300 nodes (seeds 6 and 2), 3 none, 1 too many edges (noise entries read as edges).
+TOLERANCE_FACTORS = (1.0, 3.0, 10.0)
+#: Subsets of pairs solved per group (all of them up to this many, else this many drawn).
+MAX_SUBSETS = 4096
+#: Subsets solved at once.
+SUBSET_BLOCK = 256
+
+
+def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_array | None:
+    """The weights of the sparsest graph that differs from ``W`` only among the nodes of
+    the local columns' groups (``local_groups``) and fits the eigenvectors as well, or
+    None (module docstring).
+
+    Parameters
+    ----------
+    basis : dict
+        The read basis (``V``, ``V_anchored``, ``zero_column``, ``kind``, ``scale``).
+    B : PairBasis
+        Its pair basis (one unknown per column, no eigenvalue order).
+    W : sparse array
+        Symmetric weights of the graph found.
+    noise : float
+        The noise level the graph was found at; 0 (exact eigenvectors, or a graph that
+        does not fit them to it) returns None.
+
+    Returns
+    -------
+    scipy.sparse.csr_array or None
+        Symmetric weights of the sparser graph.
+    """
+    if (noise <= 0.0 or basis["kind"] != "combinatorial" or B.G is not None or B.ordered
+            or B.n > FAMILY_SEARCH_MAX_N or basis.get("twin_class")):
+        return None
+    W = sp.csr_array(W)
+    m = sp.triu(W, 1).nnz
+    if m <= B.n - 1 or m >= B.n_pairs:
+        # a tree is the sparsest; the complete graph is no answer to rewire
+        return None
+    groups = B.local_groups or local_groups(B)
+    if not groups:
+        return None
+    L = _laplacian(W, basis)
+    free = np.delete(np.arange(B.n), basis["zero_column"])
+    lam = _diagonal_fit(basis["V_anchored"], L)[0][free]
+    lam = lam * (B.n / (B.mult @ lam))                  # trace n, as the searches'
+    I = np.concatenate([grp.i for grp in groups])
+    J = np.concatenate([grp.j for grp in groups])
+    # L_ij is the entry of B.matrix (trace n) times u_i u_j and the trace of L over n
+    uu = B.u[I] * B.u[J] * (L.diagonal().sum() / B.n)
+    scale = B.node_scale(lam)
+    rows = [B.rows(grp.i, grp.j) for grp in groups]
+    reference = _residuals(basis, W)
+    equal = _equal_within_noise(basis, W, noise)
+    unit = _unit(L, W)
+    best = None
+    for factor in TOLERANCE_FACTORS:
+        tol = factor * noise * scale
+        lam2 = lam.copy()
+        for grp, R in zip(groups, rows, strict=True):
+            A = R[:, grp.cols]
+            x = sparsest_entries(A, R @ lam - A @ lam[grp.cols], tol[grp.i] + tol[grp.j],
+                                 max(1e-5, noise))
+            if x is not None:
+                lam2[grp.cols] = x
+        entries = np.concatenate([R @ lam2 for R in rows]) * uu
+        edge = -entries > 2.0 * (tol[I] + tol[J]) * uu
+        A = _rewired(W, I, J, np.where(edge, -entries, 0.0) / unit)
+        edges = sp.triu(A, 1).nnz
+        if (edges >= (m if best is None else best[0])
+                or connected_components(A, directed=False)[0] != 1
+                or (equal and not _equal_within_noise(basis, A, noise))
+                or not _fits_as_well(_residuals(basis, A), reference)):
+            continue
+        best = (edges, A)
+    return None if best is None else best[1]
+
+
+def _unit(L, W) -> float:
+    """The factor $c$ with $L_{ij} = -c W_{ij}$ off the diagonal (``_laplacian``)."""
+    C = sp.triu(W, 1).tocoo()
+    return float(-np.asarray(L[C.row, C.col]).ravel() @ C.data / (C.data @ C.data))
+
+
+def _rewired(W, I, J, weights) -> sp.csr_array:
+    """``W`` with the weights of the pairs ``(I, J)`` (``I < J``) replaced by ``weights``
+    (zeros drop the pair)."""
+    C = sp.triu(W, 1).tocoo()
+    n = W.shape[0]
+    touched = np.isin(C.row.astype(np.int64) * n + C.col, I.astype(np.int64) * n + J)
+    keep = weights > 0
+    rows = np.concatenate([C.row[~touched], I[keep]])
+    cols = np.concatenate([C.col[~touched], J[keep]])
+    data = np.concatenate([C.data[~touched], weights[keep]])
+    U = sp.coo_array((data, (rows, cols)), shape=W.shape)
+    return sp.csr_array(U + U.T)
+
+
+def sparsest_entries(A, base, slack, floor) -> np.ndarray | None:
+    """The eigenvalues ``x`` (at least ``floor``) of a group's columns that leave the most
+    entries ``base + A x`` within ``slack`` of zero, all of them at most ``slack``; then
+    the smallest $\\ell_1$ norm of the entries. None if no subset tried is feasible.
+
+    Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there:
+    every subset when there are at most ``MAX_SUBSETS``, else that many drawn with a
+    fixed seed. The entries found within ``slack`` are then solved to zero together
+    (least squares), kept if still feasible. A linear program ($\\ell_1$,
+    ``sparsify_local``) ends at a vertex that depends on the last bits of its input:
+    on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
+    """
+    p, k = A.shape
+    if p < k:
+        return None
+    if comb(p, k) <= MAX_SUBSETS:
+        S = np.array(list(combinations(range(p), k)), dtype=np.intp)
+    else:
+        S = np.random.default_rng(0).integers(0, p, (MAX_SUBSETS, k))
+    best, x = -np.inf, None
+    for start in range(0, len(S), SUBSET_BLOCK):   # bounds the entries held to a block
+        block = S[start:start + SUBSET_BLOCK]
+        X = np.einsum("sij,sj->si", np.linalg.pinv(A[block]), -base[block])
+        E = base + X @ A.T
+        size = np.abs(E).sum(axis=1)
+        score = (np.abs(E) <= slack).sum(axis=1) - size / (2.0 * size.max() + 1e-300)
+        score[~((X >= floor).all(axis=1) & (E <= slack).all(axis=1))] = -np.inf
+        s = int(np.argmax(score))
+        if score[s] > best:
+            best, x = float(score[s]), X[s]
+    if x is None:
+        return None
+    e = base + A @ x
+    zero = np.abs(e) <= slack
+    exact = x + np.linalg.lstsq(A[zero], -e[zero], rcond=None)[0]
+    if exact.min() >= floor and np.all(base + A @ exact <= slack):
+        x = exact
+    return x

@@ -162,3 +162,29 @@ def test_presolved_infeasibility_is_confirmed_without_presolve(monkeypatch):
     infeasible = _dense_lp.solve(cost, A_box, np.concatenate([b_bad, b_bad]), A_eq, b_eq,
                                  lower, upper, confirm_infeasible=True)
     assert infeasible == (_dense_lp.INFEASIBLE, None)
+
+
+def test_objective_changes_are_solved_by_the_primal_simplex():
+    """A re-solve from an optimal basis of the same rows runs the primal simplex (that
+    basis is primal feasible); the first solve and a solve after added rows run the
+    dual simplex, as ``linprog``; every vertex is the cold solve's."""
+    if not _dense_lp.available():
+        pytest.skip("the HiGHS bindings are not available")
+    rng = np.random.default_rng(7)
+    A, b, A_eq, b_eq, _, _ = _program(rng, m=120, d=12)
+    lower, upper = np.full(A.shape[1], -5.0), np.full(A.shape[1], 5.0)   # bounded
+    first = 80
+    program = _dense_lp.WarmProgram(A[:first], b[:first], A_eq, b_eq, lower, upper)
+    used = []
+    for k in range(7):
+        if k == 4:
+            program.add_rows(A[first:], b[first:])
+        rows = slice(None) if k >= 4 else slice(first)
+        cost = rng.standard_normal(A.shape[1])               # generic: one optimal vertex
+        status, x = program.solve(cost)
+        used.append(program._h.getOptions().simplex_strategy)
+        ref_status, ref_x = _linprog(cost, A[rows], b[rows], A_eq, b_eq, lower, upper)
+        assert status == ref_status == 0
+        np.testing.assert_allclose(x, ref_x, atol=1e-7 * max(1.0, np.abs(ref_x).max()))
+    dual, primal = _dense_lp.DUAL_SIMPLEX, _dense_lp.PRIMAL_SIMPLEX
+    assert used == [dual, primal, primal, primal, dual, primal, primal]

@@ -16,7 +16,7 @@ def upside_down():
     """The exact basis of a tree of 30 nodes and an order of its pairs with non-edges
     only (374 of the 406): every prefix leaves the 29 edges and at least 32 non-edges to
     fit, more rows than the 29 unknowns, which no direction fits, on any kernel (the
-    truth's misses the edges by their weights)."""
+    true eigenvalues give the edges' rows their weights, not zero)."""
     G = nx.random_labeled_tree(30, seed=1)
     B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
         shuffled(fourier_basis(G).eigenvectors, 0), None, None, None, None))

@@ -89,6 +89,9 @@ class PairBasis:
         ``LADDER_MAX_N`` nodes) by their trimming, and the first rounds they share by
         their number of directions: kept between the ladders of one basis (the capped
         ladder after the uncapped one, the refit levels), which ask for the same ones.
+    failed_searches : dict
+        The prefix searches of this basis that found nothing, by what their outcome
+        depends on (``_failed_searches``): replayed, not made again.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -117,6 +120,7 @@ class PairBasis:
     diagonal: tuple | None = field(default=None, repr=False, compare=False)
     work: dict = field(default_factory=dict, repr=False, compare=False)
     rankings: dict = field(default_factory=dict, repr=False, compare=False)
+    failed_searches: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:

@@ -19,6 +19,7 @@ import contextvars
 
 import numpy as np
 
+from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
     PairGram,
@@ -412,7 +413,11 @@ class PrefixSearch:
 
     def run(self, start=None, bisect=True):
         """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect (unless
-        not ``bisect``); the best ``Fit`` or None."""
+        not ``bisect``); the best ``Fit`` or None. The same search of this basis that found
+        nothing before is not made again (``_failed_searches``)."""
+        return remembered_run(self, start, bisect, self._run, evaluation_hook)
+
+    def _run(self, start, bisect):
         B = self.B
         c_max = len(self.i)
         within = sum(grp.i.size for grp in B.local_groups)    # first in the order

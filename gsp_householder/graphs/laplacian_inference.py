@@ -80,6 +80,7 @@ from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
 from gsp_householder.graphs._eigenspace_search import (
@@ -334,6 +335,15 @@ def _search(basis, B, tol, rng):
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)
+    member = disjoint_member(B, basis, ranked[0], history["noise"] > EXACT_NOISE) if (
+        ranked) else None
+    if member is not None:
+        # a sparser valid graph with none of the edges of the graph found (a cubic
+        # graph beside its distance-2 graph): the sparser is the graph sought, the
+        # graph found stays among the candidates
+        history["disjoint_member_edges"] = (member[0], int(ranked[0][0]))
+        ranked = [member, *ranked]
+        family_dimension = max(family_dimension, 2)
     if grouped is not None:
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too

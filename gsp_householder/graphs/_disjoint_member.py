@@ -71,7 +71,10 @@ def disjoint_member(B: PairBasis, basis, found, noisy: bool):
     eigenvectors as well (``_fits_as_well``, its weights refitted on its edges); None
     if there is none in one direction, for other than combinatorial Laplacians, with
     the eigenvalue order, for grouped unknowns, above ``FAMILY_SEARCH_MAX_N`` nodes,
-    and when ``found`` has fewer than ``ROW_EXCESS`` times as many edges as unknowns.
+    when ``found`` has fewer than ``ROW_EXCESS`` times as many edges as unknowns, and
+    when it holds more than half the pairs: the complement of a graph with equal
+    weights is then the sparser graph with none of its edges, which
+    ``_close_complement`` reports with a warning.
 
     ``noisy``: the eigenvectors are not exact; the edge threshold and the eigenvalue
     floor are then at the level of the direction's singular value.
@@ -79,7 +82,7 @@ def disjoint_member(B: PairBasis, basis, found, noisy: bool):
     n_edges, W = found[0], found[3]
     if (basis["kind"] != "combinatorial" or basis["ordered"] or B.G is not None
             or B.n > FAMILY_SEARCH_MAX_N or n_edges < ROW_EXCESS * B.g
-            or n_edges >= B.n_pairs):
+            or 2 * n_edges > B.n_pairs):
         return None
     upper = sp.triu(W, 1).tocoo()
     null = _null_direction(B.rows(upper.row, upper.col))

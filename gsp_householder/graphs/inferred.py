@@ -84,6 +84,10 @@ class InferredLaplacian:
         eigenvectors as well as the graph returned and whose edges agree with it below
         ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
         is the last of the candidates).
+        ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
+        of the graph found fits the eigenvectors as well and was returned in its place
+        (a cubic graph beside its distance-2 graph): its edges and those of the graph
+        found, which stays among the candidates.
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

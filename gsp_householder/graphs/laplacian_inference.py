@@ -96,6 +96,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
 )
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
+from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -568,6 +569,15 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"those of one member of a family of valid graphs, and the graph "
                       f"sought, a sparser member, may not have been found",
                       AmbiguousGraphWarning, stacklevel=4)
+    if history.get("noise", 0.0) > EXACT_NOISE and near_complete(n, int(ranked[0][0])):
+        history["near_complete"] = True
+        warnings.warn(f"the inferred graph holds {ranked[0][0]} of the {B.n_pairs} pairs: "
+                      f"it misses fewer than the {n - 1} edges a connected graph has, and "
+                      f"noisy eigenvectors are fitted as well by the complete graph, which "
+                      f"every basis with this zero-eigenvalue vector diagonalises, with a "
+                      f"few pairs dropped: it says little about these eigenvectors, and "
+                      f"the graph sought, probably sparser, was not found",
+                      ConvergenceWarning, stacklevel=4)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,

@@ -90,3 +90,4 @@ def test_perturbed_tutte_graph_is_not_its_distance2_graph(tutte, draw):
     assert f1 == 1.0 or caught
     edges = [int(np.count_nonzero(np.triu(C.toarray(), 1))) for C in res.candidates]
     assert 69 in edges
+

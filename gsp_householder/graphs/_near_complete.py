@@ -6,8 +6,10 @@ level: a graph whose missing pairs are fewer than a spanning tree's $n - 1$ edge
 complement cannot be connected) differs from the complete graph by less than any
 connected graph has. The Krackhardt kite (10 nodes, 18 edges) perturbed by 1e-3 came
 back with 42 of its 45 pairs (F1 0.53, draws 0 and 1 of ``bench_audit.py``) and no
-warning; the constant-diagonal family's candidates are filtered the same way
-(``_regular_candidates._not_near_complete``).
+warning: a member of the noisy constant-diagonal family, whose candidates are filtered
+the same way in one branch of the search (``_regular_candidates._not_near_complete``).
+The warning is issued for such members only: a weighted graph may be near complete
+(the projection of Davis southern women on the women: 139 edges of 153 pairs).
 
 Internal module: arguments are validated by the caller.
 """

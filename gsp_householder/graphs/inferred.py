@@ -88,8 +88,8 @@ class InferredLaplacian:
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph
         found, which stays among the candidates. ``"near_complete"``, when noisy
-        eigenvectors gave a graph that misses fewer pairs than a connected graph has
-        edges (a ``ConvergenceWarning``).
+        eigenvectors gave a member of the constant-diagonal family that misses fewer
+        pairs than a connected graph has edges (a ``ConvergenceWarning``).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

@@ -92,6 +92,12 @@ class InferredLaplacian:
         number of edges fewer; the graph found is the last of the candidates): without
         the cliques on its adjacent twins (module ``_twin_cliques``), or rewired among
         the nodes of columns supported on a few nodes (module ``_local_rewiring``).
+        ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
+        of the graph found fits the eigenvectors as well and was returned in its place
+        (a cubic graph beside its distance-2 graph): its edges and those of the graph
+        found, which stays among the candidates. ``"near_complete"``, when noisy
+        eigenvectors gave a member of the constant-diagonal family that misses fewer
+        pairs than a connected graph has edges (a ``ConvergenceWarning``).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

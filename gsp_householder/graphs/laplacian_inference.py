@@ -80,6 +80,7 @@ from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
 from gsp_householder.graphs._eigenspace_search import (
@@ -96,6 +97,7 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
+from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -110,6 +112,7 @@ from gsp_householder.graphs._template_lp import candidate_order
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
     FAMILY_SEARCH_MAX_N,
+    FITS_EXACTLY,
     GROUPED_ONLY_MIN_N,
     MAX_NOISE,
     PLAIN_SLACK,
@@ -339,6 +342,15 @@ def _search(basis, B, tol, rng):
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)
+    member = disjoint_member(B, basis, ranked[0], history["noise"] > EXACT_NOISE) if (
+        ranked) else None
+    if member is not None:
+        # a sparser valid graph with none of the edges of the graph found (a cubic
+        # graph beside its distance-2 graph): the sparser is the graph sought, the
+        # graph found stays among the candidates
+        history["disjoint_member_edges"] = (member[0], int(ranked[0][0]))
+        ranked = [member, *ranked]
+        family_dimension = max(family_dimension, 2)
     if grouped is not None:
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too
@@ -568,6 +580,22 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"those of one member of a family of valid graphs, and the graph "
                       f"sought, a sparser member, may not have been found",
                       AmbiguousGraphWarning, stacklevel=4)
+    noisy = history.get("noise", 0.0) > EXACT_NOISE or residual > FITS_EXACTLY
+    regular = history.get("constant_diagonal_graph") or "regular_family" in history
+    if noisy and regular and near_complete(n, int(ranked[0][0])):
+        # a near-complete member of the noisy constant-diagonal family (the graph's
+        # residual tells noisy eigenvectors too: on 45 pairs the rankings' kept pairs
+        # can fit them to rounding, the kite with the Nehalem kernels); a weighted
+        # graph found by the rankings may be near complete (the Davis women's
+        # projection: 139 edges of 153 pairs)
+        history["near_complete"] = True
+        warnings.warn(f"the inferred graph holds {ranked[0][0]} of the {B.n_pairs} pairs: "
+                      f"it misses fewer than the {n - 1} edges a connected graph has, and "
+                      f"noisy eigenvectors are fitted as well by the complete graph, which "
+                      f"every basis with this zero-eigenvalue vector diagonalises, with a "
+                      f"few pairs dropped: it says little about these eigenvectors, and "
+                      f"the graph sought, probably sparser, was not found",
+                      ConvergenceWarning, stacklevel=4)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,

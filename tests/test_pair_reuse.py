@@ -512,6 +512,27 @@ def test_edge_keys_are_equal_exactly_when_the_edge_sets_are():
     assert edge_key(W) == key_of([(0, 1)])
 
 
+def test_upper_entries_are_those_of_triu_in_its_order():
+    # a CSR array read off its index arrays: the entries of ``sp.triu(W, 1).tocoo()``,
+    # in the same order, with unsorted column indices, duplicates, explicit zeros and
+    # entries on and below the diagonal; other formats go through ``sp.triu``
+    import scipy.sparse as sp
+
+    from gsp_householder.graphs._sparse_upper import upper_entries
+
+    rng = np.random.default_rng(4)
+    data = np.array([1.0, 2.0, 0.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    indices = np.array([3, 1, 2, 0, 4, 4, 2, 1, 0], dtype=np.int32)
+    indptr = np.array([0, 3, 6, 6, 8, 9], dtype=np.int32)
+    unsorted = sp.csr_array((data, indices, indptr), shape=(5, 5))
+    assert not unsorted.has_sorted_indices
+    A = sp.random_array((40, 40), density=0.2, rng=rng, format="csr")
+    for W in (unsorted, A, sp.csr_array(A + A.T), sp.csr_array((5, 5)), A.tocoo(), A.tocsc()):
+        ref = sp.triu(W, 1).tocoo()
+        for got, want in zip(upper_entries(W), (ref.row, ref.col, ref.data), strict=True):
+            np.testing.assert_array_equal(got, want)
+
+
 def _kept_buffers_basis():
     return _pairs(_shuffled(fourier_basis(nx.connected_watts_strogatz_graph(
         60, 4, 0.2, seed=3)).eigenvectors, 1))

@@ -279,6 +279,28 @@ def test_products_of_all_pairs_are_those_of_the_gathered_rows(grouped):
     assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_products_build_their_rows_in_the_kept_buffer(grouped):
+    """``products`` below ``MAX_ROW_ENTRIES`` builds its rows in ``row_buffer`` (one
+    mapping per basis, not a fresh array per call): after rows of another size have been
+    built there, all pairs and a subset still give the gathered products bit for bit,
+    and the buffer is neither replaced nor grown by a product that fits in it."""
+    F = _grid() if grouped else fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
+                                                                             seed=1))
+    B = _pairs(F if grouped else _shuffled(F.eigenvectors, 0))
+    i, j = B.upper()
+    Lam = np.random.default_rng(5).standard_normal((B.g, 4))
+    W = B.columns(Lam)
+    k = np.random.default_rng(6).permutation(len(i))[:300]
+    B.row_buffer(len(i)).fill(np.nan)                   # stale rows of an earlier user
+    kept = B.work["rows"]
+    assert B.products(i, j, Lam).tobytes() == ((B.V[i] * B.V[j]) @ W).tobytes()
+    assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
+    assert kept[:k.size * B.V.shape[1]].tobytes() == (B.V[i[k]] * B.V[j[k]]).tobytes()
+    assert B.products(i, j, Lam).tobytes() == ((B.V[i] * B.V[j]) @ W).tobytes()
+    assert B.work["rows"] is kept
+
+
 @pytest.mark.parametrize("block", [1, 7 * 39, 1 << 15])
 def test_pair_rows_built_in_blocks_and_buffers_are_the_gathered_products(block, monkeypatch):
     """``free_rows`` gathers and multiplies block by block (one row, a block that does

@@ -42,6 +42,22 @@ def test_solve_is_linprog(seed):
             assert x is None
 
 
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (1, 1), (7, 5), (300, 21)])
+@pytest.mark.parametrize("zeros", [0.0, 0.3])
+def test_rows_are_packed_as_their_nonzero_entries(shape, zeros):
+    # the packed rows HiGHS reads: those of the mask ``A != 0`` (dense rows too, which
+    # are packed as stored), the same arrays and dtypes
+    rng = np.random.default_rng(shape[0] + 10 * shape[1])
+    A = rng.standard_normal(shape)
+    A[rng.random(shape) < zeros] = 0.0
+    nz = A != 0.0
+    start = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+    want = (start, np.nonzero(nz)[1].astype(np.int32), A[nz])
+    for got, ref in zip(_dense_lp._nonzeros_by_row(A), want, strict=True):
+        assert got.dtype == ref.dtype
+        np.testing.assert_array_equal(got, ref)
+
+
 def test_solve_reports_infeasible_and_unbounded_programs():
     A = np.array([[1.0, 0.0], [-1.0, 0.0]])
     lower, upper = np.full(2, -np.inf), np.full(2, np.inf)

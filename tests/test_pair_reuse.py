@@ -279,6 +279,28 @@ def test_products_of_all_pairs_are_those_of_the_gathered_rows(grouped):
     assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
 
 
+@pytest.mark.parametrize("grouped", [False, True])
+def test_products_build_their_rows_in_the_kept_buffer(grouped):
+    """``products`` below ``MAX_ROW_ENTRIES`` builds its rows in ``row_buffer`` (one
+    mapping per basis, not a fresh array per call): after rows of another size have been
+    built there, all pairs and a subset still give the gathered products bit for bit,
+    and the buffer is neither replaced nor grown by a product that fits in it."""
+    F = _grid() if grouped else fourier_basis(nx.connected_watts_strogatz_graph(40, 4, 0.2,
+                                                                             seed=1))
+    B = _pairs(F if grouped else _shuffled(F.eigenvectors, 0))
+    i, j = B.upper()
+    Lam = np.random.default_rng(5).standard_normal((B.g, 4))
+    W = B.columns(Lam)
+    k = np.random.default_rng(6).permutation(len(i))[:300]
+    B.row_buffer(len(i)).fill(np.nan)                   # stale rows of an earlier user
+    kept = B.work["rows"]
+    assert B.products(i, j, Lam).tobytes() == ((B.V[i] * B.V[j]) @ W).tobytes()
+    assert B.products(i[k], j[k], Lam).tobytes() == ((B.V[i[k]] * B.V[j[k]]) @ W).tobytes()
+    assert kept[:k.size * B.V.shape[1]].tobytes() == (B.V[i[k]] * B.V[j[k]]).tobytes()
+    assert B.products(i, j, Lam).tobytes() == ((B.V[i] * B.V[j]) @ W).tobytes()
+    assert B.work["rows"] is kept
+
+
 @pytest.mark.parametrize("block", [1, 7 * 39, 1 << 15])
 def test_pair_rows_built_in_blocks_and_buffers_are_the_gathered_products(block, monkeypatch):
     """``free_rows`` gathers and multiplies block by block (one row, a block that does
@@ -510,6 +532,27 @@ def test_edge_keys_are_equal_exactly_when_the_edge_sets_are():
     assert a != key_of([(0, 1), (1, 2), (3, 5)], n=7)
     W = sp.coo_array((np.ones(4), ([0, 1, 1, 0], [1, 0, 0, 1])), shape=(6, 6))   # duplicates
     assert edge_key(W) == key_of([(0, 1)])
+
+
+def test_upper_entries_are_those_of_triu_in_its_order():
+    # a CSR array read off its index arrays: the entries of ``sp.triu(W, 1).tocoo()``,
+    # in the same order, with unsorted column indices, duplicates, explicit zeros and
+    # entries on and below the diagonal; other formats go through ``sp.triu``
+    import scipy.sparse as sp
+
+    from gsp_householder.graphs._sparse_upper import upper_entries
+
+    rng = np.random.default_rng(4)
+    data = np.array([1.0, 2.0, 0.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    indices = np.array([3, 1, 2, 0, 4, 4, 2, 1, 0], dtype=np.int32)
+    indptr = np.array([0, 3, 6, 6, 8, 9], dtype=np.int32)
+    unsorted = sp.csr_array((data, indices, indptr), shape=(5, 5))
+    assert not unsorted.has_sorted_indices
+    A = sp.random_array((40, 40), density=0.2, rng=rng, format="csr")
+    for W in (unsorted, A, sp.csr_array(A + A.T), sp.csr_array((5, 5)), A.tocoo(), A.tocsc()):
+        ref = sp.triu(W, 1).tocoo()
+        for got, want in zip(upper_entries(W), (ref.row, ref.col, ref.data), strict=True):
+            np.testing.assert_array_equal(got, want)
 
 
 def _kept_buffers_basis():

@@ -69,15 +69,27 @@ def _pass_model(h, cost, A, lhs, rhs, lower, upper):
     to HiGHS by pointer (its ``passModel`` of arrays builds the same ``HighsLp`` as one
     filled field by field, whose vectors pybind11 would copy element by element)."""
     m, n = A.shape
-    At = np.ascontiguousarray(A.T)
-    nz = At != 0.0
-    start = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
-    index = np.nonzero(nz)[1].astype(np.int32)
+    start, index, values = _nonzeros_by_row(np.ascontiguousarray(A.T))
     h.passModel(n, m, int(index.size), int(_highs.MatrixFormat.kColwise),
                 int(_highs.ObjSense.kMinimize), 0.0, np.asarray(cost, dtype=np.float64),
                 _bound(lower, -1.0), _bound(upper, 1.0), _bound(lhs, -1.0), _bound(rhs, 1.0),
-                start, index, np.ascontiguousarray(At[nz]),
+                start, index, values,
                 np.full(n, int(_highs.HighsVarType.kContinuous), dtype=np.int32))
+
+
+def _nonzeros_by_row(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The nonzero entries of the C-ordered ``A`` row by row, as HiGHS reads a packed
+    matrix: the start of each row (``int32``), their column indices (``int32``) and
+    values. A matrix without zero entries (pair rows are dense) is packed as it is
+    stored: the same arrays as those of ``A != 0``, without the boolean gathers."""
+    m, n = A.shape
+    nz = A != 0.0
+    counts = np.count_nonzero(nz, axis=1)
+    start = np.zeros(max(m, 1), dtype=np.int32)
+    np.cumsum(counts[:-1], out=start[1:m])
+    if int(counts.sum()) == m * n:
+        return start, np.tile(np.arange(n, dtype=np.int32), m), A.reshape(-1)
+    return start, np.nonzero(nz)[1].astype(np.int32), A[nz]
 
 
 def _run(h) -> tuple[int, np.ndarray | None]:
@@ -184,11 +196,9 @@ class WarmProgram:
         self._rows[1].append(b)
         self._inequality.append(np.ones(len(b), bool))
         if self._h is not None:
-            nz = A != 0.0
-            starts = np.concatenate([[0], np.cumsum(nz.sum(axis=1))[:-1]]).astype(np.int32)
+            starts, index, values = _nonzeros_by_row(np.ascontiguousarray(A))
             self._h.addRows(len(b), np.full(len(b), -_highs.kHighsInf), _bound(b, 1.0),
-                            int(nz.sum()), starts, np.nonzero(nz)[1].astype(np.int32),
-                            A[nz])
+                            int(index.size), starts, index, values)
 
     def solve(self, cost) -> tuple[int, np.ndarray | None]:
         """Minimise ``cost @ x``: ``linprog``'s status code and ``x`` (None unless

@@ -277,7 +277,10 @@ class PairBasis:
         ($O(n^2 g)$ each, BLAS-3; formed in one buffer as ``matrix`` forms it, but not
         kept in its cache, which these directions would fill); otherwise the rows are
         built in chunks. Grouped unknowns: the products of the column rows with
-        ``columns(Lam)`` (no group sums).
+        ``columns(Lam)`` (no group sums). The rows are built in ``row_buffer`` (at most
+        ``MAX_ROW_ENTRIES`` entries, as the chunks): the pair rows of a span or of all
+        pairs (32 MB at n = 200) are formed again and again, and a fresh array of that
+        size is memory the kernel maps and zeroes on every call.
         """
         q = self.V.shape[1]
         if len(i) * q > MAX_ROW_ENTRIES and len(i) > 8 * self.n * Lam.shape[1]:
@@ -289,9 +292,10 @@ class PairBasis:
         W = self.columns(Lam)
         step = max(1, MAX_ROW_ENTRIES // max(q, 1))
         if len(i) <= step:
+            buffer = self.row_buffer(len(i))
             if len(i) == self.n_pairs and self._all_pairs(i, j):
-                return self._upper_rows() @ W
-            return self.free_rows(i, j) @ W
+                return self._upper_rows(out=buffer) @ W
+            return self.free_rows(i, j, out=buffer) @ W
         out = np.empty((len(i), W.shape[1]))
         buffer = self.row_buffer(step)
         for s in range(0, len(i), step):
@@ -308,12 +312,13 @@ class PairBasis:
         ui, uj = self.upper()
         return np.array_equal(i, ui) and np.array_equal(j, uj)
 
-    def _upper_rows(self) -> np.ndarray:
+    def _upper_rows(self, out=None) -> np.ndarray:
         """The rows of the free columns of all pairs in the order of ``upper``, node by
         node (row $a$ of $\\tilde V$ times the rows after it): ``V[i] * V[j]``, the same
-        products, without gathering two copies of $\\tilde V$'s rows."""
+        products, without gathering two copies of $\\tilde V$'s rows. ``out``: a
+        C-ordered buffer of at least ``n_pairs`` rows (see ``free_rows``)."""
         V, n = self.V, self.n
-        R = np.empty((self.n_pairs, V.shape[1]))
+        R = np.empty((self.n_pairs, V.shape[1])) if out is None else out[:self.n_pairs]
         s = 0
         for a in range(n - 1):
             np.multiply(V[a], V[a + 1:], out=R[s:s + n - 1 - a])

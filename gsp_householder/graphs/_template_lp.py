@@ -22,6 +22,7 @@ from gsp_householder.graphs._pair_geometry import (
     complement_gram,
     symmetric_product,
 )
+from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
 #: pairs ranked most edge-like include the non-edges with the largest errors).
@@ -580,30 +581,30 @@ def rank_candidates(B: PairBasis, cands, fit: Fit):
     out, seen = [], set()
     for lam in cands:
         W = adjacency(B, lam, fit.tol)
-        upper = sp.triu(W, 1).tocoo()
+        upper = upper_entries(W)
         key = edge_key(W, upper)
-        if key in seen or upper.nnz == 0:
+        if key in seen or upper[2].size == 0:
             continue
         seen.add(key)
         if sp.csgraph.connected_components(W, directed=False)[0] > 1:
             continue
-        out.append((int(upper.nnz), weight_cv(upper.data), lam, W))
+        out.append((int(upper[2].size), weight_cv(upper[2]), lam, W))
     out.sort(key=candidate_order)
     return out
 
 
 def edge_codes(W, upper=None) -> np.ndarray:
     """The sorted distinct codes ``row * n + col`` of the stored entries of the upper
-    triangle of the sparse ``W``. ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
-    upper = sp.triu(W, 1).tocoo() if upper is None else upper
-    return np.unique(upper.row.astype(np.int64) * W.shape[1] + upper.col.astype(np.int64))
+    triangle of the sparse ``W``. ``upper``: ``upper_entries(W)`` if at hand."""
+    row, col, _ = upper_entries(W) if upper is None else upper
+    return np.unique(row.astype(np.int64) * W.shape[1] + col.astype(np.int64))
 
 
 def edge_key(W, upper=None) -> bytes:
     """A key of the edge set of the sparse ``W`` (its upper triangle's stored entries):
     equal for two graphs of a basis exactly when their edge sets are, as the set of
     ``(row, col)`` pairs would be, but built in NumPy (the node count, then
-    ``edge_codes``). ``upper``: ``sp.triu(W, 1).tocoo()`` if at hand."""
+    ``edge_codes``). ``upper``: ``upper_entries(W)`` if at hand."""
     return np.int64(W.shape[1]).tobytes() + edge_codes(W, upper).tobytes()
 
 

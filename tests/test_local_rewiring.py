@@ -106,6 +106,21 @@ def test_no_rewiring_of_a_tree_exact_eigenvectors_or_a_graph_that_does_not_fit()
     assert W is None or tuple(sorted(far)) in _edges(W)
 
 
+
+@pytest.mark.parametrize("draw", [0, 1])
+def test_no_rewiring_of_a_graph_with_unequal_weights(draw):
+    # the path's edges away from the pendant paths weighted in [1, 3]: the graph with one
+    # cycle still shares the tree's eigenvectors, but with weights free a sparser
+    # rewiring among a few nodes is always at hand and says nothing (Les Miserables
+    # perturbed lost two true edges so): nothing is rewired
+    G, nodes = _two_pendant_paths()
+    weights = np.random.default_rng(draw).uniform(1.0, 3.0, 95)
+    for v, w in enumerate(weights):
+        G[v][v + 1]["weight"] = w
+    n, H = G.number_of_nodes(), _cycle_graph(G, nodes)
+    basis, B = _basis(perturbed(shuffled(_common_basis(G, H, n), draw), 1e-3, draw))
+    assert sparser_on_local_columns(basis, B, _weights(H, n), NOISE) is None
+
 def test_sparsest_entries_zero_the_most_entries():
     # entries base + A x of one column, all at most 0 for x <= 2: x = 2 zeroes three
     # entries, x = 3 one (and leaves three positive), x = -1 one (below the floor)

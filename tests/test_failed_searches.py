@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from _basis_inputs import shuffled
 
-from gsp_householder.graphs import _basis_input
-from gsp_householder.graphs._failed_searches import search_key
+from gsp_householder.graphs import _basis_input, _thresholds
+from gsp_householder.graphs._failed_searches import MAX_N, search_key
 from gsp_householder.graphs._support_search import PrefixSearch, evaluation_hook, top_pairs
 from gsp_householder.graphs.fourier import fourier_basis
 
@@ -68,3 +68,7 @@ def test_found_graphs_are_not_remembered():
     scores = nx.to_numpy_array(G, nodelist=range(30)) + 1e-3 * np.eye(30)
     fit, _ = _search(B, top_pairs(B, scores, B.n_pairs - max(B.g, 2 * B.n) - 1), [])
     assert fit is not None and not B.failed_searches
+
+
+def test_kept_up_to_the_ladders_size():
+    assert MAX_N == _thresholds.LADDER_MAX_N

@@ -13,8 +13,8 @@ of 53 searches, 3.7 of 22 CPU s). The failures are kept with the basis
 again and the progress hook is called with the same sizes, so that the history and
 the progress bar are those of the searches made.
 
-Bases of up to ``LADDER_MAX_N`` nodes only (above, a search's order of pairs is tens of
-megabytes, and the searches are not repeated so).
+Bases of up to ``MAX_N`` nodes only (the ladders' ``_thresholds.LADDER_MAX_N``: above, a
+search's order of pairs is tens of megabytes, and the searches are not repeated so).
 
 Internal module: arguments are validated by the caller.
 """
@@ -25,6 +25,10 @@ import hashlib
 from collections.abc import Callable
 
 import numpy as np
+
+#: Most nodes of a basis whose failed searches are kept: ``_thresholds.LADDER_MAX_N``
+#: (not imported: ``_thresholds`` imports ``_support_search``, which imports this module).
+MAX_N = 500
 
 
 def search_key(search, start, bisect) -> tuple:
@@ -45,11 +49,8 @@ def remembered_run(search, start, bisect, run: Callable, hook_var):
     basis found nothing before: its evaluations are then counted in
     ``search.n_evaluations`` and the progress hook (the value of the context variable
     ``hook_var``) called with the sizes it was called with."""
-    # imported here: ``_thresholds`` imports ``_support_search``, which imports this module
-    from gsp_householder.graphs._thresholds import LADDER_MAX_N
-
     B = search.B
-    if B.n > LADDER_MAX_N:
+    if B.n > MAX_N:
         return run(start, bisect)
     key = search_key(search, start, bisect)
     hook = hook_var.get()

@@ -126,10 +126,14 @@ def test_sparsest_entries_zero_the_most_entries():
     # entries, x = 3 one (and leaves three positive), x = -1 one (below the floor)
     A = np.array([[1.0], [1.0], [1.0], [1.0], [-1.0]])
     base = np.array([-2.0, -2.0, -2.0, -3.0, -1.0])
-    x = sparsest_entries(A, base, np.full(5, 1e-9), 0.1)
+    x, = sparsest_entries(A, base, [np.full(5, 1e-9)], 0.1)
     assert x is not None and abs(x[0] - 2.0) < 1e-12
+    # several slacks at once: each as if solved alone
+    both = sparsest_entries(A, base, [np.full(5, 1e-9), np.full(5, 1.5)], 0.1)
+    alone = [sparsest_entries(A, base, [np.full(5, s)], 0.1)[0] for s in (1e-9, 1.5)]
+    assert all(np.array_equal(a, b) for a, b in zip(both, alone, strict=True))
     # infeasible: every x >= 0.1 leaves an entry above the slack
-    assert sparsest_entries(np.array([[1.0]]), np.array([0.5]), np.array([0.1]), 0.1) is None
+    assert sparsest_entries(np.array([[1.0]]), np.array([0.5]), [np.array([0.1])], 0.1) == [None]
 
 
 @pytest.mark.parametrize(("n", "seed"), [(100, 0), (150, 6)])

@@ -113,16 +113,18 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     rows = [B.rows(grp.i, grp.j) for grp in groups]
     reference = _residuals(basis, W)
     unit = _unit(L, W)
+    tols = [factor * noise * scale for factor in TOLERANCE_FACTORS]
+    # each group's subsets solved once for every tolerance (the solutions do not
+    # depend on it, only which of them is sparsest)
+    chosen = [sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
+                               [tol[grp.i] + tol[grp.j] for tol in tols], max(1e-5, noise))
+              for grp, R in zip(groups, rows, strict=True)]
     best = None
-    for factor in TOLERANCE_FACTORS:
-        tol = factor * noise * scale
+    for level, tol in enumerate(tols):
         lam2 = lam.copy()
-        for grp, R in zip(groups, rows, strict=True):
-            A = R[:, grp.cols]
-            x = sparsest_entries(A, R @ lam - A @ lam[grp.cols], tol[grp.i] + tol[grp.j],
-                                 max(1e-5, noise))
-            if x is not None:
-                lam2[grp.cols] = x
+        for grp, xs in zip(groups, chosen, strict=True):
+            if xs[level] is not None:
+                lam2[grp.cols] = xs[level]
         entries = np.concatenate([R @ lam2 for R in rows]) * uu
         edge = -entries > 2.0 * (tol[I] + tol[J]) * uu
         A = _rewired(W, I, J, np.where(edge, -entries, 0.0) / unit)
@@ -156,41 +158,52 @@ def _rewired(W, I, J, weights) -> sp.csr_array:
     return sp.csr_array(U + U.T)
 
 
-def sparsest_entries(A, base, slack, floor) -> np.ndarray | None:
-    """The eigenvalues ``x`` (at least ``floor``) of a group's columns that leave the most
-    entries ``base + A x`` within ``slack`` of zero, all of them at most ``slack``; then
-    the smallest $\\ell_1$ norm of the entries. None if no subset tried is feasible.
+def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
+    """For each of ``slacks``, the eigenvalues ``x`` (at least ``floor``) of a group's
+    columns that leave the most entries ``base + A x`` within that slack of zero, all of
+    them at most the slack; then the smallest $\\ell_1$ norm of the entries. None where
+    no subset tried is feasible.
 
-    Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there:
-    every subset when there are at most ``MAX_SUBSETS``, else that many drawn with a
-    fixed seed. The entries found within ``slack`` are then solved to zero together
-    (least squares), kept if still feasible. A linear program ($\\ell_1$,
-    ``sparsify_local``) ends at a vertex that depends on the last bits of its input:
-    on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
+    Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there,
+    once for every slack: every subset when there are at most ``MAX_SUBSETS``, else that
+    many drawn with a fixed seed. The entries found within a slack are then solved to
+    zero together (least squares), kept if still feasible. A linear program
+    ($\\ell_1$, ``sparsify_local``) ends at a vertex that depends on the last bits of
+    its input: on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
     """
     p, k = A.shape
     if p < k:
-        return None
+        return [None] * len(slacks)
     if comb(p, k) <= MAX_SUBSETS:
         S = np.array(list(combinations(range(p), k)), dtype=np.intp)
     else:
         S = np.random.default_rng(0).integers(0, p, (MAX_SUBSETS, k))
-    best, x = -np.inf, None
+    best = [-np.inf] * len(slacks)
+    found: list[np.ndarray | None] = [None] * len(slacks)
     for start in range(0, len(S), SUBSET_BLOCK):   # bounds the entries held to a block
         block = S[start:start + SUBSET_BLOCK]
         X = np.einsum("sij,sj->si", np.linalg.pinv(A[block]), -base[block])
         E = base + X @ A.T
         size = np.abs(E).sum(axis=1)
-        score = (np.abs(E) <= slack).sum(axis=1) - size / (2.0 * size.max() + 1e-300)
-        score[~((X >= floor).all(axis=1) & (E <= slack).all(axis=1))] = -np.inf
-        s = int(np.argmax(score))
-        if score[s] > best:
-            best, x = float(score[s]), X[s]
-    if x is None:
-        return None
+        tie = size / (2.0 * size.max() + 1e-300)
+        above = (X >= floor).all(axis=1)
+        for level, slack in enumerate(slacks):
+            score = (np.abs(E) <= slack).sum(axis=1) - tie
+            score[~(above & (E <= slack).all(axis=1))] = -np.inf
+            s = int(np.argmax(score))
+            if score[s] > best[level]:
+                best[level], found[level] = float(score[s]), X[s]
+    return [None if x is None else _zeroed(A, base, x, slack, floor)
+            for x, slack in zip(found, slacks, strict=True)]
+
+
+def _zeroed(A, base, x, slack, floor) -> np.ndarray:
+    """``x`` with the entries ``base + A x`` within ``slack`` of zero solved to zero
+    together (least squares), if the result is still at least ``floor`` and leaves every
+    entry at most ``slack``; else ``x``."""
     e = base + A @ x
     zero = np.abs(e) <= slack
     exact = x + np.linalg.lstsq(A[zero], -e[zero], rcond=None)[0]
     if exact.min() >= floor and np.all(base + A @ exact <= slack):
-        x = exact
+        return exact
     return x

@@ -1,6 +1,7 @@
 """Noisy results rewired among the nodes of columns supported on a few nodes."""
 
 import warnings
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
@@ -10,7 +11,11 @@ from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs import _basis_input
-from gsp_householder.graphs._local_rewiring import sparser_on_local_columns, sparsest_entries
+from gsp_householder.graphs._local_rewiring import (
+    _local_only,
+    sparser_on_local_columns,
+    sparsest_entries,
+)
 
 #: A noise level of the rankings of eigenvectors perturbed by 1e-3 (their estimates on the
 #: trees of 100 to 300 nodes: 2e-4 to 7e-4).
@@ -151,3 +156,14 @@ def test_perturbed_random_trees_give_the_tree_or_warn(n, seed):
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
     assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0 or caught
+
+
+def test_groups_spanning_every_node_are_not_local():
+    # a group of columns on all n nodes is left out, one on fewer nodes is kept
+    groups = [
+        SimpleNamespace(i=np.array([0, 0, 1]), j=np.array([1, 2, 2]), cols=[0]),
+        SimpleNamespace(i=np.array([0, 1, 2, 3]), j=np.array([1, 2, 3, 4]), cols=[1, 2]),
+    ]
+    basis = SimpleNamespace(n=5, local_groups=groups)
+    kept = _local_only(basis)
+    assert len(kept) == 1 and kept[0] is groups[0]

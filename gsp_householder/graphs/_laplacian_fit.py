@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._support_search import CLEAN_FACTOR
 from gsp_householder.graphs._thresholds import PLAIN_SLACK, RESIDUAL_SLACK
@@ -63,6 +64,16 @@ def _fits_as_well(residuals, reference) -> bool:
     return (residuals[1] <= RESIDUAL_SLACK * reference[1]
             and residuals[0] <= PLAIN_SLACK * reference[0])
 
+
+
+def _equal_graph_fits(basis, A, reference, noise) -> bool:
+    """Whether the graph of weights ``A`` is connected, has equal weights to ``noise``
+    (``_equal_within_noise``) and fits the eigenvectors as well as a graph of residuals
+    ``reference`` (``_fits_as_well``): what a sparser graph returned in place of the
+    graph found must be (``_twin_cliques``, ``_sparser_rival``, ``_local_rewiring``)."""
+    return (connected_components(A, directed=False)[0] == 1
+            and _equal_within_noise(basis, A, noise)
+            and _fits_as_well(_residuals(basis, A), reference))
 
 def _residual(basis, W):
     """`_diagonal_fit`'s residual for the Laplacian of weights ``W``."""

@@ -180,6 +180,56 @@ def test_presolved_infeasibility_is_confirmed_without_presolve(monkeypatch):
     assert infeasible == (_dense_lp.INFEASIBLE, None)
 
 
+def _infeasible_cone_program(rng, m=400, d=12):
+    """Rows ``H y <= 1e-9`` whose only solution is near ``y = 0`` (random directions
+    all around) and an equality row that excludes it: infeasible, with ``y`` free and a
+    margin column ``t`` as in the max-margin programs."""
+    H = rng.standard_normal((m, d))
+    A = np.hstack([H, np.zeros((m, 1))])
+    b = np.full(m, 1e-9)
+    A_eq = np.append(rng.standard_normal(d), 0.0)[None, :]
+    b_eq = np.array([float(d)])
+    lower = np.full(d + 1, -np.inf)
+    upper = np.append(np.full(d, np.inf), 5.0)
+    return np.append(np.zeros(d), -1.0), A, b, A_eq, b_eq, lower, upper
+
+
+def test_confirmation_without_presolve_is_bounded(monkeypatch):
+    """The solve without presolve that confirms a presolved infeasibility stops after
+    ``confirm_iteration_limit`` dual simplex iterations, and the presolved verdict then
+    stands (an infeasible round of exact eigenvectors took HiGHS 6 to 8 CPU s past
+    that limit); optima within it are still returned."""
+    if not _dense_lp.available():
+        pytest.skip("the HiGHS bindings are not available")
+    run, iterations = _dense_lp._run, []
+
+    def counted(h):
+        out = run(h)
+        if h.getOptions().presolve == "off":
+            iterations.append(h.getInfo().simplex_iteration_count)
+        return out
+
+    monkeypatch.setattr(_dense_lp, "_run", counted)
+    cost, *program = _infeasible_cone_program(np.random.default_rng(0))
+    d = program[0].shape[1]
+    # unbounded by the limit, the dual simplex needs more than a few iterations here
+    model = (cost, *_dense_lp._stack(*program[:4]), *program[4:])
+    h = _dense_lp._new_highs(presolve=False)
+    _dense_lp._pass_model(h, *model)
+    assert run(h)[0] == _dense_lp.INFEASIBLE
+    needed = h.getInfo().simplex_iteration_count
+    assert needed > 4
+    monkeypatch.setattr(_dense_lp, "CONFIRM_ITERATIONS_PER_COLUMN", 0)
+    monkeypatch.setattr(_dense_lp, "CONFIRM_EXTRA_ITERATIONS", 3)
+    assert _dense_lp.confirm_iteration_limit(d) == 3
+    status, x = _dense_lp.confirmed_solve(model, _dense_lp.INFEASIBLE, None)
+    assert (status, x) == (_dense_lp.INFEASIBLE, None)
+    assert iterations == [3]
+    # the default limit leaves room for this program's own iterations
+    monkeypatch.undo()
+    assert _dense_lp.confirm_iteration_limit(d) >= needed
+
+
 def test_objective_changes_are_solved_by_the_primal_simplex():
     """A re-solve from an optimal basis of the same rows runs the primal simplex (that
     basis is primal feasible); the first solve and a solve after added rows run the

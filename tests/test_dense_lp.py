@@ -197,8 +197,9 @@ def _infeasible_cone_program(rng, m=400, d=12):
 def test_confirmation_without_presolve_is_bounded(monkeypatch):
     """The solve without presolve that confirms a presolved infeasibility stops after
     ``confirm_iteration_limit`` dual simplex iterations, and the presolved verdict then
-    stands (an infeasible round of exact eigenvectors took HiGHS 6 to 8 CPU s, most of it past
-    that limit); optima within it are still returned."""
+    stands (an infeasible round of exact eigenvectors took HiGHS 6 to 8 CPU s, most of it
+    past that limit). An optimum within the limit is returned as before
+    (``test_presolved_infeasibility_is_confirmed_without_presolve``)."""
     if not _dense_lp.available():
         pytest.skip("the HiGHS bindings are not available")
     run, iterations = _dense_lp._run, []

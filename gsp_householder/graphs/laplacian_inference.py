@@ -238,7 +238,12 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``history["missing_edges"]``, module ``_missing_edges``), with $2m / (2m + k)$
         below 0.95 for its $m$ edges: the eigenvectors show edges that the graph lacks,
         and a graph that fits them better was missed. Neither is asked when the graph
-        is already said not to fit them.
+        is already said not to fit them. And if, with noisy eigenvectors, the graph
+        returned ($m$ edges, weights not equal to the noise level) comes from a family
+        of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
+        1)$ edges agreeing with it below 0.95 in F1, $2s / (s + m)$
+        (``history["family_doubt"]``, module ``_family_doubt``): the graph sought may be
+        that sparser member.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the

@@ -98,6 +98,10 @@ class InferredLaplacian:
         found, which stays among the candidates. ``"near_complete"``, when noisy
         eigenvectors gave a member of the constant-diagonal family that misses fewer
         pairs than a connected graph has edges (a ``ConvergenceWarning``).
+        ``"family_doubt"``, when a noisy graph with weights not equal to the noise
+        level comes from a family that may hold a member agreeing with it below 0.95
+        in F1: that member's fewest edges and that agreement (a
+        ``ConvergenceWarning``).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

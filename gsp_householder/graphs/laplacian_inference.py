@@ -88,6 +88,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -237,7 +238,12 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``history["missing_edges"]``, module ``_missing_edges``), with $2m / (2m + k)$
         below 0.95 for its $m$ edges: the eigenvectors show edges that the graph lacks,
         and a graph that fits them better was missed. Neither is asked when the graph
-        is already said not to fit them.
+        is already said not to fit them. And if, with noisy eigenvectors, the graph
+        returned ($m$ edges, weights not equal to the noise level) comes from a family
+        of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
+        1)$ edges agreeing with it below 0.95 in F1, $2s / (s + m)$
+        (``history["family_doubt"]``, module ``_family_doubt``): the graph sought may be
+        that sparser member.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
@@ -596,6 +602,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"few pairs dropped: it says little about these eigenvectors, and "
                       f"the graph sought, probably sparser, was not found",
                       ConvergenceWarning, stacklevel=4)
+    _family_doubt(basis, B, ranked[0], family_dimension, history)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
@@ -618,6 +625,38 @@ def _sparser_first(basis, ranked, laps, history, W, key):
     history["candidate_edges"].append(int(found[0]))
     history[key] = int(found[0]) - ranked[0][0]
     return ranked, L, eigenvalues, residual
+
+
+def _family_doubt(basis, B, found, family_dimension, history) -> None:
+    """Warn when the graph ``found`` (a ``rank_candidates`` item), found at a noise level
+    with weights not equal to it, comes from a family of valid graphs large enough to
+    hold a member that would agree with it below ``EDGE_AGREEMENT`` in F1
+    (``_family_doubt.family_agreement``); then ``history["family_doubt"]`` is the
+    fewest edges such a member may have and that agreement.
+
+    Not asked for a twin class's basis (its warnings decide whether its graph is
+    evidence), for a graph already said not to fit the eigenvectors (``_fitted_noise``
+    is then 0), nor for the complete graph (warned of already). With exact
+    eigenvectors the family dimension is the flag, and graphs with equal weights (to
+    the noise level) are what the families' sparse members look like.
+    """
+    noise = _fitted_noise(history)
+    edges = int(found[0])
+    if (basis.get("twin_class") or noise <= EXACT_NOISE or family_dimension < 2
+            or edges >= B.n_pairs):
+        return
+    agreement = family_agreement(B.n, edges, int(family_dimension))
+    if agreement >= EDGE_AGREEMENT or _equal_within_noise(basis, found[3], noise):
+        return
+    fewest = sparsest_possible_member(B.n, edges, int(family_dimension))
+    history["family_doubt"] = (fewest, agreement)
+    warnings.warn(f"the inferred graph ({edges} edges, weights not equal to the noise "
+                  f"level) is one member of a family of {family_dimension} dimensions of "
+                  f"graphs that fit these noisy eigenvectors, which may hold a member of "
+                  f"as few as {fewest} edges, agreeing with it at F1 {agreement:.3f} at "
+                  f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
+                  f"member, which the search did not reach", ConvergenceWarning,
+                  stacklevel=5)
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

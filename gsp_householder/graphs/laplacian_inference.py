@@ -88,6 +88,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -351,6 +352,10 @@ def _search(basis, B, tol, rng):
         history["disjoint_member_edges"] = (member[0], int(ranked[0][0]))
         ranked = [member, *ranked]
         family_dimension = max(family_dimension, 2)
+    if ranked and history["noise"] <= EXACT_NOISE:
+        # weighted graphs sparser than the first whose edges with equal weights fit
+        # exactly (the 3 x 4 x 5 torus's twins behind a 240-edge member) go first
+        ranked = _ahead(sparser_equal_weight_members(basis, ranked), ranked)
     if grouped is not None:
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too
@@ -358,6 +363,16 @@ def _search(basis, B, tol, rng):
         return (_grouped_result, _merge(ranked, g_ranked), max(family_dimension, g_dim),
                 {**history, **g_history})
     return _result, ranked, family_dimension, history
+
+
+def _ahead(members, ranked):
+    """``members`` (``rank_candidates`` items, sparsest first) ahead of ``ranked``, whose
+    items with the edges of one of them are dropped; ``ranked`` itself if there is none."""
+    if not members:
+        return ranked
+    members = sorted(members, key=candidate_order)
+    keys = {_edge_key(item[3]) for item in members}
+    return members + [item for item in ranked if _edge_key(item[3]) not in keys]
 
 
 def _undecided(B, history) -> bool:

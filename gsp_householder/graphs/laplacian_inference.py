@@ -355,7 +355,10 @@ def _search(basis, B, tol, rng):
     if ranked and history["noise"] <= EXACT_NOISE:
         # weighted graphs sparser than the first whose edges with equal weights fit
         # exactly (the 3 x 4 x 5 torus's twins behind a 240-edge member) go first
-        ranked = _ahead(sparser_equal_weight_members(basis, ranked), ranked)
+        members = sparser_equal_weight_members(basis, ranked)
+        if members:
+            history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+            ranked = _ahead(members, ranked)
     if grouped is not None:
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too

@@ -331,7 +331,8 @@ def _search(basis, B, tol, rng):
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
-                return (_grouped_result, *grouped)
+                return (_grouped_result, _equalised_first(basis, grouped[0], grouped[2]),
+                        *grouped[1:])
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
@@ -352,20 +353,30 @@ def _search(basis, B, tol, rng):
         history["disjoint_member_edges"] = (member[0], int(ranked[0][0]))
         ranked = [member, *ranked]
         family_dimension = max(family_dimension, 2)
-    if ranked and history["noise"] <= EXACT_NOISE:
-        # weighted graphs sparser than the first whose edges with equal weights fit
-        # exactly (the 3 x 4 x 5 torus's twins behind a 240-edge member) go first
-        members = sparser_equal_weight_members(basis, ranked)
-        if members:
-            history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
-            ranked = _ahead(members, ranked)
     if grouped is not None:
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too
         g_ranked, g_dim, g_history = grouped
-        return (_grouped_result, _merge(ranked, g_ranked), max(family_dimension, g_dim),
-                {**history, **g_history})
-    return _result, ranked, family_dimension, history
+        history = {**history, **g_history}
+        return (_grouped_result, _equalised_first(basis, _merge(ranked, g_ranked), history),
+                max(family_dimension, g_dim), history)
+    return _result, _equalised_first(basis, ranked, history), family_dimension, history
+
+
+def _equalised_first(basis, ranked, history):
+    """``ranked`` with, from exact eigenvectors, its weighted graphs sparser than the
+    first whose edges with equal weights fit the eigenvectors exactly
+    (``sparser_equal_weight_members``: the 3 x 4 x 5 torus's twins behind a 240-edge
+    member, the 3 x 3 x 5 torus behind a 360-edge one) made equal-weight graphs and put
+    first; ``history["equalised_sparser"]`` gives the edges of the graph that was first
+    and of the sparsest of them."""
+    if not ranked or history["noise"] > EXACT_NOISE:
+        return ranked
+    members = sparser_equal_weight_members(basis, ranked)
+    if not members:
+        return ranked
+    history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+    return _ahead(members, ranked)
 
 
 def _ahead(members, ranked):

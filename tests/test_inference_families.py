@@ -684,3 +684,32 @@ def test_exact_torus_is_not_a_denser_member_when_sparser_ones_are_found(shape, s
     assert res.n_edges <= G.number_of_edges()
     assert res.residual < 1e-9
     assert res.family_dimension > 1
+
+
+def test_complete_bipartite_graph_of_a_sign_column():
+    # K_{3,3} between the halves of C_6's alternating eigenvector: every basis with that
+    # column and the constant one diagonalises it; other graphs are not flagged
+    from gsp_householder.graphs._bipartite_halves import column_halves_graph
+
+    V = fourier_basis(nx.cycle_graph(6)).eigenvectors
+    K = nx.to_scipy_sparse_array(nx.complete_multipartite_graph([0, 2, 4], [1, 3, 5]),
+                                 nodelist=range(6), format="csr")
+    assert column_halves_graph(V, K)
+    other = nx.to_scipy_sparse_array(nx.complete_multipartite_graph([0, 1, 2], [3, 4, 5]),
+                                     nodelist=range(6), format="csr")
+    assert not column_halves_graph(V, other)
+    assert not column_halves_graph(V, nx.to_scipy_sparse_array(nx.cycle_graph(6)))
+
+
+def test_periodic_hexagonal_lattice_is_not_silently_complete_bipartite():
+    # exact periodic hexagonal lattice of 96 nodes: main returned K_{48, 48} between its
+    # halves (2304 edges for 144) with no warning
+    G = nx.convert_node_labels_to_integers(nx.hexagonal_lattice_graph(6, 8, periodic=True))
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    found = res.to_networkx()
+    halves = (nx.is_bipartite(found)
+              and found.number_of_edges() == (G.number_of_nodes() // 2) ** 2)
+    assert not halves or any(issubclass(w.category, ConvergenceWarning) for w in caught)

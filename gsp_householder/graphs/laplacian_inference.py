@@ -78,6 +78,7 @@ from gsp_householder._validation import check_rng, check_scalar
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
+from gsp_householder.graphs._bipartite_halves import column_halves_graph
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._disjoint_member import disjoint_member
@@ -478,6 +479,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       "basis with this zero-eigenvalue vector diagonalises: it says nothing "
                       "about these eigenvectors, and the graph sought was not found (the "
                       "result's candidates are the other graphs found)",
+                      ConvergenceWarning, stacklevel=4)
+    elif column_halves_graph(basis["V"], ranked[0][3]):
+        history["column_halves_graph"] = True
+        warnings.warn("the graph found is the complete bipartite graph between the two "
+                      "halves of a +-1 eigenvector, which every basis with that vector and "
+                      "the zero-eigenvalue one diagonalises: it says nothing about these "
+                      "eigenvectors, and the graph sought was not found (the result's "
+                      "candidates are the other graphs found)",
                       ConvergenceWarning, stacklevel=4)
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]

@@ -699,6 +699,9 @@ def test_complete_bipartite_graph_of_a_sign_column():
                                      nodelist=range(6), format="csr")
     assert not column_halves_graph(V, other)
     assert not column_halves_graph(V, nx.to_scipy_sparse_array(nx.cycle_graph(6)))
+    weighted = K.copy()
+    weighted.data = np.arange(1.0, weighted.data.size + 1.0)
+    assert not column_halves_graph(V, weighted)
 
 
 def test_periodic_hexagonal_lattice_is_not_silently_complete_bipartite():

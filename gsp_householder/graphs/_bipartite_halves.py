@@ -24,12 +24,16 @@ import scipy.sparse as sp
 #: is within this of 1 (a column off by $\epsilon$ in norm is $\epsilon^2 / 2$ off:
 #: 5e-7 for the error 1e-3 of eigenvectors perturbed by 1e-3).
 SIGN_COLUMN_LEVEL = 1e-4
+#: The weights of the graph are equal when they are within this of the largest, relative
+#: (a weighted complete bipartite graph is diagonalised by fewer bases).
+EQUAL_WEIGHT_LEVEL = 1e-2
 
 
 def column_halves_graph(V, W) -> bool:
     """Whether the graph of weights ``W`` (sparse, symmetric or upper) is the complete
-    bipartite graph between two halves of the nodes whose $\\pm 1$ vector, normalised,
-    is a column of ``V`` (to ``SIGN_COLUMN_LEVEL``).
+    bipartite graph with equal weights (to ``EQUAL_WEIGHT_LEVEL``) between two halves of
+    the nodes whose $\\pm 1$ vector, normalised, is a column of ``V`` (to
+    ``SIGN_COLUMN_LEVEL``).
 
     Parameters
     ----------
@@ -45,6 +49,9 @@ def column_halves_graph(V, W) -> bool:
     n = V.shape[0]
     upper = sp.triu(sp.csr_array(W), 1).tocoo()
     if n % 2 or upper.nnz != (n // 2) ** 2:
+        return False
+    w = np.abs(upper.data)
+    if np.ptp(w) > EQUAL_WEIGHT_LEVEL * w.max():
         return False
     side = np.zeros(n, dtype=bool)
     side[upper.row[0]] = True

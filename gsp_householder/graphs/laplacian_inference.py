@@ -381,8 +381,9 @@ def _equalised_first(basis, ranked, history):
 
 
 def _ahead(members, ranked):
-    """``members`` (``rank_candidates`` items, sparsest first) ahead of ``ranked``, whose
-    items with the edges of one of them are dropped; ``ranked`` itself if there is none."""
+    """``members`` (``rank_candidates`` items), in ``candidate_order``, ahead of
+    ``ranked``, whose items with the edges of one of them are dropped; ``ranked`` itself
+    if there is none."""
     if not members:
         return ranked
     members = sorted(members, key=candidate_order)

@@ -99,7 +99,10 @@ class InferredLaplacian:
         eigenvectors gave weighted graphs with fewer edges than the first found whose
         edges with equal weights fit them exactly (a torus with one weight per
         direction): the edges of the graph that was first and of the sparsest such
-        graph, now first. ``"near_complete"``, when noisy
+        graph, now first. ``"column_halves_graph"``, when the graph found is the
+        complete bipartite graph between the halves of a $\\pm 1$ eigenvector (a
+        ``ConvergenceWarning``: every basis with that vector diagonalises it).
+        ``"near_complete"``, when noisy
         eigenvectors gave a member of the constant-diagonal family that misses fewer
         pairs than a connected graph has edges (a ``ConvergenceWarning``).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at

@@ -632,3 +632,87 @@ def test_perturbed_grid_is_not_silently_a_denser_member(shape, seed):
     listed = any(compare_graphs(B.laplacian, L)["f1"] == 1.0 for L in res.candidates)
     assert res.n_edges <= G.number_of_edges() or listed or caught
     assert res.family_dimension > 1
+
+
+def test_sparser_weighted_candidate_is_equalised_ahead_of_a_denser_graph():
+    # C_3 x C_4 x C_5 share no nonzero eigenvalue: the torus with one weight per
+    # direction has the torus's eigenvectors, and so has the torus with C_4's antipodal
+    # matching added (210 edges, equal weights: the matching is constant on the
+    # eigenspaces of C_4); the weighted 180-edge graph, behind the denser one in the
+    # ranking, is the torus once its weights are equal, and goes first
+    from gsp_householder.graphs._basis_input import _read_basis
+    from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
+    from gsp_householder.graphs.laplacian_inference import _ahead
+
+    G = nx.convert_node_labels_to_integers(nx.grid_graph([3, 4, 5], periodic=True),
+                                           label_attribute="xyz")
+    B = fourier_basis(G)
+    basis = _read_basis(_shuffled(B.eigenvectors, 0), None, None, "combinatorial", None)
+    W = nx.to_scipy_sparse_array(G, format="csr").astype(float)
+    I, J = W.nonzero()
+    axis = np.array([int(np.argmax(np.not_equal(G.nodes[i]["xyz"], G.nodes[j]["xyz"])))
+                     for i, j in zip(I, J, strict=True)])
+    W.data = 1.0 + axis.astype(float)             # one weight per direction
+    cv = float(np.std(W.data) / np.mean(W.data))
+    H = G.copy()
+    H.add_edges_from((u, v) for u in G for v in G
+                     if u < v and np.count_nonzero(np.subtract(G.nodes[u]["xyz"],
+                                                               G.nodes[v]["xyz"])) == 1
+                     and abs(G.nodes[u]["xyz"][1] - G.nodes[v]["xyz"][1]) == 2)
+    assert H.number_of_edges() == 210
+    A = nx.to_scipy_sparse_array(H, format="csr").astype(float)
+    ranked = [(210, 0.0, None, A), (180, cv, None, W)]
+    members = sparser_equal_weight_members(basis, ranked)
+    assert [m[:2] for m in members] == [(180, 0.0)]
+    first = _ahead(members, ranked)
+    assert [item[0] for item in first] == [180, 210]
+    assert compare_graphs(B.laplacian, nx.from_scipy_sparse_array(first[0][3]))["f1"] == 1.0
+    # nothing sparser than the first: the ranking stays as it is
+    assert sparser_equal_weight_members(basis, ranked[::-1]) == []
+    assert _ahead([], ranked) is ranked
+
+
+@pytest.mark.parametrize(("shape", "seed"), [((3, 3, 5), 0), ((3, 3, 5), 1), ((3, 4, 5), 2)])
+def test_exact_torus_is_not_a_denser_member_when_sparser_ones_are_found(shape, seed):
+    # the searches ranked a denser member with equal weights first and weighted graphs
+    # with the torus's number of edges after it, whose equal-weight graphs fit exactly:
+    # main returned the denser graph (the 3 x 3 x 5 torus: 360 edges for 135, warned of
+    # its complement only; the 3 x 4 x 5 torus: 240 for 180, flagged by its family only)
+    G = nx.convert_node_labels_to_integers(nx.grid_graph(list(shape), periodic=True))
+    B = fourier_basis(G)
+    res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+    assert res.n_edges <= G.number_of_edges()
+    assert res.residual < 1e-9
+    assert res.family_dimension > 1
+
+
+def test_complete_bipartite_graph_of_a_sign_column():
+    # K_{3,3} between the halves of C_6's alternating eigenvector: every basis with that
+    # column and the constant one diagonalises it; other graphs are not flagged
+    from gsp_householder.graphs._bipartite_halves import column_halves_graph
+
+    V = fourier_basis(nx.cycle_graph(6)).eigenvectors
+    K = nx.to_scipy_sparse_array(nx.complete_multipartite_graph([0, 2, 4], [1, 3, 5]),
+                                 nodelist=range(6), format="csr")
+    assert column_halves_graph(V, K)
+    other = nx.to_scipy_sparse_array(nx.complete_multipartite_graph([0, 1, 2], [3, 4, 5]),
+                                     nodelist=range(6), format="csr")
+    assert not column_halves_graph(V, other)
+    assert not column_halves_graph(V, nx.to_scipy_sparse_array(nx.cycle_graph(6)))
+    weighted = K.copy()
+    weighted.data = np.arange(1.0, weighted.data.size + 1.0)
+    assert not column_halves_graph(V, weighted)
+
+
+def test_periodic_hexagonal_lattice_is_not_silently_complete_bipartite():
+    # exact periodic hexagonal lattice of 96 nodes: main returned K_{48, 48} between its
+    # halves (2304 edges for 144) with no warning
+    G = nx.convert_node_labels_to_integers(nx.hexagonal_lattice_graph(6, 8, periodic=True))
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    found = res.to_networkx()
+    halves = (nx.is_bipartite(found)
+              and found.number_of_edges() == (G.number_of_nodes() // 2) ** 2)
+    assert not halves or any(issubclass(w.category, ConvergenceWarning) for w in caught)

@@ -95,7 +95,14 @@ class InferredLaplacian:
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph
-        found, which stays among the candidates. ``"near_complete"``, when noisy
+        found, which stays among the candidates. ``"equalised_sparser"``, when exact
+        eigenvectors gave weighted graphs with fewer edges than the first found whose
+        edges with equal weights fit them exactly (a torus with one weight per
+        direction): the edges of the graph that was first and of the sparsest such
+        graph, now first. ``"column_halves_graph"``, when the graph found is the
+        complete bipartite graph between the halves of a $\\pm 1$ eigenvector (a
+        ``ConvergenceWarning``: every basis with that vector diagonalises it).
+        ``"near_complete"``, when noisy
         eigenvectors gave a member of the constant-diagonal family that misses fewer
         pairs than a connected graph has edges (a ``ConvergenceWarning``).
         ``"family_doubt"``, when a noisy graph with weights not equal to the noise

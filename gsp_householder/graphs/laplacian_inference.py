@@ -78,6 +78,7 @@ from gsp_householder._validation import check_rng, check_scalar
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
+from gsp_householder.graphs._bipartite_halves import column_halves_graph
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._disjoint_member import disjoint_member
@@ -88,6 +89,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -336,7 +338,8 @@ def _search(basis, B, tol, rng):
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
-                return (_grouped_result, *grouped)
+                return (_grouped_result, _equalised_first(basis, grouped[0], grouped[2]),
+                        *grouped[1:])
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
@@ -361,9 +364,37 @@ def _search(basis, B, tol, rng):
         # small bases: the groups may join eigenspaces (the 5-cube's of eigenvalues 4 and
         # 8), the search without them is cheap and its graphs are compared too
         g_ranked, g_dim, g_history = grouped
-        return (_grouped_result, _merge(ranked, g_ranked), max(family_dimension, g_dim),
-                {**history, **g_history})
-    return _result, ranked, family_dimension, history
+        history = {**history, **g_history}
+        return (_grouped_result, _equalised_first(basis, _merge(ranked, g_ranked), history),
+                max(family_dimension, g_dim), history)
+    return _result, _equalised_first(basis, ranked, history), family_dimension, history
+
+
+def _equalised_first(basis, ranked, history):
+    """``ranked`` with, from exact eigenvectors, its weighted graphs sparser than the
+    first whose edges with equal weights fit the eigenvectors exactly
+    (``sparser_equal_weight_members``: the 3 x 4 x 5 torus's twins behind a 240-edge
+    member, the 3 x 3 x 5 torus behind a 360-edge one) made equal-weight graphs and put
+    first; ``history["equalised_sparser"]`` gives the edges of the graph that was first
+    and of the sparsest of them."""
+    if not ranked or history["noise"] > EXACT_NOISE:
+        return ranked
+    members = sparser_equal_weight_members(basis, ranked)
+    if not members:
+        return ranked
+    history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+    return _ahead(members, ranked)
+
+
+def _ahead(members, ranked):
+    """``members`` (``rank_candidates`` items), in ``candidate_order``, ahead of
+    ``ranked``, whose items with the edges of one of them are dropped; ``ranked`` itself
+    if there is none."""
+    if not members:
+        return ranked
+    members = sorted(members, key=candidate_order)
+    keys = {_edge_key(item[3]) for item in members}
+    return members + [item for item in ranked if _edge_key(item[3]) not in keys]
 
 
 def _undecided(B, history) -> bool:
@@ -455,6 +486,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       "basis with this zero-eigenvalue vector diagonalises: it says nothing "
                       "about these eigenvectors, and the graph sought was not found (the "
                       "result's candidates are the other graphs found)",
+                      ConvergenceWarning, stacklevel=4)
+    elif column_halves_graph(basis["V"], ranked[0][3]):
+        history["column_halves_graph"] = True
+        warnings.warn("the graph found is the complete bipartite graph between the two "
+                      "halves of a +-1 eigenvector, which every basis with that vector and "
+                      "the zero-eigenvalue one diagonalises: it says nothing about these "
+                      "eigenvectors, and the graph sought was not found (the result's "
+                      "candidates are the other graphs found)",
                       ConvergenceWarning, stacklevel=4)
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]

@@ -21,6 +21,7 @@ from scipy.special import ndtri
 
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import (
+    graph_energy_floor,
     kept_residuals,
     leverage_ranking,
     robust_noise,
@@ -129,7 +130,10 @@ def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
     """``ladder(B, basis, tol, rng, history)`` (``_ladder``); when it searched the
     uncapped rankings (``history["deep_trimming"]``) and found no graph, the capped
     rankings' ladder from the same generator state and history, as if the uncapped ones
-    had not been searched (``history["deep_trimming"]`` is then False).
+    had not been searched (``history["deep_trimming"]`` is then False). The uncapped
+    rankings' searches compare the near-null directions with a graph's noise energy too
+    (``_graph_energy``: ``graph_energy_floor``, which the ladder sets when it takes them
+    and which is reset here), the capped ones' do not.
 
     Trimming more pairs also drops the clean pairs of largest residual, which lowers the
     estimate of eigenvectors whose rankings are not clean to rounding: weighted
@@ -139,7 +143,11 @@ def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
     """
     saved = copy.deepcopy(history)
     state = None if rng is None else copy.deepcopy(rng.bit_generator.state)
-    ranked, dim = ladder(B, basis, tol, rng, history)
+    token = graph_energy_floor.set(False)   # set by the ladder on the uncapped rankings
+    try:
+        ranked, dim = ladder(B, basis, tol, rng, history)
+    finally:
+        graph_energy_floor.reset(token)
     if ranked or not history.get("deep_trimming"):
         return ranked, dim
     history.clear()

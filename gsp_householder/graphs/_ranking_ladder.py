@@ -44,6 +44,7 @@ from gsp_householder.graphs._support_search import (
     EXACT_NOISE,
     PrefixSearch,
     full_scores,
+    graph_energy_floor,
     leverage_ranking,
     robust_noise,
     trimming_sizes,
@@ -187,6 +188,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         uncapped = deeper_order(B, order, compute)
         if uncapped is not order:
             order, deep, history["deep_trimming"] = uncapped, True, True
+            # their kept third of the pairs leaves directions of small energy: the
+            # families are held to a graph's noise energy too (``_graph_energy``; reset
+            # by ``capped_fallback``)
+            graph_energy_floor.set(True)
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their

@@ -11,11 +11,11 @@ graph, whatever its own energy.
 Directions concentrated on eigenvectors with small entries on the pairs kept (after
 an uncapped trimming keeps a third of the pairs, ``_deep_trimming``) have 20 to 40
 times less energy than a graph: on PyGSP ``DavidSensorNet(500, seed=0)`` perturbed
-by 1e-3 (the uncapped ranking of 16 directions, estimate 4.0e-4) their errors are 20
-to 1300 times their own noise energy, below the family's limit for a graph's, and the
-family without them (35 directions) leaves the truth 1 % outside its span, 9 times the
-tolerance on 127 trimmed pairs: no graph, then the complete graph (warned). With them
-(46 directions) the truth is 0.2 % outside and the graph is found.
+by 1e-3 (the uncapped ranking of 16 directions, estimate 4.0e-4) their fitting errors
+are 20 to 1300 times their own noise energy but within the limit for a graph's, and
+the family without them (35 directions) leaves the truth 1 % outside its span, up to
+9 times the tolerance on 127 trimmed pairs: no graph, then the complete graph
+(warned). With them (46 directions) the truth is 0.2 % outside and the graph is found.
 """
 
 from __future__ import annotations

@@ -24,7 +24,13 @@ from gsp_householder.graphs._candidate_search import (
     _settled_at_noise,
     _unsettled,
 )
-from gsp_householder.graphs._deep_trimming import DEEP, deep_ranking, deeper_order, uncapped_sizes
+from gsp_householder.graphs._deep_trimming import (
+    DEEP,
+    deep_ranking,
+    deeper_order,
+    in_turn,
+    uncapped_sizes,
+)
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._laplacian_fit import (
@@ -44,6 +50,7 @@ from gsp_householder.graphs._support_search import (
     EXACT_NOISE,
     PrefixSearch,
     full_scores,
+    graph_energy_floor,
     leverage_ranking,
     robust_noise,
     trimming_sizes,
@@ -187,6 +194,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         uncapped = deeper_order(B, order, compute)
         if uncapped is not order:
             order, deep, history["deep_trimming"] = uncapped, True, True
+            # their kept third of the pairs leaves directions of small energy: the
+            # families are held to a graph's noise energy too (``_graph_energy``; reset
+            # by ``capped_fallback``)
+            graph_energy_floor.set(True)
 
     if exact_refit:
         # the leverage rankings' searches at noise levels only (``_exact_refit``); their
@@ -260,9 +271,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             return [], 1
     if (noisy or deferred) and not exact_level:
         # a later prefix clean to rounding level: the eigenvectors are exact after all
-        # (unclean rankings agreed on a level by chance), and their exact graph wins
-        exact = _first_exact(B, [k for k in rest if ranking(k)[2] <= EXACT_LEVEL], ranking,
-                             tol, rng, history, refit=(basis, order, searches))
+        # (unclean rankings agreed on a level by chance), and their exact graph wins;
+        # not for the uncapped rankings, which are computed when the ladder reaches
+        # them (``_deep_trimming.in_turn``): the capped ladder decides without a graph
+        later = [] if deep else [k for k in rest if ranking(k)[2] <= EXACT_LEVEL]
+        exact = _first_exact(B, later, ranking, tol, rng, history,
+                             refit=(basis, order, searches))
         if exact:
             return exact
         # the uncapped rankings' last resort (truncated families at the largest estimate,
@@ -278,6 +292,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                 return ranked, dim
             return _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked,
                                      dim, level, searches=searches)
+        if deep and not ranked:
+            return ranked, dim      # the capped ladder searches (``capped_fallback``)
         for key in rest + ([] if noisy else deferred):   # inconsistent: exact after all?
             scores, trimmed, noise = ranking(key)
             if noise <= EXACT_LEVEL or noise > MAX_NOISE or not noisy:
@@ -593,10 +609,16 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     searches that found no graph without drawing from ``rng`` (``_repeatable_search``):
     the ladder at the largest estimate repeats those of the first ladder's last resort.
     With ``misses``, the ladder stops when that many rankings in a row gave no graph
-    before any gave one (``DEEP_MISSES``).
+    before any gave one (``DEEP_MISSES``), and the rankings are computed when reached
+    (``_deep_trimming.in_turn``).
     """
     found, previous, consistent, held, missed = [], None, 0, set(), 0
-    for key in order if fixed_noise is not None else _consistent_first(order, ranking):
+    if fixed_noise is not None:
+        turns = order
+    else:
+        # the uncapped rankings (``misses``) are computed when reached
+        turns = (_consistent_first if misses is None else in_turn)(order, ranking)
+    for key in turns:
         scores, trimmed, noise = ranking(key)
         if noise > MAX_NOISE or (noise <= EXACT_LEVEL and not every):
             continue
@@ -622,8 +644,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
         if misses is not None and missed >= misses:
             break
         previous, held = edges, {_edge_key(item[3]) for item in ranked}
-    noisy = [k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
-    for key in noisy if last_resort and not found else []:
+    noisy = ([k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
+             if last_resort and not found else [])
+    for key in noisy:
         scores, trimmed, _ = ranking(key)
         history["noise"] = max(ranking(k)[2] for k in noisy)
         entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,

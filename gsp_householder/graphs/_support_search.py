@@ -20,6 +20,7 @@ import contextvars
 import numpy as np
 
 from gsp_householder.graphs._failed_searches import remembered_run
+from gsp_householder.graphs._graph_energy import graph_energy
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
     PairGram,
@@ -33,6 +34,11 @@ from gsp_householder.graphs._upper_leverage import upper_leverage_scores
 #: bar of ``infer_laplacian`` sets it; None: nothing is called).
 evaluation_hook: contextvars.ContextVar = contextvars.ContextVar("evaluation_hook",
                                                                  default=None)
+#: Whether the searches made now compare a direction's fitting error with a graph's
+#: noise energy too (``_graph_energy``): set by the uncapped rankings' ladder
+#: (``_deep_trimming.capped_fallback``), read when a ``PrefixSearch`` is made.
+graph_energy_floor: contextvars.ContextVar = contextvars.ContextVar("graph_energy_floor",
+                                                                    default=False)
 
 #: Largest standardised residual of a clean set of non-edges, in noise units.
 CLEAN_FACTOR = 30.0
@@ -158,6 +164,7 @@ class PrefixSearch:
         self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
+        self.graph_energy = bool(graph_energy_floor.get())
 
     def evaluate(self, c, gram: PairGram):
         """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
@@ -312,9 +319,11 @@ class PrefixSearch:
 
         A direction is near-null when its fitting error ``mu`` is within 10x the best
         one's (rounding), or below ``NULL_FACTOR`` times the error the noise level would
-        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs. At most ``MAX_FAMILY``
-        plus the local columns. ``first``: ``gram.null_directions(r)`` if already computed
-        (not used when the local columns are left out).
+        give it: $\\sigma^2 \\sum (s_i + s_j)^2$ over the pairs (with ``graph_energy``, or
+        the error it would give a graph of equal eigenvalues of the direction's norm,
+        if larger: ``_graph_energy``). At most ``MAX_FAMILY`` plus the local columns.
+        ``first``: ``gram.null_directions(r)`` if already computed (not used when the
+        local columns are left out).
         """
         B = self.B
         local = self._local_columns(c)
@@ -331,7 +340,9 @@ class PrefixSearch:
             first = None
             limit = np.full(mu.size, B.cluster(mu[0]))
             if self.noise:
-                limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * self._energy(c, Lam))
+                energy = (graph_energy(B, lambda L: self._energy(c, L), Lam)
+                          if self.graph_energy else self._energy(c, Lam))
+                limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * energy)
             near = mu <= limit
             reach = NULL_FACTOR * self.noise ** 2 * self._max_energy() if self.noise else 0.0
             if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY + B.n_local):

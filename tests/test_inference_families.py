@@ -585,6 +585,43 @@ def test_exact_ring_refit_at_a_noise_level_before_the_fitted_rankings(monkeypatc
     assert res.history["misfit_refits"][0][:2] == (1e-6, 150)
 
 
+def _uniform_weight_cycle(n, seed):
+    """``cycle_graph(n)`` with weights uniform in [1, 10] drawn in edge order."""
+    G = nx.cycle_graph(n)
+    weights = np.random.default_rng(seed).uniform(1.0, 10.0, G.number_of_edges())
+    for (u, v), w in zip(G.edges, weights, strict=True):
+        G[u][v]["weight"] = float(w)
+    return G
+
+
+def test_weighted_cycle_refit_before_the_rounding_level_searches(monkeypatch):
+    # a cycle of 120 nodes with weights uniform in [1, 10], exact: every leverage
+    # ranking is clean to rounding and none gives an exact graph; the searches at the
+    # rounding level (EXACT_NOISE) bisected through families of 50 directions (39 CPU
+    # s) to a graph whose refit gave 358 edges (F1 0.49, no warning). The refit levels
+    # searched first give the cycle at 1e-6 (residual 1e-14), and those searches are
+    # not made
+    from gsp_householder.graphs import _ranking_ladder
+    from gsp_householder.graphs._support_search import EXACT_NOISE
+
+    search = _ranking_ladder._search_at_noise
+
+    def no_rounding_level(B, scores, trimmed, tol, noise, *args, **kwargs):
+        assert noise != EXACT_NOISE, "searched at the rounding level"
+        return search(B, scores, trimmed, tol, noise, *args, **kwargs)
+
+    monkeypatch.setattr(_ranking_ladder, "_search_at_noise", no_rounding_level)
+    G = _uniform_weight_cycle(120, 5)
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == 120
+    assert res.residual < 1e-9
+    assert res.history["misfit_refits"][-1][:2] == (1e-6, 120)
+
+
 def test_weighted_torus_gives_its_equal_weight_member():
     # C_5 x C_12 share no nonzero eigenvalue: the torus with one weight per direction of
     # edges has the torus's eigenvectors, and the graph on its edges with equal weights

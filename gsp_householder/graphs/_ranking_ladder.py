@@ -314,6 +314,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             return wide, dim2
         history["noise"] = noise
         return ranked, dim
+    if exact_level and leverage:
+        # exact eigenvectors and no exact graph: the refit levels before the searches
+        # at the rounding level (``_refit_first``)
+        early = _refit_first(B, basis, tol, rng, history, order, ranking)
+        if early is not None:
+            return early
     for key in deferred + exact_level:
         scores, trimmed, noise = ranking(key)
         history["noise"] = EXACT_NOISE if key in exact_level else 0.0
@@ -427,6 +433,33 @@ def _exact_refit(B, basis, tol, rng, history, order, ranking, searches=None):
     history["misfit_refits"] = tried
     history["noise"] = 0.0
     return result
+
+
+def _refit_first(B, basis, tol, rng, history, order, ranking):
+    """``(ranked, dim)`` of the refit levels (``_exact_refit``, on copies of ``rng`` and
+    ``history``) when their graph fits the exact eigenvectors to rounding
+    (``ROUNDING_FIT``), with ``history`` and ``rng`` then as those searches left them;
+    else None, and both as they were.
+
+    Called when rankings clean to rounding gave no exact graph, before their searches
+    at the rounding level ``EXACT_NOISE``: on localised eigenvectors (cycles with
+    weights spanning a decade) those searches bisect through families of 40 to 60
+    directions whose max-margin programs, with bounds near 1e-8, take HiGHS seconds
+    each (a cycle of 150 nodes with weights uniform in [1, 10]: 33 of 38 CPU s in one
+    search, whose 299-edge graph gave the cycle once a freed pair joined its
+    non-edges), while the level 1e-6 gives the cycle, fitting to 1e-14, in about a
+    second. Failed searches are kept with the basis (``_failed_searches``), so the
+    same levels searched later (``_rounding_refit``) replay them.
+    """
+    trial, own = copy.deepcopy(history), copy.deepcopy(rng)
+    ranked, dim = _exact_refit(B, basis, tol, own, trial, order, ranking, SearchRecord())
+    if not ranked or _residual(basis, ranked[0][3]) > ROUNDING_FIT:
+        return None
+    history.clear()
+    history.update(trial)
+    if rng is not None:
+        rng.bit_generator.state = own.bit_generator.state
+    return ranked, dim
 
 
 def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, searches=None):

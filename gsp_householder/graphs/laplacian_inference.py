@@ -88,6 +88,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -555,6 +556,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"those of a sparse graph on them: the graph inferred plus that graph ({e} "
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
+    if (history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
+            and ranked[0][0] < B.n_pairs and not basis["ordered"]
+            and not basis.get("twin_class")):
+        _equally_sparse_warning(basis, ranked, laps, history)
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -618,6 +623,26 @@ def _sparser_first(basis, ranked, laps, history, W, key):
     history["candidate_edges"].append(int(found[0]))
     history[key] = int(found[0]) - ranked[0][0]
     return ranked, L, eigenvalues, residual
+
+
+def _equally_sparse_warning(basis, ranked, laps, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
+    the graph returned fits exact eigenvectors as well (``equally_sparse``: a candidate,
+    or the graph returned, a cycle, relabelled along itself, then appended to the
+    candidates ``laps``); ``history["equally_sparse_edges"]`` lists their edges."""
+    added, tied = equally_sparse(basis, ranked[0][3], laps)
+    if added is not None:
+        laps.append(added)
+        history["relabelled_cycle"] = True
+        history["candidate_edges"].append(int(ranked[0][0]))
+    if not tied:
+        return
+    history["equally_sparse_edges"] = [int(history["candidate_edges"][k]) for k in tied]
+    warnings.warn(f"{len(tied)} other valid graph(s) with no more edges than the graph "
+                  f"inferred ({ranked[0][0]}) fit the eigenvectors as well "
+                  f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
+                  f"tell them apart, and the graph returned may not be the graph sought "
+                  f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

@@ -1,0 +1,159 @@
+"""Other valid graphs with no more edges than the graph returned, from exact eigenvectors.
+
+The search returns the sparsest valid graph it finds. When another valid graph with as
+few edges fits the eigenvectors as well, the eigenvectors do not tell the two apart, and
+the graph returned may be the wrong one: the result must say so. Two sources of such a
+graph, both checked on exact eigenvectors only (the graph returned fits them to
+``FITS_EXACTLY``):
+
+- *a candidate* (``tied_candidates``): a family vertex found by the search with at most
+  as many edges, another edge set, connected, fitting the eigenvectors as well. Exact
+  shuffled eigenvectors of ``nx.cycle_graph(150)`` gave an isomorphic cycle with none of
+  the true edges (F1 0.0, family 76) beside two more cycles of 150 edges among the
+  candidates, the truth one of them; ``circulant_graph(150, [1, 2])`` a 300-edge
+  circulant beside five more of 300 edges; ``circular_ladder_graph(75)`` a 150-edge
+  cycle for its 225 edges beside five more 150-edge cycles; the Moebius-Kantor graph an
+  isomorphic copy (F1 0.5) beside five more of 24 edges. None was warned of.
+- *a relabelled cycle* (``relabelled_cycle``): when the graph returned is a cycle of
+  $n$ nodes with equal weights, number its nodes $0, \\dots, n - 1$ along it; for $k$
+  coprime to $n$ the cycle joining $p$ to $p + k \\bmod n$ is constant on every
+  eigenspace of the first (the Fourier modes $\\pm m$ go to $\\pm k m$), so it has the
+  same eigenvectors, whatever basis of each two-dimensional eigenspace was given: a
+  cycle is never determined by its eigenvectors when some $k \\not\\equiv \\pm 1$ is
+  coprime to $n$ (every $n \\ge 5$ but 6). It is returned as a candidate (the smallest
+  such $k$); its fit is checked all the same.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian, _residuals
+from gsp_householder.graphs._template_lp import edge_key
+from gsp_householder.graphs._thresholds import ROUNDING_FIT
+
+#: Largest coefficient of variation of a graph's weights for equal weights (as the
+#: search's ``candidate_order``).
+EQUAL_CV = 1e-6
+
+
+def _weights(L) -> sp.csr_array:
+    """The weights of the Laplacian ``L``: its off-diagonal entries negated, the zeros
+    dropped."""
+    W = sp.csr_array(-sp.triu(sp.csr_array(L), 1))
+    W.eliminate_zeros()
+    return sp.csr_array(W + W.T)
+
+
+def _floored_residuals(basis, W) -> list[float]:
+    """``_residuals`` of the graph of weights ``W``, floored at ``ROUNDING_FIT`` (two
+    graphs that both fit exact eigenvectors to rounding fit them as well)."""
+    return [max(r, ROUNDING_FIT) for r in _residuals(basis, W)]
+
+
+def tied_candidates(basis, candidates) -> list[int]:
+    """Indices (from 1) of the candidates with no more edges than ``candidates[0]``
+    (the graph returned), another edge set, connected, fitting the eigenvectors as well
+    (``_fits_as_well``, residuals floored at ``ROUNDING_FIT``).
+
+    Parameters
+    ----------
+    basis : dict
+        The validated basis (``_read_basis``).
+    candidates : list of scipy.sparse.csr_array
+        Laplacians, the graph returned first.
+
+    Returns
+    -------
+    list of int
+    """
+    if len(candidates) < 2:
+        return []
+    W0 = _weights(candidates[0])
+    edges0, key0 = sp.triu(W0, 1).nnz, edge_key(sp.triu(W0, 1))
+    reference = _floored_residuals(basis, W0)
+    tied, seen = [], {key0}
+    for k, L in enumerate(candidates[1:], start=1):
+        W = _weights(L)
+        upper = sp.triu(W, 1)
+        key = edge_key(upper)
+        if upper.nnz > edges0 or key in seen:
+            continue
+        seen.add(key)
+        if (connected_components(W, directed=False)[0] == 1
+                and _fits_as_well(_floored_residuals(basis, W), reference)):
+            tied.append(k)
+    return tied
+
+
+def _cycle_order(W) -> np.ndarray | None:
+    """The nodes of the graph of weights ``W`` in their order along it when it is one
+    cycle through every node with equal weights (``EQUAL_CV``); None otherwise."""
+    n = W.shape[0]
+    W = sp.csr_array(W)
+    if n < 5 or W.nnz != 2 * n or np.any(np.diff(W.indptr) != 2):
+        return None
+    weights = W.data
+    if weights.std() > EQUAL_CV * weights.mean():
+        return None
+    order = np.empty(n, dtype=np.int64)
+    previous, node = -1, 0
+    for p in range(n):
+        order[p] = node
+        a, b = W.indices[W.indptr[node]:W.indptr[node + 1]]
+        previous, node = node, (b if a == previous else a)
+    return order if node == 0 and np.unique(order).size == n else None
+
+
+def relabelled_cycle(basis, W) -> sp.csr_array | None:
+    """The weights of the cycle $p \\mapsto p + k$ along the cycle ``W`` (the smallest
+    $k$ in $[2, n/2]$ coprime to $n$) when ``W`` is a cycle through all $n$ nodes with
+    equal weights and that cycle fits the eigenvectors as well; None otherwise.
+
+    Parameters
+    ----------
+    basis : dict
+        The validated basis (``_read_basis``).
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric weights of the graph returned.
+
+    Returns
+    -------
+    scipy.sparse.csr_array or None
+    """
+    order = _cycle_order(W)
+    if order is None:
+        return None
+    n = order.size
+    k = next((k for k in range(2, n // 2 + 1) if gcd(k, n) == 1), None)
+    if k is None:
+        return None
+    weight = float(sp.csr_array(W).data.mean())
+    rows, cols = order, order[(np.arange(n) + k) % n]
+    A = sp.coo_array((np.full(n, weight), (rows, cols)), shape=(n, n))
+    A = sp.csr_array(A + A.T)
+    if _fits_as_well(_floored_residuals(basis, A), _floored_residuals(basis, W)):
+        return A
+    return None
+
+
+def equally_sparse(basis, W, candidates) -> tuple[sp.csr_array | None, list[int]]:
+    """The checks of this module on the graph returned (weights ``W``, Laplacian
+    ``candidates[0]``): the relabelled cycle's Laplacian when ``W`` is a cycle and that
+    cycle is not among the ``candidates`` already (None otherwise; the caller appends
+    it), and the indices of the candidates, that one included when appended, with no
+    more edges than the graph returned that fit the eigenvectors as well
+    (``tied_candidates``)."""
+    relabelled = relabelled_cycle(basis, W)
+    added = None
+    if relabelled is not None:
+        keys = {edge_key(sp.triu(_weights(L), 1)) for L in candidates}
+        if edge_key(sp.triu(relabelled, 1)) not in keys:
+            added = _laplacian(relabelled, basis)
+    return added, tied_candidates(basis, candidates if added is None else [*candidates, added])

@@ -34,7 +34,12 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian, _residuals
+from gsp_householder.graphs._laplacian_fit import (
+    _equal_within_noise,
+    _fits_as_well,
+    _laplacian,
+    _residuals,
+)
 from gsp_householder.graphs._template_lp import edge_key
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
@@ -57,10 +62,12 @@ def _floored_residuals(basis, W) -> list[float]:
     return [max(r, ROUNDING_FIT) for r in _residuals(basis, W)]
 
 
-def tied_candidates(basis, candidates) -> list[int]:
+def tied_candidates(basis, candidates, noise: float = 0.0) -> list[int]:
     """Indices (from 1) of the candidates with no more edges than ``candidates[0]``
     (the graph returned), another edge set, connected, fitting the eigenvectors as well
-    (``_fits_as_well``, residuals floored at ``ROUNDING_FIT``).
+    (``_fits_as_well``, residuals floored at ``ROUNDING_FIT``) and, for noisy
+    eigenvectors (``noise`` > 0), with equal weights to that noise level
+    (``_equal_within_noise``).
 
     Parameters
     ----------
@@ -68,6 +75,8 @@ def tied_candidates(basis, candidates) -> list[int]:
         The validated basis (``_read_basis``).
     candidates : list of scipy.sparse.csr_array
         Laplacians, the graph returned first.
+    noise : float
+        The noise level the graph returned was found at; 0 for exact eigenvectors.
 
     Returns
     -------
@@ -87,6 +96,7 @@ def tied_candidates(basis, candidates) -> list[int]:
             continue
         seen.add(key)
         if (connected_components(W, directed=False)[0] == 1
+                and (noise <= 0.0 or _equal_within_noise(basis, W, noise))
                 and _fits_as_well(_floored_residuals(basis, W), reference)):
             tied.append(k)
     return tied
@@ -94,13 +104,10 @@ def tied_candidates(basis, candidates) -> list[int]:
 
 def _cycle_order(W) -> np.ndarray | None:
     """The nodes of the graph of weights ``W`` in their order along it when it is one
-    cycle through every node with equal weights (``EQUAL_CV``); None otherwise."""
+    cycle through every node; None otherwise."""
     n = W.shape[0]
     W = sp.csr_array(W)
     if n < 5 or W.nnz != 2 * n or np.any(np.diff(W.indptr) != 2):
-        return None
-    weights = W.data
-    if weights.std() > EQUAL_CV * weights.mean():
         return None
     order = np.empty(n, dtype=np.int64)
     previous, node = -1, 0
@@ -113,8 +120,9 @@ def _cycle_order(W) -> np.ndarray | None:
 
 def relabelled_cycle(basis, W) -> sp.csr_array | None:
     """The weights of the cycle $p \\mapsto p + k$ along the cycle ``W`` (the smallest
-    $k$ in $[2, n/2]$ coprime to $n$) when ``W`` is a cycle through all $n$ nodes with
-    equal weights and that cycle fits the eigenvectors as well; None otherwise.
+    $k$ in $[2, n/2]$ coprime to $n$, all weights the mean of ``W``'s) when ``W`` is a
+    cycle through all $n$ nodes and that cycle fits the eigenvectors as well; None
+    otherwise. (The caller checks that ``W`` has equal weights.)
 
     Parameters
     ----------
@@ -143,17 +151,24 @@ def relabelled_cycle(basis, W) -> sp.csr_array | None:
     return None
 
 
-def equally_sparse(basis, W, candidates) -> tuple[sp.csr_array | None, list[int]]:
+def equally_sparse(basis, W, candidates,
+                   noise: float = 0.0) -> tuple[sp.csr_array | None, list[int]]:
     """The checks of this module on the graph returned (weights ``W``, Laplacian
-    ``candidates[0]``): the relabelled cycle's Laplacian when ``W`` is a cycle and that
-    cycle is not among the ``candidates`` already (None otherwise; the caller appends
-    it), and the indices of the candidates, that one included when appended, with no
-    more edges than the graph returned that fit the eigenvectors as well
+    ``candidates[0]``), found at the noise level ``noise`` (0: exact eigenvectors):
+    the relabelled cycle's Laplacian when ``W`` is a cycle with equal weights (exact:
+    coefficient of variation below ``EQUAL_CV``; noisy: ``_equal_within_noise``) and
+    that cycle is not among the ``candidates`` already (None otherwise; the caller
+    appends it), and the indices of the candidates, that one included when appended,
+    with no more edges than the graph returned that fit the eigenvectors as well
     (``tied_candidates``)."""
-    relabelled = relabelled_cycle(basis, W)
+    weights = sp.triu(W, 1).data
+    equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
+             else weights.std() <= EQUAL_CV * weights.mean())
+    relabelled = relabelled_cycle(basis, W) if equal else None
     added = None
     if relabelled is not None:
         keys = {edge_key(sp.triu(_weights(L), 1)) for L in candidates}
         if edge_key(sp.triu(relabelled, 1)) not in keys:
             added = _laplacian(relabelled, basis)
-    return added, tied_candidates(basis, candidates if added is None else [*candidates, added])
+    return added, tied_candidates(basis, candidates if added is None else [*candidates, added],
+                                  noise)

@@ -556,10 +556,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"those of a sparse graph on them: the graph inferred plus that graph ({e} "
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
-    if (history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
-            and ranked[0][0] < B.n_pairs and not basis["ordered"]
-            and not basis.get("twin_class")):
-        _equally_sparse_warning(basis, ranked, laps, history)
+    exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
+    if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
+            and not basis["ordered"] and not basis.get("twin_class")):
+        _equally_sparse_warning(basis, ranked, laps, history,
+                                0.0 if exact else _fitted_noise(history))
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -625,12 +626,13 @@ def _sparser_first(basis, ranked, laps, history, W, key):
     return ranked, L, eigenvalues, residual
 
 
-def _equally_sparse_warning(basis, ranked, laps, history) -> None:
+def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
     """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
-    the graph returned fits exact eigenvectors as well (``equally_sparse``: a candidate,
-    or the graph returned, a cycle, relabelled along itself, then appended to the
-    candidates ``laps``); ``history["equally_sparse_edges"]`` lists their edges."""
-    added, tied = equally_sparse(basis, ranked[0][3], laps)
+    the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
+    noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
+    returned, a cycle, relabelled along itself, then appended to the candidates
+    ``laps``); ``history["equally_sparse_edges"]`` lists their edges."""
+    added, tied = equally_sparse(basis, ranked[0][3], laps, noise)
     if added is not None:
         laps.append(added)
         history["relabelled_cycle"] = True

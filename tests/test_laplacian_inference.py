@@ -1524,8 +1524,12 @@ def test_twin_of_the_moebius_kantor_graph_is_listed():
     # (draw 5: a twin is returned and the truth listed under every BLAS kernel; on draw 2
     # the kernels give graphs sharing 6 or 18 of the 24 edges, warned, without the truth:
     # docs/inference-families.md, "Still failing")
+    # (the twins with as many edges and equal weights to the noise level are warned of
+    # when they are among the candidates: ``_equal_sparsity``)
     B = fourier_basis(nx.moebius_kantor_graph())
-    res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 5), 12), rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AmbiguousGraphWarning)
+        res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 5), 12), rng=0)
     assert res.n_edges == 24 and res.ambiguous
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0
     assert max(compare_graphs(B.laplacian, L)["f1"] for L in res.candidates) == 1.0

@@ -558,7 +558,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
     if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
-            and not basis["ordered"] and not basis.get("twin_class")):
+            and B.n <= FAMILY_SEARCH_MAX_N and not basis["ordered"]
+            and not basis.get("twin_class")):
         _equally_sparse_warning(basis, ranked, laps, history,
                                 0.0 if exact else _fitted_noise(history))
     if _unranked_doubt(B, history, residual):

@@ -13,7 +13,7 @@ from _basis_inputs import shuffled
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs._basis_input import _read_basis
-from gsp_householder.graphs._equal_sparsity import relabelled_cycle, tied_candidates
+from gsp_householder.graphs._equal_sparsity import relabelled_circulant, tied_candidates
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 
 
@@ -39,25 +39,25 @@ def test_a_cycle_relabelled_along_itself_has_its_eigenvectors(n):
     G = nx.cycle_graph(n)
     basis = _basis(G)
     W = _weights(G)
-    A = relabelled_cycle(basis, W)
+    A = relabelled_circulant(basis, W)
     assert A is not None
     assert sp.triu(A, 1).nnz == n and not _edges(A) & _edges(W)
     assert nx.is_isomorphic(nx.from_scipy_sparse_array(A), G)
     assert _diagonal_fit(basis["V"], _laplacian(A, basis))[1] < 1e-9
 
 
-def test_no_relabelled_cycle_without_a_multiplier_or_a_cycle():
+def test_no_relabelled_circulant_without_a_multiplier_or_a_cycle():
     # 6 nodes: only k = 1 and 5 are coprime to 6; a path is not a cycle
-    assert relabelled_cycle(_basis(nx.cycle_graph(6)), _weights(nx.cycle_graph(6))) is None
+    assert relabelled_circulant(_basis(nx.cycle_graph(6)), _weights(nx.cycle_graph(6))) is None
     path = nx.path_graph(20)
-    assert relabelled_cycle(_basis(path), _weights(path)) is None
+    assert relabelled_circulant(_basis(path), _weights(path)) is None
 
 
 def test_tied_candidates_are_other_edge_sets_with_no_more_edges_that_fit():
     G = nx.cycle_graph(20)
     basis = _basis(G)
     W = _weights(G)
-    twin = relabelled_cycle(basis, W)
+    twin = relabelled_circulant(basis, W)
     denser = _weights(nx.circulant_graph(20, [1, 3]))
     laps = [_laplacian(W, basis), _laplacian(denser, basis), _laplacian(twin, basis),
             _laplacian(W, basis)]

@@ -28,6 +28,7 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import gcd
 
 import numpy as np
@@ -35,6 +36,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
     _equal_within_noise,
     _fits_as_well,
     _laplacian,
@@ -46,6 +48,13 @@ from gsp_householder.graphs._thresholds import ROUNDING_FIT
 #: Largest coefficient of variation of a graph's weights for equal weights (as the
 #: search's ``candidate_order``).
 EQUAL_CV = 1e-6
+#: Eigenvalues within this fraction of the largest are one (``_fourier_order``).
+EQUAL_EIGENVALUES = 1e-9
+#: Tolerance of ``_fourier_order`` on the rows' norms and angles, relative to their mean
+#: and to the spacing $2 \\pi / n$.
+SPACING_TOL = 0.25
+#: Multipliers $k$ tried by ``relabelled_circulant``.
+MAX_MULTIPLIERS = 3
 
 
 def _weights(L) -> sp.csr_array:
@@ -118,11 +127,45 @@ def _cycle_order(W) -> np.ndarray | None:
     return order if node == 0 and np.unique(order).size == n else None
 
 
-def relabelled_cycle(basis, W) -> sp.csr_array | None:
-    """The weights of the cycle $p \\mapsto p + k$ along the cycle ``W`` (the smallest
-    $k$ in $[2, n/2]$ coprime to $n$, all weights the mean of ``W``'s) when ``W`` is a
-    cycle through all $n$ nodes and that cycle fits the eigenvectors as well; None
-    otherwise. (The caller checks that ``W`` has equal weights.)
+def _fourier_order(basis, W) -> np.ndarray | None:
+    """The nodes in the order of their angles in a two-dimensional eigenspace of the
+    Laplacian of weights ``W`` (two columns of the basis with one eigenvalue) whose rows
+    have one norm and angles $2\\pi / n$ apart, as a Fourier mode $\\pm m$ with $m$
+    coprime to $n$ has in a circulant graph (to a quarter of the spacing: the fit of the
+    graph relabelled by that order decides); None when no such eigenspace exists."""
+    V = basis["V"]
+    n = V.shape[0]
+    lam = _diagonal_fit(V, _laplacian(W, basis))[0]
+    order = np.argsort(lam)
+    gaps = np.flatnonzero(np.diff(lam[order]) > EQUAL_EIGENVALUES * np.abs(lam).max())
+    bounds = np.concatenate(([0], gaps + 1, [n]))
+    spacing = 2.0 * np.pi / n
+    for a, b in pairwise(bounds):
+        if b - a != 2:
+            continue
+        R = V[:, order[a:b]]
+        norms = np.einsum("ij,ij->i", R, R)
+        if np.ptp(norms) > SPACING_TOL * norms.mean():
+            continue
+        angles = np.arctan2(R[:, 1], R[:, 0])
+        nodes = np.argsort(angles)
+        steps = np.diff(np.append(angles[nodes], angles[nodes[0]] + 2.0 * np.pi))
+        if np.abs(steps - spacing).max() <= SPACING_TOL * spacing:
+            return nodes
+    return None
+
+
+def relabelled_circulant(basis, W, exact: bool = True) -> sp.csr_array | None:
+    """The graph of weights ``W`` relabelled by $p \\mapsto k p \\bmod n$ along a cyclic
+    order of its nodes (along ``W`` when it is one cycle through every node, else
+    ``_fourier_order``, on ``exact`` eigenvectors only), for the first $k$ in
+    $[2, n/2]$ coprime to $n$ (at most ``MAX_MULTIPLIERS`` of them) that gives another
+    edge set fitting the eigenvectors as well; None when there is none.
+
+    In that order a circulant graph's eigenspaces are sums of Fourier modes $\\pm m$,
+    which $p \\mapsto k p$ permutes ($\\pm m \\mapsto \\pm k^{-1} m$): the relabelled
+    graph is constant on every eigenspace of the first and has its eigenvectors. For a
+    cycle $p \\sim p + 1$ it is the cycle $p \\sim p + k$.
 
     Parameters
     ----------
@@ -130,24 +173,31 @@ def relabelled_cycle(basis, W) -> sp.csr_array | None:
         The validated basis (``_read_basis``).
     W : scipy.sparse.csr_array of shape (n, n)
         Symmetric weights of the graph returned.
+    exact : bool
+        Whether the eigenvectors are exact.
 
     Returns
     -------
     scipy.sparse.csr_array or None
     """
+    W = sp.csr_array(W)
+    n = W.shape[0]
     order = _cycle_order(W)
+    if order is None and exact:
+        order = _fourier_order(basis, W)
     if order is None:
         return None
-    n = order.size
-    k = next((k for k in range(2, n // 2 + 1) if gcd(k, n) == 1), None)
-    if k is None:
-        return None
-    weight = float(sp.csr_array(W).data.mean())
-    rows, cols = order, order[(np.arange(n) + k) % n]
-    A = sp.coo_array((np.full(n, weight), (rows, cols)), shape=(n, n))
-    A = sp.csr_array(A + A.T)
-    if _fits_as_well(_floored_residuals(basis, A), _floored_residuals(basis, W)):
-        return A
+    key = edge_key(sp.triu(W, 1))
+    reference = _floored_residuals(basis, W)
+    coo = W.tocoo()
+    multipliers = [k for k in range(2, n // 2 + 1) if gcd(k, n) == 1][:MAX_MULTIPLIERS]
+    for k in multipliers:
+        perm = np.empty(n, dtype=np.int64)
+        perm[order] = order[(k * np.arange(n)) % n]
+        A = sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])), shape=(n, n)))
+        if (edge_key(sp.triu(A, 1)) != key
+                and _fits_as_well(_floored_residuals(basis, A), reference)):
+            return A
     return None
 
 
@@ -155,16 +205,16 @@ def equally_sparse(basis, W, candidates,
                    noise: float = 0.0) -> tuple[sp.csr_array | None, list[int]]:
     """The checks of this module on the graph returned (weights ``W``, Laplacian
     ``candidates[0]``), found at the noise level ``noise`` (0: exact eigenvectors):
-    the relabelled cycle's Laplacian when ``W`` is a cycle with equal weights (exact:
-    coefficient of variation below ``EQUAL_CV``; noisy: ``_equal_within_noise``) and
-    that cycle is not among the ``candidates`` already (None otherwise; the caller
-    appends it), and the indices of the candidates, that one included when appended,
-    with no more edges than the graph returned that fit the eigenvectors as well
-    (``tied_candidates``)."""
+    the Laplacian of ``W`` relabelled (``relabelled_circulant``) when ``W`` has equal
+    weights (exact: coefficient of variation below ``EQUAL_CV``; noisy:
+    ``_equal_within_noise``) and that graph is not among the ``candidates`` already
+    (None otherwise; the caller appends it), and the indices of the candidates, that
+    one included when appended, with no more edges than the graph returned that fit
+    the eigenvectors as well (``tied_candidates``)."""
     weights = sp.triu(W, 1).data
     equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
              else weights.std() <= EQUAL_CV * weights.mean())
-    relabelled = relabelled_cycle(basis, W) if equal else None
+    relabelled = relabelled_circulant(basis, W, noise <= 0.0) if equal else None
     added = None
     if relabelled is not None:
         keys = {edge_key(sp.triu(_weights(L), 1)) for L in candidates}

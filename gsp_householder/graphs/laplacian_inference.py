@@ -631,12 +631,13 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
     """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
     the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
     noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
-    returned, a cycle, relabelled along itself, then appended to the candidates
-    ``laps``); ``history["equally_sparse_edges"]`` lists their edges."""
+    returned relabelled along a cyclic order of its nodes, a circulant's twin, then
+    appended to the candidates ``laps``); ``history["equally_sparse_edges"]`` lists
+    their edges."""
     added, tied = equally_sparse(basis, ranked[0][3], laps, noise)
     if added is not None:
         laps.append(added)
-        history["relabelled_cycle"] = True
+        history["relabelled_circulant"] = True
         history["candidate_edges"].append(int(ranked[0][0]))
     if not tied:
         return

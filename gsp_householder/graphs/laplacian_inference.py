@@ -256,7 +256,14 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         for a wheel). And if, with noisy eigenvectors, the rankings searched again at
         the smallest noise estimate give a sparser graph that fits them as well, whose
         edges agree with the graph returned below ``EDGE_AGREEMENT`` in F1
-        (``history["sparser_rival_edges"]``, the last of the candidates).
+        (``history["sparser_rival_edges"]``, the last of the candidates). And if
+        another valid graph with no more edges than the graph returned, connected,
+        fits the eigenvectors as well, exact or at the noise level the graph was found
+        at (with equal weights to it): a candidate, or the graph returned relabelled by
+        $p \\mapsto k p \\bmod n$ along a cyclic order of its nodes (a cycle's or a
+        circulant's twin, then the last of the candidates); up to
+        ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
+        ["equally_sparse_edges"]``, module ``_equal_sparsity``).
 
     Notes
     -----
@@ -641,7 +648,7 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
         history["candidate_edges"].append(int(ranked[0][0]))
     if not tied:
         return
-    history["equally_sparse_edges"] = [int(history["candidate_edges"][k]) for k in tied]
+    history["equally_sparse_edges"] = [int(sp.triu(laps[k], 1).count_nonzero()) for k in tied]
     warnings.warn(f"{len(tied)} other valid graph(s) with no more edges than the graph "
                   f"inferred ({ranked[0][0]}) fit the eigenvectors as well "
                   f"({history['equally_sparse_edges']} edges): the eigenvectors do not "

@@ -1,27 +1,32 @@
-"""Other valid graphs with no more edges than the graph returned, from exact eigenvectors.
+"""Other valid graphs with no more edges than the graph returned.
 
 The search returns the sparsest valid graph it finds. When another valid graph with as
 few edges fits the eigenvectors as well, the eigenvectors do not tell the two apart, and
 the graph returned may be the wrong one: the result must say so. Two sources of such a
-graph, both checked on exact eigenvectors only (the graph returned fits them to
-``FITS_EXACTLY``):
+graph, checked when the graph returned fits exact eigenvectors (to ``FITS_EXACTLY``) or
+noisy ones to the noise level it was found at:
 
 - *a candidate* (``tied_candidates``): a family vertex found by the search with at most
-  as many edges, another edge set, connected, fitting the eigenvectors as well. Exact
-  shuffled eigenvectors of ``nx.cycle_graph(150)`` gave an isomorphic cycle with none of
-  the true edges (F1 0.0, family 76) beside two more cycles of 150 edges among the
-  candidates, the truth one of them; ``circulant_graph(150, [1, 2])`` a 300-edge
-  circulant beside five more of 300 edges; ``circular_ladder_graph(75)`` a 150-edge
-  cycle for its 225 edges beside five more 150-edge cycles; the Moebius-Kantor graph an
-  isomorphic copy (F1 0.5) beside five more of 24 edges. None was warned of.
-- *a relabelled cycle* (``relabelled_cycle``): when the graph returned is a cycle of
-  $n$ nodes with equal weights, number its nodes $0, \\dots, n - 1$ along it; for $k$
-  coprime to $n$ the cycle joining $p$ to $p + k \\bmod n$ is constant on every
-  eigenspace of the first (the Fourier modes $\\pm m$ go to $\\pm k m$), so it has the
-  same eigenvectors, whatever basis of each two-dimensional eigenspace was given: a
+  as many edges, another edge set, connected, fitting the eigenvectors as well (with
+  noise: with equal weights to that level). Exact shuffled eigenvectors of
+  ``nx.cycle_graph(150)`` gave an isomorphic cycle with none of the true edges (F1 0.0,
+  family 76) beside 19 more cycles of 150 edges among the candidates, the truth one of
+  them; ``circulant_graph(150, [1, 2])`` a 300-edge circulant beside five more of 300
+  edges; ``circular_ladder_graph(75)`` a 150-edge cycle for its 225 edges beside 19
+  more 150-edge cycles; the Moebius-Kantor graph an isomorphic copy (F1 0.5) beside five
+  more of 24 edges. None was warned of.
+- *a relabelled circulant* (``relabelled_circulant``): number the nodes
+  $0, \\dots, n - 1$ along the graph returned when it is one cycle, or (exact
+  eigenvectors) in the order of their angles in a two-dimensional eigenspace whose rows
+  lie on a regular $n$-gon, as a Fourier mode $\\pm m$ ($m$ coprime to $n$) of a
+  circulant graph does. For $k$ coprime to $n$, $p \\mapsto k p \\bmod n$ maps the modes
+  $\\pm m$ to $\\pm k^{-1} m$, so a circulant relabelled so is constant on every
+  eigenspace of the first and has its eigenvectors whatever basis of each was given: a
   cycle is never determined by its eigenvectors when some $k \\not\\equiv \\pm 1$ is
-  coprime to $n$ (every $n \\ge 5$ but 6). It is returned as a candidate (the smallest
-  such $k$); its fit is checked all the same.
+  coprime to $n$ (every $n \\ge 5$ but 6). The relabelled graph's fit is checked all
+  the same (the order is found from one eigenspace), and it joins the candidates.
+  ``circulant_graph(30, [1, 4])`` exact (shuffle 1) gave an isomorphic copy (F1 0.0)
+  with no twin as sparse among the candidates.
 
 Internal module: arguments are validated by the caller.
 """

@@ -88,8 +88,8 @@ def test_exact_symmetric_graphs_are_right_or_warned_of_an_equally_sparse_graph(G
         assert min(res.history["equally_sparse_edges"]) <= res.n_edges
         V = shuffled(B.eigenvectors, seed)
         ties = [L for L in res.candidates if sp.triu(L, 1).nnz <= res.n_edges]
-        assert len(ties) >= 2
-        assert all(_diagonal_fit(V, L)[1] < 1e-9 for L in ties)
+        # the graph returned and at least one other as sparse fit to rounding
+        assert sum(_diagonal_fit(V, L)[1] < 1e-9 for L in ties) >= 2
 
 
 def test_a_graph_determined_by_its_eigenvectors_stays_quiet():

@@ -22,6 +22,7 @@ ONE_BLAS_THREAD_MODULES = frozenset({
     "test_large_inference", "test_learn_graph", "test_local_columns", "test_noise_resolution",
     "test_pair_reuse", "test_polynomial_member", "test_quadratic_family",
     "test_repeated_eigenvalues", "test_kernel_weighted_inference", "test_twin_cliques",
+    "test_equal_sparsity",
 })
 
 

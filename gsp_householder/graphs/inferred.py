@@ -109,6 +109,11 @@ class InferredLaplacian:
         level comes from a family that may hold a member agreeing with it below 0.95
         in F1: that member's fewest edges and that agreement (a
         ``ConvergenceWarning``).
+        ``"equally_sparse_edges"``, when other valid graphs with no more edges than the
+        graph returned fit the eigenvectors as well (their edges; an
+        ``AmbiguousGraphWarning``; they are among the candidates), and
+        ``"relabelled_circulant"`` when one of them is the graph returned relabelled
+        along a cyclic order of its nodes (the last of the candidates).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

@@ -89,6 +89,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
 from gsp_householder.graphs._laplacian_fit import (
@@ -263,7 +264,14 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         for a wheel). And if, with noisy eigenvectors, the rankings searched again at
         the smallest noise estimate give a sparser graph that fits them as well, whose
         edges agree with the graph returned below ``EDGE_AGREEMENT`` in F1
-        (``history["sparser_rival_edges"]``, the last of the candidates).
+        (``history["sparser_rival_edges"]``, the last of the candidates). And if
+        another valid graph with no more edges than the graph returned, connected,
+        fits the eigenvectors as well, exact or at the noise level the graph was found
+        at (with equal weights to it): a candidate, or the graph returned relabelled by
+        $p \\mapsto k p \\bmod n$ along a cyclic order of its nodes (a cycle's or a
+        circulant's twin, then the last of the candidates); up to
+        ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
+        ["equally_sparse_edges"]``, module ``_equal_sparsity``).
 
     Notes
     -----
@@ -600,6 +608,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"those of a sparse graph on them: the graph inferred plus that graph ({e} "
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
+    exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
+    if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
+            and B.n <= FAMILY_SEARCH_MAX_N and not basis["ordered"]
+            and not basis.get("twin_class")):
+        _equally_sparse_warning(basis, ranked, laps, history,
+                                0.0 if exact else _fitted_noise(history))
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -696,6 +710,28 @@ def _family_doubt(basis, B, found, family_dimension, history) -> None:
                   f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
                   f"member, which the search did not reach", ConvergenceWarning,
                   stacklevel=5)
+
+
+def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
+    """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
+    the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
+    noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
+    returned relabelled along a cyclic order of its nodes, a circulant's twin, then
+    appended to the candidates ``laps``); ``history["equally_sparse_edges"]`` lists
+    their edges."""
+    added, tied = equally_sparse(basis, ranked[0][3], laps, noise)
+    if added is not None:
+        laps.append(added)
+        history["relabelled_circulant"] = True
+        history["candidate_edges"].append(int(ranked[0][0]))
+    if not tied:
+        return
+    history["equally_sparse_edges"] = [int(sp.triu(laps[k], 1).count_nonzero()) for k in tied]
+    warnings.warn(f"{len(tied)} other valid graph(s) with no more edges than the graph "
+                  f"inferred ({ranked[0][0]}) fit the eigenvectors as well "
+                  f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
+                  f"tell them apart, and the graph returned may not be the graph sought "
+                  f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

@@ -44,9 +44,10 @@ DEEP_OUTLIERS = 3.0
 OUTLIER_QUANTILE = 2.0
 #: Family-wise level of that quantile.
 OUTLIER_LEVEL = 0.05
-#: Or when it is smaller at all and the first uncapped ranking's direction reads at
-#: least this many times n of the cleanest capped ranking's kept pairs as edges
-#: (``edges_read``): a quarter of the $n - 1$ edges of the sparsest connected graph.
+#: Or, where the cap binds from the first trimming round on, when it is smaller at all
+#: and the first uncapped ranking's direction reads at least this many times n of the
+#: cleanest capped ranking's kept pairs as edges (``edges_read``): a quarter of the
+#: $n - 1$ edges of the sparsest connected graph.
 EDGES_READ = 0.25
 #: The marker of an uncapped ranking's key in the ladder: ``(r, keep, DEEP)``.
 DEEP = "deep"
@@ -73,7 +74,9 @@ def deeper_order(B: PairBasis, order, compute) -> list:
     is clean to rounding (``EXACT_LEVEL``) and the first uncapped ranking's noise
     estimate is ``DEEP_CLEANER`` times below the smallest capped one, or below it with
     ``DEEP_OUTLIERS`` times fewer outliers (``outlier_share``; one at least) than the
-    cleanest capped ranking; else ``order``.
+    cleanest capped ranking, or, where the cap binds from the first round on, below it
+    with ``EDGES_READ`` times n of the cleanest capped ranking's kept pairs read as edges
+    by its direction (``edges_read``); else ``order``.
 
     ``compute(key)`` gives a ranking's ``(scores, trimmed, noise)`` (kept by the caller:
     the rankings computed here are not computed again). A capped ranking that keeps no
@@ -101,8 +104,14 @@ def deeper_order(B: PairBasis, order, compute) -> list:
         # outlier at least counted on the uncapped side: a share resolves no finer)
         share, _ = outlier_share(B, capped[1], capped[2])
         deep_share, deep_kept = outlier_share(B, deep[1], deep[2])
-        if (share >= DEEP_OUTLIERS * max(deep_share, 1.0 / max(deep_kept, 1))
-                or edges_read(B, capped[1], deep) >= EDGES_READ * B.n):
+        if share >= DEEP_OUTLIERS * max(deep_share, 1.0 / max(deep_kept, 1)):
+            return [(*key[:2], DEEP) for key in order]
+        # the cap binds from the first round on (from 201 nodes): every capped round
+        # trims the same pairs, a single round of trimming; its direction may fit the
+        # edges it keeps, which the uncapped ranking's direction then reads
+        keep = order[0][1]
+        if (trimming_sizes(B, keep=keep)[0] < uncapped_sizes(B, keep=keep)[0]
+                and edges_read(B, capped[1], deep) >= EDGES_READ * B.n):
             return [(*key[:2], DEEP) for key in order]
     return order
 
@@ -119,7 +128,11 @@ def edges_read(B: PairBasis, trimmed, other) -> int:
     among the 38850 pairs of every capped ranking but the one of 32 directions, and
     the uncapped direction reads 246 to 472 of them as edges. On the trees of 200
     nodes, whose capped rankings keep no edge, it reads 14 to 26 (its direction is
-    less determined by the fewer pairs the uncapped trimming keeps).
+    less determined by the fewer pairs the uncapped trimming keeps), and on
+    ``connected_watts_strogatz_graph(200, 6, 0.1, seed=1)`` perturbed, whose capped
+    rankings keep no edge either, 1095: the uncapped direction can be far from the
+    eigenvalue vector, which is why this count is only consulted where every capped
+    round trims the same pairs (``deeper_order``).
     """
     z = kept_residuals(B, trimmed, other[1])
     return int(np.count_nonzero(z > CLEAN_FACTOR * other[2]))

@@ -121,17 +121,7 @@ def test_capped_rankings_that_keep_edges_give_way_to_cleaner_uncapped_ones(senso
     B0, edges = sensor_400
     B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
         shuffled(perturbed(B0.eigenvectors, 1e-3, 4), 4), None, None, None, None))
-    computed = {}
-
-    def compute(key):
-        if key not in computed:
-            if key[2:] == (DEEP,):
-                computed[key] = deep_ranking(B, key[1], key[0])
-            else:
-                scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0])
-                computed[key] = (scores, trimmed, robust_noise(B, trimmed))
-        return computed[key]
-
+    compute, computed = _compute(B)
     order = deeper_order(B, list(RANKINGS), compute)
     assert all(key[2:] == (DEEP,) for key in order)
     capped = [compute(key) for key in RANKINGS if key in computed]
@@ -261,14 +251,14 @@ def test_capped_rankings_that_fit_the_edges_they_keep_give_way_to_uncapped_ones(
 
 def test_capped_rankings_of_a_smaller_tree_are_kept():
     # random_labeled_tree(200, seed=31) perturbed: its capped rankings keep no edge; the
-    # uncapped rankings, searched on the benchmarks' draw, gave F1 0.965 for 1.0
+    # uncapped rankings, searched on the benchmarks' draw, gave F1 0.965 for 1.0 (at 200
+    # nodes the first capped round trims as many pairs as the uncapped one)
     _, edges, B = _tree_input(200, 31, 1)
     compute, computed = _compute(B)
     assert deeper_order(B, list(RANKINGS), compute) == list(RANKINGS)
     cleanest = min((computed[key] for key in RANKINGS if key in computed),
                    key=lambda x: x[2])
     assert _kept_edges(B, cleanest[1], edges) == 0
-    assert edges_read(B, cleanest[1], compute((*RANKINGS[0], DEEP))) < EDGES_READ * B.n
 
 
 def test_perturbed_tree_of_300_nodes_is_found_or_warned():

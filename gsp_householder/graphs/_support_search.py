@@ -527,11 +527,12 @@ def trace_scaled(B: PairBasis, lam):
     return lam * (B.n / trace)
 
 
-def kept_residuals(B: PairBasis, trimmed) -> np.ndarray:
+def kept_residuals(B: PairBasis, trimmed, read_with=None) -> np.ndarray:
     """Standardised residuals of the pairs kept by the trimming (those above 1e-12 of
-    the largest), read with the smallest direction of their Gram."""
+    the largest), read with the smallest direction of their Gram (or of the Gram of
+    ``read_with``, another ranking's ``trimmed``)."""
     gram, i, j = trimmed
-    _, Lam = gram.null_directions(8)
+    _, Lam = (gram if read_with is None else read_with[0]).null_directions(8)
     lam0 = trace_scaled(B, Lam[:, 0])
     scale = B.node_scale(lam0)
     mask = np.ones((B.n, B.n), dtype=bool)

@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import minnesota_ball as _minnesota_ball
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
@@ -199,19 +200,6 @@ def test_rotated_parts_match_the_product(watts_strogatz, noise):
         np.testing.assert_allclose(off, expected, rtol=1e-6)
     else:
         assert off == expected                               # rounding level: the product
-
-
-def _minnesota_ball(n, seed):
-    """Breadth-first ball of ``n`` nodes of Minnesota around a random node (as the
-    benchmarks build it)."""
-    from gsp_householder.graphs.datasets import load_graph
-
-    M = load_graph("minnesota")
-    nodes = list(M)
-    src = nodes[int(np.random.default_rng(seed).integers(len(nodes)))]
-    ball = M.subgraph(list(nx.bfs_tree(M, src))[:n])
-    ball = ball.subgraph(max(nx.connected_components(ball), key=len))
-    return nx.convert_node_labels_to_integers(ball)
 
 
 def test_seed_vertices_far_denser_than_the_sparsest_are_not_polished():

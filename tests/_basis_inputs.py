@@ -29,3 +29,18 @@ def rotated(B, rng):
             Q, R = np.linalg.qr(rng.standard_normal((len(g), len(g))))
             V[:, g] = V[:, g] @ (Q * np.sign(np.diag(R)))
     return V
+
+
+def minnesota_ball(n, seed):
+    """Breadth-first ball of ``n`` nodes of Minnesota around a random node (its largest
+    component, nodes relabelled ``0..``), as the benchmarks build it."""
+    import networkx as nx
+
+    from gsp_householder.graphs.datasets import load_graph
+
+    M = load_graph("minnesota")
+    nodes = list(M)
+    src = nodes[int(np.random.default_rng(seed).integers(len(nodes)))]
+    ball = M.subgraph(list(nx.bfs_tree(M, src))[:n])
+    ball = ball.subgraph(max(nx.connected_components(ball), key=len))
+    return nx.convert_node_labels_to_integers(ball)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.sparse as sp
+from _basis_inputs import minnesota_ball as _minnesota_ball
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import rotated as _rotated
 from _basis_inputs import shuffled as _shuffled
@@ -1095,15 +1096,6 @@ def test_heavy_twin_member_does_not_fit_as_well_as_the_graph(draw):
     assert entries[1][1][0][0] < entries[0][1][0][0]           # would take the sparser one
     assert _noisy_choice(entries) is entries[0]
     assert _noisy_choice(entries[::-1]) is entries[0]
-
-
-def _minnesota_ball(n, seed):
-    M = load_graph("minnesota")
-    nodes = list(M)
-    src = nodes[int(np.random.default_rng(seed).integers(len(nodes)))]
-    ball = M.subgraph(list(nx.bfs_tree(M, src))[:n])
-    ball = ball.subgraph(max(nx.connected_components(ball), key=len))
-    return nx.convert_node_labels_to_integers(ball)
 
 
 def test_perturbed_road_ball_regrouped_by_the_graph_found():

@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import minnesota_ball as _minnesota_ball
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
 
@@ -199,3 +200,52 @@ def test_rotated_parts_match_the_product(watts_strogatz, noise):
         np.testing.assert_allclose(off, expected, rtol=1e-6)
     else:
         assert off == expected                               # rounding level: the product
+
+
+def test_seed_vertices_far_denser_than_the_sparsest_are_not_polished():
+    # vertices of a seed family: L and L - c L^2 (valid for a small c > 0, with edges on
+    # the pairs within distance 2); only those within SEED_EDGE_SLACK of the sparsest
+    # are kept, in their order
+    from types import SimpleNamespace
+
+    from gsp_householder.graphs._seed_vertices import SEED_EDGE_SLACK, vertices_to_polish
+    from gsp_householder.graphs._template_lp import edge_pairs
+
+    F = fourier_basis(nx.connected_watts_strogatz_graph(60, 4, 0.1, seed=2))
+    B = _pairs(F.eigenvectors)
+    lam = F.eigenvalues[1:]                      # the zero column is the first
+    fit = SimpleNamespace(tol=np.zeros(B.n))
+    vertices = [lam - 0.02 * lam ** 2, lam, lam - 0.04 * lam ** 2, 1.01 * lam]
+    counts = [len(edge_pairs(B, v, fit.tol)[0]) for v in vertices]
+    assert counts[1] == counts[3] == F.laplacian.count_nonzero() // 2 - F.n // 2
+    assert min(counts[0], counts[2]) > SEED_EDGE_SLACK * counts[1]
+    history = {}
+    kept = vertices_to_polish(B, vertices, fit, history)
+    assert [id(v) for v in kept] == [id(vertices[1]), id(vertices[3])]
+    assert history["unpolished_vertices"] == 2
+    assert vertices_to_polish(B, vertices[:1], fit, history) == vertices[:1]
+    assert history["unpolished_vertices"] == 2
+
+
+def test_noisy_seed_family_recovers_the_graph_with_its_dense_vertices_unpolished(
+        monkeypatch):
+    # a Minnesota ball (pendant paths, twins: a seed family of its local columns and
+    # powers of L) perturbed by 1e-3, on the large-graph path: the seed's dense vertices
+    # are left unpolished and the graph is the one found with every vertex polished
+    from gsp_householder.graphs import _seed_vertices
+
+    for patched in (_basis_input, _candidate_search, _ranking_ladder):
+        monkeypatch.setattr(patched, "LADDER_MAX_N", 50)
+    F = fourier_basis(_minnesota_ball(200, 3))
+    V = _shuffled(_perturbed(F.eigenvectors, 1e-3, 3), 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = inference.infer_laplacian(V, rng=0)
+    assert compare_graphs(F.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["unpolished_vertices"] > 0
+    monkeypatch.setattr(_seed_vertices, "SEED_EDGE_SLACK", np.inf)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        every = inference.infer_laplacian(V, rng=0)
+    assert every.history.get("unpolished_vertices", 0) == 0
+    assert compare_graphs(every.laplacian, res.laplacian)["f1"] == 1.0

@@ -13,6 +13,7 @@ import numpy as np
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import explains, sparsify_local
 from gsp_householder.graphs._polynomial_member import sparser_member
+from gsp_householder.graphs._seed_vertices import vertices_to_polish
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
 from gsp_householder.graphs._support_search import PrefixSearch, seed_fit, top_pairs
 from gsp_householder.graphs._template_lp import (
@@ -27,7 +28,7 @@ from gsp_householder.graphs._template_lp import edge_key as _edge_key
 from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N, LADDER_MAX_N
 
 
-def _candidates(B, fit, rng, history=None):
+def _candidates(B, fit, rng, history=None, seed=False):
     """Candidate graphs of a fit's family, ranked (``rank_candidates``).
 
     Above ``LADDER_MAX_N`` nodes, the basis's columns supported on a few nodes (twins)
@@ -40,7 +41,9 @@ def _candidates(B, fit, rng, history=None):
     (``sparser_member``: a tree beside its square; counted in
     ``history["sparser_members"]``). A family of more than one direction whose
     vertices are searched is counted in ``history["vertex_searches"]`` (their accuracy
-    depends on the rounding level, see ``_ladder``).
+    depends on the rounding level, see ``_ladder``). Of the vertices of a noisy
+    ``seed`` family above ``LADDER_MAX_N`` nodes, only those with few edges beside the
+    sparsest are projected (``vertices_to_polish``).
     """
     groups = B.local_groups
     if explains(groups, fit.Lam):
@@ -51,7 +54,10 @@ def _candidates(B, fit, rng, history=None):
         return rank_candidates(B, [member, fit.lam], fit)
     if history is not None and fit.Lam.shape[1] > 1:
         history["vertex_searches"] += 1
-    cands = [polish(B, lam, fit) for lam in sparse_vertices(B, fit, rng)]
+    vertices = sparse_vertices(B, fit, rng)
+    if seed and B.n > LADDER_MAX_N and float(fit.mu[0]) > B.cluster(0.0):
+        vertices = vertices_to_polish(B, vertices, fit, history)
+    cands = [polish(B, lam, fit) for lam in vertices]
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
     sparser = sparser_member(B, fit, rng, cands)
@@ -98,7 +104,7 @@ def _search_at_noise(B, scores, trimmed, tol, noise, rng, history, rounding=None
                     refit=B.n > LADDER_MAX_N)
     family, family_dimension, start, ranking = [], 1, None, scores
     if seed is not None:
-        family = _candidates(B, seed, rng, history)
+        family = _candidates(B, seed, rng, history, seed=True)
         family_dimension = seed.Lam.shape[1]
         if family:
             scores = B.matrix(family[0][2]) ** 2

@@ -54,6 +54,9 @@ class InferredLaplacian:
         more than one direction whose linear-program vertices were searched),
         ``"sparser_members"`` (when present: families whose member on the hyperplane of
         the most pair rows was sparser than their vertices and joined the candidates),
+        ``"unpolished_vertices"`` (when present: linear-program vertices of noisy seed
+        families above 500 nodes left out of the candidates, being far denser than the
+        sparsest vertex; module ``_seed_vertices``),
         ``"noise_estimates"`` (one per pair ranking tried), ``"noise"`` (the noise level
         of the search that gave the graph; 0, or the rounding level 1e-11, for exact
         eigenvectors) and, with noise,

@@ -485,12 +485,17 @@ def test_complete_bipartite_graph_is_not_the_complete_graph(a, b, seed):
 @pytest.mark.parametrize(("a", "seed"), [(6, 2), (8, 2), (10, 1)])
 def test_direction_of_zero_trace_is_scaled_without_dividing_by_zero(a, seed):
     # K(a, a) on these shuffles: the first direction of a prefix's span has trace 0
-    # exactly; scaled by its absolute trace instead (RuntimeWarning is an error here)
+    # exactly; scaled by its absolute trace instead (RuntimeWarning is an error here).
+    # K(a, a) is the complete bipartite graph between the halves of its +-1 eigenvector,
+    # which every basis with that vector and the constant one diagonalises: the result
+    # says so (``_bipartite_halves``), as it does for the complete graph
     B = fourier_basis(nx.complete_bipartite_graph(a, a))
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
+        with pytest.warns(ConvergenceWarning, match="halves of a \\+-1 eigenvector"):
+            res = infer_laplacian(_shuffled(B.eigenvectors, seed), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["column_halves_graph"]
 
 
 def test_complete_graph_found_is_reported():

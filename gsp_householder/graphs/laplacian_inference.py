@@ -499,9 +499,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         history["column_halves_graph"] = True
         warnings.warn("the graph found is the complete bipartite graph between the two "
                       "halves of a +-1 eigenvector, which every basis with that vector and "
-                      "the zero-eigenvalue one diagonalises: it says nothing about these "
-                      "eigenvectors, and the graph sought was not found (the result's "
-                      "candidates are the other graphs found)",
+                      "the zero-eigenvalue one diagonalises: it says nothing about the "
+                      "other eigenvectors, and unless the graph sought is that graph, it "
+                      "was not found (the result's candidates are the other graphs found)",
                       ConvergenceWarning, stacklevel=4)
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]

@@ -47,12 +47,9 @@ from gsp_householder.graphs._laplacian_fit import (
     _laplacian,
     _residuals,
 )
-from gsp_householder.graphs._template_lp import edge_key
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
-#: Largest coefficient of variation of a graph's weights for equal weights (as the
-#: search's ``candidate_order``).
-EQUAL_CV = 1e-6
 #: Eigenvalues within this fraction of the largest are one (``_fourier_order``).
 EQUAL_EIGENVALUES = 1e-9
 #: Tolerance of ``_fourier_order`` on the rows' norms and angles, relative to their mean
@@ -211,14 +208,14 @@ def equally_sparse(basis, W, candidates,
     """The checks of this module on the graph returned (weights ``W``, Laplacian
     ``candidates[0]``), found at the noise level ``noise`` (0: exact eigenvectors):
     the Laplacian of ``W`` relabelled (``relabelled_circulant``) when ``W`` has equal
-    weights (exact: coefficient of variation below ``EQUAL_CV``; noisy:
+    weights (exact: coefficient of variation below ``EQUAL_WEIGHTS_CV``; noisy:
     ``_equal_within_noise``) and that graph is not among the ``candidates`` already
     (None otherwise; the caller appends it), and the indices of the candidates, that
     one included when appended, with no more edges than the graph returned that fit
     the eigenvectors as well (``tied_candidates``)."""
     weights = sp.triu(W, 1).data
     equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
-             else weights.std() <= EQUAL_CV * weights.mean())
+             else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
     relabelled = relabelled_circulant(basis, W, noise <= 0.0) if equal else None
     added = None
     if relabelled is not None:

@@ -22,11 +22,8 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
     equal_weights,
 )
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
-
-#: A candidate's weights are equal when their coefficient of variation is below this
-#: (as ``candidate_order`` reads it).
-EQUAL_CV = 1e-6
 
 
 def equal_weight_members(basis, ranked) -> list:
@@ -49,7 +46,7 @@ def equal_weight_members(basis, ranked) -> list:
     """
     out = []
     for n_edges, cv, lam, W in ranked:
-        if cv <= EQUAL_CV:
+        if cv <= EQUAL_WEIGHTS_CV:
             continue
         A = equal_weights(W)
         if _residual(basis, A) <= FITS_EXACTLY:
@@ -129,7 +126,7 @@ def equalised_at_noise(basis, ranked, residuals, fewer_than: int) -> tuple[list,
     """
     items, fits, changed = [], [], False
     for item, own in zip(ranked, residuals, strict=True):
-        if item[1] > EQUAL_CV and item[0] < fewer_than:
+        if item[1] > EQUAL_WEIGHTS_CV and item[0] < fewer_than:
             A = equal_weights(item[3])
             equal = _residuals(basis, A)
             if _fits_as_well(equal, own):

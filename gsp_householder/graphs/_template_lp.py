@@ -608,7 +608,12 @@ def edge_key(W, upper=None) -> bytes:
     return np.int64(W.shape[1]).tobytes() + edge_codes(W, upper).tobytes()
 
 
+#: Largest coefficient of variation of a graph's weights for equal weights
+#: (``candidate_order``).
+EQUAL_WEIGHTS_CV = 1e-6
+
+
 def candidate_order(item):
     """Sort key: graphs with equal weights first, then fewer edges, then more equal weights."""
     n_edges, cv = item[0], item[1]
-    return (cv > 1e-6, n_edges, cv)
+    return (cv > EQUAL_WEIGHTS_CV, n_edges, cv)

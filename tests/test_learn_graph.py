@@ -17,6 +17,7 @@ from gsp_householder import (
     compare_graphs,
     fourier_basis,
     learn_graph,
+    make_graph_signals,
     make_signals,
     matched_basis_error,
 )
@@ -83,6 +84,45 @@ def test_bad_nodelist_is_refused_before_learning(monkeypatch):
     monkeypatch.setattr(from_signals, "learn_orthogonal_basis", fail)
     with pytest.raises(ValueError, match="nodelist must hold 5 distinct labels"):
         learn_graph(np.ones((5, 30)), nodelist=["a", "b"])
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"laplacian": "signless"}, "laplacian must be one of"),
+    ({"scale": -1.0}, "scale must be > 0"),
+    ({"scale": float("nan")}, "scale must be finite"),
+    ({"laplacian": "normalized", "scale": 2.0}, "scale applies to combinatorial"),
+])
+def test_bad_inference_options_are_named_before_learning(monkeypatch, options, message):
+    # they were refused only by infer_laplacian, after the basis was learned (minutes at
+    # n = 1000), as "no signless Laplacian fits the basis learned from Y"
+    import gsp_householder.graphs.from_signals as from_signals
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the basis was learned before the options were checked")
+    monkeypatch.setattr(from_signals, "learn_orthogonal_basis", fail)
+    with pytest.raises(ValueError, match=message) as caught:
+        learn_graph(np.ones((5, 30)), **options)
+    assert "fits the basis learned" not in str(caught.value)
+
+
+@pytest.mark.parametrize("nodelist", [5, "abcde"])
+def test_nodelist_that_is_not_a_sequence_of_labels_is_named(nodelist):
+    with pytest.raises(TypeError, match="nodelist must be a sequence of node labels"):
+        learn_graph(np.ones((5, 30)), nodelist=nodelist)
+
+
+def test_graph_signals_are_taken_with_their_node_labels():
+    # what make_graph_signals returns, passed as it is: its signals and its labels
+    # (it was refused as "Y could not be converted to an array")
+    G = nx.florentine_families_graph()
+    signals = make_graph_signals(G, 5 * G.number_of_nodes(), BernoulliUniform(0.1), rng=0)
+    result = learn_graph(signals, rng=0)
+    assert result.nodelist == signals.nodelist
+    assert list(result.to_networkx()) == signals.nodelist
+    assert compare_graphs(G, result)["f1"] == 1.0
+    # an explicit nodelist wins
+    labels = [f"n{i}" for i in range(G.number_of_nodes())]
+    assert learn_graph(signals, nodelist=labels, rng=0).nodelist == labels
 
 
 def test_a_basis_of_no_graph_is_named_as_learned_from_Y():

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder._validation import check_real_array, check_scalar
+from gsp_householder._validation import check_real_array
+from gsp_householder.graphs._inference_options import check_inference_options
 from gsp_householder.graphs._local_columns import local_groups
 from gsp_householder.graphs._pair_geometry import PairBasis, pair_basis
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
 from gsp_householder.graphs.fourier import FourierBasis
 from gsp_householder.householder import HouseholderProduct
 
-_KINDS = ("combinatorial", "normalized")
 #: Smallest |cos| between the zero-eigenvalue column and its target vector.
 MIN_COS = 0.98
 #: Largest $\\|V^T V - I\\|_F$ of an input basis made orthogonal by one Newton-Schulz
@@ -59,13 +59,9 @@ def _read_basis(V_hat, eigenspaces, ordered, laplacian, scale) -> dict:
         raise TypeError("V_hat must be an array, a HouseholderProduct or a FourierBasis, "
                         f"got {type(V_hat).__name__}")
     info["kind"] = "combinatorial" if info["kind"] is None else info["kind"]
-    if info["kind"] not in _KINDS:
-        raise ValueError(f"laplacian must be one of {_KINDS}, got {info['kind']!r}")
+    scale = check_inference_options(info["kind"], scale)
     if scale is not None:
-        if info["kind"] == "normalized":
-            raise ValueError("scale applies to combinatorial Laplacians only; a normalized "
-                             "Laplacian has unit diagonal")
-        info["scale"] = check_scalar(scale, "scale", low=0.0)
+        info["scale"] = scale
     info["V"] = _orthonormal(V)
     info["groups"] = _check_groups(eigenspaces, V.shape[0])
     info["ordered"] = bool(ordered)

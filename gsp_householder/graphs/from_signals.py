@@ -10,14 +10,17 @@ then inferred without it (`gsp_householder.graphs.laplacian_inference.infer_lapl
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 
 import numpy as np
 
 from gsp_householder._validation import check_rng
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._basis_input import MIN_COS
+from gsp_householder.graphs._inference_options import check_inference_options
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
+from gsp_householder.graphs.signals import GraphSignals
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 
 __all__ = ["learn_graph"]
@@ -31,17 +34,18 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
 
     Parameters
     ----------
-    Y : array_like of shape (n, p)
+    Y : array_like of shape (n, p) or GraphSignals
         Signals as columns, one row per node, $p \\ge n$ (a few times $n$: see
         `gsp_householder.learning.whole_basis.learn_orthogonal_basis` for the
-        measured needs).
+        measured needs). What `make_graph_signals` returns is taken as it is: its
+        ``Y``, and its ``nodelist`` unless ``nodelist`` is given.
     theta : float in (0, 1], optional
         Probability of a non-zero code, if known.
     low, high : float, optional
         Value range of the non-zero codes, if known (both or neither).
     nodelist : sequence, optional
-        Labels of the rows of ``Y`` (distinct); default ``0..n-1``. They label the
-        nodes of ``to_networkx()``.
+        Labels of the rows of ``Y`` (distinct); default ``0..n-1`` (or the labels of
+        a ``GraphSignals``). They label the nodes of ``to_networkx()``.
     laplacian : {"combinatorial", "normalized"}, default "combinatorial"
         The Laplacian whose eigenvectors the signals are built on.
     scale : float, optional
@@ -65,12 +69,13 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     ------
     ValueError, TypeError
         For invalid signals or parameters (named in the message), or a
-        ``nodelist`` whose length differs from the number of rows of ``Y`` or
-        that repeats a label; also when the basis learned from ``Y`` has no
-        column close to the zero-eigenvalue vector of the Laplacian (signals that
-        do not come from a graph, or a learner that did not settle), nor two columns
-        whose plane holds it (see Warns): the message
-        says so and quotes `infer_laplacian`'s reason.
+        ``nodelist`` that is not a sequence of labels, whose length differs from
+        the number of rows of ``Y`` or that repeats a label (these, ``laplacian``
+        and ``scale`` are checked before the basis is learned); also when the
+        basis learned from ``Y`` has no column close to the zero-eigenvalue vector
+        of the Laplacian (signals that do not come from a graph, or a learner that
+        did not settle), nor two columns whose plane holds it (see Warns): the
+        message says so and quotes `infer_laplacian`'s reason.
 
     Warns
     -----
@@ -96,12 +101,9 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     >>> learned.learned.dictionary.m
     33
     """
-    nodes = None if nodelist is None else list(nodelist)
-    if nodes is not None and np.ndim(Y) == 2:
-        n = np.shape(Y)[0]
-        if len(nodes) != n or len(set(nodes)) != n:
-            raise ValueError(f"nodelist must hold {n} distinct labels, one per row of Y, "
-                             f"got {len(nodes)} labels ({len(set(nodes))} distinct)")
+    Y, nodes = _signals_and_labels(Y, nodelist)
+    laplacian = "combinatorial" if laplacian is None else laplacian
+    check_inference_options(laplacian, scale)
     rng = check_rng(rng)
     result = learn_orthogonal_basis(Y, theta=theta, low=low, high=high, rng=rng,
                                     progress=progress)
@@ -136,6 +138,29 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
     if plane is not None:
         inferred.history["constant_plane"] = plane[:2]
     return inferred
+
+
+def _signals_and_labels(Y, nodelist) -> tuple:
+    """The signals and their node labels (a list or None), checked before any learning.
+
+    A `GraphSignals` (what `make_graph_signals` returns) gives its ``Y`` and, unless
+    ``nodelist`` is given, its ``nodelist``. The labels must be distinct, one per row.
+    """
+    if isinstance(Y, GraphSignals):
+        nodelist = Y.nodelist if nodelist is None else nodelist
+        Y = Y.Y
+    if nodelist is None:
+        return Y, None
+    if isinstance(nodelist, str) or not isinstance(nodelist, Iterable):
+        raise TypeError("nodelist must be a sequence of node labels, one per row of Y, "
+                        f"got {type(nodelist).__name__}")
+    nodes = list(nodelist)
+    if np.ndim(Y) == 2:
+        n = np.shape(Y)[0]
+        if len(nodes) != n or len(set(nodes)) != n:
+            raise ValueError(f"nodelist must hold {n} distinct labels, one per row of Y, "
+                             f"got {len(nodes)} labels ({len(set(nodes))} distinct)")
+    return Y, nodes
 
 
 def _constant_plane(V) -> tuple[np.ndarray, tuple | None]:

@@ -78,16 +78,22 @@ def _laplacian_pair(L_true, L_hat, weight="weight"):
     B = _sparse_laplacian(L_hat, "L_hat", weight)
     if A.shape != B.shape:
         raise ValueError(f"L_true and L_hat must have equal shapes, got {A.shape} and {B.shape}")
+    order = _row_order(L_true, L_hat)
+    return (A, B) if order is None else (A, B[order][:, order])
+
+
+def _row_order(L_true, L_hat) -> np.ndarray | None:
+    """The rows of ``L_hat`` in ``L_true``'s node order: None when either carries no
+    labels or both list them in the same order (rows are then matched by position)."""
     la, lb = _labels(L_true), _labels(L_hat)
     if la is None or lb is None or la == lb:
-        return A, B
+        return None
     position = {label: k for k, label in enumerate(lb)}
     missing = [label for label in la if label not in position]
     if missing:
         raise ValueError(f"L_true and L_hat must label the same nodes: {missing[0]!r} is a "
                          f"node of L_true only ({len(missing)} such nodes)")
-    order = np.array([position[label] for label in la])
-    return A, B[order][:, order]
+    return np.array([position[label] for label in la])
 
 
 def compare_graphs(L_true, L_hat, *, weight_tol: float = 1e-6, normalize: bool = True,
@@ -194,6 +200,11 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
         scaling both to trace $n$ when ``normalize``).
     V_true, V_hat : array_like of shape (n, n) or HouseholderProduct, optional
         Bases to compare; default the eigenvectors of ``L_true`` and ``L_hat``.
+        Their rows are the nodes of ``L_true`` and ``L_hat`` respectively, in
+        those inputs' order: when both carry labels, the rows of ``V_hat`` are
+        matched to ``L_true``'s nodes by label, as ``L_hat``'s are (for
+        ``learn_graph``'s result, ``V_hat=result.learned.dictionary`` is in the
+        order of its ``nodelist``).
     eigenspaces : list of sequences of int, optional
         Column groups of ``V_true`` sharing an eigenvalue, each a non-empty
         sequence of column indices in ``0..n-1``; default computed from the
@@ -234,6 +245,9 @@ def compare_spectra(L_true, L_hat, *, V_true=None, V_hat=None, eigenspaces=None,
     errs = np.abs(ea - eb) / scale
     V = Va if V_true is None else _dense_basis(V_true)
     W = Vb if V_hat is None else _dense_basis(V_hat)
+    if V_hat is not None:                # its rows are L_hat's nodes: as B, in L_true's order
+        order = _row_order(L_true, L_hat)
+        W = W if order is None else W[order]
     perm, signs = match_columns(V, W)
     Wm = W[:, perm] * signs
     berr = float(np.linalg.norm(V - Wm))

@@ -86,6 +86,7 @@ from gsp_householder._blas_threads import blas_controller, one_blas_thread
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning._input_precision import input_rounding
 from gsp_householder.learning._orthogonal import random_orthogonal
 from gsp_householder.learning._progress import progress_bar
 from gsp_householder.learning.rectified_procrustes import rectified_procrustes, trapped_columns
@@ -246,7 +247,9 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     >>> matched_basis_error(U, result.dictionary.to_dense()) < 1e-8
     True
     """
-    Y = check_signals(Y).astype(np.float64, copy=False)
+    Y = check_signals(Y)
+    rounding = input_rounding(Y)
+    Y = Y.astype(np.float64, copy=False)
     n, p = Y.shape
     if p < n:
         raise ValueError(f"Y has {p} signals (columns) for {n} nodes (rows); "
@@ -261,20 +264,25 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
                             high_inclusive=False)
     return learn_validated(Y, theta=theta, low=low, high=high, rng=check_rng(rng),
                            max_iter=max_iter, tol=tol, n_restarts=n_restarts,
-                           momentum=momentum, progress=progress)
+                           momentum=momentum, progress=progress, rounding=rounding)
 
 
 def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | None = None,
                     high: float | None = None, rng: np.random.Generator,
                     max_iter: int = 2000, tol: float = 1e-12, n_restarts: int = 2,
-                    momentum: float = 0.9, progress: bool | None = None) -> DictionaryResult:
+                    momentum: float = 0.9, progress: bool | None = None,
+                    rounding: float | None = None) -> DictionaryResult:
     """`learn_orthogonal_basis` on arguments that are already validated.
 
     ``Y`` is a finite float64 array (n, p) with ``p >= n``, the parameters are in
     range and ``rng`` is a Generator; only the degeneracies of the data (zero or
     overflowing ``Y``) are checked here. The public function and the estimator
-    validate once, then call this.
+    validate once, then call this. ``rounding``: the relative rounding of the
+    signals as given (`gsp_householder.learning._input_precision.input_rounding`;
+    default: read from ``Y``), below which a start's off-support part is accepted.
     """
+    if rounding is None:
+        rounding = input_rounding(Y)
     n, p = Y.shape
     scale = float(np.max(np.abs(Y)))
     if scale == 0.0:
@@ -283,6 +291,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
         raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
     Y = Y / scale                              # scale-free: no overflow in the products
     _check_full_rank(Y)
+    floor = rounding * float(np.linalg.norm(Y))
     if low is not None:
         bound = max(abs(low), abs(high))
         if bound >= scale * _FLOAT_MAX:
@@ -299,7 +308,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
         with _blas_threads(n):
             (V, residual, settled), n_iter = _best_start(
                 Y, theta, low, high, rng, max_iter, tol, n_restarts, momentum, _ticker(bar),
-                history)
+                history, floor)
     finally:
         if bar is not None:
             bar.close()
@@ -352,7 +361,8 @@ def _ticker(bar):
     return tick
 
 
-def _best_start(Y, theta, low, high, rng, max_iter, tol, n_restarts, momentum, tick, history):
+def _best_start(Y, theta, low, high, rng, max_iter, tol, n_restarts, momentum, tick, history,
+                floor=0.0):
     """Random starts until one is accepted: ``((V, residual, settled), steps)`` of the best."""
     best = None
     n_iter = 0
@@ -368,7 +378,7 @@ def _best_start(Y, theta, low, high, rng, max_iter, tol, n_restarts, momentum, t
             V, ok1, ok2, steps = _alternate(Y, V, theta, low, high, max_iter, tol, momentum,
                                             tick, history, start)
             n_iter += steps
-            residual, settled = _assess(Y, V, theta, low, high, ok1, ok2, history)
+            residual, settled = _assess(Y, V, theta, low, high, ok1, ok2, history, floor)
             if best is None or (settled, -residual) > (best[2], -best[1]):
                 best = (V, residual, settled)
             if settled:
@@ -414,11 +424,13 @@ def _alternate(Y, V, theta, low, high, max_iter, tol, momentum, tick, history, s
     return V, ok1, ok2, steps
 
 
-def _assess(Y, V, theta, low, high, ok1, ok2, history) -> tuple[float, bool]:
+def _assess(Y, V, theta, low, high, ok1, ok2, history, floor=0.0) -> tuple[float, bool]:
     """The residual of a start and whether it is accepted, from the data alone.
 
     The support must carry most of the energy and the zero cluster be balanced about
-    0 and alike in every row (a sampling bound on the rows' mean squares).
+    0 and alike in every row (a sampling bound on the rows' mean squares), or the
+    off-support part be at most ``floor``, the rounding of the signals as given (float32
+    signals: their rounding follows the entries' magnitudes and fails the row test).
     """
     C = V.T @ Y
     codes, support = support_codes(C, low, high)
@@ -432,4 +444,4 @@ def _assess(Y, V, theta, low, high, ok1, ok2, history) -> tuple[float, bool]:
     fits = (residual <= _RESIDUAL * float(np.linalg.norm(codes))
             and _BALANCE[0] <= balance <= _BALANCE[1]
             and spread <= 1.0 + 4.0 * math.sqrt(2.0 * math.log(Y.shape[0]) / count))
-    return residual, ok2 and fits
+    return residual, ok2 and (fits or residual <= floor)

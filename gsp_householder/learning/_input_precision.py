@@ -27,11 +27,11 @@ def input_rounding(Y: np.ndarray) -> float:
     >>> import numpy as np
     >>> from gsp_householder.learning._input_precision import input_rounding
     >>> Y = np.random.default_rng(0).standard_normal((3, 4))
-    >>> input_rounding(Y) == np.finfo(np.float64).eps
+    >>> input_rounding(Y) == float(np.finfo(np.float64).eps)
     True
-    >>> input_rounding(Y.astype(np.float32)) == np.finfo(np.float32).eps
+    >>> input_rounding(Y.astype(np.float32)) == float(np.finfo(np.float32).eps)
     True
-    >>> input_rounding(Y.astype(np.float32).astype(np.float64)) == np.finfo(np.float32).eps
+    >>> input_rounding(Y.astype(np.float32).astype(np.float64)) == float(np.finfo(np.float32).eps)
     True
     """
     if Y.dtype == np.float32:

@@ -280,6 +280,16 @@ def test_float32_signals_settle_at_their_rounding(graph, kind):
     assert matched_basis_error(U, V_hat) < 1e-5
 
 
+def test_float32_signals_still_warn_when_the_learner_fails(karate):
+    # dense codes from too few signals (karate, theta = 0.5, p = 5n: 0/10 documented): the
+    # float32 rounding floor must not accept the plateau the start ends on
+    n = karate.shape[0]
+    Y, _ = make_signals(karate, 5 * n, BernoulliUniform(0.5), rng=0)
+    with pytest.warns(ConvergenceWarning, match="did not settle"):
+        result = learn_orthogonal_basis(Y.astype(np.float32), rng=0, n_restarts=0)
+    assert not result.converged
+    assert matched_basis_error(karate, result.dictionary.to_dense()) > 0.1
+
 
 def test_estimator_ica_round_trip(karate):
     n = karate.shape[0]

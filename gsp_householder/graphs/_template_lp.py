@@ -126,9 +126,12 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     times) are tried the same way: an infeasible round of a few thousand rows can take
     HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
     first: if it is infeasible, or below the floor when no pair row could be added, the
-    answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
-    holds the rows of the full program for the later programs that share it. The small
-    relaxations are one model grown row by row (``_Chain``); over a noisy span the
+    answer is no; before it, unless ``settle``, the dual simplex without presolve may
+    prove its margin below ``floor - SCREEN_MARGIN`` (``_dense_lp.bound_exceeded``),
+    and the answer is no without a presolved solve. With ``settle`` the rounds run to the
+    end anyway, so that ``cache`` holds the rows of the full program for the later
+    programs that share it. The small relaxations are one model grown row by row
+    (``_Chain``); over a noisy span the
     rounds after the first start from the last round's basis (``_Rounds``). A cold
     solve that HiGHS's presolve finds infeasible is solved again without presolve
     (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.

@@ -181,11 +181,11 @@ def bound_exceeded(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, bound: float) -> 
     The dual simplex raises a lower bound on the minimum at each iteration; HiGHS's
     ``objective_bound`` ends the solve (status *objective bound*) once that bound, checked
     against the exact dual objective of a dual feasible point, is above ``bound`` (a
-    solve that ends at an optimum first proves it by its value). A
-    presolved solve does not stop so: on the band programs of the exact 3 x 4 x 5 torus
-    (``valid_in_span``, 1060 rows, 59 columns) it ran on after the postsolve for 0.6 to
-    5.8 CPU s, ending with status *unknown*, where this one proves the bound in 80 to 89
-    iterations (0.03 s).
+    solve that ends at an optimum first proves it by its value). A presolved solve does
+    not stop so: on the band programs of the exact 3 x 4 x 5 torus (``valid_in_span``,
+    1060 rows, 59 columns) it ran on after the postsolve for 0.6 to 5.8 CPU s, ending
+    with status *unknown*, where this one proves the bound in 80 to 89 iterations
+    (0.03 s).
     """
     if _highs is None:
         return False

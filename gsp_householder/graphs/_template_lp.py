@@ -131,10 +131,10 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     and the answer is no without a presolved solve. With ``settle`` the rounds run to the
     end anyway, so that ``cache`` holds the rows of the full program for the later
     programs that share it. The small relaxations are one model grown row by row
-    (``_Chain``); over a noisy span the
-    rounds after the first start from the last round's basis (``_Rounds``). A cold
-    solve that HiGHS's presolve finds infeasible is solved again without presolve
-    (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
+    (``_Chain``); over a noisy span the rounds after the first start from the last
+    round's basis (``_Rounds``). A cold solve that HiGHS's presolve finds infeasible is
+    solved again without presolve (``_dense_lp.confirmed_solve``): the bounds of exact
+    spans are below its tolerances.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:

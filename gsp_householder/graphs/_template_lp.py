@@ -48,6 +48,14 @@ CERTIFY_ROUNDS = 6
 #: Random objectives whose vertices ``sparse_vertices`` adds to a family's candidates
 #: (``Fit.draws``: the constant-diagonal family sets its own, see ``regular_draws``).
 RANDOM_OBJECTIVES = 6
+#: A band program (``valid_in_span`` with ``band``, not ``settle``) whose margin the dual
+#: simplex without presolve proves below ``floor - SCREEN_MARGIN`` is refused before its
+#: presolved solves (``_dense_lp.bound_exceeded``). At trace $n$ the mean eigenvalue is
+#: about 1: such a program has an eigenvalue below minus the mean whatever its pair rows,
+#: a verdict far from the floor and from HiGHS's tolerances, which its presolved solves
+#: reach only by failing (status *unknown*, up to 5.8 CPU s each on the exact 3 x 4 x 5
+#: torus) or by finding it infeasible.
+SCREEN_MARGIN = 1.0
 #: Pair rows per node, and at least, of a program solved whole when HiGHS cannot solve
 #: one of its cutting-plane relaxations (``full_program_rows``).
 FULL_ROWS_PER_NODE, FULL_ROWS_MIN = 16, 6000
@@ -118,12 +126,15 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     times) are tried the same way: an infeasible round of a few thousand rows can take
     HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
     first: if it is infeasible, or below the floor when no pair row could be added, the
-    answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
-    holds the rows of the full program for the later programs that share it. The small
-    relaxations are one model grown row by row (``_Chain``); over a noisy span the
-    rounds after the first start from the last round's basis (``_Rounds``). A cold
-    solve that HiGHS's presolve finds infeasible is solved again without presolve
-    (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
+    answer is no; before it, unless ``settle``, the dual simplex without presolve may
+    prove its margin below ``floor - SCREEN_MARGIN`` (``_dense_lp.bound_exceeded``),
+    and the answer is no without a presolved solve. With ``settle`` the rounds run to the
+    end anyway, so that ``cache`` holds the rows of the full program for the later
+    programs that share it. The small relaxations are one model grown row by row
+    (``_Chain``); over a noisy span the rounds after the first start from the last
+    round's basis (``_Rounds``). A cold solve that HiGHS's presolve finds infeasible is
+    solved again without presolve (``_dense_lp.confirmed_solve``): the bounds of exact
+    spans are below its tolerances.
     """
     n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
@@ -223,6 +234,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         # the band and the eigenvalue floor alone may leave no margin: no pair row is
         # needed, and the rows kept for this span are those the rounds would keep (an
         # infeasible relaxation ends them before any row is added)
+        if not settle and _dense_lp.bound_exceeded(cost, fixed_rows, fixed_ub, A_eq, b_eq,
+                                                   lower, upper, SCREEN_MARGIN - floor):
+            return False, None, -np.inf     # the margin is below floor - SCREEN_MARGIN
         res = solve(np.zeros(len(H), dtype=bool))
         if res.status == 2 or (below_floor(res) and (certify or sel.all())):
             return False, None, -np.inf

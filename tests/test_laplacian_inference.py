@@ -738,47 +738,14 @@ def test_later_rounds_refuted_by_small_relaxations_give_the_same_graphs(monkeypa
     assert max(refuted) < max(sizes) - template_lp.CUT_ROWS // 2
 
 
-def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
+@pytest.mark.parametrize("settle", [True, False])
+def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would(monkeypatch,
+                                                                           settle):
+    # settle=False, PrefixSearch._band_lp's programs (certified): the program of the band
+    # rows alone is not solved first; the first round holds its rows, so a band that
+    # leaves no margin is refused there, before any pair row is added
     from scipy.optimize import linprog
 
-    from gsp_householder.graphs._template_lp import _pair_constraints, edge_pairs, valid_in_span
-
-    P, fit = _tree_family()
-    I, J = edge_pairs(P, fit.lam, fit.tol)
-    order = np.argsort(-P.matrix(fit.lam)[I, J])               # weakest edge first
-    programs = dict(fit.programs)
-    valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, cache=programs, settle=True)
-    Q = np.linalg.qr(fit.Lam)[0]
-    cons = _pair_constraints(P, Q, fit.tol, fit.hint)
-    H, h, d = cons["H"], cons["h"], fit.Lam.shape[1]
-    answers = []
-    for k in (len(order), len(order) // 2, len(order) // 4, 1):
-        bi, bj = I[order[:k]], J[order[:k]]
-        band = (bi, bj, fit.tol[bi] + fit.tol[bj])
-        rows = programs["rows"].copy()
-        ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, band=band,
-                                 cache=programs, settle=True)
-        # the whole program at once: max t, t <= lambda, pair rows, band, trace n
-        R = P.products(bi, bj, Q)
-        A = np.vstack([np.hstack([-Q, np.ones((P.g, 1))]), np.hstack([H, np.zeros((len(H), 1))]),
-                       np.hstack([R, np.zeros((k, 1))]), np.hstack([-R, np.zeros((k, 1))])])
-        b = np.concatenate([np.zeros(P.g), h, band[2], band[2]])
-        res = linprog(np.append(np.zeros(d), -1.0), A_ub=A, b_ub=b,
-                      A_eq=np.append(P.mult @ Q, 0.0)[None, :], b_eq=[float(P.n)],
-                      bounds=[(None, None)] * d + [(None, 2.0 * P.n / P.mult.sum())],
-                      method="highs")
-        assert ok == (res.status == 0 and res.x[-1] >= fit.floor)
-        if not ok:                                  # no pair row was added by a refusal
-            assert np.array_equal(programs["rows"], rows)
-        answers.append(ok)
-    assert not answers[0] and True in answers
-
-
-def test_a_certified_band_is_refused_without_the_band_alone(monkeypatch):
-    # PrefixSearch._band_lp's programs (certified, not settled): the program of the band
-    # rows alone is not solved first; the first round holds its rows, so a band that
-    # leaves no margin is refused there, before any pair row is added, as the whole
-    # program would refuse it
     from gsp_householder.graphs import _dense_lp
     from gsp_householder.graphs._template_lp import _pair_constraints, edge_pairs, valid_in_span
 
@@ -790,8 +757,7 @@ def test_a_certified_band_is_refused_without_the_band_alone(monkeypatch):
     Q = np.linalg.qr(fit.Lam)[0]
     cons = _pair_constraints(P, Q, fit.tol, fit.hint)
     H, h, d = cons["H"], cons["h"], fit.Lam.shape[1]
-    solved_rows = []
-    cold = _dense_lp.solve
+    solved_rows, cold = [], _dense_lp.solve
 
     def counted(cost, A_ub, *args, **kwargs):
         solved_rows.append(len(A_ub))
@@ -805,18 +771,19 @@ def test_a_certified_band_is_refused_without_the_band_alone(monkeypatch):
         rows = programs["rows"].copy()
         solved_rows.clear()
         ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, band=band,
-                                 cache=programs)
-        # every program solved holds pair rows besides the fixed ones and the band's
-        assert solved_rows and min(solved_rows) > P.g + 2 * k
+                                 cache=programs, settle=settle)
+        if not settle:      # every program solved holds pair rows besides the band's
+            assert solved_rows and min(solved_rows) > P.g + 2 * k
+        # the whole program at once: max t, t <= lambda, pair rows, band, trace n
         R = P.products(bi, bj, Q)
         A = np.vstack([np.hstack([-Q, np.ones((P.g, 1))]), np.hstack([H, np.zeros((len(H), 1))]),
                        np.hstack([R, np.zeros((k, 1))]), np.hstack([-R, np.zeros((k, 1))])])
         b = np.concatenate([np.zeros(P.g), h, band[2], band[2]])
-        res = cold(np.append(np.zeros(d), -1.0), A, b,
-                   np.append(P.mult @ Q, 0.0)[None, :], np.array([float(P.n)]),
-                   np.append(np.full(d, -np.inf), -np.inf),
-                   np.append(np.full(d, np.inf), 2.0 * P.n / P.mult.sum()))
-        assert ok == (res[0] == 0 and res[1][-1] >= fit.floor)
+        res = linprog(np.append(np.zeros(d), -1.0), A_ub=A, b_ub=b,
+                      A_eq=np.append(P.mult @ Q, 0.0)[None, :], b_eq=[float(P.n)],
+                      bounds=[(None, None)] * d + [(None, 2.0 * P.n / P.mult.sum())],
+                      method="highs")
+        assert ok == (res.status == 0 and res.x[-1] >= fit.floor)
         if not ok:                                  # no pair row was added by a refusal
             assert np.array_equal(programs["rows"], rows)
         answers.append(ok)

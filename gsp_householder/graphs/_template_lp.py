@@ -116,9 +116,11 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     later round that adds more than ``CERTIFY_ROWS`` rows, small relaxations of it (the
     rows binding at the last optimum plus the most violated new rows, ``CERTIFY_ROUNDS``
     times) are tried the same way: an infeasible round of a few thousand rows can take
-    HiGHS seconds to prove. With a ``band``, the program without any pair row is solved
-    first: if it is infeasible, or below the floor when no pair row could be added, the
-    answer is no. With ``settle`` the rounds run to the end anyway, so that ``cache``
+    HiGHS seconds to prove. With a ``band`` and ``settle``, the program without any
+    pair row is solved first: if it is infeasible, or below the floor when no pair row
+    could be added, the answer is no (without ``settle`` the first round, which holds
+    its rows, refuses such a band before any pair row is added). With ``settle`` the
+    rounds run to the end anyway, so that ``cache``
     holds the rows of the full program for the later programs that share it. The small
     relaxations are one model grown row by row (``_Chain``); over a noisy span the
     rounds after the first start from the last round's basis (``_Rounds``). A cold

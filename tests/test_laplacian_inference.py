@@ -738,9 +738,15 @@ def test_later_rounds_refuted_by_small_relaxations_give_the_same_graphs(monkeypa
     assert max(refuted) < max(sizes) - template_lp.CUT_ROWS // 2
 
 
-def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
+@pytest.mark.parametrize("settle", [True, False])
+def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would(monkeypatch,
+                                                                           settle):
+    # settle=False, PrefixSearch._band_lp's programs (certified): the program of the band
+    # rows alone is not solved first; the first round holds its rows, so a band that
+    # leaves no margin is refused there, before any pair row is added
     from scipy.optimize import linprog
 
+    from gsp_householder.graphs import _dense_lp
     from gsp_householder.graphs._template_lp import _pair_constraints, edge_pairs, valid_in_span
 
     P, fit = _tree_family()
@@ -751,13 +757,23 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
     Q = np.linalg.qr(fit.Lam)[0]
     cons = _pair_constraints(P, Q, fit.tol, fit.hint)
     H, h, d = cons["H"], cons["h"], fit.Lam.shape[1]
+    solved_rows, cold = [], _dense_lp.solve
+
+    def counted(cost, A_ub, *args, **kwargs):
+        solved_rows.append(len(A_ub))
+        return cold(cost, A_ub, *args, **kwargs)
+
+    monkeypatch.setattr(_dense_lp, "solve", counted)
     answers = []
     for k in (len(order), len(order) // 2, len(order) // 4, 1):
         bi, bj = I[order[:k]], J[order[:k]]
         band = (bi, bj, fit.tol[bi] + fit.tol[bj])
         rows = programs["rows"].copy()
+        solved_rows.clear()
         ok, _, _ = valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, band=band,
-                                 cache=programs, settle=True)
+                                 cache=programs, settle=settle)
+        if not settle:      # every program solved holds pair rows besides the band's
+            assert solved_rows and min(solved_rows) > P.g + 2 * k
         # the whole program at once: max t, t <= lambda, pair rows, band, trace n
         R = P.products(bi, bj, Q)
         A = np.vstack([np.hstack([-Q, np.ones((P.g, 1))]), np.hstack([H, np.zeros((len(H), 1))]),
@@ -772,6 +788,45 @@ def test_a_band_that_leaves_no_margin_is_refused_as_the_full_program_would():
             assert np.array_equal(programs["rows"], rows)
         answers.append(ok)
     assert not answers[0] and True in answers
+
+
+def test_programs_at_other_tolerances_reuse_the_span_rows(monkeypatch):
+    # PrefixSearch._banded solves programs over one span and hint at several tolerances:
+    # the span's pair rows are formed once (same_span), and the programs give the same
+    # answers and keep the same rows as from a fresh cache
+    from gsp_householder.graphs._template_lp import same_span, valid_in_span
+
+    P, fit = _tree_family()
+    first = {}
+    valid_in_span(P, fit.Lam, fit.tol, fit.floor, fit.hint, cache=first, settle=True)
+    products = P.products
+    hint_rows = []
+
+    def counted(i, j, Lam):
+        if len(i) == len(fit.hint[0]):
+            hint_rows.append(len(i))
+        return products(i, j, Lam)
+
+    for scale in (0.5, 2.0, 4.0):
+        tol = scale * fit.tol
+        for settle in (True, False):
+            fresh = {}
+            plain = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, cache=fresh,
+                                  settle=settle)
+            shared = same_span(first)
+            monkeypatch.setattr(P, "products", counted)
+            again = valid_in_span(P, fit.Lam, tol, fit.floor, fit.hint, cache=shared,
+                                  settle=settle)
+            monkeypatch.undo()
+            assert not hint_rows
+            assert plain[0] == again[0] and plain[2] == again[2]
+            if plain[0]:
+                np.testing.assert_array_equal(plain[1], again[1])
+            if "H" in fresh:                     # not settled by a small relaxation
+                assert fresh.keys() == shared.keys() - {"pair_rows"}
+                for key in ("H", "h", "live", "rows"):
+                    if key in fresh:
+                        np.testing.assert_array_equal(fresh[key], shared[key])
 
 
 def _ladder_stub(monkeypatch, results, residuals):

@@ -27,7 +27,7 @@ from gsp_householder.graphs._pair_geometry import (
     SmallestEigenpairs,
     centred_gram,
 )
-from gsp_householder.graphs._template_lp import Fit, valid_in_span
+from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
 from gsp_householder.graphs._upper_leverage import upper_leverage_scores
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
@@ -272,9 +272,12 @@ class PrefixSearch:
             return None
         lam = B.equal_eigenvalues()
         hint = (self.i[:c], self.j[:c])
+        programs = {}
         for k in range(rounds):
             tol = self._tolerance(noise, B.node_scale(lam))
-            start, programs = first if k == 0 and first is not None else (None, {})
+            # the span and its pair rows do not change with the tolerances
+            start, programs = (first if k == 0 and first is not None
+                               else (None, same_span(programs)))
             lam = self._band_lp(Lam, tol, floor, hint, (I, J), programs, start=start)
             if lam is None:
                 return None

@@ -121,10 +121,7 @@ def sensor_400():
 
 def test_capped_rankings_that_keep_edges_give_way_to_cleaner_uncapped_ones(sensor_400):
     B0, edges = sensor_400
-    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
-        shuffled(perturbed(B0.eigenvectors, 1e-3, 4), 4), None, None, None, None))
-    compute, computed = _compute(B)
-    order = deeper_order(B, list(RANKINGS), compute)
+    B, order, compute, computed = _ordered_rankings(B0, 4)
     assert all(key[2:] == (DEEP,) for key in order)
     capped = [compute(key) for key in RANKINGS if key in computed]
     deep = compute((*RANKINGS[0], DEEP))
@@ -224,6 +221,16 @@ def _compute(B):
     return compute, computed
 
 
+def _ordered_rankings(B0, draw):
+    """The pair basis of the eigenvectors of ``B0`` perturbed by 1e-3 and shuffled
+    (draw ``draw``), the ladder's order of its rankings (``deeper_order``), and
+    ``compute`` and the rankings it computed (``_compute``)."""
+    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
+        shuffled(perturbed(B0.eigenvectors, 1e-3, draw), draw), None, None, None, None))
+    compute, computed = _compute(B)
+    return B, deeper_order(B, list(RANKINGS), compute), compute, computed
+
+
 def _tree_input(n, seed, draw):
     """A random labelled tree's Fourier basis, its edge mask and its pair basis
     perturbed by 1e-3 (draw ``draw``)."""
@@ -289,10 +296,7 @@ def test_sensor_capped_rankings_without_outlier_excess_give_way_by_edges_read(
     # them, and the capped ladder gave the complete graph (warned, 79-85 CPU s); the
     # first uncapped direction reads thousands of their kept pairs as edges
     B0, edges = sensor_400_seed_2
-    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(
-        shuffled(perturbed(B0.eigenvectors, 1e-3, 4), 4), None, None, None, None))
-    compute, computed = _compute(B)
-    order = deeper_order(B, list(RANKINGS), compute)
+    B, order, compute, computed = _ordered_rankings(B0, 4)
     assert all(key[2:] == (DEEP,) for key in order)
     cleanest = min((computed[key] for key in RANKINGS if key in computed),
                    key=lambda x: x[2])

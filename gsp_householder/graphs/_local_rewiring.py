@@ -46,6 +46,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
 )
 from gsp_householder.graphs._local_columns import local_groups
+from gsp_householder.graphs._nested_supports import column_supports, nested_systems
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
 
@@ -58,6 +59,10 @@ from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
 TOLERANCE_FACTORS = (1.0, 3.0, 10.0)
 #: Subsets of pairs solved per group (all of them up to this many, else this many drawn).
 MAX_SUBSETS = 4096
+#: Smallest entry of a column's pair rows, relative to its largest, of a pair the column
+#: moves (``transversal_subsets``): the products of a noisy column's entries outside its
+#: support are about the noise times its entries, $10^{-3}$ of them at a noise of 1e-3.
+TOUCHES = 1e-2
 #: Subsets solved at once.
 SUBSET_BLOCK = 256
 
@@ -118,12 +123,16 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     chosen = [sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
                                [tol[grp.i] + tol[grp.j] for tol in tols], max(1e-5, noise))
               for grp, R in zip(groups, rows, strict=True)]
+    nested = [_nested_solutions(B, grp, R, lam, tols, max(1e-5, noise))
+              for grp, R in zip(groups, rows, strict=True)]
     best = None
     for level, tol in enumerate(tols):
         lam2 = lam.copy()
-        for grp, xs in zip(groups, chosen, strict=True):
-            if xs[level] is not None:
-                lam2[grp.cols] = xs[level]
+        for grp, R, xs, inner in zip(groups, rows, chosen, nested, strict=True):
+            limit = -2.0 * (tol[grp.i] + tol[grp.j])
+            for cols, x in [(grp.cols, xs[level])] + [(c, y[level]) for c, y in inner]:
+                if x is not None and _fewer_edges(R, lam2, cols, x, limit):
+                    lam2[cols] = x
         entries = np.concatenate([R @ lam2 for R in rows]) * uu
         edge = -entries > 2.0 * (tol[I] + tol[J]) * uu
         A = _rewired(W, I, J, np.where(edge, -entries, 0.0) / unit)
@@ -133,6 +142,39 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
             continue
         best = (edges, A)
     return None if best is None else best[1]
+
+
+def _fewer_edges(R, lam, cols, x, limit) -> bool:
+    """Whether setting the eigenvalues of the columns ``cols`` to ``x`` leaves fewer
+    edges among a group's pairs (rows ``R``) than the eigenvalues ``lam``: entries
+    below ``limit`` (minus twice the pair's tolerance, as ``sparser_on_local_columns``
+    reads them).
+
+    The groups have no node in common, so each group's eigenvalues are kept or not on
+    its own, and a system that does not reach sparser entries is not kept beside one
+    that does: ``full_rary_tree(3, 120)`` perturbed, draw 0, has groups of 36 columns
+    on 39 nodes whose subsets left 45 to 151 edges among their pairs.
+    """
+    new = lam.copy()
+    new[cols] = x
+    return int(np.count_nonzero(R @ new < limit)) < int(np.count_nonzero(R @ lam < limit))
+
+
+def _nested_solutions(B, grp, R, lam, tols, floor) -> list:
+    """``(columns, eigenvalues per tolerance)`` of the systems nested in the group
+    ``grp`` (``nested_systems``: each column's support, the columns inside it and the
+    pairs among its nodes), solved by ``sparsest_entries`` with the group's other
+    eigenvalues at ``lam``; ``R`` are the group's pair rows."""
+    position = np.searchsorted(grp.nodes, np.stack([grp.i, grp.j]))
+    supports = column_supports(B.V[np.ix_(grp.nodes, grp.cols)])
+    out = []
+    for inner, pairs in nested_systems(supports, position[0], position[1]):
+        cols = grp.cols[inner]
+        Rp = R[pairs]
+        base = Rp @ lam - Rp[:, cols] @ lam[cols]
+        slacks = [tol[grp.i[pairs]] + tol[grp.j[pairs]] for tol in tols]
+        out.append((cols, sparsest_entries(Rp[:, cols], base, slacks, floor)))
+    return out
 
 
 def _local_only(B: PairBasis) -> list:
@@ -185,7 +227,7 @@ def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
     if comb(p, k) <= MAX_SUBSETS:
         S = np.array(list(combinations(range(p), k)), dtype=np.intp)
     else:
-        S = np.random.default_rng(0).integers(0, p, (MAX_SUBSETS, k))
+        S = transversal_subsets(A, MAX_SUBSETS)
     best = [-np.inf] * len(slacks)
     found: list[np.ndarray | None] = [None] * len(slacks)
     for start in range(0, len(S), SUBSET_BLOCK):   # bounds the entries held to a block
@@ -203,6 +245,35 @@ def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
                 best[level], found[level] = float(score[s]), X[s]
     return [None if x is None else _zeroed(A, base, x, slack, floor)
             for x, slack in zip(found, slacks, strict=True)]
+
+
+def transversal_subsets(A, count: int) -> np.ndarray:
+    """``count`` subsets of $k$ of the ``p`` pairs (rows of ``A``, $p \\times k$), each
+    holding for every column a distinct pair that the column moves (an entry of at least
+    ``TOUCHES`` times the column's largest), drawn with a fixed seed.
+
+    A subset determines the $k$ eigenvalues only if every column moves one of its
+    entries: a column supported on two nodes moves one pair alone, and uniform subsets
+    of a group of many such columns miss most of them. The columns pick their pairs in
+    the order of their number of pairs, the fewest first; a column left without an
+    unused pair of its own takes any unused pair.
+    """
+    p, k = A.shape
+    rng = np.random.default_rng(0)
+    moves = np.abs(A) >= TOUCHES * np.abs(A).max(axis=0, initial=0.0)
+    S = np.empty((count, k), dtype=np.intp)
+    used = np.zeros((count, p), dtype=bool)
+    rows = np.arange(count)
+    for c in np.argsort(moves.sum(axis=0), kind="stable"):
+        own = np.flatnonzero(moves[:, c])
+        pick = own[np.argmax(rng.random((count, own.size)) - 2.0 * used[:, own], axis=1)]
+        taken = np.flatnonzero(used[rows, pick])
+        if taken.size:
+            other = rng.random((taken.size, p)) - 2.0 * used[taken]
+            pick[taken] = np.argmax(other, axis=1)
+        S[:, c] = pick
+        used[rows, pick] = True
+    return S
 
 
 def _zeroed(A, base, x, slack, floor) -> np.ndarray:

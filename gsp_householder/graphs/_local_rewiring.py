@@ -63,6 +63,9 @@ MAX_SUBSETS = 4096
 #: moves (``transversal_subsets``): the products of a noisy column's entries outside its
 #: support are about the noise times its entries, $10^{-3}$ of them at a noise of 1e-3.
 TOUCHES = 1e-2
+#: Subsets drawn per system nested in a group (``_nested_solutions``): each is drawn
+#: with a pair for every column, and a system has a few columns.
+NESTED_SUBSETS = 512
 #: Subsets solved at once.
 SUBSET_BLOCK = 256
 
@@ -120,11 +123,14 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     tols = [factor * noise * scale for factor in TOLERANCE_FACTORS]
     # each group's subsets solved once for every tolerance (the solutions do not
     # depend on it, only which of them is sparsest)
-    chosen = [sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
-                               [tol[grp.i] + tol[grp.j] for tol in tols], max(1e-5, noise))
-              for grp, R in zip(groups, rows, strict=True)]
     nested = [_nested_solutions(B, grp, R, lam, tols, max(1e-5, noise))
               for grp, R in zip(groups, rows, strict=True)]
+    # a group too large for every subset and holding smaller systems is solved by them
+    chosen = [[None] * len(tols) if inner and comb(grp.i.size, grp.cols.size) > MAX_SUBSETS
+              else sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
+                                    [tol[grp.i] + tol[grp.j] for tol in tols],
+                                    max(1e-5, noise))
+              for grp, R, inner in zip(groups, rows, nested, strict=True)]
     best = None
     for level, tol in enumerate(tols):
         lam2 = lam.copy()
@@ -173,7 +179,7 @@ def _nested_solutions(B, grp, R, lam, tols, floor) -> list:
         Rp = R[pairs]
         base = Rp @ lam - Rp[:, cols] @ lam[cols]
         slacks = [tol[grp.i[pairs]] + tol[grp.j[pairs]] for tol in tols]
-        out.append((cols, sparsest_entries(Rp[:, cols], base, slacks, floor)))
+        out.append((cols, sparsest_entries(Rp[:, cols], base, slacks, floor, NESTED_SUBSETS)))
     return out
 
 
@@ -208,15 +214,16 @@ def _rewired(W, I, J, weights) -> sp.csr_array:
     return sp.csr_array(U + U.T)
 
 
-def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
+def sparsest_entries(A, base, slacks, floor,
+                     draws: int = MAX_SUBSETS) -> list[np.ndarray | None]:
     """For each of ``slacks``, the eigenvalues ``x`` (at least ``floor``) of a group's
     columns that leave the most entries ``base + A x`` within that slack of zero, all of
     them at most the slack; then the smallest $\\ell_1$ norm of the entries. None where
     no subset tried is feasible.
 
     Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there,
-    once for every slack: every subset when there are at most ``MAX_SUBSETS``, else that
-    many drawn with a fixed seed. The entries found within a slack are then solved to
+    once for every slack: every subset when there are at most ``MAX_SUBSETS``, else
+    ``draws`` of them, each with a pair for every column (``transversal_subsets``). The entries found within a slack are then solved to
     zero together (least squares), kept if still feasible. A linear program
     ($\\ell_1$, ``sparsify_local``) ends at a vertex that depends on the last bits of
     its input: on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
@@ -227,7 +234,7 @@ def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
     if comb(p, k) <= MAX_SUBSETS:
         S = np.array(list(combinations(range(p), k)), dtype=np.intp)
     else:
-        S = transversal_subsets(A, MAX_SUBSETS)
+        S = transversal_subsets(A, draws)
     best = [-np.inf] * len(slacks)
     found: list[np.ndarray | None] = [None] * len(slacks)
     for start in range(0, len(S), SUBSET_BLOCK):   # bounds the entries held to a block

@@ -31,8 +31,8 @@ def column_supports(V_nodes) -> np.ndarray:
 
 
 def nested_systems(supports, pair_i, pair_j) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The distinct supports of a group's columns that leave out some of its nodes,
-    largest first, each as ``(columns, pairs)``: the positions of the columns whose
+    """The supports of a group's columns that leave out some of its nodes, largest
+    first, each as ``(columns, pairs)`` (one per set of columns): the positions of the columns whose
     supports lie inside it and of the pairs (``pair_i``, ``pair_j``: positions of the
     group's nodes) with both nodes in it.
 
@@ -48,7 +48,7 @@ def nested_systems(supports, pair_i, pair_j) -> list[tuple[np.ndarray, np.ndarra
     list of (ndarray, ndarray)
     """
     sizes = supports.sum(axis=1)
-    seen = set()
+    seen, systems = set(), set()
     out = []
     for c in np.argsort(-sizes, kind="stable"):
         s = supports[c]
@@ -57,5 +57,8 @@ def nested_systems(supports, pair_i, pair_j) -> list[tuple[np.ndarray, np.ndarra
             continue
         seen.add(key)
         columns = np.flatnonzero(~(supports & ~s).any(axis=1))
+        if columns.tobytes() in systems:
+            continue
+        systems.add(columns.tobytes())
         out.append((columns, np.flatnonzero(s[pair_i] & s[pair_j])))
     return out

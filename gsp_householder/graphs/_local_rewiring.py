@@ -223,10 +223,11 @@ def sparsest_entries(A, base, slacks, floor,
 
     Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there,
     once for every slack: every subset when there are at most ``MAX_SUBSETS``, else
-    ``draws`` of them, each with a pair for every column (``transversal_subsets``). The entries found within a slack are then solved to
-    zero together (least squares), kept if still feasible. A linear program
-    ($\\ell_1$, ``sparsify_local``) ends at a vertex that depends on the last bits of
-    its input: on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
+    ``draws`` of them, each with a pair for every column (``transversal_subsets``). The
+    entries found within a slack are then solved to zero together (least squares), kept
+    if still feasible. A linear program ($\\ell_1$, ``sparsify_local``) ends at a vertex
+    that depends on the last bits of its input: on the perturbed tree of 150 nodes
+    (seed 6) at one edge more or not.
     """
     p, k = A.shape
     if p < k:

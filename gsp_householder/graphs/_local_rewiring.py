@@ -125,7 +125,8 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     # depend on it, only which of them is sparsest)
     nested = [_nested_solutions(B, grp, R, lam, tols, max(1e-5, noise))
               for grp, R in zip(groups, rows, strict=True)]
-    # a group too large for every subset and holding smaller systems is solved by them
+    # a group too large for every subset is solved by the systems of its columns'
+    # supports (the whole group's among them if a column spans it)
     chosen = [[None] * len(tols) if inner and comb(grp.i.size, grp.cols.size) > MAX_SUBSETS
               else sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
                                     [tol[grp.i] + tol[grp.j] for tol in tols],

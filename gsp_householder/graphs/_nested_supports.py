@@ -31,8 +31,8 @@ def column_supports(V_nodes) -> np.ndarray:
 
 
 def nested_systems(supports, pair_i, pair_j) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The supports of a group's columns that leave out some of its nodes, largest
-    first, each as ``(columns, pairs)`` (one per set of columns): the positions of the columns whose
+    """The supports of a group's columns, largest first, each as ``(columns, pairs)``
+    (one per set of columns): the positions of the columns whose
     supports lie inside it and of the pairs (``pair_i``, ``pair_j``: positions of the
     group's nodes) with both nodes in it.
 
@@ -53,7 +53,7 @@ def nested_systems(supports, pair_i, pair_j) -> list[tuple[np.ndarray, np.ndarra
     for c in np.argsort(-sizes, kind="stable"):
         s = supports[c]
         key = s.tobytes()
-        if s.all() or sizes[c] < 2 or key in seen:
+        if sizes[c] < 2 or key in seen:
             continue
         seen.add(key)
         columns = np.flatnonzero(~(supports & ~s).any(axis=1))

@@ -192,13 +192,41 @@ def test_sibling_subtrees_swapped_share_the_trees_eigenvectors():
     assert H.number_of_edges() == 128
 
 
+def _mixed_in_subtree(G, H, n, nodes, seed):
+    """``_common_basis`` with every shared eigenspace's vectors supported on ``nodes``
+    rotated at random among themselves (as an eigensolver mixes the sibling leaves of
+    several parents): the columns stay eigenvectors of both graphs, supported on
+    ``nodes``, and their supports overlap."""
+    V = _common_basis(G, H, n)
+    Lg = nx.laplacian_matrix(G, nodelist=range(n)).toarray().astype(float)
+    Lh = nx.laplacian_matrix(H, nodelist=range(n)).toarray().astype(float)
+    values = np.einsum("ij,ij->j", V, (Lg + 0.37 * Lh) @ V)
+    outside = np.setdiff1d(np.arange(n), nodes)
+    rng = np.random.default_rng(seed)
+    for value in np.unique(np.round(values, 8)):
+        cols = np.flatnonzero(np.abs(values - value) < 1e-8)
+        E = V[:, cols]
+        _, s, Wt = np.linalg.svd(E[outside])
+        inside = Wt[np.sum(s > 1e-10):].T       # combinations supported on ``nodes``
+        if inside.shape[1] < 2:
+            continue
+        Q = np.linalg.qr(rng.standard_normal((inside.shape[1],) * 2))[0]
+        rest = Wt[:np.sum(s > 1e-10)].T
+        V[:, cols] = E @ np.hstack([inside @ Q, rest])
+    return V
+
+
 @pytest.mark.parametrize("draw", [0, 1, 2])
 def test_the_tree_replaces_sibling_subtrees_swapped(draw):
     # the six columns that tell the two graphs apart live on the eight nodes 28, 29,
-    # 85-90, inside a group of many more columns: the subsets of pairs of the whole
-    # group do not determine them, the system nested in their support does
+    # 85-90, inside a group of many more columns (node 2's subtree, 40 nodes): the
+    # subsets of pairs of the whole group do not determine them, the system nested in
+    # their support does
     G, H = _sibling_subtrees_swapped()
-    basis, B = _basis(perturbed(shuffled(_common_basis(G, H, 120), draw), 1e-3, draw))
+    subtree = np.array(sorted(nx.descendants(nx.bfs_tree(G, 0), 2) | {2}))
+    V = _mixed_in_subtree(G, H, 120, subtree, draw)
+    basis, B = _basis(perturbed(shuffled(V, draw), 1e-3, draw))
+    assert max(grp.cols.size for grp in _local_only(B)) > 6
     W = sparser_on_local_columns(basis, B, _weights(H, 120), NOISE)
     assert W is not None
     assert _edges(W) == _edges(_weights(G, 120))

@@ -66,6 +66,8 @@ TOUCHES = 1e-2
 #: Subsets drawn per system nested in a group (``_nested_solutions``): each is drawn
 #: with a pair for every column, and a system has a few columns.
 NESTED_SUBSETS = 512
+#: Passes over the systems nested in a group (``_sparser_systems``).
+NESTED_PASSES = 2
 #: Subsets solved at once.
 SUBSET_BLOCK = 256
 
@@ -123,8 +125,7 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     tols = [factor * noise * scale for factor in TOLERANCE_FACTORS]
     # each group's subsets solved once for every tolerance (the solutions do not
     # depend on it, only which of them is sparsest)
-    nested = [_nested_solutions(B, grp, R, lam, tols, max(1e-5, noise))
-              for grp, R in zip(groups, rows, strict=True)]
+    nested = [_nested(B, grp) for grp in groups]
     # a group too large for every subset is solved by the systems of its columns'
     # supports (the whole group's among them if a column spans it)
     chosen = [[None] * len(tols) if inner and comb(grp.i.size, grp.cols.size) > MAX_SUBSETS
@@ -137,9 +138,9 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
         lam2 = lam.copy()
         for grp, R, xs, inner in zip(groups, rows, chosen, nested, strict=True):
             limit = -2.0 * (tol[grp.i] + tol[grp.j])
-            for cols, x in [(grp.cols, xs[level])] + [(c, y[level]) for c, y in inner]:
-                if x is not None and _fewer_edges(R, lam2, cols, x, limit):
-                    lam2[cols] = x
+            if xs[level] is not None and _fewer_edges(R, lam2, grp.cols, xs[level], limit):
+                lam2[grp.cols] = xs[level]
+            _sparser_systems(grp, R, inner, lam2, tol, limit, max(1e-5, noise))
         entries = np.concatenate([R @ lam2 for R in rows]) * uu
         edge = -entries > 2.0 * (tol[I] + tol[J]) * uu
         A = _rewired(W, I, J, np.where(edge, -entries, 0.0) / unit)
@@ -167,21 +168,36 @@ def _fewer_edges(R, lam, cols, x, limit) -> bool:
     return int(np.count_nonzero(R @ new < limit)) < int(np.count_nonzero(R @ lam < limit))
 
 
-def _nested_solutions(B, grp, R, lam, tols, floor) -> list:
-    """``(columns, eigenvalues per tolerance)`` of the systems nested in the group
-    ``grp`` (``nested_systems``: each column's support, the columns inside it and the
-    pairs among its nodes), solved by ``sparsest_entries`` with the group's other
-    eigenvalues at ``lam``; ``R`` are the group's pair rows."""
+def _nested(B, grp) -> list:
+    """The systems nested in the group ``grp`` (``nested_systems``: each column's
+    support, the columns inside it and the pairs among its nodes) as ``(columns,
+    positions of the group's pairs)``."""
     position = np.searchsorted(grp.nodes, np.stack([grp.i, grp.j]))
     supports = column_supports(B.V[np.ix_(grp.nodes, grp.cols)])
-    out = []
-    for inner, pairs in nested_systems(supports, position[0], position[1]):
-        cols = grp.cols[inner]
-        Rp = R[pairs]
-        base = Rp @ lam - Rp[:, cols] @ lam[cols]
-        slacks = [tol[grp.i[pairs]] + tol[grp.j[pairs]] for tol in tols]
-        out.append((cols, sparsest_entries(Rp[:, cols], base, slacks, floor, NESTED_SUBSETS)))
-    return out
+    return [(grp.cols[inner], pairs)
+            for inner, pairs in nested_systems(supports, position[0], position[1])]
+
+
+def _sparser_systems(grp, R, systems, lam, tol, limit, floor) -> None:
+    """Set, in place in ``lam``, the eigenvalues of each system nested in the group
+    ``grp`` (``_nested``, largest first) to its sparsest entries at the tolerance
+    ``tol`` (``sparsest_entries``, the group's other eigenvalues at ``lam``) when they
+    leave fewer edges among the group's pairs (rows ``R``; ``limit``, ``_fewer_edges``).
+    A second pass follows a change: a system solved beside another's old eigenvalues
+    may need the new ones (the sibling leaves of two swapped subtrees beside the
+    subtrees' own columns)."""
+    for _ in range(NESTED_PASSES):
+        changed = False
+        for cols, pairs in systems:
+            Rp = R[pairs]
+            base = Rp @ lam - Rp[:, cols] @ lam[cols]
+            slack = tol[grp.i[pairs]] + tol[grp.j[pairs]]
+            x = sparsest_entries(Rp[:, cols], base, [slack], floor, NESTED_SUBSETS)[0]
+            if x is not None and _fewer_edges(R, lam, cols, x, limit):
+                lam[cols] = x
+                changed = True
+        if not changed:
+            return
 
 
 def _local_only(B: PairBasis) -> list:

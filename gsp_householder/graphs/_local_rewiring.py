@@ -63,7 +63,7 @@ MAX_SUBSETS = 4096
 #: moves (``transversal_subsets``): the products of a noisy column's entries outside its
 #: support are about the noise times its entries, $10^{-3}$ of them at a noise of 1e-3.
 TOUCHES = 1e-2
-#: Subsets drawn per system nested in a group (``_nested_solutions``): each is drawn
+#: Subsets drawn per system nested in a group (``_sparser_systems``): each is drawn
 #: with a pair for every column, and a system has a few columns.
 NESTED_SUBSETS = 512
 #: Passes over the systems nested in a group (``_sparser_systems``).

@@ -25,6 +25,11 @@ says nothing about the graph (Les Miserables perturbed, draws 10 and 12: the edg
 Listolier-Zephine, Fameuil-Zephine and Blacheville-Dahlia of a clique of twins,
 weight 3 each, replaced by Blacheville-Zephine of twice their weight; F1 0.986 ->
 0.982).
+A group of many columns (the sibling leaves of several parents mixed by the eigensolver:
+``full_rary_tree(3, 120)`` perturbed, groups of 36 columns on 39 nodes) is solved by the
+smaller systems of its columns' supports (``_nested_supports``), in turn, each kept only
+when it leaves fewer edges among the group's pairs (``_fewer_edges``), and the subsets of
+pairs drawn hold a pair for every column (``transversal_subsets``).
 No $n \\times n$ matrix is formed: only the pairs among the groups' nodes are computed.
 
 Internal module: arguments are validated by the caller.

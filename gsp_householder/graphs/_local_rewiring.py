@@ -25,6 +25,11 @@ says nothing about the graph (Les Miserables perturbed, draws 10 and 12: the edg
 Listolier-Zephine, Fameuil-Zephine and Blacheville-Dahlia of a clique of twins,
 weight 3 each, replaced by Blacheville-Zephine of twice their weight; F1 0.986 ->
 0.982).
+A group of many columns (the sibling leaves of several parents mixed by the eigensolver:
+``full_rary_tree(3, 120)`` perturbed, groups of 36 columns on 39 nodes) is solved by the
+smaller systems of its columns' supports (``_nested_supports``), in turn, each kept only
+when it leaves fewer edges among the group's pairs (``_fewer_edges``), and the subsets of
+pairs drawn hold a pair for every column (``transversal_subsets``).
 No $n \\times n$ matrix is formed: only the pairs among the groups' nodes are computed.
 
 Internal module: arguments are validated by the caller.
@@ -46,6 +51,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
 )
 from gsp_householder.graphs._local_columns import local_groups
+from gsp_householder.graphs._nested_supports import column_supports, nested_systems
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
 
@@ -58,6 +64,15 @@ from gsp_householder.graphs._thresholds import FAMILY_SEARCH_MAX_N
 TOLERANCE_FACTORS = (1.0, 3.0, 10.0)
 #: Subsets of pairs solved per group (all of them up to this many, else this many drawn).
 MAX_SUBSETS = 4096
+#: Smallest entry of a column's pair rows, relative to its largest, of a pair the column
+#: moves (``transversal_subsets``): the products of a noisy column's entries outside its
+#: support are about the noise times its entries, $10^{-3}$ of them at a noise of 1e-3.
+TOUCHES = 1e-2
+#: Subsets drawn per system nested in a group (``_sparser_systems``): each is drawn
+#: with a pair for every column, and a system has a few columns.
+NESTED_SUBSETS = 512
+#: Passes over the systems nested in a group (``_sparser_systems``).
+NESTED_PASSES = 2
 #: Subsets solved at once.
 SUBSET_BLOCK = 256
 
@@ -115,15 +130,22 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
     tols = [factor * noise * scale for factor in TOLERANCE_FACTORS]
     # each group's subsets solved once for every tolerance (the solutions do not
     # depend on it, only which of them is sparsest)
-    chosen = [sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
-                               [tol[grp.i] + tol[grp.j] for tol in tols], max(1e-5, noise))
-              for grp, R in zip(groups, rows, strict=True)]
+    nested = [_nested(B, grp) for grp in groups]
+    # a group too large for every subset is solved by the systems of its columns'
+    # supports (the whole group's among them if a column spans it)
+    chosen = [[None] * len(tols) if inner and comb(grp.i.size, grp.cols.size) > MAX_SUBSETS
+              else sparsest_entries(R[:, grp.cols], R @ lam - R[:, grp.cols] @ lam[grp.cols],
+                                    [tol[grp.i] + tol[grp.j] for tol in tols],
+                                    max(1e-5, noise))
+              for grp, R, inner in zip(groups, rows, nested, strict=True)]
     best = None
     for level, tol in enumerate(tols):
         lam2 = lam.copy()
-        for grp, xs in zip(groups, chosen, strict=True):
-            if xs[level] is not None:
+        for grp, R, xs, inner in zip(groups, rows, chosen, nested, strict=True):
+            limit = -2.0 * (tol[grp.i] + tol[grp.j])
+            if xs[level] is not None and _fewer_edges(R, lam2, grp.cols, xs[level], limit):
                 lam2[grp.cols] = xs[level]
+            _sparser_systems(grp, R, inner, lam2, tol, limit, max(1e-5, noise))
         entries = np.concatenate([R @ lam2 for R in rows]) * uu
         edge = -entries > 2.0 * (tol[I] + tol[J]) * uu
         A = _rewired(W, I, J, np.where(edge, -entries, 0.0) / unit)
@@ -133,6 +155,54 @@ def sparser_on_local_columns(basis, B: PairBasis, W, noise: float) -> sp.csr_arr
             continue
         best = (edges, A)
     return None if best is None else best[1]
+
+
+def _fewer_edges(R, lam, cols, x, limit) -> bool:
+    """Whether setting the eigenvalues of the columns ``cols`` to ``x`` leaves fewer
+    edges among a group's pairs (rows ``R``) than the eigenvalues ``lam``: entries
+    below ``limit`` (minus twice the pair's tolerance, as ``sparser_on_local_columns``
+    reads them).
+
+    The groups have no node in common, so each group's eigenvalues are kept or not on
+    its own, and a system that does not reach sparser entries is not kept beside one
+    that does: ``full_rary_tree(3, 120)`` perturbed, draw 0, has groups of 36 columns
+    on 39 nodes whose subsets left 45 to 151 edges among their pairs.
+    """
+    new = lam.copy()
+    new[cols] = x
+    return int(np.count_nonzero(R @ new < limit)) < int(np.count_nonzero(R @ lam < limit))
+
+
+def _nested(B, grp) -> list:
+    """The systems nested in the group ``grp`` (``nested_systems``: each column's
+    support, the columns inside it and the pairs among its nodes) as ``(columns,
+    positions of the group's pairs)``."""
+    position = np.searchsorted(grp.nodes, np.stack([grp.i, grp.j]))
+    supports = column_supports(B.V[np.ix_(grp.nodes, grp.cols)])
+    return [(grp.cols[inner], pairs)
+            for inner, pairs in nested_systems(supports, position[0], position[1])]
+
+
+def _sparser_systems(grp, R, systems, lam, tol, limit, floor) -> None:
+    """Set, in place in ``lam``, the eigenvalues of each system nested in the group
+    ``grp`` (``_nested``, largest first) to its sparsest entries at the tolerance
+    ``tol`` (``sparsest_entries``, the group's other eigenvalues at ``lam``) when they
+    leave fewer edges among the group's pairs (rows ``R``; ``limit``, ``_fewer_edges``).
+    A second pass follows a change: a system solved beside another's old eigenvalues
+    may need the new ones (the sibling leaves of two swapped subtrees beside the
+    subtrees' own columns)."""
+    for _ in range(NESTED_PASSES):
+        changed = False
+        for cols, pairs in systems:
+            Rp = R[pairs]
+            base = Rp @ lam - Rp[:, cols] @ lam[cols]
+            slack = tol[grp.i[pairs]] + tol[grp.j[pairs]]
+            x = sparsest_entries(Rp[:, cols], base, [slack], floor, NESTED_SUBSETS)[0]
+            if x is not None and _fewer_edges(R, lam, cols, x, limit):
+                lam[cols] = x
+                changed = True
+        if not changed:
+            return
 
 
 def _local_only(B: PairBasis) -> list:
@@ -166,18 +236,20 @@ def _rewired(W, I, J, weights) -> sp.csr_array:
     return sp.csr_array(U + U.T)
 
 
-def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
+def sparsest_entries(A, base, slacks, floor,
+                     draws: int = MAX_SUBSETS) -> list[np.ndarray | None]:
     """For each of ``slacks``, the eigenvalues ``x`` (at least ``floor``) of a group's
     columns that leave the most entries ``base + A x`` within that slack of zero, all of
     them at most the slack; then the smallest $\\ell_1$ norm of the entries. None where
     no subset tried is feasible.
 
     Each subset of $k$ pairs (``A`` has $k$ columns) is solved for zero entries there,
-    once for every slack: every subset when there are at most ``MAX_SUBSETS``, else that
-    many drawn with a fixed seed. The entries found within a slack are then solved to
-    zero together (least squares), kept if still feasible. A linear program
-    ($\\ell_1$, ``sparsify_local``) ends at a vertex that depends on the last bits of
-    its input: on the perturbed tree of 150 nodes (seed 6) at one edge more or not.
+    once for every slack: every subset when there are at most ``MAX_SUBSETS``, else
+    ``draws`` of them, each with a pair for every column (``transversal_subsets``). The
+    entries found within a slack are then solved to zero together (least squares), kept
+    if still feasible. A linear program ($\\ell_1$, ``sparsify_local``) ends at a vertex
+    that depends on the last bits of its input: on the perturbed tree of 150 nodes
+    (seed 6) at one edge more or not.
     """
     p, k = A.shape
     if p < k:
@@ -185,7 +257,7 @@ def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
     if comb(p, k) <= MAX_SUBSETS:
         S = np.array(list(combinations(range(p), k)), dtype=np.intp)
     else:
-        S = np.random.default_rng(0).integers(0, p, (MAX_SUBSETS, k))
+        S = transversal_subsets(A, draws)
     best = [-np.inf] * len(slacks)
     found: list[np.ndarray | None] = [None] * len(slacks)
     for start in range(0, len(S), SUBSET_BLOCK):   # bounds the entries held to a block
@@ -203,6 +275,35 @@ def sparsest_entries(A, base, slacks, floor) -> list[np.ndarray | None]:
                 best[level], found[level] = float(score[s]), X[s]
     return [None if x is None else _zeroed(A, base, x, slack, floor)
             for x, slack in zip(found, slacks, strict=True)]
+
+
+def transversal_subsets(A, count: int) -> np.ndarray:
+    """``count`` subsets of $k$ of the ``p`` pairs (rows of ``A``, $p \\times k$), each
+    holding for every column a distinct pair that the column moves (an entry of at least
+    ``TOUCHES`` times the column's largest), drawn with a fixed seed.
+
+    A subset determines the $k$ eigenvalues only if every column moves one of its
+    entries: a column supported on two nodes moves one pair alone, and uniform subsets
+    of a group of many such columns miss most of them. The columns pick their pairs in
+    the order of their number of pairs, the fewest first; a column left without an
+    unused pair of its own takes any unused pair.
+    """
+    p, k = A.shape
+    rng = np.random.default_rng(0)
+    moves = np.abs(A) >= TOUCHES * np.abs(A).max(axis=0, initial=0.0)
+    S = np.empty((count, k), dtype=np.intp)
+    used = np.zeros((count, p), dtype=bool)
+    rows = np.arange(count)
+    for c in np.argsort(moves.sum(axis=0), kind="stable"):
+        own = np.flatnonzero(moves[:, c])
+        pick = own[np.argmax(rng.random((count, own.size)) - 2.0 * used[:, own], axis=1)]
+        taken = np.flatnonzero(used[rows, pick])
+        if taken.size:
+            other = rng.random((taken.size, p)) - 2.0 * used[taken]
+            pick[taken] = np.argmax(other, axis=1)
+        S[:, c] = pick
+        used[rows, pick] = True
+    return S
 
 
 def _zeroed(A, base, x, slack, floor) -> np.ndarray:

@@ -561,6 +561,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                                                           rival, "equal_weight_rival_edges")
     rewired = sparser_on_local_columns(basis, B, ranked[0][3], _fitted_noise(history))
     if rewired is not None:
+        # a rewiring can leave cliques on adjacent twins (sibling leaves whose columns
+        # were solved beside the others' old eigenvalues): dropped as above
+        lean = without_twin_cliques(basis, rewired, _fitted_noise(history))
+        rewired = rewired if lean is None else lean
         # a noisy search can return a denser graph that differs from a sparser one only
         # among the nodes of columns supported on a few nodes (a tree's two pendant
         # paths on one node): the sparser is returned, the graph found is a candidate

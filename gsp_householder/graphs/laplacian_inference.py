@@ -89,6 +89,7 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._eigenvalue_extremes import EXTREMES_MAX_N, sparser_extreme_members
 from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
@@ -346,8 +347,9 @@ def _search(basis, B, tol, rng):
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
-                return (_grouped_result, _equalised_first(basis, grouped[0], grouped[2]),
-                        *grouped[1:])
+                ranked = _equalised_first(basis, grouped[0], grouped[2])
+                return (_grouped_result, _extreme_first(basis, B, ranked, grouped[1],
+                                                        grouped[2]), *grouped[1:])
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
@@ -373,9 +375,13 @@ def _search(basis, B, tol, rng):
         # 8), the search without them is cheap and its graphs are compared too
         g_ranked, g_dim, g_history = grouped
         history = {**history, **g_history}
-        return (_grouped_result, _equalised_first(basis, _merge(ranked, g_ranked), history),
-                max(family_dimension, g_dim), history)
-    return _result, _equalised_first(basis, ranked, history), family_dimension, history
+        family_dimension = max(family_dimension, g_dim)
+        ranked = _equalised_first(basis, _merge(ranked, g_ranked), history)
+        return (_grouped_result, _extreme_first(basis, B, ranked, family_dimension, history),
+                family_dimension, history)
+    ranked = _equalised_first(basis, ranked, history)
+    return _result, _extreme_first(basis, B, ranked, family_dimension, history), \
+        family_dimension, history
 
 
 def _equalised_first(basis, ranked, history):
@@ -391,6 +397,25 @@ def _equalised_first(basis, ranked, history):
     if not members:
         return ranked
     history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+    return _ahead(members, ranked)
+
+
+def _extreme_first(basis, B, ranked, family_dimension, history):
+    """``ranked`` with, from exact eigenvectors whose graph found is one member of a
+    family (``family_dimension`` above 1) and fits them exactly, a sparser connected
+    equal-weight graphs that they diagonalise, found at the valid cone's vertices of
+    extreme eigenvalues (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
+    edges behind a weighted member of 250), put first (sparsest first);
+    ``history["extreme_members"]`` gives the edges of the graph that was first and of
+    the sparsest of them."""
+    if (not ranked or family_dimension < 2 or history["noise"] > EXACT_NOISE
+            or B.n > EXTREMES_MAX_N or ranked[0][0] >= B.n_pairs
+            or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY):
+        return ranked
+    members = sparser_extreme_members(B, basis, ranked[0])
+    if not members:
+        return ranked
+    history["extreme_members"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
     return _ahead(members, ranked)
 
 

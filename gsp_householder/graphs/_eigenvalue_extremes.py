@@ -1,0 +1,118 @@
+"""Sparser equal-weight graphs at the valid cone's vertices of extreme eigenvalues.
+
+With repeated eigenvalues the exact eigenvectors of a symmetric graph are shared by a
+family of valid graphs, and the rankings of the pairs can settle on a denser member:
+``margulis_gabber_galil(6)`` (36 nodes, 108 edges) gave a weighted graph of 250 edges
+whose eigenspaces join true ones (the grouped search on them cannot represent the
+truth), sharing 68 edges with it; ``LCF_graph(48, [7, -7, 13, -13], 12)`` (84 edges)
+an equal-weight graph of 192 edges with none of its edges, whose edge rows leave 17
+exact null directions (``_disjoint_member`` takes one). Neither truth lies in the
+family of the graph found, and the reweighted and random objectives of that family
+(``sparse_vertices``) never leave it.
+
+The valid eigenvalue vectors form a polyhedral cone (one inequality
+$a_{ij}^T \\lambda \\le 0$ per pair). Minimising one eigenvalue $\\lambda_k$ over its
+slice $\\{\\mathrm{mult}^T \\lambda = n, \\lambda \\ge \\text{floor}\\}$ reaches a vertex
+where that eigenvector's eigenvalue is as small as the other eigenvalues allow, which
+on these graphs is often the sparse graph itself: the true Laplacian was the vertex of
+the first such program of both graphs above (and of 11 and 13 of their 35 and 47
+programs). ``sparser_extreme_members`` solves these programs in turn on one HiGHS model
+(``WarmProgram``: only the objective changes, each solve starts from the last optimal
+basis) and returns the vertices whose edges with equal weights form a connected graph
+with fewer edges than the graph found that fits the eigenvectors exactly
+(``FITS_EXACTLY``); the caller puts the sparsest first. Vertices at the floor carry
+edges of weights down to 1e-8 beside
+heavy ones (a 98-edge "graph" on the Margulis basis): the equal-weight fit rejects
+them, so only unweighted graphs are found this way.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
+from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
+from gsp_householder.graphs._template_lp import adjacency, edge_key
+from gsp_householder.graphs._thresholds import FITS_EXACTLY
+
+#: Largest basis searched: the programs hold every pair row ($n(n-1)/2$ rows of $n - 1$
+#: unknowns; 2016 x 63 at 64 nodes).
+EXTREMES_MAX_N = 64
+#: Programs solved at most (one per column, in the basis's order).
+MAX_PROGRAMS = 32
+#: The programs stop at the sparsest graph known (the graph found, or the sparsest
+#: member found so far) reached again, at this many other graphs with equal weights
+#: that the eigenvectors diagonalise, none sparser than it, or at this many vertices
+#: in a row whose edges above ``LP_ACCURACY`` of the largest leave the graph split.
+MAX_STRIKES = 3
+
+
+def sparser_extreme_members(B: PairBasis, basis, found) -> list:
+    """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
+    weights ``A`` and fewer edges than ``found`` (a candidate item) that the exact
+    eigenvectors diagonalise (residual at most ``FITS_EXACTLY``), at the vertices of the
+    programs minimising one eigenvalue each over the valid cone, each edge set once;
+    empty for other than combinatorial Laplacians, with the eigenvalue order or grouped
+    unknowns, and above ``EXTREMES_MAX_N`` nodes.
+
+    Parameters
+    ----------
+    B : PairBasis
+        The pair basis of the exact eigenvectors (one unknown per column).
+    basis : dict
+        The validated basis (``_read_basis``).
+    found : tuple
+        The graph found, ``(n_edges, weight_cv, lam, W)``.
+
+    Returns
+    -------
+    list of tuple
+        The sparser graphs as candidate items (``lam`` the vertex's eigenvalues), in
+        the order of the programs.
+    """
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or B.G is not None
+            or B.n > EXTREMES_MAX_N or found[0] <= B.n - 1):
+        return []
+    i, j = B.upper()
+    program = WarmProgram(B.rows(i, j), np.zeros(i.size), B.mult[None, :],
+                          np.array([float(B.n)]), np.full(B.g, DEFAULT_FLOOR),
+                          np.full(B.g, np.inf))
+    tol = np.full(B.n, 1e-9 * B.n)
+    best, fewest = edge_key(found[3]), found[0]
+    members, seen, strikes, split = [], {best}, 0, 0
+    for k in range(min(B.g, MAX_PROGRAMS)):
+        status, lam = program.solve(np.eye(B.g)[k])
+        if status != OPTIMAL:
+            continue
+        A = equal_weights(adjacency(B, lam, tol))
+        key = edge_key(A)
+        if key == best:
+            # the sparsest graph known is a vertex again
+            break
+        edges = sp.triu(A, 1).nnz
+        if edges < B.n - 1 or connected_components(A, directed=False)[0] > 1:
+            split += 1
+            if split == MAX_STRIKES:
+                # the trace goes to a column on a few nodes (adjacent twins), the
+                # others stay at the floor: every such program ends there
+                break
+            continue
+        split = 0
+        if key in seen or _residual(basis, A) > FITS_EXACTLY:
+            continue
+        seen.add(key)
+        if edges < fewest:
+            members.append((edges, 0.0, lam, A))
+            best, fewest = key, edges
+            continue
+        strikes += 1
+        if strikes == MAX_STRIKES:
+            # graphs with these eigenvectors, none sparser than the sparsest known
+            break
+    return members

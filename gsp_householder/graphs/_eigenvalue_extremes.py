@@ -46,20 +46,26 @@ from gsp_householder.graphs._thresholds import FITS_EXACTLY
 EXTREMES_MAX_N = 64
 #: Programs solved at most (one per column, in the basis's order).
 MAX_PROGRAMS = 32
-#: The programs stop at the sparsest graph known (the graph found, or the sparsest
-#: member found so far) reached again, at this many other graphs with equal weights
-#: that the eigenvectors diagonalise, none sparser than it, or at this many vertices
-#: in a row whose edges above ``LP_ACCURACY`` of the largest leave the graph split.
+#: A sparsest member reached by fewer programs than this is returned with a warning.
+CONFIRMING_PROGRAMS = 2
+#: Until a sparser graph is found the programs stop at the graph found reached as a
+#: vertex, at this many other graphs with equal weights that the eigenvectors
+#: diagonalise, none sparser than it, or at this many vertices in a row whose edges
+#: above ``LP_ACCURACY`` of the largest leave the graph split.
 MAX_STRIKES = 3
 
 
-def sparser_extreme_members(B: PairBasis, basis, found) -> list:
+def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
     """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
     weights ``A`` and fewer edges than ``found`` (a candidate item) that the exact
     eigenvectors diagonalise (residual at most ``FITS_EXACTLY``), at the vertices of the
-    programs minimising one eigenvalue each over the valid cone, each edge set once;
-    empty for other than combinatorial Laplacians, with the eigenvalue order or grouped
-    unknowns, and above ``EXTREMES_MAX_N`` nodes.
+    programs minimising one eigenvalue each over the valid cone, each edge set once, and
+    the number of programs whose vertex is the sparsest of them; ``([], 0)`` for other
+    than combinatorial Laplacians, with the eigenvalue order or grouped unknowns, and
+    above ``EXTREMES_MAX_N`` nodes.
+
+    Until a member is found, the programs stop as ``MAX_PROGRAMS`` and ``MAX_STRIKES``
+    say; once the graph found is beaten, every column's program is solved.
 
     Parameters
     ----------
@@ -72,47 +78,52 @@ def sparser_extreme_members(B: PairBasis, basis, found) -> list:
 
     Returns
     -------
-    list of tuple
+    tuple
         The sparser graphs as candidate items (``lam`` the vertex's eigenvalues), in
-        the order of the programs.
+        the order of the programs, and the number of programs that reached the sparsest.
     """
     if (basis["kind"] != "combinatorial" or basis["ordered"] or B.G is not None
             or B.n > EXTREMES_MAX_N or found[0] <= B.n - 1):
-        return []
+        return [], 0
     i, j = B.upper()
     program = WarmProgram(B.rows(i, j), np.zeros(i.size), B.mult[None, :],
                           np.array([float(B.n)]), np.full(B.g, DEFAULT_FLOOR),
                           np.full(B.g, np.inf))
     tol = np.full(B.n, 1e-9 * B.n)
-    best, fewest = edge_key(found[3]), found[0]
-    members, seen, strikes, split = [], {best}, 0, 0
-    for k in range(min(B.g, MAX_PROGRAMS)):
+    own = edge_key(found[3])
+    members, reached, strikes, split = {}, {}, 0, 0
+    for k in range(B.g):
+        if not members and (k == MAX_PROGRAMS or strikes == MAX_STRIKES
+                            or split == MAX_STRIKES):
+            break
         status, lam = program.solve(np.eye(B.g)[k])
         if status != OPTIMAL:
             continue
         A = equal_weights(adjacency(B, lam, tol))
         key = edge_key(A)
-        if key == best:
-            # the sparsest graph known is a vertex again
-            break
-        edges = sp.triu(A, 1).nnz
-        if edges < B.n - 1 or connected_components(A, directed=False)[0] > 1:
-            split += 1
-            if split == MAX_STRIKES:
-                # the trace goes to a column on a few nodes (adjacent twins), the
-                # others stay at the floor: every such program ends there
+        if key == own:
+            if not members:
+                # the graph found is a vertex: taken as the sparsest
                 break
             continue
+        if key in reached:
+            reached[key] += 1
+            continue
+        edges = sp.triu(A, 1).nnz
+        if edges < B.n - 1 or connected_components(A, directed=False)[0] > 1:
+            # the trace goes to a column on a few nodes (adjacent twins), the others
+            # stay at the floor
+            split += 1
+            continue
         split = 0
-        if key in seen or _residual(basis, A) > FITS_EXACTLY:
+        if _residual(basis, A) > FITS_EXACTLY:
             continue
-        seen.add(key)
-        if edges < fewest:
-            members.append((edges, 0.0, lam, A))
-            best, fewest = key, edges
-            continue
-        strikes += 1
-        if strikes == MAX_STRIKES:
-            # graphs with these eigenvectors, none sparser than the sparsest known
-            break
-    return members
+        reached[key] = 1
+        if edges < found[0]:
+            members[key] = (edges, 0.0, lam, A)
+        else:
+            strikes += 1
+    if not members:
+        return [], 0
+    sparsest = min(members, key=lambda key: members[key][0])
+    return list(members.values()), reached[sparsest]

@@ -89,7 +89,11 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
-from gsp_householder.graphs._eigenvalue_extremes import EXTREMES_MAX_N, sparser_extreme_members
+from gsp_householder.graphs._eigenvalue_extremes import (
+    CONFIRMING_PROGRAMS,
+    EXTREMES_MAX_N,
+    sparser_extreme_members,
+)
 from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
@@ -412,10 +416,19 @@ def _extreme_first(basis, B, ranked, family_dimension, history):
             or B.n > EXTREMES_MAX_N or ranked[0][0] >= B.n_pairs
             or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY):
         return ranked
-    members = sparser_extreme_members(B, basis, ranked[0])
+    members, reached = sparser_extreme_members(B, basis, ranked[0])
     if not members:
         return ranked
-    history["extreme_members"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+    fewest = int(min(m[0] for m in members))
+    history["extreme_members"] = (int(ranked[0][0]), fewest)
+    if reached < CONFIRMING_PROGRAMS:
+        history["extreme_members_unconfirmed"] = True
+        warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
+                      f"the linear programs minimising one eigenvalue over the valid "
+                      f"graphs reached sparser ones with equal weights; the sparsest of "
+                      f"them ({fewest} edges, returned) was reached by {reached} program "
+                      f"only: a still sparser graph may have these eigenvectors (the "
+                      f"others are among the candidates)", ConvergenceWarning, stacklevel=5)
     return _ahead(members, ranked)
 
 

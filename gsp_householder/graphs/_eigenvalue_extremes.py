@@ -10,20 +10,20 @@ exact null directions (``_disjoint_member`` takes one). Neither truth lies in th
 family of the graph found, and the reweighted and random objectives of that family
 (``sparse_vertices``) never leave it.
 
-The valid eigenvalue vectors form a polyhedral cone (one inequality
-$a_{ij}^T \\lambda \\le 0$ per pair). Minimising one eigenvalue $\\lambda_k$ over its
-slice $\\{\\mathrm{mult}^T \\lambda = n, \\lambda \\ge \\text{floor}\\}$ reaches a vertex
-where that eigenvector's eigenvalue is as small as the other eigenvalues allow, which
-on these graphs is often the sparse graph itself: the true Laplacian was the vertex of
-the first such program of both graphs above (and of 11 and 13 of their 35 and 47
-programs). ``sparser_extreme_members`` solves these programs in turn on one HiGHS model
-(``WarmProgram``: only the objective changes, each solve starts from the last optimal
-basis) and returns the vertices whose edges with equal weights form a connected graph
-with fewer edges than the graph found that fits the eigenvectors exactly
-(``FITS_EXACTLY``); the caller puts the sparsest first. Vertices at the floor carry
-edges of weights down to 1e-8 beside
-heavy ones (a 98-edge "graph" on the Margulis basis): the equal-weight fit rejects
-them, so only unweighted graphs are found this way.
+The valid eigenvalue vectors form a polyhedral cone (one inequality $a_{ij}^T \\lambda
+\\le 0$ per pair). Minimising one eigenvalue $\\lambda_k$ over its slice
+$\\{\\mathrm{mult}^T \\lambda = n, \\lambda \\ge \\text{floor}\\}$ reaches a vertex
+where that eigenvector's eigenvalue is as small as the other eigenvalues allow, which on
+these graphs is often the sparse graph itself: the true Laplacian was the vertex of 6 of
+the 35 such programs of the first graph above and of 10 of the 47 of the second (the
+columns whose true eigenvalue is among the smallest). ``sparser_extreme_members`` solves
+these programs in turn on one HiGHS model (``WarmProgram``: only the objective changes,
+each solve starts from the last optimal basis) and returns the vertices whose edges with
+equal weights form a connected graph with fewer edges than the graph found that fits the
+eigenvectors exactly (``FITS_EXACTLY``); the caller puts the sparsest first. Vertices at
+the floor carry edges of weights down to 1e-8 beside heavy ones (a 98-edge "graph" on
+the Margulis basis): the equal-weight fit rejects them, so only unweighted graphs are
+found this way.
 
 Internal module: arguments are validated by the caller.
 """

@@ -351,9 +351,8 @@ def _search(basis, B, tol, rng):
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
-                ranked = _equalised_first(basis, grouped[0], grouped[2])
-                return (_grouped_result, _extreme_first(basis, B, ranked, grouped[1],
-                                                        grouped[2]), *grouped[1:])
+                return (_grouped_result, _equalised_first(basis, grouped[0], grouped[2]),
+                        *grouped[1:])
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
@@ -406,12 +405,14 @@ def _equalised_first(basis, ranked, history):
 
 def _extreme_first(basis, B, ranked, family_dimension, history):
     """``ranked`` with, from exact eigenvectors whose graph found is one member of a
-    family (``family_dimension`` above 1) and fits them exactly, a sparser connected
-    equal-weight graphs that they diagonalise, found at the valid cone's vertices of
-    extreme eigenvalues (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
-    edges behind a weighted member of 250), put first (sparsest first);
-    ``history["extreme_members"]`` gives the edges of the graph that was first and of
-    the sparsest of them."""
+    family (``family_dimension`` above 1) and fits them exactly, the sparser connected
+    equal-weight graphs that they diagonalise found at the valid cone's vertices of one
+    minimised eigenvalue (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
+    edges behind a weighted member of 250), put first (sparsest first), with a
+    ``ConvergenceWarning`` when the sparsest was the vertex of one program only
+    (``history["extreme_members_unconfirmed"]``); ``history["extreme_members"]`` gives
+    the edges of the graph that was first and of the sparsest of them. Up to
+    ``EXTREMES_MAX_N`` nodes (the grouped-only search runs above it)."""
     if (not ranked or family_dimension < 2 or history["noise"] > EXACT_NOISE
             or B.n > EXTREMES_MAX_N or ranked[0][0] >= B.n_pairs
             or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY):

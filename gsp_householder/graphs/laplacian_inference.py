@@ -89,6 +89,11 @@ from gsp_householder.graphs._eigenspace_search import (
     _found_eigenspaces,
     _symmetry_complement,
 )
+from gsp_householder.graphs._eigenvalue_extremes import (
+    CONFIRMING_PROGRAMS,
+    EXTREMES_MAX_N,
+    sparser_extreme_members,
+)
 from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
@@ -373,9 +378,13 @@ def _search(basis, B, tol, rng):
         # 8), the search without them is cheap and its graphs are compared too
         g_ranked, g_dim, g_history = grouped
         history = {**history, **g_history}
-        return (_grouped_result, _equalised_first(basis, _merge(ranked, g_ranked), history),
-                max(family_dimension, g_dim), history)
-    return _result, _equalised_first(basis, ranked, history), family_dimension, history
+        family_dimension = max(family_dimension, g_dim)
+        ranked = _equalised_first(basis, _merge(ranked, g_ranked), history)
+        return (_grouped_result, _extreme_first(basis, B, ranked, family_dimension, history),
+                family_dimension, history)
+    ranked = _equalised_first(basis, ranked, history)
+    return _result, _extreme_first(basis, B, ranked, family_dimension, history), \
+        family_dimension, history
 
 
 def _equalised_first(basis, ranked, history):
@@ -391,6 +400,36 @@ def _equalised_first(basis, ranked, history):
     if not members:
         return ranked
     history["equalised_sparser"] = (int(ranked[0][0]), int(min(m[0] for m in members)))
+    return _ahead(members, ranked)
+
+
+def _extreme_first(basis, B, ranked, family_dimension, history):
+    """``ranked`` with, from exact eigenvectors whose graph found is one member of a
+    family (``family_dimension`` above 1) and fits them exactly, the sparser connected
+    equal-weight graphs that they diagonalise found at the valid cone's vertices of one
+    minimised eigenvalue (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
+    edges behind a weighted member of 250), put first (sparsest first), with a
+    ``ConvergenceWarning`` when the sparsest was the vertex of one program only
+    (``history["extreme_members_unconfirmed"]``); ``history["extreme_members"]`` gives
+    the edges of the graph that was first and of the sparsest of them. Up to
+    ``EXTREMES_MAX_N`` nodes (the grouped-only search runs above it)."""
+    if (not ranked or family_dimension < 2 or history["noise"] > EXACT_NOISE
+            or B.n > EXTREMES_MAX_N or ranked[0][0] >= B.n_pairs
+            or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY):
+        return ranked
+    members, reached = sparser_extreme_members(B, basis, ranked[0])
+    if not members:
+        return ranked
+    fewest = int(min(m[0] for m in members))
+    history["extreme_members"] = (int(ranked[0][0]), fewest)
+    if reached < CONFIRMING_PROGRAMS:
+        history["extreme_members_unconfirmed"] = True
+        warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
+                      f"the linear programs minimising one eigenvalue over the valid "
+                      f"graphs reached sparser ones with equal weights; the sparsest of "
+                      f"them ({fewest} edges, returned) was reached by {reached} program "
+                      f"only: a still sparser graph may have these eigenvectors (the "
+                      f"others are among the candidates)", ConvergenceWarning, stacklevel=5)
     return _ahead(members, ranked)
 
 

@@ -1,0 +1,129 @@
+"""Sparser equal-weight graphs at the valid cone's vertices of extreme eigenvalues.
+
+With repeated eigenvalues the exact eigenvectors of a symmetric graph are shared by a
+family of valid graphs, and the rankings of the pairs can settle on a denser member:
+``margulis_gabber_galil(6)`` (36 nodes, 108 edges) gave a weighted graph of 250 edges
+whose eigenspaces join true ones (the grouped search on them cannot represent the
+truth), sharing 68 edges with it; ``LCF_graph(48, [7, -7, 13, -13], 12)`` (84 edges)
+an equal-weight graph of 192 edges with none of its edges, whose edge rows leave 17
+exact null directions (``_disjoint_member`` takes one). Neither truth lies in the
+family of the graph found, and the reweighted and random objectives of that family
+(``sparse_vertices``) never leave it.
+
+The valid eigenvalue vectors form a polyhedral cone (one inequality $a_{ij}^T \\lambda
+\\le 0$ per pair). Minimising one eigenvalue $\\lambda_k$ over its slice
+$\\{\\mathrm{mult}^T \\lambda = n, \\lambda \\ge \\text{floor}\\}$ reaches a vertex
+where that eigenvector's eigenvalue is as small as the other eigenvalues allow, which on
+these graphs is often the sparse graph itself: the true Laplacian was the vertex of 6 of
+the 35 such programs of the first graph above and of 10 of the 47 of the second (the
+columns whose true eigenvalue is among the smallest). ``sparser_extreme_members`` solves
+these programs in turn on one HiGHS model (``WarmProgram``: only the objective changes,
+each solve starts from the last optimal basis) and returns the vertices whose edges with
+equal weights form a connected graph with fewer edges than the graph found that fits the
+eigenvectors exactly (``FITS_EXACTLY``); the caller puts the sparsest first. Vertices at
+the floor carry edges of weights down to 1e-8 beside heavy ones (a 98-edge "graph" on
+the Margulis basis): the equal-weight fit rejects them, so only unweighted graphs are
+found this way.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
+from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
+from gsp_householder.graphs._template_lp import adjacency, edge_key
+from gsp_householder.graphs._thresholds import FITS_EXACTLY
+
+#: Largest basis searched: the programs hold every pair row ($n(n-1)/2$ rows of $n - 1$
+#: unknowns; 2016 x 63 at 64 nodes).
+EXTREMES_MAX_N = 64
+#: Programs solved at most (one per column, in the basis's order).
+MAX_PROGRAMS = 32
+#: A sparsest member reached by fewer programs than this is returned with a warning.
+CONFIRMING_PROGRAMS = 2
+#: Until a sparser graph is found the programs stop at the graph found reached as a
+#: vertex, at this many other graphs with equal weights that the eigenvectors
+#: diagonalise, none sparser than it, or at this many vertices in a row whose edges
+#: above ``LP_ACCURACY`` of the largest leave the graph split.
+MAX_STRIKES = 3
+
+
+def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
+    """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
+    weights ``A`` and fewer edges than ``found`` (a candidate item) that the exact
+    eigenvectors diagonalise (residual at most ``FITS_EXACTLY``), at the vertices of the
+    programs minimising one eigenvalue each over the valid cone, each edge set once, and
+    the number of programs whose vertex is the sparsest of them; ``([], 0)`` for other
+    than combinatorial Laplacians, with the eigenvalue order or grouped unknowns, and
+    above ``EXTREMES_MAX_N`` nodes.
+
+    Until a member is found, the programs stop as ``MAX_PROGRAMS`` and ``MAX_STRIKES``
+    say; once the graph found is beaten, every column's program is solved.
+
+    Parameters
+    ----------
+    B : PairBasis
+        The pair basis of the exact eigenvectors (one unknown per column).
+    basis : dict
+        The validated basis (``_read_basis``).
+    found : tuple
+        The graph found, ``(n_edges, weight_cv, lam, W)``.
+
+    Returns
+    -------
+    tuple
+        The sparser graphs as candidate items (``lam`` the vertex's eigenvalues), in
+        the order of the programs, and the number of programs that reached the sparsest.
+    """
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or B.G is not None
+            or B.n > EXTREMES_MAX_N or found[0] <= B.n - 1):
+        return [], 0
+    i, j = B.upper()
+    program = WarmProgram(B.rows(i, j), np.zeros(i.size), B.mult[None, :],
+                          np.array([float(B.n)]), np.full(B.g, DEFAULT_FLOOR),
+                          np.full(B.g, np.inf))
+    tol = np.full(B.n, 1e-9 * B.n)
+    own = edge_key(found[3])
+    members, reached, strikes, split = {}, {}, 0, 0
+    for k in range(B.g):
+        if not members and (k == MAX_PROGRAMS or strikes == MAX_STRIKES
+                            or split == MAX_STRIKES):
+            break
+        status, lam = program.solve(np.eye(B.g)[k])
+        if status != OPTIMAL:
+            continue
+        A = equal_weights(adjacency(B, lam, tol))
+        key = edge_key(A)
+        if key == own:
+            if not members:
+                # the graph found is a vertex: taken as the sparsest
+                break
+            continue
+        if key in reached:
+            reached[key] += 1
+            continue
+        edges = sp.triu(A, 1).nnz
+        if edges < B.n - 1 or connected_components(A, directed=False)[0] > 1:
+            # the trace goes to a column on a few nodes (adjacent twins), the others
+            # stay at the floor
+            split += 1
+            continue
+        split = 0
+        if _residual(basis, A) > FITS_EXACTLY:
+            continue
+        reached[key] = 1
+        if edges < found[0]:
+            members[key] = (edges, 0.0, lam, A)
+        else:
+            strikes += 1
+    if not members:
+        return [], 0
+    sparsest = min(members, key=lambda key: members[key][0])
+    return list(members.values()), reached[sparsest]

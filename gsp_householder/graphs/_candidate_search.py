@@ -12,6 +12,7 @@ import numpy as np
 
 from gsp_householder.graphs._family_member import sparsest_direction
 from gsp_householder.graphs._local_columns import explains, sparsify_local
+from gsp_householder.graphs._polished_graphs import polished_with_graphs
 from gsp_householder.graphs._polynomial_member import sparser_member
 from gsp_householder.graphs._seed_vertices import vertices_to_polish
 from gsp_householder.graphs._sparsest_member import zero_weakest_edges
@@ -57,7 +58,8 @@ def _candidates(B, fit, rng, history=None, seed=False):
     vertices = sparse_vertices(B, fit, rng)
     if seed and B.n > LADDER_MAX_N and float(fit.mu[0]) > B.cluster(0.0):
         vertices = vertices_to_polish(B, vertices, fit, history)
-    cands = [polish(B, lam, fit) for lam in vertices]
+    # each vertex's graph is read while its matrix is kept (``_polished_graphs``)
+    cands, graphs = polished_with_graphs(B, vertices, fit)
     if groups and fit.Lam.shape[1] > 1:
         cands += [sparsify_local(B, lam, groups, fit.tol, fit.floor) for lam in cands]
     sparser = sparser_member(B, fit, rng, cands)
@@ -65,7 +67,7 @@ def _candidates(B, fit, rng, history=None, seed=False):
         cands.append(sparser)
         if history is not None:
             history["sparser_members"] = history.get("sparser_members", 0) + 1
-    return rank_candidates(B, cands, fit)
+    return rank_candidates(B, cands, fit, graphs=graphs)
 
 
 def _sparsest_member(B, fit, rng):

@@ -609,14 +609,18 @@ def weight_cv(weights) -> float:
     return float(np.std(weights) / np.mean(weights))
 
 
-def rank_candidates(B: PairBasis, cands, fit: Fit):
+def rank_candidates(B: PairBasis, cands, fit: Fit, graphs=None):
     """Distinct connected candidate graphs: equal-weight ones first, then sparsest first.
 
-    Returns a list of ``(n_edges, weight_cv, lam, W)``.
+    ``graphs``: the graphs (``adjacency`` at ``fit.tol``) of some of ``cands`` already
+    read, keyed by the vector's bytes (``_polished_graphs``), used instead of reading
+    them again. Returns a list of ``(n_edges, weight_cv, lam, W)``.
     """
     out, seen = [], set()
     for lam in cands:
-        W = adjacency(B, lam, fit.tol)
+        W = graphs.get(lam.tobytes()) if graphs else None
+        if W is None:
+            W = adjacency(B, lam, fit.tol)
         upper = upper_entries(W)
         key = edge_key(W, upper)
         if key in seen or upper[2].size == 0:

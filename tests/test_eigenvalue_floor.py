@@ -1,0 +1,90 @@
+"""The eigenvalue floor of the noisy prefix searches (``_eigenvalue_floor``): the uncapped
+rankings searched again at the exact searches' floor when they find no graph at the
+noise floor (perturbed random trees of 350 to 500 nodes, whose smallest nonzero
+eigenvalue is near the noise estimate)."""
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs._deep_trimming import deep_ranking
+from gsp_householder.graphs._eigenvalue_floor import (
+    EXACT_FLOOR,
+    eigenvalue_floor,
+    noise_floor,
+)
+from gsp_householder.graphs._failed_searches import search_key
+from gsp_householder.graphs._support_search import PrefixSearch, top_pairs
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    """The graph searches run with one BLAS thread (as in ``conftest``)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def _sweep_input(B):
+    """The perturbed input of ``benchmarks/bench_inference.sweep_inputs``: shuffled
+    exact columns drawn first, then the basis perturbed by 1e-3 (relative Frobenius)
+    and shuffled, from one generator (seed 0)."""
+    rng = np.random.default_rng(0)
+    V = B.eigenvectors
+    n = V.shape[1]
+    rng.permutation(n), rng.choice([-1.0, 1.0], n)         # the exact input's draws
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    P = U @ Wt
+    return P[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+@pytest.fixture(scope="module")
+def tree_350():
+    """``random_labeled_tree(350, seed=8)``: its Fourier basis and the perturbed input
+    (smallest nonzero eigenvalue 2.9e-4 of the mean)."""
+    B0 = fourier_basis(nx.random_labeled_tree(350, seed=8))
+    return B0, _sweep_input(B0)
+
+
+def test_floor_is_the_noise_level_or_the_exact_floor():
+    assert eigenvalue_floor(2e-4) == 2e-4
+    assert eigenvalue_floor(1e-8) == EXACT_FLOOR
+    assert eigenvalue_floor(2e-4, at_noise=False) == EXACT_FLOOR
+    assert noise_floor.get() is True
+
+
+def test_searches_at_either_floor_are_recorded_apart(tree_350):
+    # a search that failed at the noise floor is not replayed at the exact floor
+    _, V = tree_350
+    B = _basis_input._anchored_pair_basis(_basis_input._read_basis(V, None, None, None,
+                                                                   None))
+    scores, _, noise = deep_ranking(B, 0.7, 8)
+    order = top_pairs(B, scores, 1000)
+    at_noise = PrefixSearch(B, order, 0.0, noise)
+    token = noise_floor.set(False)
+    try:
+        at_exact = PrefixSearch(B, order, 0.0, noise)
+    finally:
+        noise_floor.reset(token)
+    assert at_noise.noise_floor and not at_exact.noise_floor
+    assert search_key(at_noise, None, True) != search_key(at_exact, None, True)
+
+
+def test_perturbed_tree_whose_smallest_eigenvalue_is_near_the_noise_is_found(tree_350):
+    # at the noise floor (2.3e-4, 3.1e-4) the uncapped rankings find no valid Laplacian
+    # and the capped ladder gave the complete graph (warned); at the exact floor the tree
+    B0, V = tree_350
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert res.history.get("exact_floor_pass") is True
+    assert compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
+    assert not caught

@@ -1,7 +1,7 @@
-"""The eigenvalue floor of the noisy prefix searches (``_eigenvalue_floor``): the uncapped
-rankings searched again at the exact searches' floor when they find no graph at the
-noise floor (perturbed random trees of 350 to 500 nodes, whose smallest nonzero
-eigenvalue is near the noise estimate)."""
+"""Perturbed random trees of 350 to 500 nodes on the uncapped rankings: the eigenvalue
+floor of the noisy prefix searches (``_eigenvalue_floor``: the uncapped rankings
+searched again at the exact searches' floor when they find no graph at the noise
+floor) and the window of prefix sizes below a truncated family (``_prefix_window``)."""
 
 import warnings
 
@@ -17,6 +17,7 @@ from gsp_householder.graphs._eigenvalue_floor import (
     noise_floor,
 )
 from gsp_householder.graphs._failed_searches import search_key
+from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._support_search import PrefixSearch, top_pairs
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
@@ -86,5 +87,53 @@ def test_perturbed_tree_whose_smallest_eigenvalue_is_near_the_noise_is_found(tre
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
     assert res.history.get("exact_floor_pass") is True
+    assert compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
+    assert not caught
+
+
+class _WindowSearch:
+    """A stand-in for ``PrefixSearch`` whose prefixes of ``low`` to ``high`` pairs hold a
+    valid Laplacian, smaller ones leave edges after them and larger ones a truncated
+    family; ``sizes`` records the sizes evaluated."""
+
+    def __init__(self, low, high, n_pairs=100_000):
+        self.low, self.high, self.sizes = low, high, []
+        self.i = self.j = np.zeros(n_pairs, dtype=int)
+        self.truncated_miss = False
+
+    def evaluate(self, c, gram):
+        self.sizes.append(c)
+        self.truncated_miss = c > self.high
+        return "fit" if self.low <= c <= self.high else None
+
+
+class _Gram:
+    def without(self, i, j):
+        return self
+
+
+def test_window_below_a_truncated_family_is_bisected():
+    # the doubling steps from 15968 (edges after the prefix) to 31936 (truncated family)
+    # over the valid prefixes 21981 to 30000 (random_labeled_tree(500, seed=5) perturbed,
+    # uncapped ranking of 16 directions)
+    search = _WindowSearch(21981, 30000)
+    fit, c, lo, _ = window_fit(search, 15968, _Gram(), 31936)
+    assert fit == "fit" and 21981 <= c <= 30000 and lo < c
+    assert all(15968 < size < 31936 for size in search.sizes)
+    # no valid size in the window: None, after a bisection's worth of evaluations
+    search = _WindowSearch(40000, 30000)
+    assert window_fit(search, 15968, _Gram(), 31936) is None
+    assert len(search.sizes) <= 10
+
+
+def test_perturbed_tree_whose_valid_prefixes_lie_within_a_doubling_step_is_found():
+    # random_labeled_tree(500, seed=5) perturbed: no uncapped ranking gave a graph (the
+    # doubling went past the valid prefixes to truncated families) and the capped ladder
+    # gave the complete graph (warned)
+    B0 = fourier_basis(nx.random_labeled_tree(500, seed=5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_sweep_input(B0), rng=0)
+    assert res.history.get("deep_trimming") is True
     assert compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
     assert not caught

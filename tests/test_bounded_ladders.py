@@ -8,12 +8,8 @@ import numpy as np
 from gsp_householder.graphs import _dense_lp, _ranking_ladder, _template_lp
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._deep_trimming import DEEP
-from gsp_householder.graphs._eigenvalue_floor import noise_floor
 from gsp_householder.graphs._template_lp import full_program_rows, valid_in_span
 from gsp_householder.graphs.fourier import fourier_basis
-
-#: Whether each search of the last ``_stubbed_ladder`` was made at the noise floor.
-FLOORS = []
 
 
 def _stubbed_ladder(monkeypatch, capped_sizes, deep=False):
@@ -25,14 +21,12 @@ def _stubbed_ladder(monkeypatch, capped_sizes, deep=False):
     from types import SimpleNamespace
 
     calls = []
-    del FLOORS[:]
 
     def ranking(B, keep, r, first=None, **options):
         return (r, keep), (r, keep)
 
     def search(B, scores, trimmed, tol, noise, rng, history, **options):
         calls.append((scores, bool(options.get("search_truncated"))))
-        FLOORS.append(noise_floor.get())
         history["n_evaluations"] += 1
         return [], 1
 
@@ -77,16 +71,12 @@ def test_uncapped_rankings_stop_without_a_last_resort(monkeypatch):
     # the uncapped ladder stops when its first DEEP_MISSES rankings give no graph, and
     # leaves the truncated families at the largest estimate to the capped ladder
     # (``capped_fallback``): on perturbed PyGSP DavidSensorNet(500) those searches,
-    # over two thirds of the pairs, did not end in 1000 CPU s. The same rankings are
-    # searched again at the exact searches' eigenvalue floor (``_eigenvalue_floor``),
-    # with the same bound and no last resort either
+    # over two thirds of the pairs, did not end in 1000 CPU s
     out, calls, history = _stubbed_ladder(monkeypatch, lambda keep: (keep,), deep=True)
     assert out == ([], 1)
     assert history["deep_trimming"]
-    assert history["exact_floor_pass"] is False
     keys = _ranking_ladder.RANKINGS[:_ranking_ladder.DEEP_MISSES]
-    assert calls == [((*k, DEEP), False) for k in keys] * 2
-    assert FLOORS == [True] * len(keys) + [False] * len(keys)
+    assert calls == [((*k, DEEP), False) for k in keys]
 
 
 def _program(n_nodes=12):

@@ -202,8 +202,7 @@ def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
     """``ladder(B, basis, tol, rng, history)`` (``_ladder``); when it searched the
     uncapped rankings (``history["deep_trimming"]``) and found no graph, the capped
     rankings' ladder from the same generator state and history, as if the uncapped ones
-    had not been searched (``history["deep_trimming"]`` is then False; only
-    ``history["exact_floor_pass"]`` is kept). The uncapped
+    had not been searched (``history["deep_trimming"]`` is then False). The uncapped
     rankings' searches compare the near-null directions with a graph's noise energy too
     (``_graph_energy``: ``graph_energy_floor``, which the ladder sets when it takes them
     and which is reset here), the capped ones' do not.
@@ -223,13 +222,9 @@ def capped_fallback(ladder, B: PairBasis, basis, tol, rng, history):
         graph_energy_floor.reset(token)
     if ranked or not history.get("deep_trimming"):
         return ranked, dim
-    floor_pass = history.get("exact_floor_pass")
     history.clear()
     history.update(saved)
     history["deep_trimming"] = False
-    if floor_pass is not None:
-        # the uncapped rankings' second pass (``_eigenvalue_floor``) ran and found none
-        history["exact_floor_pass"] = floor_pass
     if rng is not None:
         rng.bit_generator.state = state
     return ladder(B, basis, tol, rng, history, capped=True)

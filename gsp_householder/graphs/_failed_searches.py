@@ -34,16 +34,15 @@ MAX_N = 500
 def search_key(search, start, bisect) -> tuple:
     """What the outcome of ``search.run(start, bisect)`` depends on besides the basis: a
     digest of the order of the pairs, the start, the bisection, the levels, the
-    near-null limit (``graph_energy``), the eigenvalue floor (``noise_floor``), and the
-    local columns of the basis (which come first in the order searched)."""
+    near-null limit (``graph_energy``), and the local columns of the basis (which come
+    first in the order searched)."""
     digest = hashlib.blake2b(digest_size=16)
     for a in (search.i, search.j):
         digest.update(np.ascontiguousarray(a, dtype=np.int64).tobytes())
     local = tuple(np.asarray(g.cols).tobytes() for g in search.B.local_groups)
     return (digest.hexdigest(), len(search.i), None if start is None else int(start),
             bool(bisect), search.tol, search.noise, search.rounding,
-            search.search_truncated, search.refit, search.graph_energy,
-            search.noise_floor, local)
+            search.search_truncated, search.refit, search.graph_energy, local)
 
 
 def remembered_run(search, start, bisect, run: Callable, hook_var):

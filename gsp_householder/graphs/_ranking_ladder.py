@@ -31,7 +31,6 @@ from gsp_householder.graphs._deep_trimming import (
     in_turn,
     uncapped_sizes,
 )
-from gsp_householder.graphs._eigenvalue_floor import noise_floor
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._laplacian_fit import (
@@ -287,12 +286,6 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                               searches=searches,
                                               last_resort=last_resort and not deep,
                                               misses=DEEP_MISSES if deep else None)
-        if deep and not ranked:
-            # the uncapped rankings again with the exact searches' eigenvalue floor
-            # (``_eigenvalue_floor``): sparse graphs' smallest eigenvalues are near the
-            # noise level, which bounds the entries' errors, not the eigenvalues'
-            ranked, dim, residual = _exact_floor_pass(B, basis, tol, rng, history, order,
-                                                      ranking, searches)
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             if residual <= level:
@@ -338,23 +331,6 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         if ranked:
             return ranked, dim
     return [], 1
-
-
-def _exact_floor_pass(B, basis, tol, rng, history, order, ranking, searches):
-    """``_noisy_ladder`` on the uncapped rankings ``order`` (``DEEP_MISSES``, no last
-    resort) with the noisy searches' eigenvalue floor at ``EXACT_FLOOR``
-    (``_eigenvalue_floor``); ``history["exact_floor_pass"]`` is whether it found a
-    graph. Run when the same ladder at the noise floor found none, before the capped
-    ladder (``capped_fallback``)."""
-    token = noise_floor.set(False)
-    try:
-        ranked, dim, residual = _noisy_ladder(B, basis, tol, rng, history, order, ranking,
-                                              searches=searches, last_resort=False,
-                                              misses=DEEP_MISSES)
-    finally:
-        noise_floor.reset(token)
-    history["exact_floor_pass"] = bool(ranked)
-    return ranked, dim, residual
 
 
 def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, level,
@@ -729,8 +705,7 @@ SEARCH_COUNTERS = ("n_evaluations", "vertex_searches")
 
 class SearchRecord(dict):
     """The record of ``_repeatable_search`` shared by the noisy ladders of one
-    ``_ladder``, keyed by ranking, level, options and eigenvalue floor
-    (``_eigenvalue_floor.noise_floor``); ``aliases`` maps a ranking's key
+    ``_ladder``, keyed by ranking, level and options; ``aliases`` maps a ranking's key
     to the key of the ranking it is (``_ladder``: leverage rankings that trim as many
     pairs at every round are one ranking, bit for bit).
 
@@ -759,7 +734,7 @@ def _repeatable_search(searches, key, B, scores, trimmed, tol, noise, rng, histo
     found a graph or drew from ``rng`` are made again.
     """
     memo = (getattr(searches, "aliases", {}).get(key, key), float(noise),
-            tuple(sorted(options.items())), noise_floor.get())
+            tuple(sorted(options.items())))
     if searches is not None and memo in searches:
         dim, added = searches[memo]
         for name, count in added.items():

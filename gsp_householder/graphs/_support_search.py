@@ -19,7 +19,6 @@ import contextvars
 
 import numpy as np
 
-from gsp_householder.graphs._eigenvalue_floor import eigenvalue_floor, noise_floor
 from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._graph_energy import graph_energy
 from gsp_householder.graphs._pair_geometry import (
@@ -167,7 +166,6 @@ class PrefixSearch:
         self.i, self.j = order
         self.n_evaluations = 0
         self.graph_energy = bool(graph_energy_floor.get())
-        self.noise_floor = bool(noise_floor.get())
 
     def evaluate(self, c, gram: PairGram):
         """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
@@ -211,7 +209,7 @@ class PrefixSearch:
             # sought: the tolerance is in the scale of equal eigenvalues instead
             scale = B.node_scale(B.equal_eigenvalues())
         tol = self._tolerance(noise, scale)
-        floor = eigenvalue_floor(noise, self.noise_floor)
+        floor = max(1e-5, noise)
         hint = (self.i[:c], self.j[:c])
         ok = False
         for span in (exact, np.ones(mu.size, dtype=bool)):

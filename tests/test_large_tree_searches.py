@@ -7,7 +7,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from gsp_householder.graphs._prefix_window import window_fit
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._prefix_window import window_doubt, window_fit
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
@@ -36,15 +37,14 @@ def _sweep_input(B):
     return P[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
-def _found_quietly(n, seed):
+def _inferred(n, seed):
     """``infer_laplacian`` on ``random_labeled_tree(n, seed)`` perturbed: its history,
-    and whether it found the tree (F1 >= 0.95) without a warning."""
+    F1 against the tree and the warnings raised."""
     B0 = fourier_basis(nx.random_labeled_tree(n, seed=seed))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = infer_laplacian(_sweep_input(B0), rng=0)
-    found = compare_graphs(B0.laplacian, res.laplacian)["f1"] >= 0.95
-    return res.history, found and not caught
+    return res.history, compare_graphs(B0.laplacian, res.laplacian)["f1"], caught
 
 
 class _WindowSearch:
@@ -87,6 +87,23 @@ def test_perturbed_trees_whose_valid_prefixes_lie_within_a_doubling_step_are_fou
     # random_labeled_tree(350, seed=8) and (500, seed=5) perturbed: no uncapped ranking
     # gave a graph (the doubling went past the valid prefixes to truncated families) and
     # the capped ladder gave the complete graph (warned)
-    history, found = _found_quietly(n, seed)
+    history, f1, caught = _inferred(n, seed)
     assert history.get("deep_trimming") is True
-    assert found
+    assert f1 >= 0.95 and not caught
+
+
+def test_graphs_from_window_prefixes_other_than_trees_are_warned():
+    with pytest.warns(ConvergenceWarning, match="truncated family"):
+        window_doubt({"prefix_window_fits": 2}, 2270, 500, 124750)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        window_doubt({"prefix_window_fits": 2}, 499, 500, 124750)     # a tree
+        window_doubt({"prefix_window_fits": 2}, 124750, 500, 124750)  # complete: warned
+        window_doubt({}, 2270, 500, 124750)                            # no window prefix
+
+
+def test_perturbed_tree_with_a_window_prefix_is_found_or_warned():
+    # random_labeled_tree(500, seed=30) perturbed (held out): the window's prefixes
+    # gave 2270 edges for 499 without a warning (the complete graph, warned, before)
+    _, f1, caught = _inferred(500, 30)
+    assert f1 >= 0.95 or caught

@@ -17,10 +17,22 @@ otherwise the lower end up, until a prefix holds a valid Laplacian or the window
 as narrow as the search's bisection (``hi // 200``); if none does, the doubling goes
 on as before.
 
+A prefix found so stands beside prefixes whose near-null families were cut at
+``MAX_FAMILY``: its own family is near that size, and its members need not hold the
+sparsest graph. On held-out trees the window gave the tree (350 to 500 nodes, seeds 5,
+8, 30) but also graphs of 1821 edges for 399 (tree(400, seed 30)) and 2270 for 499
+(tree(500, seed 30), where the complete graph was returned, warned, before): a graph
+found from such a prefix that is not a tree (no connected graph is sparser) is warned
+of (``window_doubt``, ``history["prefix_window_fits"]``).
+
 Internal module: arguments are validated by the caller.
 """
 
 from __future__ import annotations
+
+import warnings
+
+from gsp_householder.exceptions import ConvergenceWarning
 
 
 def window_fit(search, lo: int, lo_gram, hi: int):
@@ -41,3 +53,17 @@ def window_fit(search, lo: int, lo_gram, hi: int):
         else:
             lo, lo_gram = mid, gram
     return None
+
+
+def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:
+    """Warn when the searches took prefixes found in a window
+    (``history["prefix_window_fits"]``) and the inferred graph (``edges`` edges on ``n``
+    nodes) is neither a tree nor the complete graph (warned of already)."""
+    fits = history.get("prefix_window_fits", 0)
+    if not fits or edges <= n - 1 or edges >= n_pairs:
+        return
+    warnings.warn(f"the inferred graph ({edges} edges) comes from searches whose valid "
+                  f"prefixes lay between a prefix that left edges and one that left a "
+                  f"truncated family ({fits} such prefix(es)): its family is near the "
+                  f"largest searched, and a sparser graph that fits as well may be "
+                  f"outside it", ConvergenceWarning, stacklevel=5)

@@ -165,6 +165,7 @@ class PrefixSearch:
         self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
+        self.window_fits = 0
         self.graph_energy = bool(graph_energy_floor.get())
 
     def evaluate(self, c, gram: PairGram):
@@ -455,6 +456,7 @@ class PrefixSearch:
                 found = window_fit(self, lo, lo_gram, c)
                 if found is not None:
                     best, c, lo, lo_gram = found
+                    self.window_fits += 1
                     break
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
         if not bisect or (not self.noise and best.Lam.shape[1] == 1):

@@ -212,6 +212,10 @@ def _search_loop(B, scores, tol, noise, rng, history, max_searches=4, start=None
                               search_truncated, refit=B.n > LADDER_MAX_N)
         fit = search.run(start, bisect=bisect_first or bool(best))
         history["n_evaluations"] += search.n_evaluations
+        if search.window_fits:
+            # prefixes found between a doubling step (``_prefix_window``)
+            history["prefix_window_fits"] = (history.get("prefix_window_fits", 0)
+                                             + search.window_fits)
         if k == 1 and not bisect_first and fit is not None:
             # the family at the graph found, not at the first valid size reached
             family_dimension = fit.Lam.shape[1]

@@ -27,6 +27,7 @@ from gsp_householder.graphs._pair_geometry import (
     SmallestEigenpairs,
     centred_gram,
 )
+from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
 from gsp_householder.graphs._upper_leverage import upper_leverage_scores
 
@@ -164,6 +165,7 @@ class PrefixSearch:
         self.rounding = EXACT_NOISE if rounding is None else float(rounding)
         self.i, self.j = order
         self.n_evaluations = 0
+        self.window_fits = 0
         self.graph_energy = bool(graph_energy_floor.get())
 
     def evaluate(self, c, gram: PairGram):
@@ -176,6 +178,7 @@ class PrefixSearch:
         """
         B = self.B
         self.n_evaluations += 1
+        self.truncated_miss = False
         hook = evaluation_hook.get()
         if hook is not None:
             hook(c)
@@ -188,6 +191,9 @@ class PrefixSearch:
             if self._residual_noise(c, lam0)[1] is None:
                 return None
         mu, Lam, exact, truncated = self._near_null(c, gram, first=first)
+        # a failure from here on, with a truncated family not searched, says the prefix
+        # is too large (``_prefix_window``)
+        self.truncated_miss = truncated and not self.search_truncated
         lam0 = trace_scaled(B, Lam[:, 0])
         scale, noise = self._residual_noise(c, lam0)
         family = bool(self.noise) and mu.size > 1
@@ -427,8 +433,10 @@ class PrefixSearch:
 
     def run(self, start=None, bisect=True):
         """Double ``c`` from ``start`` (default ``n - 1``) until valid, then bisect (unless
-        not ``bisect``); the best ``Fit`` or None. The same search of this basis that found
-        nothing before is not made again (``_failed_searches``)."""
+        not ``bisect``); the best ``Fit`` or None. In the uncapped rankings' searches
+        (``graph_energy``), a doubling that reaches a truncated family searches the sizes
+        between it and the last one first (``_prefix_window``). The same search of this
+        basis that found nothing before is not made again (``_failed_searches``)."""
         return remembered_run(self, start, bisect, self._run, evaluation_hook)
 
     def _run(self, start, bisect):
@@ -445,6 +453,14 @@ class PrefixSearch:
                 break
             if c >= c_max:
                 return None
+            if self.graph_energy and self.truncated_miss and lo is not None:
+                # past the window of valid prefixes: the sizes in between first (none
+                # valid: the doubling goes on as before)
+                found = window_fit(self, lo, lo_gram, c)
+                if found is not None:
+                    best, c, lo, lo_gram = found
+                    self.window_fits += 1
+                    break
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
         if not bisect or (not self.noise and best.Lam.shape[1] == 1):
             # exact and determined: the pairs after a smaller c include these, so any

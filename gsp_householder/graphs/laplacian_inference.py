@@ -107,6 +107,7 @@ from gsp_householder.graphs._laplacian_fit import (
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
+from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -699,6 +700,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"the graph sought, probably sparser, was not found",
                       ConvergenceWarning, stacklevel=4)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,

@@ -1,0 +1,69 @@
+"""The prefix sizes between a prefix that leaves edges among the pairs after it and one
+that leaves a truncated near-null family, searched before the doubling goes on.
+
+``PrefixSearch._run`` doubles the prefix size $c$ from $n - 1$ until the pairs after
+the prefix hold a valid Laplacian. Too small a prefix leaves edges among those pairs
+(no direction is clean); too large a one leaves so few pairs that more than
+``MAX_FAMILY`` directions fit them (a truncated family, rejected unless the search asks
+for it), and a larger prefix leaves fewer pairs still. In the uncapped rankings'
+searches (``_graph_energy``: their families are held to a graph's noise energy, and
+they grow fast with $c$) the window between the two can be narrower than a doubling
+step: ``random_labeled_tree(500, seed=5)`` perturbed by 1e-3, uncapped ranking of 16
+directions (estimate 2.4e-4): the edges end at the 21981st pair, the family holds the
+truth (to 5e-4) and a valid Laplacian at 22000 and 26000 pairs, and is truncated (64
+directions) at 31936, the doubling step after 15968. There the window is bisected:
+a prefix that leaves a truncated family moves the upper end down, one that fails
+otherwise the lower end up, until a prefix holds a valid Laplacian or the window is
+as narrow as the search's bisection (``hi // 200``); if none does, the doubling goes
+on as before.
+
+A prefix found so stands beside prefixes whose near-null families were cut at
+``MAX_FAMILY``: its own family is near that size, and its members need not hold the
+sparsest graph. On held-out trees the window gave the tree (350 to 500 nodes, seeds 5,
+8, 30) but also graphs of 1821 edges for 399 (tree(400, seed 30)) and 2270 for 499
+(tree(500, seed 30), where the complete graph was returned, warned, before): a graph
+found from such a prefix that is not a tree (no connected graph is sparser) is warned
+of (``window_doubt``, ``history["prefix_window_fits"]``).
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from gsp_householder.exceptions import ConvergenceWarning
+
+
+def window_fit(search, lo: int, lo_gram, hi: int):
+    """``(fit, c, lo, lo_gram)``: a ``Fit`` of ``search`` (a ``PrefixSearch``) at a
+    prefix size ``c`` between ``lo`` (failed, not truncated; ``lo_gram`` the Gram of the
+    pairs after it) and ``hi`` (failed with a truncated family), and the largest failed
+    size below ``c`` with its Gram; or None when none of the sizes tried holds one.
+    ``search.truncated_miss`` tells whether its last evaluation failed on a truncated
+    family."""
+    while hi - lo > max(1, hi // 200):
+        mid = (lo + hi) // 2
+        gram = lo_gram.without(search.i[lo:mid], search.j[lo:mid])
+        fit = search.evaluate(mid, gram)
+        if fit is not None:
+            return fit, mid, lo, lo_gram
+        if search.truncated_miss:
+            hi = mid
+        else:
+            lo, lo_gram = mid, gram
+    return None
+
+
+def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:
+    """Warn when the searches took prefixes found in a window
+    (``history["prefix_window_fits"]``) and the inferred graph (``edges`` edges on ``n``
+    nodes) is neither a tree nor the complete graph (warned of already)."""
+    fits = history.get("prefix_window_fits", 0)
+    if not fits or edges <= n - 1 or edges >= n_pairs:
+        return
+    warnings.warn(f"the inferred graph ({edges} edges) comes from searches whose valid "
+                  f"prefixes lay between a prefix that left edges and one that left a "
+                  f"truncated family ({fits} such prefix(es)): its family is near the "
+                  f"largest searched, and a sparser graph that fits as well may be "
+                  f"outside it", ConvergenceWarning, stacklevel=5)

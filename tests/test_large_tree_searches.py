@@ -1,0 +1,109 @@
+"""Perturbed random trees of 350 to 500 nodes on the uncapped rankings: the window of
+prefix sizes below a truncated family (``_prefix_window``)."""
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._prefix_window import window_doubt, window_fit
+from gsp_householder.graphs.comparison import compare_graphs
+from gsp_householder.graphs.fourier import fourier_basis
+from gsp_householder.graphs.laplacian_inference import infer_laplacian
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    """The graph searches run with one BLAS thread (as in ``conftest``)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def _sweep_input(B):
+    """The perturbed input of ``benchmarks/bench_inference.sweep_inputs``: shuffled
+    exact columns drawn first, then the basis perturbed by 1e-3 (relative Frobenius)
+    and shuffled, from one generator (seed 0)."""
+    rng = np.random.default_rng(0)
+    V = B.eigenvectors
+    n = V.shape[1]
+    rng.permutation(n), rng.choice([-1.0, 1.0], n)         # the exact input's draws
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    P = U @ Wt
+    return P[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def _inferred(n, seed):
+    """``infer_laplacian`` on ``random_labeled_tree(n, seed)`` perturbed: its history,
+    F1 against the tree and the warnings raised."""
+    B0 = fourier_basis(nx.random_labeled_tree(n, seed=seed))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_sweep_input(B0), rng=0)
+    return res.history, compare_graphs(B0.laplacian, res.laplacian)["f1"], caught
+
+
+class _WindowSearch:
+    """A stand-in for ``PrefixSearch`` whose prefixes of ``low`` to ``high`` pairs hold a
+    valid Laplacian, smaller ones leave edges after them and larger ones a truncated
+    family; ``sizes`` records the sizes evaluated."""
+
+    def __init__(self, low, high, n_pairs=100_000):
+        self.low, self.high, self.sizes = low, high, []
+        self.i = self.j = np.zeros(n_pairs, dtype=int)
+        self.truncated_miss = False
+
+    def evaluate(self, c, gram):
+        self.sizes.append(c)
+        self.truncated_miss = c > self.high
+        return "fit" if self.low <= c <= self.high else None
+
+
+class _Gram:
+    def without(self, i, j):
+        return self
+
+
+def test_window_below_a_truncated_family_is_bisected():
+    # the doubling steps from 15968 (edges after the prefix) to 31936 (truncated family)
+    # over the valid prefixes 21981 to 30000 (random_labeled_tree(500, seed=5) perturbed,
+    # uncapped ranking of 16 directions)
+    search = _WindowSearch(21981, 30000)
+    fit, c, lo, _ = window_fit(search, 15968, _Gram(), 31936)
+    assert fit == "fit" and 21981 <= c <= 30000 and lo < c
+    assert all(15968 < size < 31936 for size in search.sizes)
+    # no valid size in the window: None, after a bisection's worth of evaluations
+    search = _WindowSearch(40000, 30000)
+    assert window_fit(search, 15968, _Gram(), 31936) is None
+    assert len(search.sizes) <= 10
+
+
+@pytest.mark.parametrize("n, seed", [(350, 8), (500, 5)])
+def test_perturbed_trees_whose_valid_prefixes_lie_within_a_doubling_step_are_found(n, seed):
+    # random_labeled_tree(350, seed=8) and (500, seed=5) perturbed: no uncapped ranking
+    # gave a graph (the doubling went past the valid prefixes to truncated families) and
+    # the capped ladder gave the complete graph (warned)
+    history, f1, caught = _inferred(n, seed)
+    assert history.get("deep_trimming") is True
+    assert f1 >= 0.95 and not caught
+
+
+def test_graphs_from_window_prefixes_other_than_trees_are_warned():
+    with pytest.warns(ConvergenceWarning, match="truncated family"):
+        window_doubt({"prefix_window_fits": 2}, 2270, 500, 124750)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        window_doubt({"prefix_window_fits": 2}, 499, 500, 124750)     # a tree
+        window_doubt({"prefix_window_fits": 2}, 124750, 500, 124750)  # complete: warned
+        window_doubt({}, 2270, 500, 124750)                            # no window prefix
+
+
+def test_perturbed_tree_with_a_window_prefix_is_found_or_warned():
+    # random_labeled_tree(500, seed=30) perturbed (held out): the window's prefixes
+    # gave 2270 edges for 499 without a warning (the complete graph, warned, before)
+    _, f1, caught = _inferred(500, 30)
+    assert f1 >= 0.95 or caught

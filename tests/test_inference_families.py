@@ -593,15 +593,21 @@ def test_exact_ring_refit_at_a_noise_level_before_the_fitted_rankings(monkeypatc
 
     monkeypatch.setattr(_ranking_ladder, "fitted_ranking", no_fitted_ranking)
     W = pygsp.graphs.RandomRing(150, seed=0).W
-    G = nx.from_scipy_sparse_array(W)
+    res = _found_exactly_without_warning(nx.from_scipy_sparse_array(W), 150)
+    assert res.history["misfit_refits"][0][:2] == (1e-6, 150)
+
+
+def _found_exactly_without_warning(G, n_edges):
+    """``infer_laplacian`` on the shuffled exact eigenvectors of ``G``, asserted to give
+    ``G`` (F1 1.0, ``n_edges`` edges, residual below 1e-9) with no warning."""
     B = fourier_basis(G)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
-    assert res.n_edges == 150
+    assert res.n_edges == n_edges
     assert res.residual < 1e-9
-    assert res.history["misfit_refits"][0][:2] == (1e-6, 150)
+    return res
 
 
 def _uniform_weight_cycle(n, seed):
@@ -630,14 +636,7 @@ def test_weighted_cycle_refit_before_the_rounding_level_searches(monkeypatch):
         return search(B, scores, trimmed, tol, noise, *args, **kwargs)
 
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", no_rounding_level)
-    G = _uniform_weight_cycle(120, 5)
-    B = fourier_basis(G)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        res = infer_laplacian(_shuffled(B.eigenvectors, 0), rng=0)
-    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
-    assert res.n_edges == 120
-    assert res.residual < 1e-9
+    res = _found_exactly_without_warning(_uniform_weight_cycle(120, 5), 120)
     assert res.history["misfit_refits"][-1][:2] == (1e-6, 120)
 
 

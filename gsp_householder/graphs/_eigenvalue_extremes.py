@@ -92,11 +92,12 @@ def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
     tol = np.full(B.n, 1e-9 * B.n)
     own = edge_key(found[3])
     members, reached, strikes, split = {}, {}, 0, 0
+    unit = np.eye(B.g)                                # program k minimises eigenvalue k
     for k in range(B.g):
         if not members and (k == MAX_PROGRAMS or strikes == MAX_STRIKES
                             or split == MAX_STRIKES):
             break
-        status, lam = program.solve(np.eye(B.g)[k])
+        status, lam = program.solve(unit[k])
         if status != OPTIMAL:
             continue
         A = equal_weights(adjacency(B, lam, tol))

@@ -462,4 +462,5 @@ def _ica_dictionary(X: np.ndarray, theta, rng: np.random.Generator) -> Household
         raise ValueError(f"X has {p} sample(s) for {n} features; method='ica' needs at "
                          "least as many samples (signals) as features (nodes)")
     return learn_validated(X.T.astype(np.float64, copy=False),
-                           theta=None if theta is None else float(theta), rng=rng).dictionary
+                           theta=None if theta is None else float(theta), rng=rng,
+                           name="X").dictionary

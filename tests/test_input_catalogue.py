@@ -492,6 +492,10 @@ CATALOGUE = [
     ("est-ica-samples", "HouseholderDictionaryLearning(method='ica').fit(Y.T[:4])",
      lambda: HouseholderDictionaryLearning(method="ica").fit(Y.T[:4]), ValueError,
      r"X has 4 sample\(s\) for 6 features"),
+    ("est-ica-rank", "HouseholderDictionaryLearning(method='ica').fit(np.ones((20, 6)))  (rank 1)",
+     lambda: HouseholderDictionaryLearning(method="ica").fit(np.ones((20, 6))), ValueError,
+     r"X has rank 1 for 6 features \(columns\).*the codes \(what transform returns\) "
+     r"have rank 1"),
     *_graph_entries(),
     *_experiment_entries(),
     *_graph_signal_entries(),

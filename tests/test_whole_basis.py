@@ -326,6 +326,22 @@ def test_estimator_ica_needs_enough_samples():
         HouseholderDictionaryLearning(method="ica").fit(Y.T)
 
 
+def test_estimator_ica_rank_deficient_codes_name_x_and_the_codes(karate):
+    # codes of which one row is never active: the samples X (the estimator's argument,
+    # samples as rows) have rank n - 1; the message names X and its features, and the
+    # codes, not the signals Y of the functional API
+    n = karate.shape[0]
+    _, X = make_signals(karate, 5 * n, BernoulliUniform(0.1), rng=0)
+    X[5] = 0.0
+    with pytest.raises(ValueError, match=rf"^X has rank {n - 1} for {n} features "
+                       rf"\(columns\): its samples .* the codes \(what transform returns\) "
+                       rf"have rank {n - 1} too"):
+        HouseholderDictionaryLearning(method="ica", random_state=0).fit((karate @ X).T)
+    with pytest.raises(ValueError, match=rf"^Y has rank {n - 1} for {n} rows \(nodes\): "
+                       rf"its signals .* the codes X have rank {n - 1} too"):
+        learn_orthogonal_basis(karate @ X, rng=0)
+
+
 def _dense_case(n, ratio, seed):
     rng = np.random.default_rng(seed)
     V = random_orthogonal(n, rng)

@@ -276,7 +276,7 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
                     high: float | None = None, rng: np.random.Generator,
                     max_iter: int = 2000, tol: float = 1e-12, n_restarts: int = 2,
                     momentum: float = 0.9, progress: bool | None = None,
-                    rounding: float | None = None) -> DictionaryResult:
+                    rounding: float | None = None, name: str = "Y") -> DictionaryResult:
     """`learn_orthogonal_basis` on arguments that are already validated.
 
     ``Y`` is a finite float64 array (n, p) with ``p >= n``, the parameters are in
@@ -285,23 +285,26 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     validate once, then call this. ``rounding``: the relative rounding of the
     signals as given (`gsp_householder.learning._input_precision.input_rounding`;
     default: read from ``Y``), below which a start's off-support part is accepted.
+    ``name``: the caller's name of the data in the messages of the errors, ``"Y"``
+    (signals as columns) or ``"X"`` (the estimator's samples as rows, ``Y`` transposed).
     """
     if rounding is None:
         rounding = input_rounding(Y)
     n, p = Y.shape
     scale = float(np.max(np.abs(Y)))
     if scale == 0.0:
-        raise ValueError("Y is zero: no basis is identifiable from it")
+        raise ValueError(f"{name} is zero: no basis is identifiable from it")
     if not scale * math.sqrt(n) < _FLOAT_MAX:
-        raise ValueError(f"Y has entries up to {scale:.3g}: its codes could overflow float64")
+        raise ValueError(f"{name} has entries up to {scale:.3g}: its codes could overflow "
+                         "float64")
     Y = Y / scale                              # scale-free: no overflow in the products
-    _check_full_rank(Y)
+    _check_full_rank(Y, name)
     floor = rounding * float(np.linalg.norm(Y))
     if low is not None:
         bound = max(abs(low), abs(high))
         if bound >= scale * _FLOAT_MAX:
-            raise ValueError(f"low and high are out of all proportion to Y (max |Y| = "
-                             f"{scale:.3g}): their ratio to it overflows")
+            raise ValueError(f"low and high are out of all proportion to {name} (max "
+                             f"|{name}| = {scale:.3g}): their ratio to it overflows")
         low, high = low / scale, high / scale
     flip = high is not None and high <= 0
     if flip:                                   # X <= 0: learn from -Y = V (-X)
@@ -330,18 +333,29 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
                             codes=codes, history=history, n_iter=n_iter, converged=settled)
 
 
-def _check_full_rank(Y: np.ndarray) -> None:
+def _check_full_rank(Y: np.ndarray, name: str = "Y") -> None:
     """Refuse signals that leave a direction of $\\mathbb R^n$ empty.
 
     With $Y = VX$ and $V$ orthogonal, $\\operatorname{rank} Y = \\operatorname{rank} X$;
     below $n$ some rows of the codes are zero or dependent, and the atoms they weigh
-    are not identifiable (for example, constant signals fix one atom only).
+    are not identifiable (for example, constant signals fix one atom only). The message
+    names the data as the caller does (``name``): ``"Y"``, signals as the columns of
+    ``Y`` (n, p), or ``"X"``, the estimator's samples as the rows of ``X`` (p, n).
     """
     gram = np.linalg.eigvalsh(Y @ Y.T)
     if gram[0] <= _RANK_TOL * gram[-1]:
         rank = int(np.count_nonzero(gram > _RANK_TOL * gram[-1]))
-        raise ValueError(f"Y has rank {rank} for {Y.shape[0]} rows (nodes): its signals "
-                         "leave some directions empty, so no basis is identifiable there")
+        n = Y.shape[0]
+        codes = (f"with Y = V X and V orthogonal the codes X have rank {rank} too"
+                 if name == "Y" else
+                 f"with {name} = codes @ V.T and V orthogonal the codes (what transform "
+                 f"returns) have rank {rank} too")
+        where, what = (("rows (nodes)", "signals") if name == "Y" else
+                       ("features (columns)", "samples"))
+        raise ValueError(f"{name} has rank {rank} for {n} {where}: its {what} leave some "
+                         f"directions empty, so no basis is identifiable there ({codes}: "
+                         f"some of the {n} codes are never active or move together, and "
+                         f"the atoms they weigh are not determined)")
 
 
 def _blas_threads(n: int):

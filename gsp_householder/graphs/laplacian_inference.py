@@ -96,7 +96,9 @@ from gsp_householder.graphs._eigenvalue_extremes import (
 )
 from gsp_householder.graphs._equal_sparsity import equally_sparse
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
+from gsp_householder.graphs._exact_search_misfit import exact_search_misfit
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
+from gsp_householder.graphs._grid_twins import grid_twins
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -675,6 +677,15 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graphs whose linear-program vertices are denser; the result's "
                       f"candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
+    if not basis.get("twin_class") and exact_search_misfit(history, residual,
+                                                           int(ranked[0][0]), B.n_pairs):
+        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) was found by searches "
+                      f"that took the eigenvectors as exact, but it does not fit them "
+                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}) and no ranking's "
+                      f"pairs fit them to rounding: if they are exact it is not the graph "
+                      f"sought, if noisy no search ran at their noise level; the result's "
+                      f"candidates are the other graphs found", ConvergenceWarning,
+                      stacklevel=4)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own:
         warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
@@ -763,7 +774,14 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
     noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
     returned relabelled along a cyclic order of its nodes, a circulant's twin, then
     appended to the candidates ``laps``); ``history["equally_sparse_edges"]`` lists
-    their edges."""
+    their edges. A grid or path returned is relabelled first (``grid_twins``: its DCT
+    twins that fit as well join the candidates, ``history["grid_twins"]`` their
+    number)."""
+    twins = grid_twins(basis, ranked[0][3], laps, noise)
+    if twins:
+        laps += twins
+        history["grid_twins"] = len(twins)
+        history["candidate_edges"] += [int(ranked[0][0])] * len(twins)
     added, tied = equally_sparse(basis, ranked[0][3], laps, noise)
     if added is not None:
         laps.append(added)

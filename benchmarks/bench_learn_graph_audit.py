@@ -15,11 +15,16 @@ Graphs: networkx graphs with string labels (``lesmis``, ``florentine``), tuple l
 ``DavidSensorNet(64)``), random graphs (WS, BA, SBM, RGG of 100-200 nodes) and karate;
 disconnected draws keep their largest component. Cases vary $\\theta$, $p / n$, the
 SNR, the code range, the Laplacian (``normalized``) and the input's dtype (float32).
+``--extended`` adds 28 cases on graphs and settings those do not have: grids (5 x 5,
+6 x 7, 4 x 10, weighted 6 x 8), a path, tori, the circular ladder, the 5-cube, weighted
+RGG and BA graphs, normalized Laplacians of six more graphs, $\theta$ 0.2 and 0.3, and
+30 dB.
 
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py --only f32 norm
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py --extended-only
     python benchmarks/bench_learn_graph_audit.py --list
 """
 
@@ -51,6 +56,13 @@ def _weighted_ws():
     return G
 
 
+def _weighted(G, seed):
+    rng = np.random.default_rng(seed)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.uniform(0.5, 2.0))
+    return G
+
+
 def _sbm():
     p = [[0.2, 0.01, 0.01], [0.01, 0.2, 0.01], [0.01, 0.01, 0.2]]
     return nx.stochastic_block_model([60, 60, 60], p, seed=11)
@@ -73,6 +85,25 @@ GRAPHS = {
     "rgg100": lambda: nx.random_geometric_graph(100, 0.2, seed=21),
 }
 
+#: Graphs of the extended cases (``--extended``): none of them is in the 67 cases.
+EXTENDED_GRAPHS = {
+    "grid5x5": lambda: nx.grid_2d_graph(5, 5),
+    "grid6x7": lambda: nx.grid_2d_graph(6, 7),
+    "grid4x10": lambda: nx.grid_2d_graph(4, 10),
+    "path40": lambda: nx.path_graph(40),
+    "torus6x8": lambda: nx.grid_2d_graph(6, 8, periodic=True),
+    "torus5x9": lambda: nx.grid_2d_graph(5, 9, periodic=True),
+    "cladder30": lambda: nx.circular_ladder_graph(30),
+    "hypercube5": lambda: nx.hypercube_graph(5),
+    "ws100": lambda: nx.connected_watts_strogatz_graph(100, 6, 0.1, seed=2),
+    "ba120": lambda: nx.barabasi_albert_graph(120, 2, seed=5),
+    "rgg120": lambda: nx.random_geometric_graph(120, 0.18, seed=8),
+    "wrgg100": lambda: _weighted(nx.random_geometric_graph(100, 0.2, seed=3), 3),
+    "wba120": lambda: _weighted(nx.barabasi_albert_graph(120, 2, seed=6), 6),
+    "wgrid6x8": lambda: _weighted(nx.grid_2d_graph(6, 8), 8),
+}
+GRAPHS.update(EXTENDED_GRAPHS)
+
 
 def _cases() -> list[tuple[str, str, dict]]:
     cases = [(f"{g}-t{th}-{r}", g, {"theta": th, "ratio": r}) for g, th, r in (
@@ -92,6 +123,19 @@ def _cases() -> list[tuple[str, str, dict]]:
     cases += [(f"{g}-norm", g, {"laplacian": "normalized"})
               for g in ("karate", "rgg100", "lesmis")]
     cases += [(f"{g}-f32", g, {"float32": True}) for g in ("karate", "lesmis")]
+    return cases
+
+
+def _extended_cases() -> list[tuple[str, str, dict]]:
+    """Cases on graphs and settings the 67 do not have (``--extended``)."""
+    cases = [(f"{g}-t0.1-5", g, {}) for g in (
+        "grid5x5", "grid6x7", "grid4x10", "path40", "torus6x8", "torus5x9", "cladder30",
+        "hypercube5", "ws100", "ba120", "rgg120", "wrgg100", "wba120", "wgrid6x8")]
+    cases += [(f"{g}-norm", g, {"laplacian": "normalized"}) for g in (
+        "florentine", "ws100", "ba120", "rgg120", "wrgg100", "david64", "grid6x7")]
+    cases += [(f"{g}-t{th}-{r}", g, {"theta": th, "ratio": r})
+              for g in ("ws100", "ba120") for th, r in ((0.2, 5), (0.3, 10))]
+    cases += [(f"{g}-snr30", g, {"snr": 30}) for g in ("ws100", "ba120", "lesmis")]
     return cases
 
 
@@ -143,9 +187,15 @@ def main(argv=None) -> None:
     parser.add_argument("--only", nargs="+", default=None,
                         help="run the cases whose name holds one of these strings")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
+    parser.add_argument("--extended", action="store_true",
+                        help="add the extended cases (grids, tori, paths, circular ladder, "
+                             "5-cube, weighted and normalized graphs, theta 0.2 / 0.3, 30 dB)")
+    parser.add_argument("--extended-only", action="store_true",
+                        help="run the extended cases only")
     args = parser.parse_args(argv)
-    cases = [c for c in _cases()
-             if args.only is None or any(s in c[0] for s in args.only)]
+    pool = ([] if args.extended_only else _cases()) + (
+        _extended_cases() if args.extended or args.extended_only else [])
+    cases = [c for c in pool if args.only is None or any(s in c[0] for s in args.only)]
     if args.list:
         print("\n".join(name for name, _, _ in cases))
         return

@@ -1,0 +1,48 @@
+"""A graph searched as for exact eigenvectors that does not fit them is warned of."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import pytest
+from _basis_inputs import shuffled
+
+from gsp_householder import ConvergenceWarning, compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs._exact_search_misfit import exact_search_misfit
+
+
+@pytest.mark.parametrize(("history", "residual", "expected"), [
+    ({"noise": 0.0, "noise_estimates": [0.02, 1e-12, 0.05]}, 0.06, True),
+    ({"noise": 1e-11, "noise_estimates": [0.02, 0.03]}, 0.06, True),
+    # found at a noise level, or fitting exactly: nothing to say
+    ({"noise": 3e-4, "noise_estimates": [3e-4, 4e-4]}, 6e-4, False),
+    ({"noise": 0.0, "noise_estimates": [0.02, 0.03]}, 1e-12, False),
+    # most rankings fit to rounding (few pairs per unknown: the perturbed Petersen graph)
+    ({"noise": 0.0, "noise_estimates": [2e-15, 2e-15, 0.01]}, 4e-4, False),
+    # no estimate, or already said not to fit
+    ({"noise": 0.0}, 0.06, False),
+    ({"noise": 0.0, "noise_estimates": [0.02], "exact_misfit": 0.06}, 0.06, False),
+    ({"noise": 0.0, "noise_estimates": [0.02], "complete_graph_found": True}, 0.06, False),
+])
+def test_exact_search_misfit_conditions(history, residual, expected):
+    assert exact_search_misfit(history, residual, 10, 45) is expected
+    assert ("exact_search_misfit" in history) is expected
+    assert exact_search_misfit({"noise": 0.0, "noise_estimates": [0.02]}, 0.06, 45, 45) is False
+
+
+@pytest.mark.parametrize("seed", [0, 2, 4])
+def test_exact_normalized_basis_is_right_or_warned(seed):
+    # before: random_geometric_graph(100, 0.2, seed=21)'s normalized eigenvectors,
+    # shuffled (seeds 0, 2, 4), gave 440 edges (F1 0.984) or 1131 (F1 0.554) at
+    # residuals 0.06-0.066 (the truth fits to 2e-15), with no warning
+    G = nx.random_geometric_graph(100, 0.2, seed=21)
+    G = G.subgraph(max(nx.connected_components(G), key=len)).copy()
+    B = fourier_basis(G, laplacian="normalized")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(shuffled(B.eigenvectors, seed), laplacian="normalized",
+                                 rng=0)
+    warned = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert result.residual <= 1e-6 or warned
+    assert compare_graphs(B.laplacian, result)["f1"] >= 0.95 or warned

@@ -88,7 +88,8 @@ def test_no_twins_for_a_cycle_or_a_grid_without_a_multiplier():
 @pytest.mark.parametrize(("shape", "seed"), [((5, 5), 1), ((5, 5), 2), ((4, 7), 1), ((6, 6), 3)])
 def test_grid_from_exact_shuffled_eigenvectors_is_right_or_warned(shape, seed):
     # before: the 5 x 5 grid's exact shuffled eigenvectors gave an isomorphic twin
-    # (F1 0.0, 40 edges) with no warning (seeds 1 and 2), the 4 x 7 grid a weighted
+    # (F1 0.0, 40 edges) with no warning (seed 1; seed 2 the grid, unwarned), the
+    # 4 x 7 grid a weighted
     # twin (45 edges, F1 0.0, seed 1); now every answer on a grid's edges lists its
     # twins (or finds them among the candidates) and warns, and the truth is the
     # answer or a candidate

@@ -33,14 +33,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, shortest_path
 
-from gsp_householder.graphs._laplacian_fit import (
-    _equal_within_noise,
-    _fits_as_well,
-    _laplacian,
-    _residuals,
-)
+from gsp_householder.graphs._equal_sparsity import _floored_residuals
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _laplacian
 from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
-from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
 #: Multipliers $q$ tried per factor of the grid (``dct_relabelling``).
 MAX_MULTIPLIERS = 3
@@ -115,12 +110,6 @@ def grid_coordinates(W) -> tuple[int, int, np.ndarray] | None:
     return a, b, xy
 
 
-def _floored(basis, W) -> list[float]:
-    """``_residuals`` floored at ``ROUNDING_FIT`` (two graphs that fit exact
-    eigenvectors to rounding fit them as well)."""
-    return [max(r, ROUNDING_FIT) for r in _residuals(basis, W)]
-
-
 def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     """Laplacians of the grid or path of weights ``W`` (the graph returned, with equal
     weights: exact, coefficient of variation below ``EQUAL_WEIGHTS_CV``; noisy, equal to
@@ -151,14 +140,14 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     grid = grid_coordinates(W) if weights.size else None
     if grid is None:
         return []
-    reference = _floored(basis, W)
+    reference = _floored_residuals(basis, W)
     equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
              else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
     if not equal:
         # a weighted member of the family on a grid's edges: its twins are those of the
         # grid with equal weights on them, if that fits as well
         W = sp.csr_array(W.astype(bool).astype(float))
-        if not _fits_as_well(_floored(basis, W), reference):
+        if not _fits_as_well(_floored_residuals(basis, W), reference):
             return []
     a, b, xy = grid
     maps_a = [None, *multipliers(a)]
@@ -182,6 +171,6 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
         if key in seen:
             continue
         seen.add(key)
-        if _fits_as_well(_floored(basis, A), reference):
+        if _fits_as_well(_floored_residuals(basis, A), reference):
             twins.append(_laplacian(A, basis))
     return twins

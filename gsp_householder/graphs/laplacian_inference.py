@@ -254,7 +254,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
         1)$ edges agreeing with it below 0.95 in F1, $2s / (s + m)$
         (``history["family_doubt"]``, module ``_family_doubt``): the graph sought may be
-        that sparser member.
+        that sparser member. And if the graph returned was found by searches that took
+        the eigenvectors as exact but does not fit them (residual above 1e-6) while most
+        rankings' kept pairs do not fit them to rounding
+        (``history["exact_search_misfit"]``, module ``_exact_search_misfit``: exact
+        eigenvectors of normalized Laplacians).
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
@@ -279,7 +283,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         $p \\mapsto k p \\bmod n$ along a cyclic order of its nodes (a cycle's or a
         circulant's twin, then the last of the candidates); up to
         ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
-        ["equally_sparse_edges"]``, module ``_equal_sparsity``).
+        ["equally_sparse_edges"]``, module ``_equal_sparsity``); a grid or path
+        returned is compared with its DCT twins, relabellings of its factors that share
+        its eigenvectors (``history["grid_twins"]``, module ``_grid_twins``).
 
     Notes
     -----
@@ -681,8 +687,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                                                            int(ranked[0][0]), B.n_pairs):
         warnings.warn(f"the inferred graph ({ranked[0][0]} edges) was found by searches "
                       f"that took the eigenvectors as exact, but it does not fit them "
-                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}) and no ranking's "
-                      f"pairs fit them to rounding: if they are exact it is not the graph "
+                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}) and most rankings' "
+                      f"pairs do not fit them to rounding: if they are exact it is not the graph "
                       f"sought, if noisy no search ran at their noise level; the result's "
                       f"candidates are the other graphs found", ConvergenceWarning,
                       stacklevel=4)

@@ -24,6 +24,9 @@ from gsp_householder.graphs._exact_search_misfit import exact_search_misfit
     ({"noise": 0.0}, 0.06, False),
     ({"noise": 0.0, "noise_estimates": [0.02], "exact_misfit": 0.06}, 0.06, False),
     ({"noise": 0.0, "noise_estimates": [0.02], "complete_graph_found": True}, 0.06, False),
+    # held to the constant-diagonal family's noise level (a perturbed 16-regular graph)
+    ({"noise": 0.0, "noise_estimates": [0.027], "constant_diagonal_graph": True}, 2.4e-4,
+     False),
 ])
 def test_exact_search_misfit_conditions(history, residual, expected):
     assert exact_search_misfit(history, residual, 10, 45) is expected

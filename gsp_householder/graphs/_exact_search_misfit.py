@@ -32,9 +32,15 @@ from gsp_householder.graphs._support_search import EXACT_NOISE
 from gsp_householder.graphs._thresholds import EXACT_LEVEL, FITS_EXACTLY
 
 #: Entries of the history set by the checks that already say that the graph returned
-#: does not fit the eigenvectors or is not the graph sought (each with its warning).
-ALREADY_DOUBTED = ("complete_graph_found", "column_halves_graph", "unranked_residual",
-                   "exact_misfit", "unresolvable")
+#: does not fit the eigenvectors or is not the graph sought (each with its warning), or
+#: that mark a graph held to another noise level: the fitted rankings' graphs
+#: (``leverage_noise_estimates``, checked by ``_unranked_doubt``) and the
+#: constant-diagonal family's (checked against the level that family shows:
+#: ``random_regular_graph(16, 200, seed=3)`` perturbed by 1e-3 is found there, right,
+#: at a residual of 2.4e-4 with ``history["noise"]`` 0).
+ALREADY_CHECKED = ("complete_graph_found", "column_halves_graph", "unranked_residual",
+                   "exact_misfit", "unresolvable", "leverage_noise_estimates",
+                   "constant_diagonal_graph", "regular_family")
 
 
 def exact_search_misfit(history: dict, residual: float, edges: int, n_pairs: int) -> bool:
@@ -42,8 +48,9 @@ def exact_search_misfit(history: dict, residual: float, edges: int, n_pairs: int
     ``residual``) was found by searches that took the eigenvectors as exact but does not
     fit them (residual above ``FITS_EXACTLY``), while most rankings' kept pairs do not
     fit them to rounding (the median noise estimate above ``EXACT_LEVEL``) and no other
-    check has said that the graph does not fit (``ALREADY_DOUBTED``: ``_exact_misfit``
-    when a ranking fits them to rounding and the refits found nothing better); then
+    check has said that the graph does not fit or holds it to another level
+    (``ALREADY_CHECKED``; ``_exact_misfit`` when a ranking fits them to rounding and the
+    refits found nothing better); then
     ``history["exact_search_misfit"]`` holds the residual.
 
     With few pairs per unknown every ranking can fit noisy eigenvectors to rounding
@@ -65,10 +72,10 @@ def exact_search_misfit(history: dict, residual: float, edges: int, n_pairs: int
     -------
     bool
     """
-    levels = history.get("noise_estimates", []) + history.get("leverage_noise_estimates", [])
+    levels = history.get("noise_estimates", [])
     if (history.get("noise", 0.0) > EXACT_NOISE or residual <= FITS_EXACTLY
             or edges >= n_pairs or not levels or float(np.median(levels)) <= EXACT_LEVEL
-            or any(key in history for key in ALREADY_DOUBTED)):
+            or any(key in history for key in ALREADY_CHECKED)):
         return False
     history["exact_search_misfit"] = float(residual)
     return True

@@ -29,10 +29,13 @@ with the true Laplacian (``comm``: it has the true eigenvectors, relative commut
 - ``SLOW`` is added above the time limit of ``bench_audit.time_limit`` (2 s at n <= 200).
 
 After the table: the counts per class and input, and every wrong, slow or crashed row.
-Run from the repository root (one BLAS thread, CPU seconds)::
+``--atlas N`` runs every connected graph of 3 to ``N`` nodes of ``networkx.graph_atlas_g()``
+instead (``atlas i``: its index in the atlas). Run from the repository root (one BLAS
+thread, CPU seconds)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_audit_wider.py [--only NAME ...]
-        [--skip NAME ...] [--input exact perturbed] [--draws 0 1 2 3] [--noise 1e-3] [--list]
+        [--skip NAME ...] [--input exact perturbed] [--draws 0 1 2 3] [--noise 1e-3]
+        [--atlas N] [--list]
 """
 
 from __future__ import annotations
@@ -175,6 +178,13 @@ GRAPHS = {
 }
 
 
+def atlas_graphs(n_max: int) -> dict:
+    """The connected graphs of 3 to ``n_max`` (at most 7) nodes of the networkx atlas,
+    as ``GRAPHS`` holds them (``atlas i``: index ``i`` in ``networkx.graph_atlas_g()``)."""
+    return {f"atlas {i}": (lambda G=G: G) for i, G in enumerate(nx.graph_atlas_g())
+            if 3 <= G.number_of_nodes() <= n_max and nx.is_connected(G)}
+
+
 def classify(kind: str, mult: int, f1: float, res, warned: bool) -> str:
     """The class of one run (see the module docstring; ``mult``: the spectrum's largest
     multiplicity)."""
@@ -197,13 +207,16 @@ def main():
                     choices=["exact", "perturbed"])
     ap.add_argument("--draws", nargs="*", type=int, default=[0, 1, 2, 3])
     ap.add_argument("--noise", type=float, default=1e-3)
+    ap.add_argument("--atlas", type=int, default=None, metavar="N",
+                    help="every connected graph of 3 to N <= 7 nodes of the networkx atlas")
     ap.add_argument("--list", action="store_true", help="print the graphs and exit")
     args = ap.parse_args()
+    graphs = GRAPHS if args.atlas is None else atlas_graphs(args.atlas)
     if args.list:
-        print("\n".join(GRAPHS))
+        print("\n".join(graphs))
         return
-    names = args.only or list(GRAPHS)
-    unknown = [g for g in [*names, *args.skip] if g not in GRAPHS]
+    names = args.only or list(graphs)
+    unknown = [g for g in [*names, *args.skip] if g not in graphs]
     if unknown:
         ap.error(f"unknown graphs {unknown}; --list shows them")
     names = [g for g in names if g not in args.skip]
@@ -214,7 +227,7 @@ def main():
     summary = {kind: Counter() for kind in args.input}
     bad = []
     for name in names:
-        B = fourier_basis(_relabel(GRAPHS[name]()))
+        B = fourier_basis(_relabel(graphs[name]()))
         mult = _multiplicity(B.eigenvalues)
         true = (B.laplacian.nnz - B.n) // 2
         for kind in args.input:

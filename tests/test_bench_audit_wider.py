@@ -85,3 +85,10 @@ def test_graphs_are_connected_and_sized(wider):
     weights = [w for _, _, w in wider.GRAPHS["florentine uniform[1, 10]"]().edges(
         data="weight")]
     assert min(weights) >= 1.0 and max(weights) <= 10.0
+
+
+def test_atlas_graphs(wider):
+    # the connected graphs of 3 and 4 nodes: 2 and 6; of 5 and 6 nodes: 21 and 112
+    assert len(wider.atlas_graphs(4)) == 8
+    assert len(wider.atlas_graphs(6)) == 141
+    assert all(nx.is_connected(f()) for f in wider.atlas_graphs(5).values())

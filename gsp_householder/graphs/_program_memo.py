@@ -32,7 +32,7 @@ _memo: contextvars.ContextVar = contextvars.ContextVar("program_memo", default=N
 
 
 def program_key(arrays, flags) -> bytes:
-    """A 32-byte digest of the shapes, dtypes and bytes of ``arrays`` (in order) and of
+    """A 32-byte digest of the shapes and float64 bytes of ``arrays`` (in order) and of
     the tuple ``flags``: equal for the same program, and two different programs share
     one with probability about $2^{-256}$."""
     digest = hashlib.blake2b(digest_size=32)

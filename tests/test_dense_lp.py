@@ -255,3 +255,80 @@ def test_objective_changes_are_solved_by_the_primal_simplex():
         np.testing.assert_allclose(x, ref_x, atol=1e-7 * max(1.0, np.abs(ref_x).max()))
     dual, primal = _dense_lp.DUAL_SIMPLEX, _dense_lp.PRIMAL_SIMPLEX
     assert used == [dual, primal, primal, primal, dual, primal, primal]
+
+
+def _counted_runs(monkeypatch):
+    """A list that grows by one at every HiGHS run of ``_dense_lp``."""
+    runs, run = [], _dense_lp._run
+
+    def counted(h):
+        runs.append(1)
+        return run(h)
+    monkeypatch.setattr(_dense_lp, "_run", counted)
+    return runs
+
+
+@pytest.mark.skipif(not _dense_lp.available(), reason="HiGHS bindings not importable")
+def test_programs_posed_again_are_solved_once(monkeypatch):
+    from gsp_householder.graphs._program_memo import remembered_programs
+
+    runs = _counted_runs(monkeypatch)
+    rng = np.random.default_rng(3)
+    A, b, A_eq, b_eq, lower, upper = _program(rng)
+    cost = np.append(np.zeros(A.shape[1] - 1), -1.0)
+    first = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
+    assert first[0] == 0 and len(runs) == 1
+    with remembered_programs():
+        again = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
+        assert len(runs) == 2                   # the first solve of the block runs HiGHS
+        again[1][:] = np.nan                    # the caller's copy, not the record's
+        with remembered_programs():             # a nested block shares the record
+            kept = _dense_lp.solve(cost, A.copy(), b, A_eq, b_eq, lower, upper)
+        assert len(runs) == 2
+        np.testing.assert_array_equal(kept[1], first[1])   # the same numbers
+        assert kept[0] == first[0]
+        moved = b.copy()
+        moved[0] = np.nextafter(moved[0], np.inf)          # another program
+        _dense_lp.solve(cost, A, moved, A_eq, b_eq, lower, upper)
+        _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper, confirm_infeasible=True)
+        assert len(runs) == 4
+    _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)  # outside: solved again
+    assert len(runs) == 5
+
+
+@pytest.mark.skipif(not _dense_lp.available(), reason="HiGHS bindings not importable")
+def test_infeasible_programs_are_remembered_too(monkeypatch):
+    from gsp_householder.graphs._program_memo import remembered_programs
+
+    runs = _counted_runs(monkeypatch)
+    A = np.array([[1.0], [-1.0]])
+    b = np.array([-1.0, -1.0])                   # x <= -1 and x >= 1
+    empty = np.zeros((0, 1))
+    bounds = np.array([-np.inf]), np.array([np.inf])
+    with remembered_programs():
+        for _ in range(2):
+            status, x = _dense_lp.solve(np.ones(1), A, b, empty, np.zeros(0), *bounds)
+            assert status == _dense_lp.INFEASIBLE and x is None
+    assert len(runs) == 1
+
+
+def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
+    """The answers of ``infer_laplacian`` are those of the same searches solving every
+    program (karate unweighted, exact: a family of 8 directions, 40 cold programs)."""
+    import contextlib
+
+    import networkx as nx
+
+    from gsp_householder import fourier_basis, infer_laplacian
+    from gsp_householder.graphs import laplacian_inference
+
+    B = fourier_basis(nx.Graph(nx.karate_club_graph().edges()))
+    rng = np.random.default_rng(0)
+    n = B.n
+    V = B.eigenvectors[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    kept = infer_laplacian(V, rng=0)
+    monkeypatch.setattr(laplacian_inference, "remembered_programs", contextlib.nullcontext)
+    solved = infer_laplacian(V, rng=0)
+    assert (kept.n_edges, kept.family_dimension, kept.n_candidates) == (
+        solved.n_edges, solved.family_dimension, solved.n_candidates)
+    assert (kept.laplacian != solved.laplacian).nnz == 0

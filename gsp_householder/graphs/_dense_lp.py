@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
+from gsp_householder.graphs._program_memo import solved_once
+
 try:
     from scipy.optimize._highspy import _core as _highs
 except ImportError:  # pragma: no cover - depends on the scipy build
@@ -123,8 +125,17 @@ def solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, *,
     Returns ``linprog``'s status code and ``x`` (None unless optimal). With
     ``confirm_infeasible``, a program that HiGHS's presolve finds infeasible is solved
     again without presolve, whose answer is returned when it is optimal
-    (``confirmed_solve``).
+    (``confirmed_solve``). Inside ``_program_memo.remembered_programs`` a program solved
+    before is not solved again: its answer is returned (the same numbers).
     """
+    return solved_once((cost, A_ub, b_ub, A_eq, b_eq, lower, upper),
+                       (bool(confirm_infeasible), _highs is None),
+                       lambda: _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper,
+                                           confirm_infeasible))
+
+
+def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
+    """``solve`` without the record of ``remembered_programs``."""
     if _highs is None:
         res = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq,
                       bounds=list(zip(_none(lower), _none(upper), strict=True)),

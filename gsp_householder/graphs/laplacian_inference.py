@@ -110,6 +110,7 @@ from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._prefix_window import window_doubt
+from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -334,7 +335,14 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
 
 
 def _infer(basis, tol, rng) -> InferredLaplacian:
-    """`infer_laplacian` on a validated basis and options."""
+    """`infer_laplacian` on a validated basis and options, each cold linear program
+    solved once (``remembered_programs``)."""
+    with remembered_programs():
+        return _searched(basis, tol, rng)
+
+
+def _searched(basis, tol, rng) -> InferredLaplacian:
+    """`_infer`'s searches and result."""
     if basis["groups"] is None and not basis["ordered"]:
         blocks = node_blocks(basis["V"])
         if blocks is not None:

@@ -253,7 +253,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
         1)$ edges agreeing with it below 0.95 in F1, $2s / (s + m)$
         (``history["family_doubt"]``, module ``_family_doubt``): the graph sought may be
-        that sparser member.
+        that sparser member. Also if, with noisy eigenvectors, the graph returned has
+        weights that are integer multiples of its smallest, $c$, and a largest
+        eigenvalue $c\\,T^2/4$ for an integer $T$, those of a quadratic $c(TL - L^2)$ of
+        a sparser graph with equal weights (``history["quadratic_doubt"]``, module
+        ``_quadratic_doubt``): the graph sought may be that sparser graph.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the

@@ -111,6 +111,7 @@ from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
+from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._result_checks import (
     _close_complement,
@@ -259,7 +260,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         the eigenvectors as exact but does not fit them (residual above 1e-6) while most
         rankings' kept pairs do not fit them to rounding
         (``history["exact_search_misfit"]``, module ``_exact_search_misfit``: exact
-        eigenvectors of normalized Laplacians).
+        eigenvectors of normalized Laplacians). Also if, with noisy eigenvectors, the
+        graph returned has weights that are integer multiples of its smallest, $c$, and a
+        largest eigenvalue $c\\,T^2/4$ for an integer $T$, those of a quadratic
+        $c(TL - L^2)$ of a sparser graph with equal weights (``history["quadratic_doubt"]``, module
+        ``_quadratic_doubt``): the graph sought may be that sparser graph.
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
@@ -725,6 +730,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"the graph sought, probably sparser, was not found",
                       ConvergenceWarning, stacklevel=4)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
     window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
     _weak_edges(basis, L, eigenvalues, history)
     return InferredLaplacian(
@@ -780,6 +786,37 @@ def _family_doubt(basis, B, found, family_dimension, history) -> None:
                   f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
                   f"member, which the search did not reach", ConvergenceWarning,
                   stacklevel=5)
+
+
+def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:
+    """Warn when the graph ``found`` (a ``rank_candidates`` item, Laplacian ``L`` with
+    ``eigenvalues`` on the basis), found at a noise level, has the weights and the
+    largest eigenvalue of a quadratic $c(TL_0 - L_0^2)$ of a sparser graph $L_0$ with
+    equal weights (``_quadratic_doubt.quadratic_signature``), which has the same
+    eigenvectors; then ``history["quadratic_doubt"]`` is $(c, T)$.
+
+    Not asked for exact eigenvectors (the polynomials of the truth are searched there,
+    ``_freed_member``), a twin class's basis, an ordered basis (a quadratic's eigenvalues
+    run out of order), a graph already said not to fit the eigenvectors
+    (``_fitted_noise`` is then 0), a tree or the complete graph.
+    """
+    noise = _fitted_noise(history)
+    edges = int(found[0])
+    if (noise <= EXACT_NOISE or basis.get("twin_class") or basis["ordered"]
+            or basis["kind"] != "combinatorial" or edges <= B.n - 1 or edges >= B.n_pairs):
+        return
+    signature = quadratic_signature(L, eigenvalues, noise)
+    if signature is None:
+        return
+    history["quadratic_doubt"] = signature
+    unit, T = signature
+    warnings.warn(f"the inferred graph ({edges} edges) has weights that are integer "
+                  f"multiples of its smallest ({unit:.3g}) to the noise level, and its "
+                  f"largest eigenvalue is that weight times {T}^2/4: the weights and "
+                  f"spectrum of a quadratic c({T} L - L^2) of a sparser graph L with equal "
+                  f"weights, which has the same eigenvectors (the pairs at distance 2 "
+                  f"of a tree); the graph sought may be that sparser graph, which the "
+                  f"search did not reach", ConvergenceWarning, stacklevel=5)
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:

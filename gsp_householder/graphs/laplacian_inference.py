@@ -406,7 +406,7 @@ def _equalised_first(basis, ranked, history):
 
 def _extreme_first(basis, B, ranked, family_dimension, history):
     """``ranked`` with, from exact eigenvectors whose graph found is one member of a
-    family (``family_dimension`` above 1) and fits them exactly, the sparser connected
+    family (``family_dimension`` above 1), fitting them or not, the sparser connected
     equal-weight graphs that they diagonalise found at the valid cone's vertices of one
     minimised eigenvalue (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
     edges behind a weighted member of 250), put first (sparsest first), with a

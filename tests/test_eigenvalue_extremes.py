@@ -16,6 +16,7 @@ from gsp_householder.graphs import laplacian_inference
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._eigenvalue_extremes import sparser_extreme_members
 from gsp_householder.graphs._laplacian_fit import _residual
+from gsp_householder.graphs._support_search import EXACT_NOISE
 
 
 def _margulis():
@@ -131,3 +132,26 @@ def test_not_searched_with_noise_or_order():
                              * E / np.linalg.norm(E))
     assert "extreme_members" not in _infer(shuffled(U @ Wt, 0)).history
     assert "extreme_members" not in _infer(B).history
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_mycielski_graph_found_behind_an_equally_sparse_or_misfit_graph(seed):
+    # Mycielski(6) (47 nodes, 236 edges): from exact eigenvectors the searches end at a
+    # weighted graph of 236 edges, or at 629-630 edges that do not fit them (shuffles 1
+    # and 2, Haswell kernels); the truth, with equal weights, is the vertex of two
+    # programs minimising one eigenvalue (beyond the 32nd on shuffle 0). It was taken
+    # only when sparser than a graph found that fits. On some kernels the pairs show a
+    # noise level and no program runs: the graph returned is then warned of
+    G = nx.mycielski_graph(6)
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(B.eigenvectors, seed), rng=0)
+    f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
+    if res.history["noise"] <= EXACT_NOISE:
+        assert f1 == 1.0
+        if "extreme_members" in res.history:
+            found, sparsest = res.history["extreme_members"]
+            assert found >= sparsest == 236
+    else:
+        assert f1 == 1.0 or any(issubclass(w.category, ConvergenceWarning) for w in caught)

@@ -38,14 +38,12 @@ from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
 from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
-from gsp_householder.graphs._template_lp import adjacency, edge_key
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, adjacency, edge_key
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
 
 #: Largest basis searched: the programs hold every pair row ($n(n-1)/2$ rows of $n - 1$
 #: unknowns; 2016 x 63 at 64 nodes).
 EXTREMES_MAX_N = 64
-#: Programs solved at most (one per column, in the basis's order).
-MAX_PROGRAMS = 32
 #: A sparsest member reached by fewer programs than this is returned with a warning.
 CONFIRMING_PROGRAMS = 2
 #: Until a sparser graph is found the programs stop at the graph found reached as a
@@ -57,15 +55,17 @@ MAX_STRIKES = 3
 
 def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
     """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
-    weights ``A`` and fewer edges than ``found`` (a candidate item) that the exact
+    weights ``A`` and fewer edges than ``found`` (a candidate item; as many when
+    ``found`` has unequal weights) that the exact
     eigenvectors diagonalise (residual at most ``FITS_EXACTLY``), at the vertices of the
     programs minimising one eigenvalue each over the valid cone, each edge set once, and
     the number of programs whose vertex is the sparsest of them; ``([], 0)`` for other
     than combinatorial Laplacians, with the eigenvalue order or grouped unknowns, and
     above ``EXTREMES_MAX_N`` nodes.
 
-    Until a member is found, the programs stop as ``MAX_PROGRAMS`` and ``MAX_STRIKES``
-    say; once the graph found is beaten, every column's program is solved.
+    Until a member is found, the programs stop as ``MAX_STRIKES`` says; once the graph
+    found is beaten, every column's program is solved. A graph found with unequal
+    weights is beaten by an equal-weight one with as many edges too.
 
     Parameters
     ----------
@@ -91,11 +91,13 @@ def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
                           np.full(B.g, np.inf))
     tol = np.full(B.n, 1e-9 * B.n)
     own = edge_key(found[3])
+    # a graph found with unequal weights yields to an equal-weight one as sparse, as
+    # the rankings' candidates do (``candidate_order``): Mycielski(6), 236 edges each
+    weighted = found[1] > EQUAL_WEIGHTS_CV
     members, reached, strikes, split = {}, {}, 0, 0
     unit = np.eye(B.g)                                # program k minimises eigenvalue k
     for k in range(B.g):
-        if not members and (k == MAX_PROGRAMS or strikes == MAX_STRIKES
-                            or split == MAX_STRIKES):
+        if not members and (strikes == MAX_STRIKES or split == MAX_STRIKES):
             break
         status, lam = program.solve(unit[k])
         if status != OPTIMAL:
@@ -120,7 +122,7 @@ def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
         if _residual(basis, A) > FITS_EXACTLY:
             continue
         reached[key] = 1
-        if edges < found[0]:
+        if edges < found[0] or (weighted and edges == found[0]):
             members[key] = (edges, 0.0, lam, A)
         else:
             strikes += 1

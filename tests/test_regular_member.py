@@ -83,3 +83,18 @@ def test_torus_is_not_answered_by_a_denser_member_without_a_warning(dims, seed):
         found, sparsest = res.history["regular_members"]
         assert found > sparsest == G.number_of_edges() == res.n_edges
         assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+
+
+def test_svd_falls_back_to_gesvd(monkeypatch):
+    # numpy's divide-and-conquer SVD did not converge on the centred Z of the exact
+    # 10 x 20 torus (draw 0 of the sweep's shuffles): the family is still computed
+    from gsp_householder.graphs import _regular_member
+
+    def failing(*args, **kwargs):
+        raise np.linalg.LinAlgError("SVD did not converge")
+
+    A = np.random.default_rng(0).standard_normal((6, 4))
+    expected = np.linalg.svd(A, full_matrices=True)[1]
+    monkeypatch.setattr(_regular_member.np.linalg, "svd", failing)
+    s = _regular_member._svd(A, full_matrices=True)[1]
+    np.testing.assert_allclose(s, expected, rtol=1e-12)

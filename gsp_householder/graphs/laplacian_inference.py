@@ -446,7 +446,7 @@ def _regular_first(basis, B, ranked, history, rng):
     eigenvectors; ``history["regular_members"]`` gives the edges of the graph that was
     first and of the sparsest of them."""
     if not ranked or B.ordered or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY:
-        # (the complete graph found is searched too: the 4 x 4 x 6 torus, shuffles 2, 3)
+        # the complete graph found is searched too (the exact 4 x 4 x 6 torus, draws 2, 3)
         return ranked
     members = sparser_regular_members(B, basis, ranked[0], rng)
     if not members:

@@ -152,6 +152,8 @@ def _most_rows_members(U, member, rng, draws, toward):
     members with all its rows on their plane (``FACE_DRAWS`` draws) as long as such
     draws add rows; empty when no draw is valid."""
     d = U.shape[1]
+    if len(U) < d - 1:
+        return []
     faces = {}
     for _ in range(draws):
         lam, zero = member(_normal(U[rng.choice(len(U), size=d - 1, replace=False)],

@@ -113,6 +113,7 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
+from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._result_checks import (
     _close_complement,
     _exact_misfit,
@@ -373,8 +374,9 @@ def _search(basis, B, tol, rng):
         grouped = _character_search(basis, tol, rng)
         if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
-                return (_grouped_result, _equalised_first(basis, grouped[0], grouped[2]),
-                        *grouped[1:])
+                return (_grouped_result, _regular_first(
+                    basis, B, _equalised_first(basis, grouped[0], grouped[2]), grouped[2],
+                    rng), *grouped[1:])
             # the groups are a symmetry's, not a Cayley graph's eigenspaces: the graph
             # they give holds no information, and the ungrouped search runs alone
             grouped = None
@@ -402,11 +404,12 @@ def _search(basis, B, tol, rng):
         history = {**history, **g_history}
         family_dimension = max(family_dimension, g_dim)
         ranked = _equalised_first(basis, _merge(ranked, g_ranked), history)
-        return (_grouped_result, _extreme_first(basis, B, ranked, family_dimension, history),
+        ranked = _extreme_first(basis, B, ranked, family_dimension, history)
+        return (_grouped_result, _regular_first(basis, B, ranked, history, rng),
                 family_dimension, history)
-    ranked = _equalised_first(basis, ranked, history)
-    return _result, _extreme_first(basis, B, ranked, family_dimension, history), \
-        family_dimension, history
+    ranked = _extreme_first(basis, B, _equalised_first(basis, ranked, history),
+                            family_dimension, history)
+    return _result, _regular_first(basis, B, ranked, history, rng), family_dimension, history
 
 
 def _equalised_first(basis, ranked, history):
@@ -454,6 +457,31 @@ def _extreme_first(basis, B, ranked, family_dimension, history):
                       f"them ({fewest} edges, returned) was reached by {reached} program "
                       f"only: a still sparser graph may have these eigenvectors (the "
                       f"others are among the candidates)", ConvergenceWarning, stacklevel=5)
+    return _ahead(members, ranked)
+
+
+def _regular_first(basis, B, ranked, history, rng):
+    """``ranked`` with, when its first graph fits the eigenvectors exactly, the sparser
+    connected equal-weight graphs of the constant-diagonal family that they diagonalise
+    (``sparser_regular_members``: the 4 x 4 x 5 torus, 240 edges behind a member of 320
+    sharing none of them) put first (sparsest first), with an `AmbiguousGraphWarning`:
+    they are planes of random draws, and as sparse twins of a lattice share its
+    eigenvectors; ``history["regular_members"]`` gives the edges of the graph that was
+    first and of the sparsest of them."""
+    if not ranked or B.ordered or _residuals(basis, ranked[0][3])[0] > FITS_EXACTLY:
+        # the complete graph found is searched too (the exact 4 x 4 x 6 torus, draws 2, 3)
+        return ranked
+    members = sparser_regular_members(B, basis, ranked[0], rng)
+    if not members:
+        return ranked
+    fewest = int(min(m[0] for m in members))
+    history["regular_members"] = (int(ranked[0][0]), fewest)
+    warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but a "
+                  f"sparser regular graph with these eigenvectors was found ({fewest} "
+                  f"edges, returned) on a random plane of the constant-diagonal family: "
+                  f"other graphs as sparse (twins of a lattice) may have them too (the "
+                  f"others found are among the candidates)", AmbiguousGraphWarning,
+                  stacklevel=5)
     return _ahead(members, ranked)
 
 

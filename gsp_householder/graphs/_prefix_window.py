@@ -55,6 +55,16 @@ def window_fit(search, lo: int, lo_gram, hi: int):
     return None
 
 
+def doubtful_window_graph(history: dict, fits_before: int, edges: int, n: int,
+                          n_pairs: int) -> bool:
+    """Whether a search that took window prefixes (``history["prefix_window_fits"]``
+    above ``fits_before``, its count before the search) gave a graph of ``edges`` edges
+    on ``n`` nodes that ``window_doubt`` warns of: neither a tree nor the complete graph
+    (``n_pairs`` edges)."""
+    return (history.get("prefix_window_fits", 0) > fits_before
+            and n - 1 < edges < n_pairs)
+
+
 def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:
     """Warn when the searches took prefixes found in a window
     (``history["prefix_window_fits"]``) and the inferred graph (``edges`` edges on ``n``

@@ -42,6 +42,7 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
+from gsp_householder.graphs._prefix_window import doubtful_window_graph
 from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sparser_rival import record_sparser_rival
@@ -657,10 +658,16 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
+        fits = history.get("prefix_window_fits", 0)
         entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
                                                         tol, noise, rng, history), noise)
         ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
+        if entry and doubtful_window_graph(history, fits, ranked[0][0], B.n, B.n_pairs):
+            # a window prefix's graph that ``window_doubt`` would warn of: a candidate,
+            # but it does not end the ladder (the later rankings may hold a sparser one)
+            found.append(entry)
+            continue
         if entry:
             found.append(entry)
             residual, dim = entry[0], entry[2]

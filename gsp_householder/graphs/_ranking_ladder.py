@@ -637,7 +637,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
     is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
     consistent graphs have been found, or when a graph consistent with the noise is
-    among the candidates of the previous ranking (two rankings hold it).
+    among the candidates of the previous ranking (two rankings hold it). A graph from a
+    window prefix that is neither a tree nor the complete graph
+    (``doubtful_window_graph``) is kept among the graphs found but stops nothing.
 
     ``searches`` (a dict shared by the noisy ladders of one ``_ladder``) records the
     searches that found no graph without drawing from ``rng`` (``_repeatable_search``):

@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 from gsp_householder.exceptions import ConvergenceWarning
-from gsp_householder.graphs._prefix_window import window_doubt, window_fit
+from gsp_householder.graphs import _ranking_ladder
+from gsp_householder.graphs._prefix_window import (
+    doubtful_window_graph,
+    window_doubt,
+    window_fit,
+)
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
@@ -82,11 +87,14 @@ def test_window_below_a_truncated_family_is_bisected():
     assert len(search.sizes) <= 10
 
 
-@pytest.mark.parametrize("n, seed", [(350, 8), (500, 5)])
+@pytest.mark.parametrize("n, seed", [(350, 8), (500, 5), (350, 9)])
 def test_perturbed_trees_whose_valid_prefixes_lie_within_a_doubling_step_are_found(n, seed):
     # random_labeled_tree(350, seed=8) and (500, seed=5) perturbed: no uncapped ranking
     # gave a graph (the doubling went past the valid prefixes to truncated families) and
-    # the capped ladder gave the complete graph (warned)
+    # the capped ladder gave the complete graph (warned). (350, seed=9): the third
+    # uncapped ranking's window prefix gave 850 edges, which ended the noisy ladder as
+    # the second graph consistent with the noise; the smallest estimate was then not
+    # reached and the search at it gave 847 edges (warned, ``window_doubt``) for the tree
     history, f1, caught = _inferred(n, seed)
     assert history.get("deep_trimming") is True
     assert f1 >= 0.95 and not caught
@@ -107,3 +115,58 @@ def test_perturbed_tree_with_a_window_prefix_is_found_or_warned():
     # gave 2270 edges for 499 without a warning (the complete graph, warned, before)
     _, f1, caught = _inferred(500, 30)
     assert f1 >= 0.95 or caught
+
+
+def test_doubtful_window_graphs_are_those_window_doubt_warns_of():
+    history = {"prefix_window_fits": 3}
+    assert doubtful_window_graph(history, 2, 850, 350, 61075)
+    assert not doubtful_window_graph(history, 3, 850, 350, 61075)    # no window prefix
+    assert not doubtful_window_graph(history, 2, 349, 350, 61075)    # a tree
+    assert not doubtful_window_graph(history, 2, 61075, 350, 61075)  # complete
+    assert not doubtful_window_graph({}, 0, 850, 350, 61075)
+
+
+class _Basis:
+    n, n_pairs = 350, 61075
+
+
+def _scripted_ladder(monkeypatch, script):
+    """``_noisy_ladder`` over the rankings of ``script`` (key: ``(edges, window)`` of the
+    graph its search gives, None for no graph; every estimate 2.4e-4, every graph's
+    residuals 5e-4, consistent with it): the edges of the graph returned and the
+    rankings searched."""
+    searched = []
+
+    def search(searches, key, B, scores, trimmed, tol, noise, rng, history, **options):
+        searched.append(key)
+        if script[key] is None:
+            return [], 1
+        edges, window = script[key]
+        history["prefix_window_fits"] = history.get("prefix_window_fits", 0) + window
+        return [(edges, 0.5, None, f"graph of {edges} edges")], 40
+
+    def entry(basis, ranked, dim, noise):
+        return (5e-4, ranked, dim, 5e-4, False, False) if ranked else None
+
+    monkeypatch.setattr(_ranking_ladder, "_repeatable_search", search)
+    monkeypatch.setattr(_ranking_ladder, "_noisy_entry", entry)
+    monkeypatch.setattr(_ranking_ladder, "_edge_key", lambda W: W)
+    history = {"noise_estimates": [2.4e-4]}
+    ranked, _, _ = _ranking_ladder._noisy_ladder(
+        _Basis(), None, 0.0, None, history, list(script),
+        lambda key: (None, None, 2.4e-4), last_resort=False)
+    return (ranked[0][0] if ranked else None), searched
+
+
+def test_a_doubtful_window_graph_does_not_end_the_noisy_ladder(monkeypatch):
+    # random_labeled_tree(350, seed=9) perturbed: 848 edges, then a window prefix's 850
+    # edges ended the ladder (two graphs consistent with the noise); the later rankings
+    # now run, and the sparsest consistent graph is chosen as before
+    script = {"a": (848, 0), "b": (850, 1), "c": (349, 0), "d": (349, 0)}
+    assert _scripted_ladder(monkeypatch, script) == (349, ["a", "b", "c"])
+    # a window prefix's tree is not doubtful: it ends the ladder
+    script = {"a": (848, 0), "b": (349, 1), "c": (349, 0)}
+    assert _scripted_ladder(monkeypatch, script) == (349, ["a", "b"])
+    # nothing else found: the doubtful graph is returned (``window_doubt`` warns)
+    script = {"a": (850, 1), "b": None, "c": None}
+    assert _scripted_ladder(monkeypatch, script) == (850, ["a", "b", "c"])

@@ -23,7 +23,11 @@ sparsest graph. On held-out trees the window gave the tree (350 to 500 nodes, se
 8, 30) but also graphs of 1821 edges for 399 (tree(400, seed 30)) and 2270 for 499
 (tree(500, seed 30), where the complete graph was returned, warned, before): a graph
 found from such a prefix that is not a tree (no connected graph is sparser) is warned
-of (``window_doubt``, ``history["prefix_window_fits"]``).
+of (``window_doubt``, ``history["prefix_window_fits"]``). Nor does such a graph end the
+noisy ladder (``doubtful_window_graph``): on ``random_labeled_tree(350, seed=9)``
+perturbed a window prefix's 850 edges were the second graph consistent with the noise,
+the ladder stopped before the ranking whose smaller estimate led to the tree, and
+847 edges were returned (warned) for the tree.
 
 Internal module: arguments are validated by the caller.
 """
@@ -53,6 +57,16 @@ def window_fit(search, lo: int, lo_gram, hi: int):
         else:
             lo, lo_gram = mid, gram
     return None
+
+
+def doubtful_window_graph(history: dict, fits_before: int, edges: int, n: int,
+                          n_pairs: int) -> bool:
+    """Whether a search that took window prefixes (``history["prefix_window_fits"]``
+    above ``fits_before``, its count before the search) gave a graph of ``edges`` edges
+    on ``n`` nodes that ``window_doubt`` warns of: neither a tree nor the complete graph
+    (``n_pairs`` edges)."""
+    return (history.get("prefix_window_fits", 0) > fits_before
+            and n - 1 < edges < n_pairs)
 
 
 def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:

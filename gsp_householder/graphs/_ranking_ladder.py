@@ -42,6 +42,7 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
+from gsp_householder.graphs._prefix_window import doubtful_window_graph
 from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sparser_rival import record_sparser_rival
@@ -636,7 +637,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     smallest noise estimate) is determined by the eigenvectors (family dimension 1) or
     is a tree (``_settled_at_noise``: no connected graph is sparser), or when two
     consistent graphs have been found, or when a graph consistent with the noise is
-    among the candidates of the previous ranking (two rankings hold it).
+    among the candidates of the previous ranking (two rankings hold it). A graph from a
+    window prefix that is neither a tree nor the complete graph
+    (``doubtful_window_graph``) is kept among the graphs found but stops nothing.
 
     ``searches`` (a dict shared by the noisy ladders of one ``_ladder``) records the
     searches that found no graph without drawing from ``rng`` (``_repeatable_search``):
@@ -657,10 +660,16 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             continue
         noise = noise if fixed_noise is None else fixed_noise
         history["noise"] = noise
+        fits = history.get("prefix_window_fits", 0)
         entry = _noisy_entry(basis, *_repeatable_search(searches, key, B, scores, trimmed,
                                                         tol, noise, rng, history), noise)
         ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
+        if entry and doubtful_window_graph(history, fits, ranked[0][0], B.n, B.n_pairs):
+            # a window prefix's graph that ``window_doubt`` would warn of: a candidate,
+            # but it does not end the ladder (the later rankings may hold a sparser one)
+            found.append(entry)
+            continue
         if entry:
             found.append(entry)
             residual, dim = entry[0], entry[2]

@@ -117,17 +117,18 @@ def test_perturbed_tree_with_a_window_prefix_is_found_or_warned():
     assert f1 >= 0.95 or caught
 
 
-def test_doubtful_window_graphs_are_those_window_doubt_warns_of():
-    history = {"prefix_window_fits": 3}
-    assert doubtful_window_graph(history, 2, 850, 350, 61075)
-    assert not doubtful_window_graph(history, 3, 850, 350, 61075)    # no window prefix
-    assert not doubtful_window_graph(history, 2, 349, 350, 61075)    # a tree
-    assert not doubtful_window_graph(history, 2, 61075, 350, 61075)  # complete
-    assert not doubtful_window_graph({}, 0, 850, 350, 61075)
-
-
 class _Basis:
     n, n_pairs = 350, 61075
+
+
+def test_doubtful_window_graphs_are_those_window_doubt_warns_of():
+    history = {"prefix_window_fits": 3}
+    assert doubtful_window_graph(history, 2, 850, _Basis)
+    assert not doubtful_window_graph(history, 3, 850, _Basis)     # no window prefix
+    assert not doubtful_window_graph(history, 2, 349, _Basis)     # a tree
+    assert not doubtful_window_graph(history, 2, 61075, _Basis)   # complete
+    assert not doubtful_window_graph({}, 0, 850, _Basis)
+    assert not doubtful_window_graph(history, 3, 850, None)       # the basis not read
 
 
 def _scripted_ladder(monkeypatch, script):

@@ -59,14 +59,13 @@ def window_fit(search, lo: int, lo_gram, hi: int):
     return None
 
 
-def doubtful_window_graph(history: dict, fits_before: int, edges: int, n: int,
-                          n_pairs: int) -> bool:
+def doubtful_window_graph(history: dict, fits_before: int, edges: int, B) -> bool:
     """Whether a search that took window prefixes (``history["prefix_window_fits"]``
     above ``fits_before``, its count before the search) gave a graph of ``edges`` edges
-    on ``n`` nodes that ``window_doubt`` warns of: neither a tree nor the complete graph
-    (``n_pairs`` edges)."""
+    that ``window_doubt`` warns of: neither a tree nor the complete graph on the basis
+    ``B``'s ``n`` nodes (``n_pairs`` edges), read only when a window prefix was taken."""
     return (history.get("prefix_window_fits", 0) > fits_before
-            and n - 1 < edges < n_pairs)
+            and B.n - 1 < edges < B.n_pairs)
 
 
 def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:

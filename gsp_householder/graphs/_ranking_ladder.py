@@ -665,7 +665,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                                                         tol, noise, rng, history), noise)
         ranked = entry[1] if entry else []
         edges = _edge_key(ranked[0][3]) if ranked else None
-        if entry and doubtful_window_graph(history, fits, ranked[0][0], B.n, B.n_pairs):
+        if entry and doubtful_window_graph(history, fits, ranked[0][0], B):
             # a window prefix's graph that ``window_doubt`` would warn of: a candidate,
             # but it does not end the ladder (the later rankings may hold a sparser one)
             found.append(entry)

@@ -326,29 +326,25 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
     bar = progress_bar(progress, basis["V"].shape[0], "infer_laplacian", unit="prefix",
                        long_run=PROGRESS_MIN_N)
+    # each cold linear program of one inference is solved once (``remembered_programs``)
     if bar is None:
-        return _infer(basis, tol, rng)
+        with remembered_programs():
+            return _infer(basis, tol, rng)
 
     def tick(excluded):
         bar.update(1)
         bar.set_postfix(excluded_pairs=excluded, refresh=False)
     token = evaluation_hook.set(tick)
     try:
-        return _infer(basis, tol, rng)
+        with remembered_programs():
+            return _infer(basis, tol, rng)
     finally:
         evaluation_hook.reset(token)
         bar.close()
 
 
 def _infer(basis, tol, rng) -> InferredLaplacian:
-    """`infer_laplacian` on a validated basis and options, each cold linear program
-    solved once (``remembered_programs``)."""
-    with remembered_programs():
-        return _searched(basis, tol, rng)
-
-
-def _searched(basis, tol, rng) -> InferredLaplacian:
-    """`_infer`'s searches and result."""
+    """`infer_laplacian` on a validated basis and options."""
     if basis["groups"] is None and not basis["ordered"]:
         blocks = node_blocks(basis["V"])
         if blocks is not None:

@@ -155,6 +155,8 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
     seen.add(edge_key(sp.triu(W, 1)))
     coo = W.tocoo()
+    where = np.empty(a * b, dtype=np.int64)        # the node at each grid position
+    where[xy[:, 0] * b + xy[:, 1]] = np.arange(a * b)
     twins = []
     for qa, qb in product(maps_a, maps_b):
         if qa is None and qb is None:
@@ -162,8 +164,6 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
         x = xy[:, 0] if qa is None else dct_relabelling(a, qa)[xy[:, 0]]
         y = xy[:, 1] if qb is None else dct_relabelling(b, qb)[xy[:, 1]]
         # node i takes the place of the node at (x, y)
-        where = np.empty(a * b, dtype=np.int64)
-        where[xy[:, 0] * b + xy[:, 1]] = np.arange(a * b)
         perm = where[x * b + y]
         A = sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])),
                                       shape=W.shape))

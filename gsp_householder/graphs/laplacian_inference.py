@@ -112,6 +112,7 @@ from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
+from gsp_householder.graphs._quadratic_root import quadratic_root
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._result_checks import (
@@ -657,6 +658,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # paths on one node): the sparser is returned, the graph found is a candidate
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           rewired, "local_rewiring_edges")
+    root = _quadratic_root(basis, B, ranked[0], L, eigenvalues, history)
+    if root is not None:
+        # a noisy search can return a quadratic c(TL - L^2) of the graph sought (a
+        # tree's pairs at distance 2 beside its edges): its root, a sparser graph with
+        # equal weights that fits as well, is returned; the graph found is the last of
+        # the candidates
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          root, "quadratic_root_edges")
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
     if twins:
         # as many or fewer edges, the same eigenvectors: listed (the result's
@@ -826,14 +835,10 @@ def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:
     run out of order), a graph already said not to fit the eigenvectors
     (``_fitted_noise`` is then 0), a tree or the complete graph.
     """
-    noise = _fitted_noise(history)
-    edges = int(found[0])
-    if (noise <= EXACT_NOISE or basis.get("twin_class") or basis["ordered"]
-            or basis["kind"] != "combinatorial" or edges <= B.n - 1 or edges >= B.n_pairs):
-        return
-    signature = quadratic_signature(L, eigenvalues, noise)
+    signature = _quadratic_signature(basis, B, found, L, eigenvalues, history)
     if signature is None:
         return
+    edges = int(found[0])
     history["quadratic_doubt"] = signature
     unit, T = signature
     warnings.warn(f"the inferred graph ({edges} edges) has weights that are integer "
@@ -843,6 +848,35 @@ def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:
                   f"weights, which has the same eigenvectors (the pairs at distance 2 "
                   f"of a tree); the graph sought may be that sparser graph, which the "
                   f"search did not reach", ConvergenceWarning, stacklevel=5)
+
+
+def _quadratic_signature(basis, B, found, L, eigenvalues, history):
+    """`quadratic_signature` of the graph ``found`` (a ``rank_candidates`` item,
+    Laplacian ``L`` with ``eigenvalues`` on the basis) when it is asked
+    (``_quadratic_doubt``); else None."""
+    noise = _fitted_noise(history)
+    edges = int(found[0])
+    if (noise <= EXACT_NOISE or basis.get("twin_class") or basis["ordered"]
+            or basis["kind"] != "combinatorial" or edges <= B.n - 1 or edges >= B.n_pairs):
+        return None
+    return quadratic_signature(L, eigenvalues, noise)
+
+
+def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | None:
+    """The sparser graph with equal weights whose quadratic $c(TL_0 - L_0^2)$ the graph
+    ``found`` is, when ``_quadratic_doubt`` would warn of it and that graph is found
+    and fits as well (``_quadratic_root.quadratic_root``); then
+    ``history["quadratic_root"]`` is $(c, T)$. Up to ``FAMILY_SEARCH_MAX_N`` nodes
+    (the search reads dense $n \times n$ matrices)."""
+    if B.n > FAMILY_SEARCH_MAX_N:
+        return None
+    signature = _quadratic_signature(basis, B, found, L, eigenvalues, history)
+    if signature is None:
+        return None
+    root = quadratic_root(basis, found[3], eigenvalues, signature, _fitted_noise(history))
+    if root is not None:
+        history["quadratic_root"] = signature
+    return root
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:

@@ -1,0 +1,184 @@
+"""The sparser equal-weight graph behind a noisy graph read as a quadratic of it.
+
+A graph found at a noise level with the signature of ``_quadratic_doubt`` (weights that
+are integer multiples of a unit $c$, largest eigenvalue $c\\,T^2/4$ for an integer $T$)
+may be $A = c(TL - L^2)$ for a sparser graph $L$ with equal weights:
+``random_labeled_tree(300, seed=23)`` perturbed by 1e-3 gives 700 edges for the tree's
+299. Each column's eigenvalue $\\mu_k$ of $A$ is then $c\\,\\rho_k (T - \\rho_k)$ for the
+column's eigenvalue $\\rho_k$ of $L$, one of the two roots $\\rho_k = T/2 + \\sigma_k s_k$,
+$s_k = \\sqrt{T^2/4 - \\mu_k / c}$, $\\sigma_k = \\pm 1$: a choice of sign per column.
+
+The right choice makes $R = V \\operatorname{diag}(\\rho) V^T$ the Laplacian of a graph
+with unit weights, every off-diagonal entry 0 or $-1$ and every diagonal entry an
+integer (the degrees), to the noise; a wrong one leaves entries between. ``root_signs``
+minimises the squared distance of $R$'s entries to those values
+(``integrality_misfit``) over the signs: from the smaller root of every column (most of
+a sparse graph's eigenvalues lie below $T/2$, its largest degree sum's half), it flips
+the column that lowers the misfit most, one at a time, and when no single flip does,
+the best pair among the ``PAIR_CANDIDATES`` columns whose flips cost least
+(tree(300, seed 23): the smaller roots leave 222 of the 299 edges; single flips reach
+290 edges, 283 of them the tree's, with four columns of eigenvalues 5.8 to 6.5 still on
+the wrong root, and one pair flip lets single flips end at the tree).
+
+The graph read off $R$ (entries below $-1/2$, unit weights) is returned only when it
+has fewer edges than the graph found, is connected and fits the eigenvectors as well
+as it (``_equal_graph_fits``), as every sparser graph returned in place of a noisy
+search's must: a wrong choice of signs can only leave the warned quadratic in place.
+Columns whose eigenvalue is free (sibling leaves, twins: the quadratic found may have
+dropped their pair) take a root that is not the graph's eigenvalue; their entries stay
+far from $-1/2$ on the row, and the fit of the graph read decides.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residuals
+
+#: Columns (those whose single flip raises the misfit least) among which a pair flip is
+#: sought when no single flip lowers it (tree(300, seed 23): the two columns of the
+#: pair that unblocks the search rank 5th and 31st).
+PAIR_CANDIDATES = 48
+#: Most pair flips taken, each followed by single flips to a local minimum.
+MAX_PAIR_FLIPS = 32
+#: A flip is taken when it lowers the misfit by more than this fraction of it.
+MIN_GAIN = 1e-9
+
+
+def integrality_misfit(R, out=None) -> float:
+    """Squared distance of the off-diagonal entries of the symmetric ``R`` to the
+    nearer of 0 and $-1$ (entries beyond them to the nearer end) and of its diagonal
+    entries to the nearest integer, summed over the upper triangle and the diagonal.
+    ``out`` (the shape of ``R``) is used as the work space; ``R`` may be ``out``."""
+    d = np.diag(R).copy()
+    out = np.add(R, 0.5, out=out)
+    np.abs(out, out=out)
+    out -= 0.5                      # distance to the nearer of 0 and -1
+    far = out.ravel() @ out.ravel()
+    diag = np.diag(out)
+    return float((far - diag @ diag) / 2.0 + np.sum((d - np.rint(d)) ** 2))
+
+
+def _flipped_misfit(R, v, delta, out) -> float:
+    """``integrality_misfit`` of $R + \\delta v v^T$, in the work space ``out``."""
+    np.multiply.outer(delta * v, v, out=out)
+    out += R
+    return integrality_misfit(out, out=out)
+
+
+def _flip_costs(R, V, step, columns, out) -> np.ndarray:
+    """The misfit of $R + \\delta_k v_k v_k^T$ for every column ``k`` of ``columns``,
+    $\\delta_k$ = ``step[k]``."""
+    return np.array([_flipped_misfit(R, V[:, k], step[k], out) for k in columns])
+
+
+def root_signs(V, half, s) -> np.ndarray:
+    """The signs $\\sigma$ of the roots $\\rho = $ ``half`` $+ \\sigma$ ``s`` that bring
+    $V \\operatorname{diag}(\\rho) V^T$ nearest a Laplacian with unit weights
+    (``integrality_misfit``; module docstring).
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        Orthonormal eigenvectors, the zero-eigenvalue column exactly constant.
+    half : ndarray of shape (n,)
+        $T/2$ on every column, 0 on the zero-eigenvalue column.
+    s : ndarray of shape (n,)
+        The roots' half distance $s_k \\ge 0$ (0 on the zero-eigenvalue column).
+
+    Returns
+    -------
+    ndarray of shape (n,)
+        $\\pm 1$ per column ($-1$ where ``s`` is 0).
+    """
+    sigma = -np.ones(s.size)
+    R = (V * (half - s)) @ V.T
+    misfit = integrality_misfit(R)
+    movable = np.flatnonzero(s > 0.0)
+    movable = movable[np.argsort(-s[movable], kind="stable")]
+    out = np.empty_like(R)
+    for _ in range(MAX_PAIR_FLIPS + 1):
+        misfit = _single_flips(R, V, sigma, s, movable, misfit, out)
+        step = -2.0 * sigma * s
+        costs = _flip_costs(R, V, step, movable, out)
+        pair = _best_pair(R, V, step, movable[np.argsort(costs, kind="stable")
+                                             [:PAIR_CANDIDATES]], misfit, out)
+        if pair is None:
+            break
+        for k in pair:
+            R += np.multiply.outer(step[k] * V[:, k], V[:, k])
+            sigma[k] = -sigma[k]
+        misfit = integrality_misfit(R)
+    return sigma
+
+
+def _single_flips(R, V, sigma, s, columns, misfit, out) -> float:
+    """Flip, in place in ``R`` and ``sigma``, each column of ``columns`` in turn whose
+    flip lowers the misfit, in sweeps until none does; the misfit left."""
+    changed = True
+    while changed:
+        changed = False
+        for k in columns:
+            delta = -2.0 * sigma[k] * s[k]
+            cost = _flipped_misfit(R, V[:, k], delta, out)
+            if cost < misfit * (1.0 - MIN_GAIN):
+                R += np.multiply.outer(delta * V[:, k], V[:, k])
+                sigma[k], misfit, changed = -sigma[k], cost, True
+    return misfit
+
+
+def _best_pair(R, V, step, candidates, misfit, out) -> tuple[int, int] | None:
+    """The pair of ``candidates`` whose joint flip lowers the misfit most, if any does."""
+    best, pair = misfit * (1.0 - MIN_GAIN), None
+    for a, k in enumerate(candidates):
+        Rk = R + np.multiply.outer(step[k] * V[:, k], V[:, k])
+        for m in candidates[a + 1:]:
+            cost = _flipped_misfit(Rk, V[:, m], step[m], out)
+            if cost < best:
+                best, pair = cost, (int(k), int(m))
+    return pair
+
+
+def quadratic_root(basis, W, eigenvalues, signature, noise: float) -> sp.csr_array | None:
+    """The weights of a sparser graph with equal weights whose quadratic the graph of
+    weights ``W`` is and that fits the eigenvectors as well, or None (module docstring).
+
+    Parameters
+    ----------
+    basis : dict
+        The read basis (``V``, ``V_anchored``, ``zero_column``, ``kind``, ``scale``).
+    W : sparse array
+        Symmetric weights of the graph found.
+    eigenvalues : ndarray
+        The eigenvalue of its Laplacian on every column of the basis.
+    signature : tuple of (float, int)
+        Its unit weight $c$ and integer $T$ (``_quadratic_doubt.quadratic_signature``).
+    noise : float
+        The noise level the graph was found at.
+
+    Returns
+    -------
+    scipy.sparse.csr_array or None
+        Symmetric unit weights of the sparser graph.
+    """
+    unit, T = signature
+    V = basis["V_anchored"]
+    n = V.shape[0]
+    half = np.full(n, T / 2.0)
+    s = np.sqrt(np.maximum(T * T / 4.0 - np.asarray(eigenvalues) / unit, 0.0))
+    z = basis["zero_column"]
+    half[z] = s[z] = 0.0
+    rho = half + root_signs(V, half, s) * s
+    R = (V * rho) @ V.T
+    I, J = np.nonzero(np.triu(R < -0.5, 1))
+    found = sp.triu(W, 1).nnz
+    if I.size < n - 1 or I.size >= found:
+        return None
+    U = sp.coo_array((np.ones(I.size), (I, J)), shape=(n, n))
+    root = sp.csr_array(U + U.T)
+    if not _equal_graph_fits(basis, root, _residuals(basis, W), noise):
+        return None
+    return root

@@ -1,4 +1,4 @@
-"""The sparser equal-weight graph behind a noisy graph read as a quadratic of it.
+"""The tree behind a noisy graph read as a quadratic of a sparser equal-weight graph.
 
 A graph found at a noise level with the signature of ``_quadratic_doubt`` (weights that
 are integer multiples of a unit $c$, largest eigenvalue $c\\,T^2/4$ for an integer $T$)
@@ -21,9 +21,14 @@ the best pair among the ``PAIR_CANDIDATES`` columns whose flips cost least
 the wrong root, and one pair flip lets single flips end at the tree).
 
 The graph read off $R$ (entries below $-1/2$, unit weights) is returned only when it
-has fewer edges than the graph found, is connected and fits the eigenvectors as well
-as it (``_equal_graph_fits``), as every sparser graph returned in place of a noisy
-search's must: a wrong choice of signs can only leave the warned quadratic in place.
+is a tree (connected, $n - 1$ edges) that fits the eigenvectors as well as the graph
+found (``_equal_graph_fits``), as every sparser graph returned in place of a noisy
+search's must: a wrong choice of signs can only leave the warned quadratic in place,
+and no connected graph is sparser than a tree. A root with more edges is not returned:
+a quadratic may have several roots with unit weights (another choice of signs inside
+repeated eigenvalues), and the one read need not be the sparsest (the 6 x 7 grid's
+quadratic, perturbed: a valid graph of 82 edges with its eigenvectors, the grid has
+71), so the warning of ``_quadratic_doubt`` stays.
 Columns whose eigenvalue is free (sibling leaves, twins: the quadratic found may have
 dropped their pair) take a root that is not the graph's eigenvalue; their entries stay
 far from $-1/2$ on the row, and the fit of the graph read decides.
@@ -57,9 +62,9 @@ def integrality_misfit(R, out=None) -> float:
     out = np.add(R, 0.5, out=out)
     np.abs(out, out=out)
     out -= 0.5                      # distance to the nearer of 0 and -1
-    far = out.ravel() @ out.ravel()
-    diag = np.diag(out)
-    return float((far - diag @ diag) / 2.0 + np.sum((d - np.rint(d)) ** 2))
+    np.square(out, out=out)         # summed without BLAS: no threads, any kernel
+    far = out.sum() - np.trace(out)
+    return float(far / 2.0 + np.sum((d - np.rint(d)) ** 2))
 
 
 def _flipped_misfit(R, v, delta, out) -> float:
@@ -143,8 +148,8 @@ def _best_pair(R, V, step, candidates, misfit, out) -> tuple[int, int] | None:
 
 
 def quadratic_root(basis, W, eigenvalues, signature, noise: float) -> sp.csr_array | None:
-    """The weights of a sparser graph with equal weights whose quadratic the graph of
-    weights ``W`` is and that fits the eigenvectors as well, or None (module docstring).
+    """The weights of a tree with equal weights whose quadratic the graph of weights
+    ``W`` is and that fits the eigenvectors as well, or None (module docstring).
 
     Parameters
     ----------
@@ -162,7 +167,7 @@ def quadratic_root(basis, W, eigenvalues, signature, noise: float) -> sp.csr_arr
     Returns
     -------
     scipy.sparse.csr_array or None
-        Symmetric unit weights of the sparser graph.
+        Symmetric unit weights of the tree.
     """
     unit, T = signature
     V = basis["V_anchored"]
@@ -174,8 +179,7 @@ def quadratic_root(basis, W, eigenvalues, signature, noise: float) -> sp.csr_arr
     rho = half + root_signs(V, half, s) * s
     R = (V * rho) @ V.T
     I, J = np.nonzero(np.triu(R < -0.5, 1))
-    found = sp.triu(W, 1).nnz
-    if I.size < n - 1 or I.size >= found:
+    if I.size != n - 1 or I.size >= sp.triu(W, 1).nnz:
         return None
     U = sp.coo_array((np.ones(I.size), (I, J)), shape=(n, n))
     root = sp.csr_array(U + U.T)

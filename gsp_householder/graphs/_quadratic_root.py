@@ -14,11 +14,13 @@ integer (the degrees), to the noise; a wrong one leaves entries between. ``root_
 minimises the squared distance of $R$'s entries to those values
 (``integrality_misfit``) over the signs: from the smaller root of every column (most of
 a sparse graph's eigenvalues lie below $T/2$, its largest degree sum's half), it flips
-the column that lowers the misfit most, one at a time, and when no single flip does,
-the best pair among the ``PAIR_CANDIDATES`` columns whose flips cost least
-(tree(300, seed 23): the smaller roots leave 222 of the 299 edges; single flips reach
-290 edges, 283 of them the tree's, with four columns of eigenvalues 5.8 to 6.5 still on
-the wrong root, and one pair flip lets single flips end at the tree).
+every column whose flip lowers the misfit, in sweeps over the columns (largest $s_k$
+first) until none does, and then the best pair among the ``PAIR_CANDIDATES`` columns
+whose flips cost least, and sweeps again. On tree(300, seed 23) the smaller roots leave
+222 of the 299 edges (all of them the tree's) and single flips end at the tree; on the
+quadratic of tree(120, seed 21) (sibling-leaf pairs dropped as on that row) single
+flips stop at a misfit of 11.8 with wrong roots, and one pair flip (the candidates
+ranked 10th and 18th) frees them: 0.32, the tree.
 
 The graph read off $R$ (entries below $-1/2$, unit weights) is returned only when it
 is a tree (connected, $n - 1$ edges) that fits the eigenvectors as well as the graph
@@ -44,8 +46,8 @@ import scipy.sparse as sp
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residuals
 
 #: Columns (those whose single flip raises the misfit least) among which a pair flip is
-#: sought when no single flip lowers it (tree(300, seed 23): the two columns of the
-#: pair that unblocks the search rank 5th and 31st).
+#: sought when no single flip lowers it (the quadratic of tree(120, seed 21): the pair
+#: that unblocks the search ranks 10th and 18th; 1128 pairs of $n \times n$ entries).
 PAIR_CANDIDATES = 48
 #: Most pair flips taken, each followed by single flips to a local minimum.
 MAX_PAIR_FLIPS = 32

@@ -661,9 +661,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     root = _quadratic_root(basis, B, ranked[0], L, eigenvalues, history)
     if root is not None:
         # a noisy search can return a quadratic c(TL - L^2) of the graph sought (a
-        # tree's pairs at distance 2 beside its edges): its root, a sparser graph with
-        # equal weights that fits as well, is returned; the graph found is the last of
-        # the candidates
+        # tree's pairs at distance 2 beside its edges): its root, a tree with equal
+        # weights that fits as well, is returned; the graph found is the last of the
+        # candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           root, "quadratic_root_edges")
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
@@ -863,11 +863,11 @@ def _quadratic_signature(basis, B, found, L, eigenvalues, history):
 
 
 def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | None:
-    """The sparser graph with equal weights whose quadratic $c(TL_0 - L_0^2)$ the graph
-    ``found`` is, when ``_quadratic_doubt`` would warn of it and that graph is found
-    and fits as well (``_quadratic_root.quadratic_root``); then
-    ``history["quadratic_root"]`` is $(c, T)$. Up to ``FAMILY_SEARCH_MAX_N`` nodes
-    (the search reads dense $n \times n$ matrices)."""
+    """The tree with equal weights whose quadratic $c(TL_0 - L_0^2)$ the graph ``found``
+    is, when ``_quadratic_doubt`` would warn of it and that tree is found and fits as
+    well (``_quadratic_root.quadratic_root``); then ``history["quadratic_root"]`` is
+    $(c, T)$. Up to ``FAMILY_SEARCH_MAX_N`` nodes (the search reads dense $n \\times
+    n$ matrices)."""
     if B.n > FAMILY_SEARCH_MAX_N:
         return None
     signature = _quadratic_signature(basis, B, found, L, eigenvalues, history)

@@ -266,7 +266,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         graph returned has weights that are integer multiples of its smallest, $c$, and a
         largest eigenvalue $c\\,T^2/4$ for an integer $T$, those of a quadratic
         $c(TL - L^2)$ of a sparser graph with equal weights (``history["quadratic_doubt"]``, module
-        ``_quadratic_doubt``): the graph sought may be that sparser graph.
+        ``_quadratic_doubt``): the graph sought may be that sparser graph. (When that
+        graph is a tree read from the roots of the quadratic's eigenvalues that fits the
+        eigenvectors as well, it is returned instead, quiet: ``history
+        ["quadratic_root"]``, module ``_quadratic_root``.)
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the

@@ -991,7 +991,9 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
     (``twin_basis``) are the eigenvectors of a graph found on them with fewer edges
     than a generic basis allows (``generic_edges``), no warning (``_doubtful_part``)
     and no twins of its own (3 or more), that graph at ``W``'s mean weight; None if
-    there is none or if the sum does not fit the eigenvectors as well as ``W`` (``_fits_as_well``).
+    there is none or if the sum does not fit the eigenvectors as well as ``W``
+    (``_fits_as_well``), both with ``W``'s weights averaged over those classes
+    (``_averaged_twins``).
     Combinatorial Laplacians, up to ``FAMILY_SEARCH_MAX_N`` nodes.
 
     A class whose basis shows a disconnected graph on it (``component_graph``: some
@@ -1048,12 +1050,12 @@ def _twin_superset(basis, W) -> sp.csr_array | None:
         ratio = max(a / max(b, ROUNDING_FIT) for a, b in zip(fit, theirs, strict=True))
         return total if ratio <= RESIDUAL_CONSISTENT else None
     # W's weights on the classes, polished on the noisy columns, are averaged over each
-    # class for the comparison, as the sum's are: the twins' columns lie in one
-    # eigenspace of W, whose unequal weights fit their noise (the wheel(20) perturbed by
-    # 1e-3, draw 1: W's rotation residual 0.64 times its averaged one, the sum 1.34 times W's,
-    # on 4 of 16 draws above `RESIDUAL_SLACK`). Residuals floored at rounding: on exact
-    # eigenvectors both fit to rounding, and rounding's spread is no misfit (the wheel
-    # of 60 nodes, shuffle 3: 6.2e-16 against 3.0e-16)
+    # class for the comparison: the twins' columns lie in one eigenspace of W, whose
+    # unequal weights fit their noise (wheel(20) perturbed by 1e-3, draw 1: W's
+    # rotation residual 0.64 times its averaged one, and the sum 1.34 times W's, above
+    # `RESIDUAL_SLACK` on 4 of 16 draws; 0.95 to 1.11 times the averaged one). Residuals
+    # floored at rounding: on exact eigenvectors both fit to rounding, and rounding's
+    # spread is no misfit (the wheel of 60 nodes, shuffle 3: 6.2e-16 against 3.0e-16)
     equal = _averaged_twins(W, joined)
     fit = _fits_as_well(_floored_residuals(basis, sp.csr_array(equal + total - W)),
                         _floored_residuals(basis, equal))

@@ -39,6 +39,9 @@ Run from the repository root (one BLAS thread, CPU seconds)::
 
 ``--quick`` runs draw 0 only, leaves out the graphs of n ~ 1000 and learns from signals
 on two graphs (under ten minutes).
+
+Other noise levels (``--noise 1e-4``, ``3e-3``, ``1e-2``, perturbed input) are measured in
+docs/inference-families.md, "The audits at other noise levels; the perturbed wheel's star".
 """
 
 from __future__ import annotations

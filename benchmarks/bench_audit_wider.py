@@ -36,6 +36,9 @@ thread, CPU seconds)::
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_audit_wider.py [--only NAME ...]
         [--skip NAME ...] [--input exact perturbed] [--draws 0 1 2 3] [--noise 1e-3]
         [--atlas N] [--list]
+
+Other noise levels (``--noise 1e-4``, ``3e-3``, ``1e-2``, perturbed input) are measured in
+docs/inference-families.md, "The audits at other noise levels; the perturbed wheel's star".
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ Usage::
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py --only f32 norm
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py --extended-only
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_learn_graph_audit.py --few-signals
     python benchmarks/bench_learn_graph_audit.py --list
 """
 
@@ -103,6 +104,9 @@ EXTENDED_GRAPHS = {
     "wgrid6x8": lambda: _weighted(nx.grid_2d_graph(6, 8), 8),
 }
 GRAPHS.update(EXTENDED_GRAPHS)
+#: Graphs of the few-signal cases (``--few-signals``).
+GRAPHS.update({f"sensor200s{s}": (lambda s=s: _pygsp("Sensor", N=200, seed=s))
+               for s in (1, 2, 3)})
 
 
 def _cases() -> list[tuple[str, str, dict]]:
@@ -137,6 +141,14 @@ def _extended_cases() -> list[tuple[str, str, dict]]:
               for g in ("ws100", "ba120") for th, r in ((0.2, 5), (0.3, 10))]
     cases += [(f"{g}-snr30", g, {"snr": 30}) for g in ("ws100", "ba120", "lesmis")]
     return cases
+
+
+def _few_signal_cases() -> list[tuple[str, str, dict]]:
+    """Fewer signals than the targets (``--few-signals``): karate and PyGSP
+    ``Sensor(200, seed)``, seeds 1-3, at $p$ = 2n and 3n, $\\theta$ = 0.1 and 0.5."""
+    return [(f"{g}-t{th}-{r}", g, {"theta": th, "ratio": r})
+            for g in ("karate", "sensor200s1", "sensor200s2", "sensor200s3")
+            for r in (2, 3) for th in (0.1, 0.5)]
 
 
 def _largest_component(G):
@@ -190,11 +202,16 @@ def main(argv=None) -> None:
     parser.add_argument("--extended", action="store_true",
                         help="add the extended cases (grids, tori, paths, circular ladder, "
                              "5-cube, weighted and normalized graphs, theta 0.2 / 0.3, 30 dB)")
+    parser.add_argument("--few-signals", action="store_true",
+                        help="run the few-signal cases only (p = 2n and 3n on karate and "
+                             "Sensor(200), seeds 1-3)")
     parser.add_argument("--extended-only", action="store_true",
                         help="run the extended cases only")
     args = parser.parse_args(argv)
     pool = ([] if args.extended_only else _cases()) + (
         _extended_cases() if args.extended or args.extended_only else [])
+    if args.few_signals:
+        pool = _few_signal_cases()
     cases = [c for c in pool if args.only is None or any(s in c[0] for s in args.only)]
     if args.list:
         print("\n".join(name for name, _, _ in cases))

@@ -143,6 +143,11 @@ from gsp_householder.graphs._twin_superset import (
     twin_basis,
     twin_classes,
 )
+from gsp_householder.graphs._unit_diagonal import (
+    unit_diagonal_graph,
+    unit_diagonal_misfit,
+    unit_diagonal_system,
+)
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -354,11 +359,33 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
                              "connected components whose eigenvectors mix them (a shared "
                              "eigenvalue): its components cannot be told apart")
     B = _anchored_pair_basis(basis)
+    if basis["kind"] == "normalized" and not basis.get("twin_class"):
+        direct = _unit_diagonal_result(basis, B)
+        if direct is not None:
+            return direct
     outcomes = [_search(basis, B, tol, rng)]
     while len(outcomes) < UNDECIDED_SEARCHES and _undecided(B, outcomes[-1][3]):
         outcomes.append(_search(basis, B, tol, rng))
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
     return finish(basis, B, ranked, family_dimension, history)
+
+
+def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
+    """The result for exact eigenvectors of a normalized Laplacian that determine its
+    eigenvalues by the unit diagonal alone (module ``_unit_diagonal``): the only
+    normalized Laplacian with them, when it is valid, connected and fits them to
+    ``FITS_EXACTLY``; None otherwise (the searches run). Sets
+    ``basis["unit_diagonal"]``, the system, which ``_result`` asks again
+    (``unit_diagonal_misfit``). ``history["unit_diagonal_graph"]`` gives the edges."""
+    system = unit_diagonal_system(basis["V_anchored"], basis["zero_column"])
+    basis["unit_diagonal"] = system
+    W = None if system is None else unit_diagonal_graph(basis["V_anchored"], system, B.u)
+    if W is None or _residuals(basis, W)[0] > FITS_EXACTLY:
+        return None
+    weights = sp.triu(W, 1).data
+    history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
+    ranked = [(int(weights.size), float(weights.std() / weights.mean()), None, W)]
+    return _result(basis, B, ranked, 1, history)
 
 
 def _search(basis, B, tol, rng):
@@ -731,6 +758,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"sought, if noisy no search ran at their noise level; the result's "
                       f"candidates are the other graphs found", ConvergenceWarning,
                       stacklevel=4)
+    if unit_diagonal_misfit(basis.get("unit_diagonal"), residual, int(ranked[0][0]),
+                            B.n_pairs, history, FITS_EXACTLY):
+        warnings.warn(f"the eigenvectors are those of a normalized Laplacian to rounding "
+                      f"(its unit diagonal holds to {basis['unit_diagonal'].misfit:.1g}), "
+                      f"but the inferred graph ({ranked[0][0]} edges) does not fit them "
+                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}): it is not the "
+                      f"graph sought; the result's candidates are the other graphs found",
+                      ConvergenceWarning, stacklevel=4)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own:
         warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "

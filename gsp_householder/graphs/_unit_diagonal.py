@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 
 #: Smallest singular value of $[Z, -\\mathbf 1]$, relative to the largest, at or below
@@ -43,6 +44,12 @@ UNIT_DIAGONAL_MAX_N = 1000
 #: Off-diagonal entries of the solved $N$, relative to its largest, below which they are
 #: read as zero (exact eigenvectors; the graph read is then checked by its residual).
 ZERO_ENTRY = 1e-9
+#: Entries of a program's vertex, relative to its largest, up to which it holds them at
+#: zero (HiGHS's feasibility tolerance, 1e-7, relative to entries of order 1).
+PROGRAM_ZERO = 1e-6
+#: Largest number of entries $k n^2$ of the family's members formed for the program
+#: (800 MB at most, with the pair rows).
+MAX_PROGRAM_ENTRIES = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -54,16 +61,15 @@ class UnitDiagonal:
     misfit : float
         Its smallest singular value over its largest: how far the eigenvectors are from
         any normalized Laplacian's (rounding for exact ones).
-    second : float
-        Its second smallest singular value over its largest.
-    eigenvalues : ndarray of shape (n,)
-        The eigenvalue of every column (0 on the zero-eigenvalue column) from the null
-        vector, scaled to $t = 1$ (the unit diagonal); NaN when $t$ is 0.
+    null : ndarray of shape (k, n)
+        Its right singular vectors of singular values at most ``UNIT_DIAGONAL_ROUNDING``
+        times the largest (the free columns' eigenvalues, then $t$): for exact
+        eigenvectors, $k - 1$ is the dimension of the family of normalized Laplacians
+        that have them.
     """
 
     misfit: float
-    second: float
-    eigenvalues: np.ndarray
+    null: np.ndarray
 
     @property
     def exact(self) -> bool:
@@ -71,10 +77,10 @@ class UnitDiagonal:
         return self.misfit <= UNIT_DIAGONAL_ROUNDING
 
     @property
-    def unique(self) -> bool:
-        """Whether, the eigenvectors exact, one normalized Laplacian at most has them:
-        the null space is one vector."""
-        return self.exact and self.second > UNIT_DIAGONAL_ROUNDING
+    def family_dimension(self) -> int:
+        """Dimension of the family of normalized Laplacians with exact eigenvectors
+        (1: the eigenvectors determine the eigenvalues)."""
+        return max(self.null.shape[0], 1)
 
 
 def unit_diagonal_system(V: np.ndarray, zero_column: int) -> UnitDiagonal | None:
@@ -100,26 +106,32 @@ def unit_diagonal_system(V: np.ndarray, zero_column: int) -> UnitDiagonal | None
     np.multiply(V[:, free], V[:, free], out=A[:, :-1])
     A[:, -1] = -1.0
     _, s, Wt = np.linalg.svd(A)
-    z = Wt[-1]
-    eigenvalues = np.zeros(n)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        eigenvalues[free] = z[:-1] / z[-1] if z[-1] != 0.0 else np.nan
-    return UnitDiagonal(float(s[-1] / s[0]), float(s[-2] / s[0]), eigenvalues)
+    return UnitDiagonal(float(s[-1] / s[0]), Wt[s <= UNIT_DIAGONAL_ROUNDING * s[0]])
 
 
-def unit_diagonal_graph(V: np.ndarray, system: UnitDiagonal,
-                        u: np.ndarray) -> sp.csr_array | None:
-    """The weights of the only normalized Laplacian that the exact eigenvectors ``V`` can
-    have (``system.unique``), $w_{ij} = -N_{ij} u_i u_j$ for the entries of
-    $N = V \\operatorname{diag}(\\lambda) V^T$ below $-$``ZERO_ENTRY`` times its largest;
-    None when the system is not unique, or $N$ has a positive off-diagonal entry
-    above that level (no valid graph has these eigenvectors) or gives a disconnected
-    graph. The caller checks that the graph read fits ``V`` (its residual).
+def unit_diagonal_member(V: np.ndarray, zero_column: int, system: UnitDiagonal,
+                         u: np.ndarray) -> sp.csr_array | None:
+    """The weights of the normalized Laplacian with the exact eigenvectors ``V`` whose
+    off-diagonal entries have the smallest sum of magnitudes (an $\\ell_1$ program over
+    the family ``system.null``; the only one when the family has dimension 1), or None.
+
+    The members are $N(\\theta) = N_0 + \\sum_m \\theta_m Y_m$: $N_0$ the member of the
+    null vector with the largest $|t|$ scaled to $t = 1$, $Y_m$ those of the null
+    directions with $t = 0$. The linear program maximises $\\sum_{i<j} N_{ij}(\\theta)$
+    subject to $N_{ij}(\\theta) \\le 0$ (HiGHS); its vertex is polished by solving the
+    entries it holds at zero exactly (least squares). The weights are
+    $w_{ij} = -N_{ij} u_i u_j$ for the entries below $-$``ZERO_ENTRY`` times the largest.
+    None when the eigenvectors are not exact, the family has more than
+    ``MAX_PROGRAM_ENTRIES`` entries, the program fails, a positive off-diagonal entry is
+    left above that level, or the graph is disconnected. The caller checks that the
+    graph fits ``V`` (its residual).
 
     Parameters
     ----------
     V : ndarray of shape (n, n)
         The anchored basis.
+    zero_column : int
+        Its zero-eigenvalue column.
     system : UnitDiagonal
         Its unit-diagonal system (``unit_diagonal_system``).
     u : ndarray of shape (n,)
@@ -129,20 +141,41 @@ def unit_diagonal_graph(V: np.ndarray, system: UnitDiagonal,
     -------
     scipy.sparse.csr_array or None
     """
-    lam = system.eigenvalues
-    if not system.unique or not np.all(np.isfinite(lam)):
+    n = V.shape[0]
+    null = system.null
+    if not system.exact or null.shape[0] == 0 or null.shape[0] * n * n > MAX_PROGRAM_ENTRIES:
         return None
-    N = (V * lam) @ V.T
-    level = ZERO_ENTRY * float(np.abs(N).max())
-    np.fill_diagonal(N, 0.0)
-    if N.max() > level:
+    k = int(np.argmax(np.abs(null[:, -1])))
+    if abs(null[k, -1]) <= UNIT_DIAGONAL_ROUNDING:
+        return None                     # no member with a unit diagonal
+    base = null[k] / null[k, -1]
+    directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
+    Vf = np.delete(V, zero_column, axis=1)
+    iu, ju = np.triu_indices(n, 1)
+    N0 = ((Vf * base[:-1]) @ Vf.T)[iu, ju]
+    if directions.shape[0]:
+        Q = np.linalg.qr(directions.T)[0]
+        Y = np.stack([((Vf * q) @ Vf.T)[iu, ju] for q in Q.T], axis=1)
+        res = linprog(-Y.sum(axis=0), A_ub=Y, b_ub=-N0,
+                      bounds=[(None, None)] * Y.shape[1], method="highs")
+        if res.status != 0:
+            return None
+        off = N0 + Y @ res.x
+        zero = off > -PROGRAM_ZERO * np.abs(off).max()
+        theta = np.linalg.lstsq(Y[zero], -N0[zero], rcond=None)[0]
+        off = N0 + Y @ theta
+    else:
+        off = N0
+    level = ZERO_ENTRY * float(np.abs(off).max())
+    if off.max() > level:
         return None
-    i, j = np.nonzero(N < -level)
-    W = sp.csr_array((-N[i, j] * u[i] * u[j], (i, j)), shape=N.shape)
-    W = (W + W.T) * 0.5
+    edge = off < -level
+    i, j = iu[edge], ju[edge]
+    w = -off[edge] * u[i] * u[j]
+    W = sp.csr_array((np.r_[w, w], (np.r_[i, j], np.r_[j, i])), shape=(n, n))
     if W.nnz == 0 or connected_components(W, directed=False)[0] > 1:
         return None
-    return sp.csr_array(W)
+    return W
 
 
 #: Entries of the history set by the checks that already say that the graph returned

@@ -144,7 +144,7 @@ from gsp_householder.graphs._twin_superset import (
     twin_classes,
 )
 from gsp_householder.graphs._unit_diagonal import (
-    unit_diagonal_graph,
+    unit_diagonal_member,
     unit_diagonal_misfit,
     unit_diagonal_system,
 )
@@ -367,6 +367,8 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
     while len(outcomes) < UNDECIDED_SEARCHES and _undecided(B, outcomes[-1][3]):
         outcomes.append(_search(basis, B, tol, rng))
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
+    ranked, family_dimension = _with_unit_diagonal_member(basis, ranked, family_dimension,
+                                                          history)
     return finish(basis, B, ranked, family_dimension, history)
 
 
@@ -376,16 +378,42 @@ def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
     normalized Laplacian with them, when it is valid, connected and fits them to
     ``FITS_EXACTLY``; None otherwise (the searches run). Sets
     ``basis["unit_diagonal"]``, the system, which ``_result`` asks again
-    (``unit_diagonal_misfit``). ``history["unit_diagonal_graph"]`` gives the edges."""
+    (``unit_diagonal_misfit``), and, when the family is larger, ``basis
+    ["unit_diagonal_member"]``, its member of least $\\ell_1$ norm if it fits, which
+    ``_with_unit_diagonal_member`` compares with the searches' graph.
+    ``history["unit_diagonal_graph"]`` gives the edges."""
     system = unit_diagonal_system(basis["V_anchored"], basis["zero_column"])
     basis["unit_diagonal"] = system
-    W = None if system is None else unit_diagonal_graph(basis["V_anchored"], system, B.u)
+    W = None if system is None else unit_diagonal_member(
+        basis["V_anchored"], basis["zero_column"], system, B.u)
     if W is None or _residuals(basis, W)[0] > FITS_EXACTLY:
         return None
     weights = sp.triu(W, 1).data
+    item = (int(weights.size), float(weights.std() / weights.mean()), None, W)
+    if system.family_dimension > 1:
+        basis["unit_diagonal_member"] = item
+        return None
     history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
-    ranked = [(int(weights.size), float(weights.std() / weights.mean()), None, W)]
-    return _result(basis, B, ranked, 1, history)
+    return _result(basis, B, [item], 1, history)
+
+
+def _with_unit_diagonal_member(basis, ranked, family_dimension, history):
+    """``ranked`` and ``family_dimension`` with the unit-diagonal family's member of least
+    $\\ell_1$ norm (``basis["unit_diagonal_member"]``, exact eigenvectors of a normalized
+    Laplacian) put first when the searches' graph does not fit the eigenvectors to
+    ``FITS_EXACTLY`` (it is then not a Laplacian with them) or is denser
+    (``candidate_order``); the family's dimension is reported when larger.
+    ``history["unit_diagonal_member"]`` gives the edges of the member and of the graph
+    it replaced."""
+    item = basis.get("unit_diagonal_member")
+    if item is None:
+        return ranked, family_dimension
+    family_dimension = max(family_dimension, basis["unit_diagonal"].family_dimension)
+    if (ranked and _residuals(basis, ranked[0][3])[0] <= FITS_EXACTLY
+            and candidate_order(ranked[0]) <= candidate_order(item)):
+        return ranked, family_dimension
+    history["unit_diagonal_member"] = (item[0], int(ranked[0][0]) if ranked else None)
+    return _ahead([item], ranked), family_dimension
 
 
 def _search(basis, B, tol, rng):

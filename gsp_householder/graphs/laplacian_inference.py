@@ -380,8 +380,8 @@ def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
     ``basis["unit_diagonal"]``, the system, which ``_result`` asks again
     (``unit_diagonal_misfit``), and, when the family is larger, ``basis
     ["unit_diagonal_member"]``, its member of least $\\ell_1$ norm if it fits, which
-    ``_with_unit_diagonal_member`` compares with the searches' graph.
-    ``history["unit_diagonal_graph"]`` gives the edges."""
+    ``_with_unit_diagonal_member`` compares with the searches' graph (bases without
+    eigenspaces or order). ``history["unit_diagonal_graph"]`` gives the edges."""
     system = unit_diagonal_system(basis["V_anchored"], basis["zero_column"])
     basis["unit_diagonal"] = system
     W = None if system is None else unit_diagonal_member(
@@ -391,7 +391,10 @@ def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
     weights = sp.triu(W, 1).data
     item = (int(weights.size), float(weights.std() / weights.mean()), None, W)
     if system.family_dimension > 1:
-        basis["unit_diagonal_member"] = item
+        # a member of the family need not give the columns of one eigenspace one
+        # eigenvalue, nor keep their order: kept for bases without either
+        if basis["groups"] is None and not basis["ordered"]:
+            basis["unit_diagonal_member"] = item
         return None
     history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
     return _result(basis, B, [item], 1, history)

@@ -15,11 +15,15 @@ unknowns) therefore has a null vector for exact eigenvectors of a normalized Lap
 and its smallest singular value, relative to the largest, is at rounding
 (``UnitDiagonal.exact``); a perturbed basis leaves it at the noise level (1e-7 to 1e-4
 of the largest for a relative error 1e-3, measured on karate, Florentine families,
-BA, RGG, grids, trees, Les Misérables). When the null space is one-dimensional
-(``UnitDiagonal.unique``: karate, Florentine families, BA graphs; not graphs with
-eigenvalue 1 repeated or other structured spectra: RGG, grids, trees, Les Misérables,
-Davis southern women) the eigenvectors determine the eigenvalues, hence the graph, by
-this linear system alone (``unit_diagonal_graph``).
+BA, RGG, grids, trees, Les Misérables). When the null space is one vector
+(``UnitDiagonal.family_dimension`` 1: karate, Florentine families, BA graphs) the
+eigenvectors determine the eigenvalues, hence the graph, by this linear system alone.
+Otherwise (graphs with the eigenvalue 1 repeated, from pendant nodes and twins, and
+other structured spectra: RGG, grids, trees, Les Misérables, Davis southern women) the
+normalized Laplacians with these eigenvectors are an affine family of that dimension
+less one, and its member whose off-diagonal entries have the least $\\ell_1$ norm, one
+linear program (``unit_diagonal_member``), is sparse: the graph itself on the RGG,
+trees, Les Misérables and Davis southern women measured, not on grids (a denser member).
 
 Internal module: arguments are validated by the caller.
 """
@@ -141,21 +145,14 @@ def unit_diagonal_member(V: np.ndarray, zero_column: int, system: UnitDiagonal,
     -------
     scipy.sparse.csr_array or None
     """
-    n = V.shape[0]
-    null = system.null
-    if not system.exact or null.shape[0] == 0 or null.shape[0] * n * n > MAX_PROGRAM_ENTRIES:
+    if not system.exact or system.null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES:
         return None
-    k = int(np.argmax(np.abs(null[:, -1])))
-    if abs(null[k, -1]) <= UNIT_DIAGONAL_ROUNDING:
-        return None                     # no member with a unit diagonal
-    base = null[k] / null[k, -1]
-    directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
-    Vf = np.delete(V, zero_column, axis=1)
-    iu, ju = np.triu_indices(n, 1)
-    N0 = ((Vf * base[:-1]) @ Vf.T)[iu, ju]
-    if directions.shape[0]:
-        Q = np.linalg.qr(directions.T)[0]
-        Y = np.stack([((Vf * q) @ Vf.T)[iu, ju] for q in Q.T], axis=1)
+    entries = _member_entries(V, zero_column, system)
+    if entries is None:
+        return None
+    iu, ju, N0, Y = entries
+    n = V.shape[0]
+    if Y.shape[1]:
         res = linprog(-Y.sum(axis=0), A_ub=Y, b_ub=-N0,
                       bounds=[(None, None)] * Y.shape[1], method="highs")
         if res.status != 0:
@@ -176,6 +173,78 @@ def unit_diagonal_member(V: np.ndarray, zero_column: int, system: UnitDiagonal,
     if W.nnz == 0 or connected_components(W, directed=False)[0] > 1:
         return None
     return W
+
+
+def _member_entries(V, zero_column, system):
+    """The upper off-diagonal entries of the family's members, ``(iu, ju, N0, Y)``:
+    $N(\\theta)_{ij} = N_0 + Y\\theta$ on the pairs ``(iu, ju)``, $N_0$ the member of the
+    null vector with the largest $|t|$ scaled to $t = 1$, the columns of $Y$ those of an
+    orthonormal basis of the null directions with $t = 0$; None when no null vector has
+    $t \\ne 0$ (no member has a unit diagonal)."""
+    null = system.null
+    if null.shape[0] == 0:
+        return None
+    k = int(np.argmax(np.abs(null[:, -1])))
+    if abs(null[k, -1]) <= UNIT_DIAGONAL_ROUNDING:
+        return None
+    base = null[k] / null[k, -1]
+    directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
+    Vf = np.delete(V, zero_column, axis=1)
+    iu, ju = np.triu_indices(V.shape[0], 1)
+    N0 = ((Vf * base[:-1]) @ Vf.T)[iu, ju]
+    Y = np.empty((iu.size, directions.shape[0]))
+    if directions.shape[0]:
+        Q = np.linalg.qr(directions.T)[0]
+        for m, q in enumerate(Q.T):
+            Y[:, m] = ((Vf * q) @ Vf.T)[iu, ju]
+    return iu, ju, N0, Y
+
+
+def unit_diagonal_pattern_dimension(V: np.ndarray, zero_column: int,
+                                    system: UnitDiagonal | None, W) -> int | None:
+    """The dimension of the family of normalized Laplacians with the exact eigenvectors
+    ``V`` that vanish on the pairs the graph of weights ``W`` leaves at zero (1: its zero
+    pattern determines it among them), or None when the system is not exact or too
+    large (``MAX_PROGRAM_ENTRIES``).
+
+    The family of Laplacians of any kind that vanish there (``_result_checks.
+    _undetermined_support``) also holds matrices without a unit diagonal, which are no
+    normalized Laplacians: exact shuffled eigenvectors of
+    ``random_geometric_graph(60, 0.3, seed=1)``, normalized, give the graph with 3 such
+    directions, and 1 here.
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        The anchored basis.
+    zero_column : int
+        Its zero-eigenvalue column.
+    system : UnitDiagonal or None
+        Its unit-diagonal system.
+    W : sparse array of shape (n, n)
+        The graph's weights.
+
+    Returns
+    -------
+    int or None
+    """
+    if (system is None or not system.exact
+            or system.null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES):
+        return None
+    entries = _member_entries(V, zero_column, system)
+    if entries is None:
+        return None
+    iu, _, _, Y = entries
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    edge = np.zeros(iu.size, dtype=bool)
+    # index of pair (i, j), i < j, in the row-major upper triangle
+    i, j = upper.row.astype(np.int64), upper.col.astype(np.int64)
+    edge[i * n - i * (i + 1) // 2 + (j - i - 1)] = True
+    if not Y.shape[1]:
+        return 1
+    rank = np.linalg.matrix_rank(Y[~edge]) if (~edge).any() else 0
+    return 1 + Y.shape[1] - int(rank)
 
 
 #: Entries of the history set by the checks that already say that the graph returned

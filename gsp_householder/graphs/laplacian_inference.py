@@ -146,6 +146,7 @@ from gsp_householder.graphs._twin_superset import (
 from gsp_householder.graphs._unit_diagonal import (
     unit_diagonal_member,
     unit_diagonal_misfit,
+    unit_diagonal_pattern_dimension,
     unit_diagonal_system,
 )
 from gsp_householder.graphs.inferred import InferredLaplacian
@@ -798,6 +799,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graph sought; the result's candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
+    if own and basis["kind"] == "normalized":
+        # of that family, only the members with a unit diagonal are normalized Laplacians
+        pattern = unit_diagonal_pattern_dimension(basis["V_anchored"], basis["zero_column"],
+                                                  basis.get("unit_diagonal"), ranked[0][3])
+        if pattern is not None:
+            history["own_family_dimension"] = pattern
+            own = pattern if pattern > 1 else 0
     if own:
         warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
                       f"yet the pairs it leaves at zero hold a family of {own} independent "

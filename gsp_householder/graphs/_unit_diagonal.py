@@ -51,9 +51,9 @@ ZERO_ENTRY = 1e-9
 #: Entries of a program's vertex, relative to its largest, up to which it holds them at
 #: zero (HiGHS's feasibility tolerance, 1e-7, relative to entries of order 1).
 PROGRAM_ZERO = 1e-6
-#: Largest number of entries $k n^2$ of the family's members formed for the program
-#: (800 MB at most, with the pair rows).
-MAX_PROGRAM_ENTRIES = 50_000_000
+#: Largest $k n^2$ for a family of $k$ null vectors: the program's matrix holds
+#: $(k - 1) n (n - 1) / 2$ entries (80 MB at most; 20 directions at 1000 nodes).
+MAX_PROGRAM_ENTRIES = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -145,8 +145,6 @@ def unit_diagonal_member(V: np.ndarray, zero_column: int, system: UnitDiagonal,
     -------
     scipy.sparse.csr_array or None
     """
-    if not system.exact or system.null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES:
-        return None
     entries = _member_entries(V, zero_column, system)
     if entries is None:
         return None
@@ -179,10 +177,12 @@ def _member_entries(V, zero_column, system):
     """The upper off-diagonal entries of the family's members, ``(iu, ju, N0, Y)``:
     $N(\\theta)_{ij} = N_0 + Y\\theta$ on the pairs ``(iu, ju)``, $N_0$ the member of the
     null vector with the largest $|t|$ scaled to $t = 1$, the columns of $Y$ those of an
-    orthonormal basis of the null directions with $t = 0$; None when no null vector has
-    $t \\ne 0$ (no member has a unit diagonal)."""
+    orthonormal basis of the null directions with $t = 0$; None when the eigenvectors
+    are not exact, the family has more than ``MAX_PROGRAM_ENTRIES`` entries, or no null
+    vector has $t \\ne 0$ (no member has a unit diagonal)."""
     null = system.null
-    if null.shape[0] == 0:
+    if (not system.exact or null.shape[0] == 0
+            or null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES):
         return None
     k = int(np.argmax(np.abs(null[:, -1])))
     if abs(null[k, -1]) <= UNIT_DIAGONAL_ROUNDING:
@@ -228,10 +228,7 @@ def unit_diagonal_pattern_dimension(V: np.ndarray, zero_column: int,
     -------
     int or None
     """
-    if (system is None or not system.exact
-            or system.null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES):
-        return None
-    entries = _member_entries(V, zero_column, system)
+    entries = None if system is None else _member_entries(V, zero_column, system)
     if entries is None:
         return None
     iu, _, _, Y = entries

@@ -267,7 +267,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         the eigenvectors as exact but does not fit them (residual above 1e-6) while most
         rankings' kept pairs do not fit them to rounding
         (``history["exact_search_misfit"]``, module ``_exact_search_misfit``: exact
-        eigenvectors of normalized Laplacians). Also if, with noisy eigenvectors, the
+        eigenvectors of normalized Laplacians). And if, for a normalized Laplacian, the
+        eigenvectors satisfy its unit diagonal to rounding (exact eigenvectors of one,
+        module ``_unit_diagonal``) but the graph returned does not fit them (residual
+        above 1e-6; ``history["unit_diagonal_misfit"]``). Also if, with noisy eigenvectors, the
         graph returned has weights that are integer multiples of its smallest, $c$, and a
         largest eigenvalue $c\\,T^2/4$ for an integer $T$, those of a quadratic
         $c(TL - L^2)$ of a sparser graph with equal weights (``history["quadratic_doubt"]``, module

@@ -144,6 +144,12 @@ from gsp_householder.graphs._twin_superset import (
     twin_basis,
     twin_classes,
 )
+from gsp_householder.graphs._unit_diagonal import (
+    unit_diagonal_member,
+    unit_diagonal_misfit,
+    unit_diagonal_pattern_dimension,
+    unit_diagonal_system,
+)
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -262,7 +268,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         the eigenvectors as exact but does not fit them (residual above 1e-6) while most
         rankings' kept pairs do not fit them to rounding
         (``history["exact_search_misfit"]``, module ``_exact_search_misfit``: exact
-        eigenvectors of normalized Laplacians). Also if, with noisy eigenvectors, the
+        eigenvectors of normalized Laplacians). And if, for a normalized Laplacian, the
+        eigenvectors satisfy its unit diagonal to rounding (exact eigenvectors of one,
+        module ``_unit_diagonal``) but the graph returned does not fit them (residual
+        above 1e-6; ``history["unit_diagonal_misfit"]``). Also if, with noisy eigenvectors, the
         graph returned has weights that are integer multiples of its smallest, $c$, and a
         largest eigenvalue $c\\,T^2/4$ for an integer $T$, those of a quadratic
         $c(TL - L^2)$ of a sparser graph with equal weights (``history["quadratic_doubt"]``, module
@@ -358,11 +367,64 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
                              "connected components whose eigenvectors mix them (a shared "
                              "eigenvalue): its components cannot be told apart")
     B = _anchored_pair_basis(basis)
+    if basis["kind"] == "normalized" and not basis.get("twin_class"):
+        direct = _unit_diagonal_result(basis, B)
+        if direct is not None:
+            return direct
     outcomes = [_search(basis, B, tol, rng)]
     while len(outcomes) < UNDECIDED_SEARCHES and _undecided(B, outcomes[-1][3]):
         outcomes.append(_search(basis, B, tol, rng))
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
+    ranked, family_dimension = _with_unit_diagonal_member(basis, ranked, family_dimension,
+                                                          history)
     return finish(basis, B, ranked, family_dimension, history)
+
+
+def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
+    """The result for exact eigenvectors of a normalized Laplacian that determine its
+    eigenvalues by the unit diagonal alone (module ``_unit_diagonal``): the only
+    normalized Laplacian with them, when it is valid, connected and fits them to
+    ``FITS_EXACTLY``; None otherwise (the searches run). Sets
+    ``basis["unit_diagonal"]``, the system, which ``_result`` asks again
+    (``unit_diagonal_misfit``), and, when the family is larger, ``basis
+    ["unit_diagonal_member"]``, its member of least $\\ell_1$ norm if it fits, which
+    ``_with_unit_diagonal_member`` compares with the searches' graph (bases without
+    eigenspaces or order). ``history["unit_diagonal_graph"]`` gives the edges."""
+    system = unit_diagonal_system(basis["V_anchored"], basis["zero_column"])
+    basis["unit_diagonal"] = system
+    W = None if system is None else unit_diagonal_member(
+        basis["V_anchored"], basis["zero_column"], system, B.u)
+    if W is None or _residuals(basis, W)[0] > FITS_EXACTLY:
+        return None
+    weights = sp.triu(W, 1).data
+    item = (int(weights.size), float(weights.std() / weights.mean()), None, W)
+    if system.family_dimension > 1:
+        # a member of the family need not give the columns of one eigenspace one
+        # eigenvalue, nor keep their order: kept for bases without either
+        if basis["groups"] is None and not basis["ordered"]:
+            basis["unit_diagonal_member"] = item
+        return None
+    history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
+    return _result(basis, B, [item], 1, history)
+
+
+def _with_unit_diagonal_member(basis, ranked, family_dimension, history):
+    """``ranked`` and ``family_dimension`` with the unit-diagonal family's member of least
+    $\\ell_1$ norm (``basis["unit_diagonal_member"]``, exact eigenvectors of a normalized
+    Laplacian) put first when the searches' graph does not fit the eigenvectors to
+    ``FITS_EXACTLY`` (it is then not a Laplacian with them) or is denser
+    (``candidate_order``); the family's dimension is reported when larger.
+    ``history["unit_diagonal_member"]`` gives the edges of the member and of the graph
+    it replaced."""
+    item = basis.get("unit_diagonal_member")
+    if item is None:
+        return ranked, family_dimension
+    family_dimension = max(family_dimension, basis["unit_diagonal"].family_dimension)
+    if (ranked and _residuals(basis, ranked[0][3])[0] <= FITS_EXACTLY
+            and candidate_order(ranked[0]) <= candidate_order(item)):
+        return ranked, family_dimension
+    history["unit_diagonal_member"] = (item[0], int(ranked[0][0]) if ranked else None)
+    return _ahead([item], ranked), family_dimension
 
 
 def _search(basis, B, tol, rng):
@@ -743,7 +805,22 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"sought, if noisy no search ran at their noise level; the result's "
                       f"candidates are the other graphs found", ConvergenceWarning,
                       stacklevel=4)
+    if unit_diagonal_misfit(basis.get("unit_diagonal"), residual, int(ranked[0][0]),
+                            B.n_pairs, history, FITS_EXACTLY):
+        warnings.warn(f"the eigenvectors are those of a normalized Laplacian to rounding "
+                      f"(its unit diagonal holds to {basis['unit_diagonal'].misfit:.1g}), "
+                      f"but the inferred graph ({ranked[0][0]} edges) does not fit them "
+                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}): it is not the "
+                      f"graph sought; the result's candidates are the other graphs found",
+                      ConvergenceWarning, stacklevel=4)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
+    if own and basis["kind"] == "normalized":
+        # of that family, only the members with a unit diagonal are normalized Laplacians
+        pattern = unit_diagonal_pattern_dimension(basis["V_anchored"], basis["zero_column"],
+                                                  basis.get("unit_diagonal"), ranked[0][3])
+        if pattern is not None:
+            history["own_family_dimension"] = pattern
+            own = pattern if pattern > 1 else 0
     if own:
         warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
                       f"yet the pairs it leaves at zero hold a family of {own} independent "

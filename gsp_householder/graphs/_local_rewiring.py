@@ -287,9 +287,10 @@ class KeptInverses:
     """The blocks of ``subset_inverses`` kept by a digest of ``A`` and ``draws``, up to
     ``max_entries`` pseudo-inverse entries in all (``KEPT_INVERSE_ENTRIES``: 64 MB)."""
 
-    def __init__(self, max_entries: int = KEPT_INVERSE_ENTRIES):
+    def __init__(self, max_entries: int | None = None):
         self.blocks: dict = {}
-        self.entries, self.max_entries = 0, int(max_entries)
+        self.entries = 0
+        self.max_entries = KEPT_INVERSE_ENTRIES if max_entries is None else int(max_entries)
 
     @staticmethod
     def key(A, draws) -> tuple:

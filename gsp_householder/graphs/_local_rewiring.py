@@ -298,27 +298,30 @@ class KeptInverses:
         digest = hashlib.blake2b(np.ascontiguousarray(A).tobytes(), digest_size=32).digest()
         return A.shape, int(draws), digest
 
-    def keep(self, key, blocks) -> None:
-        """Keep ``blocks`` under ``key`` unless they would exceed ``max_entries``."""
-        size = sum(inverse.size for _, inverse in blocks)
-        if self.entries + size <= self.max_entries:
-            self.blocks[key] = blocks
-            self.entries += size
+    def room(self, entries: int) -> bool:
+        """Whether ``entries`` more pseudo-inverse entries can be kept."""
+        return self.entries + entries <= self.max_entries
+
+    def keep(self, key, blocks: list) -> None:
+        """Keep ``blocks`` under ``key``."""
+        self.blocks[key] = blocks
+        self.entries += sum(inverse.size for _, inverse in blocks)
 
 
-def subset_inverses(A, draws: int, kept: KeptInverses | None = None) -> list:
+def subset_inverses(A, draws: int, kept: KeptInverses | None = None):
     """The blocks of subsets of pairs that ``sparsest_entries`` solves on ``A`` ($p
-    \\times k$) and the pseudo-inverses of their rows, as ``[(subsets, pinv), ...]``:
+    \\times k$) and the pseudo-inverses of their rows, as ``(subsets, pinv)`` pairs:
     every subset of $k$ rows when there are at most ``MAX_SUBSETS``, else ``draws``
-    ``transversal_subsets``, ``SUBSET_BLOCK`` subsets a block (a bound on the entries
-    held at once).
+    ``transversal_subsets``, ``SUBSET_BLOCK`` subsets a block. Without ``kept`` the
+    blocks are computed one at a time as they are read (a bound on the entries held at
+    once).
 
     With ``kept``, the blocks of an ``A`` and ``draws`` seen before are taken from it
-    (``KeptInverses``), and new ones are kept there. The subsets and the
-    pseudo-inverses depend on ``A`` alone, and ``_sparser_systems`` solves each system
-    of a group once per tolerance and pass with the same ``A`` (on the perturbed
-    ``random_internet_as_graph(150, seed=25)``: 445 solves of 108 systems, 9.3 of 21
-    CPU s): the same arrays, computed once.
+    (``KeptInverses``), and new ones are kept there while it has room (else computed
+    one at a time). The subsets and the pseudo-inverses depend on ``A`` alone, and
+    ``_sparser_systems`` solves each system of a group once per tolerance and pass with
+    the same ``A`` (on the perturbed ``random_internet_as_graph(150, seed=25)``: 445
+    solves of 108 systems, 9.3 of 21 CPU s): the same arrays, computed once.
     """
     key = None if kept is None else KeptInverses.key(A, draws)
     if key is not None and key in kept.blocks:
@@ -328,12 +331,12 @@ def subset_inverses(A, draws: int, kept: KeptInverses | None = None) -> list:
         S = np.array(list(combinations(range(p), k)), dtype=np.intp)
     else:
         S = transversal_subsets(A, draws)
-    blocks = []
-    for start in range(0, len(S), SUBSET_BLOCK):
-        block = S[start:start + SUBSET_BLOCK]
-        blocks.append((block, np.linalg.pinv(A[block])))
-    if key is not None:
-        kept.keep(key, blocks)
+    blocks = ((S[start:start + SUBSET_BLOCK], np.linalg.pinv(A[S[start:start + SUBSET_BLOCK]]))
+              for start in range(0, len(S), SUBSET_BLOCK))
+    if key is None or not kept.room(len(S) * k * k):
+        return blocks
+    blocks = list(blocks)
+    kept.keep(key, blocks)
     return blocks
 
 

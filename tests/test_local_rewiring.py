@@ -235,3 +235,56 @@ def test_the_tree_replaces_sibling_subtrees_swapped(draw):
     # the result drops as cliques on adjacent twins (``laplacian_inference._result``)
     lean = without_twin_cliques(basis, W, NOISE)
     assert _edges(W if lean is None else lean) == _edges(_weights(G, 120))
+
+
+
+def test_nested_systems_inverted_once(monkeypatch):
+    # the systems nested in a group are solved for each tolerance and pass with the same
+    # rows: their subsets' pseudo-inverses are computed once
+    from gsp_householder.graphs import _local_rewiring
+
+    G, H = _sibling_subtrees_swapped()
+    subtree = np.array(sorted(nx.descendants(nx.bfs_tree(G, 0), 2) | {2}))
+    basis, B = _basis(perturbed(shuffled(_mixed_in_subtree(G, H, 120, subtree, 0), 0),
+                                1e-3, 0))
+    pinv, inverted, solved = np.linalg.pinv, [], []
+    entries = _local_rewiring.sparsest_entries
+
+    def counted_pinv(M, *args, **kwargs):
+        inverted.append(M.tobytes())
+        return pinv(M, *args, **kwargs)
+
+    def counted_entries(A, *args, **kwargs):
+        solved.append(A.tobytes())
+        return entries(A, *args, **kwargs)
+
+    monkeypatch.setattr(np.linalg, "pinv", counted_pinv)
+    monkeypatch.setattr(_local_rewiring, "sparsest_entries", counted_entries)
+    assert sparser_on_local_columns(basis, B, _weights(H, 120), NOISE) is not None
+    assert len(solved) > len(set(solved))         # systems solved again with the same rows
+    assert len(inverted) == len(set(inverted))    # but none inverted twice
+
+
+@pytest.mark.parametrize(("p", "k"), [(12, 4), (40, 6)])
+def test_kept_inverses_give_the_same_entries(p, k):
+    # all subsets (495) or transversal ones (40 choose 6 > MAX_SUBSETS): the kept blocks
+    # are those computed afresh, and so are the entries found from them, bit for bit
+    from gsp_householder.graphs._local_rewiring import KeptInverses, subset_inverses
+
+    rng = np.random.default_rng(p)
+    A = rng.standard_normal((p, k))
+    kept = KeptInverses()
+    first = subset_inverses(A, 64, kept)
+    assert subset_inverses(A, 64, kept) is first
+    for (S0, P0), (S1, P1) in zip(first, subset_inverses(A, 64), strict=True):
+        assert np.array_equal(S0, S1) and np.array_equal(P0, P1)
+    for _ in range(3):
+        base = -np.abs(rng.standard_normal(p))
+        slacks = [np.full(p, 1e-9), np.full(p, 0.3)]
+        fresh = sparsest_entries(A, base, slacks, -10.0, 64)
+        again = sparsest_entries(A, base, slacks, -10.0, 64, kept)
+        assert all((a is None and b is None) or np.array_equal(a, b)
+                   for a, b in zip(fresh, again, strict=True))
+    none = KeptInverses(max_entries=0)
+    subset_inverses(A, 64, none)
+    assert not none.blocks and none.entries == 0

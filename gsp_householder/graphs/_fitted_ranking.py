@@ -36,6 +36,10 @@ def fitted_ranking(B: PairBasis, r=16, keep=0.5, max_steps=MAX_STEPS):
     target = np.ones(len(i))
     y = np.linalg.lstsq(X, target, rcond=None)[0]
     k = max(min(int(keep * len(i)), len(i) - 1), Lam.shape[1])
+    # the kept rows of every step gathered into one array (``X[kept]`` would be a fresh
+    # array of k rows per step, which the kernel maps and zeroes each time): the same
+    # rows, so the same solves
+    rows, ones = np.empty((k, X.shape[1])), target[:k]
     kept = None
     for _ in range(max_steps):
         res = np.abs(X @ y - 1.0)
@@ -43,7 +47,8 @@ def fitted_ranking(B: PairBasis, r=16, keep=0.5, max_steps=MAX_STEPS):
         if kept is not None and np.array_equal(new, kept):
             break
         kept = new
-        y = np.linalg.lstsq(X[kept], target[kept], rcond=None)[0]
+        y = np.linalg.lstsq(np.take(X, kept, axis=0, out=rows, mode="wrap"), ones,
+                            rcond=None)[0]
     lam = Lam @ y + 1.0
     out = np.ones(len(i), dtype=bool)
     out[kept] = False

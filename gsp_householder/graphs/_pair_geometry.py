@@ -252,10 +252,13 @@ class PairBasis:
         """Pair rows $a_{ij}$ for index arrays ``i``, ``j``.
 
         ``out``: a buffer for the products of the free columns (see ``free_rows``);
-        with grouped unknowns the returned group sums are a fresh array.
+        with grouped unknowns the returned group sums are a fresh array, unless every
+        unknown has one column (an ordered basis of a simple spectrum): its sums are the
+        products themselves, returned as they are (``numpy.add.reduceat`` over runs of
+        one column copies each entry, 30 times the time of the product at 199 columns).
         """
         R = self.free_rows(i, j, out)
-        if self.G is None:
+        if self.G is None or (self.starts is not None and self.starts.size == R.shape[1]):
             return R
         if self.starts is not None:
             return np.add.reduceat(R, self.starts, axis=1) if len(R) else R @ self.G

@@ -14,8 +14,11 @@ truth (to 5e-4) and a valid Laplacian at 22000 and 26000 pairs, and is truncated
 directions) at 31936, the doubling step after 15968. There the window is bisected:
 a prefix that leaves a truncated family moves the upper end down, one that fails
 otherwise the lower end up, until a prefix holds a valid Laplacian or the window is
-as narrow as the search's bisection (``hi // 200``); if none does, the doubling goes
-on as before.
+as narrow as the search's bisection (``hi // 200``). A failure without a truncated
+family may also lie above the valid prefixes (their family no longer holds a valid
+Laplacian before it is truncated), where the bisection steps over them: the window's
+sizes are then scanned upwards in ``WINDOW_SCAN`` steps (``window_scan``). If none
+holds one, the doubling goes on as before.
 
 A prefix found so stands beside prefixes whose near-null families were cut at
 ``MAX_FAMILY``: its own family is near that size, and its members need not hold the
@@ -70,7 +73,7 @@ def window_fit(search, lo: int, lo_gram, hi: int):
 
 def window_scan(search, lo: int, lo_gram, hi: int):
     """``window_fit``'s answer from the sizes ``lo + k (hi - lo) / WINDOW_SCAN`` below
-    ``hi`` in turn, up to the first that holds a valid Laplacian or leaves a truncated
+    ``hi`` in turn (steps no finer than the bisection's resolution, ``hi // 200``), up to the first that holds a valid Laplacian or leaves a truncated
     family (a larger prefix leaves fewer pairs and a larger family); None if none holds
     one.
 
@@ -84,7 +87,7 @@ def window_scan(search, lo: int, lo_gram, hi: int):
     between 15968 and 31936, which then moved the window's lower end above the valid
     prefixes).
     """
-    step = max(1, (hi - lo) // WINDOW_SCAN)
+    step = max(1, hi // 200, (hi - lo) // WINDOW_SCAN)     # at most the bisection's
     c = lo + step
     while c < hi:
         gram = lo_gram.without(search.i[lo:c], search.j[lo:c])

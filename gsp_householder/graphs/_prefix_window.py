@@ -41,7 +41,6 @@ import warnings
 
 from gsp_householder.exceptions import ConvergenceWarning
 
-
 #: Parts of the window whose sizes are scanned in turn when its bisection finds no valid
 #: prefix (``window_fit``).
 WINDOW_SCAN = 16
@@ -73,9 +72,9 @@ def window_fit(search, lo: int, lo_gram, hi: int):
 
 def window_scan(search, lo: int, lo_gram, hi: int):
     """``window_fit``'s answer from the sizes ``lo + k (hi - lo) / WINDOW_SCAN`` below
-    ``hi`` in turn (steps no finer than the bisection's resolution, ``hi // 200``), up to the first that holds a valid Laplacian or leaves a truncated
-    family (a larger prefix leaves fewer pairs and a larger family); None if none holds
-    one.
+    ``hi`` in turn (steps no finer than the bisection's resolution, ``hi // 200``), up
+    to the first that holds a valid Laplacian or leaves a truncated family (a larger
+    prefix leaves fewer pairs and a larger family); None if none holds one.
 
     A failure that is not truncated does not say on which side of the valid prefixes a
     size lies: below them the pairs after the prefix hold edges, above them (before the

@@ -86,7 +86,7 @@ def window_scan(search, lo: int, lo_gram, hi: int):
     between 15968 and 31936, which then moved the window's lower end above the valid
     prefixes).
     """
-    step = max(1, hi // 200, (hi - lo) // WINDOW_SCAN)     # at most the bisection's
+    step = max(1, hi // 200, (hi - lo) // WINDOW_SCAN)     # no finer than the bisection
     c = lo + step
     while c < hi:
         gram = lo_gram.without(search.i[lo:c], search.j[lo:c])

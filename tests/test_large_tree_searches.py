@@ -10,6 +10,7 @@ import pytest
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs import _ranking_ladder
 from gsp_householder.graphs._prefix_window import (
+    WINDOW_SCAN,
     doubtful_window_graph,
     window_doubt,
     window_fit,
@@ -81,10 +82,40 @@ def test_window_below_a_truncated_family_is_bisected():
     fit, c, lo, _ = window_fit(search, 15968, _Gram(), 31936)
     assert fit == "fit" and 21981 <= c <= 30000 and lo < c
     assert all(15968 < size < 31936 for size in search.sizes)
-    # no valid size in the window: None, after a bisection's worth of evaluations
+    # no valid size in the window: None, after a bisection's and a scan's evaluations
     search = _WindowSearch(40000, 30000)
     assert window_fit(search, 15968, _Gram(), 31936) is None
-    assert len(search.sizes) <= 10
+    assert len(search.sizes) <= 10 + WINDOW_SCAN
+
+
+class _NarrowWindowSearch(_WindowSearch):
+    """A ``_WindowSearch`` whose prefixes between ``high`` and ``truncated`` pairs fail
+    without a truncated family (their family holds no valid Laplacian)."""
+
+    def __init__(self, low, high, truncated, n_pairs=100_000):
+        super().__init__(low, high, n_pairs)
+        self.truncated = truncated
+
+    def evaluate(self, c, gram):
+        fit = super().evaluate(c, gram)
+        self.truncated_miss = c > self.truncated
+        return fit
+
+
+def test_window_whose_valid_prefixes_the_bisection_steps_over_is_scanned():
+    # random_labeled_tree(500, seed=9) perturbed, uncapped ranking of 16 directions: the
+    # edges end at the 24393rd pair, the family holds a valid Laplacian to about 27000
+    # pairs, none (not truncated) at 27944, the bisection's first size between 15968 and
+    # 31936, and is truncated from 30813 on
+    search = _NarrowWindowSearch(24394, 27000, 30812)
+    fit, c, lo, _ = window_fit(search, 15968, _Gram(), 31936)
+    assert fit == "fit" and 24394 <= c <= 27000 and 15968 <= lo < c
+    assert all(15968 < size < 31936 for size in search.sizes)
+    # the scan goes upwards and stops at the first truncated family
+    search = _NarrowWindowSearch(40000, 30000, 20000)
+    assert window_fit(search, 15968, _Gram(), 31936) is None
+    scanned = search.sizes[search.sizes.index(min(search.sizes)):]
+    assert scanned == sorted(scanned) and sum(size > 20000 for size in scanned) <= 1
 
 
 @pytest.mark.parametrize("n, seed", [(350, 8), (500, 5), (350, 9)])

@@ -14,8 +14,11 @@ truth (to 5e-4) and a valid Laplacian at 22000 and 26000 pairs, and is truncated
 directions) at 31936, the doubling step after 15968. There the window is bisected:
 a prefix that leaves a truncated family moves the upper end down, one that fails
 otherwise the lower end up, until a prefix holds a valid Laplacian or the window is
-as narrow as the search's bisection (``hi // 200``); if none does, the doubling goes
-on as before.
+as narrow as the search's bisection (``hi // 200``). A failure without a truncated
+family may also lie above the valid prefixes (their family no longer holds a valid
+Laplacian before it is truncated), where the bisection steps over them: the window's
+sizes are then scanned upwards in ``WINDOW_SCAN`` steps (``window_scan``). If none
+holds one, the doubling goes on as before.
 
 A prefix found so stands beside prefixes whose near-null families were cut at
 ``MAX_FAMILY``: its own family is near that size, and its members need not hold the
@@ -38,6 +41,10 @@ import warnings
 
 from gsp_householder.exceptions import ConvergenceWarning
 
+#: Parts of the window whose sizes are scanned in turn when its bisection finds no valid
+#: prefix (``window_fit``).
+WINDOW_SCAN = 16
+
 
 def window_fit(search, lo: int, lo_gram, hi: int):
     """``(fit, c, lo, lo_gram)``: a ``Fit`` of ``search`` (a ``PrefixSearch``) at a
@@ -45,7 +52,11 @@ def window_fit(search, lo: int, lo_gram, hi: int):
     pairs after it) and ``hi`` (failed with a truncated family), and the largest failed
     size below ``c`` with its Gram; or None when none of the sizes tried holds one.
     ``search.truncated_miss`` tells whether its last evaluation failed on a truncated
-    family."""
+    family.
+
+    The window is bisected first; if that finds no valid prefix, its sizes are scanned
+    upwards (``window_scan``)."""
+    start, start_gram, top = lo, lo_gram, hi
     while hi - lo > max(1, hi // 200):
         mid = (lo + hi) // 2
         gram = lo_gram.without(search.i[lo:mid], search.j[lo:mid])
@@ -56,6 +67,35 @@ def window_fit(search, lo: int, lo_gram, hi: int):
             hi = mid
         else:
             lo, lo_gram = mid, gram
+    return window_scan(search, start, start_gram, min(hi, top))
+
+
+def window_scan(search, lo: int, lo_gram, hi: int):
+    """``window_fit``'s answer from the sizes ``lo + k (hi - lo) / WINDOW_SCAN`` below
+    ``hi`` in turn (steps no finer than the bisection's resolution, ``hi // 200``), up
+    to the first that holds a valid Laplacian or leaves a truncated family (a larger
+    prefix leaves fewer pairs and a larger family); None if none holds one.
+
+    A failure that is not truncated does not say on which side of the valid prefixes a
+    size lies: below them the pairs after the prefix hold edges, above them (before the
+    family is truncated) the family no longer holds a valid Laplacian. The bisection
+    takes every such failure for the first and may step over the valid prefixes
+    (``random_labeled_tree(500, seed=9)`` perturbed by 1e-3, uncapped ranking of 16
+    directions: the edges end at the 24393rd pair, the family holds a valid Laplacian
+    from there to about 27000 pairs and none at 27944, the bisection's first size
+    between 15968 and 31936, which then moved the window's lower end above the valid
+    prefixes).
+    """
+    step = max(1, hi // 200, (hi - lo) // WINDOW_SCAN)     # no finer than the bisection
+    c = lo + step
+    while c < hi:
+        gram = lo_gram.without(search.i[lo:c], search.j[lo:c])
+        fit = search.evaluate(c, gram)
+        if fit is not None:
+            return fit, c, lo, lo_gram
+        if search.truncated_miss:
+            return None
+        lo, lo_gram, c = c, gram, c + step
     return None
 
 

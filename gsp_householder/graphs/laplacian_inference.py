@@ -296,7 +296,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
         ["equally_sparse_edges"]``, module ``_equal_sparsity``); a grid or path
         returned is compared with its DCT twins, relabellings of its factors that share
-        its eigenvectors (``history["grid_twins"]``, module ``_grid_twins``).
+        its eigenvectors, at any number of nodes (``history["grid_twins"]``, module
+        ``_grid_twins``).
 
     Notes
     -----

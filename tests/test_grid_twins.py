@@ -106,3 +106,27 @@ def test_grid_from_exact_shuffled_eigenvectors_is_right_or_warned(shape, seed):
         assert f1 == 1.0 or any(
             {tuple(sorted(e)) for e in zip(*sp.triu(L, 1).nonzero(), strict=True)} == truth
             for L in result.candidates)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_grid_twins_are_checked_above_the_family_search_size(monkeypatch, seed):
+    # the grid-twin check ran only up to FAMILY_SEARCH_MAX_N (500) nodes: the 25 x 40
+    # grid's exact shuffled eigenvectors (bench input) gave an isomorphic twin (F1 0.0,
+    # 1935 edges) with no warning. Here the limit is put below the 5 x 5 grid's size
+    # (the checks of larger bases), and a grid returned must still be warned about,
+    # with the truth the answer or a candidate
+    from gsp_householder.graphs import laplacian_inference
+
+    monkeypatch.setattr(laplacian_inference, "FAMILY_SEARCH_MAX_N", 16)
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(5, 5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(shuffled(fourier_basis(G).eigenvectors, seed), rng=0)
+    f1 = compare_graphs(G, result)["f1"]
+    assert f1 == 1.0 or caught
+    if grid_coordinates(-sp.triu(result.laplacian, 1) - sp.tril(result.laplacian, -1)):
+        assert [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+        truth = {tuple(sorted(e)) for e in G.edges()}
+        assert f1 == 1.0 or any(
+            {tuple(sorted(e)) for e in zip(*sp.triu(L, 1).nonzero(), strict=True)} == truth
+            for L in result.candidates)

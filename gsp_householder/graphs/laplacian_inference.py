@@ -94,11 +94,15 @@ from gsp_householder.graphs._eigenvalue_extremes import (
     EXTREMES_MAX_N,
     sparser_extreme_members,
 )
-from gsp_householder.graphs._equal_sparsity import _floored_residuals, equally_sparse
+from gsp_householder.graphs._equal_sparsity import (
+    _floored_residuals,
+    equally_sparse,
+    tied_candidates,
+)
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._exact_search_misfit import exact_search_misfit
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
-from gsp_householder.graphs._grid_twins import grid_twins
+from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -305,7 +309,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
         ["equally_sparse_edges"]``, module ``_equal_sparsity``); a grid or path
         returned is compared with its DCT twins, relabellings of its factors that share
-        its eigenvectors (``history["grid_twins"]``, module ``_grid_twins``).
+        its eigenvectors, at any number of nodes (``history["grid_twins"]``, module
+        ``_grid_twins``).
 
     Notes
     -----
@@ -775,10 +780,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
     if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
-            and B.n <= FAMILY_SEARCH_MAX_N and not basis["ordered"]
-            and not basis.get("twin_class")):
+            and not basis["ordered"] and not basis.get("twin_class")
+            and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None)):
+        # a grid or path has DCT twins at any size (the 25 x 40 grid, exact: a twin
+        # returned, F1 0); the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history,
-                                0.0 if exact else _fitted_noise(history))
+                                0.0 if exact else _fitted_noise(history),
+                                circulants=B.n <= FAMILY_SEARCH_MAX_N)
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -959,21 +967,23 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
     return root
 
 
-def _equally_sparse_warning(basis, ranked, laps, history, noise: float) -> None:
+def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
+                            circulants: bool = True) -> None:
     """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
     the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
     noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
     returned relabelled along a cyclic order of its nodes, a circulant's twin, then
-    appended to the candidates ``laps``); ``history["equally_sparse_edges"]`` lists
-    their edges. A grid or path returned is relabelled first (``grid_twins``: its DCT
-    twins that fit as well join the candidates, ``history["grid_twins"]`` their
-    number)."""
+    appended to the candidates ``laps``; without ``circulants`` the candidates only);
+    ``history["equally_sparse_edges"]`` lists their edges. A grid or path returned is
+    relabelled first (``grid_twins``: its DCT twins that fit as well join the
+    candidates, ``history["grid_twins"]`` their number)."""
     twins = grid_twins(basis, ranked[0][3], laps, noise)
     if twins:
         laps += twins
         history["grid_twins"] = len(twins)
         history["candidate_edges"] += [int(ranked[0][0])] * len(twins)
-    added, tied = equally_sparse(basis, ranked[0][3], laps, noise)
+    added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
+                   else (None, tied_candidates(basis, laps, noise)))
     if added is not None:
         laps.append(added)
         history["relabelled_circulant"] = True

@@ -37,6 +37,7 @@ from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._quadratic_family import quadratic_family, sparser_member_possible
 from gsp_householder.graphs._regular_family import (
     DEFAULT_FLOOR,
     NULL_LEVEL,
@@ -87,14 +88,31 @@ def constant_diagonal_family(B: PairBasis) -> np.ndarray | None:
     return np.hstack([np.full((g, 1), 1.0 / np.sqrt(g)), Q @ Wt[null].T])
 
 
+def _quadratic_family_only(B: PairBasis, found) -> bool:
+    r"""Whether the exact constant-diagonal family is the quadratic family
+    $\mathrm{span}\{\mathbf 1, \lambda, \lambda^2\}$ of the graph found
+    (``quadratic_family``; $\lambda_k = v_k^T L v_k$ read off its weights, which the
+    eigenvectors diagonalise) and the pairs' points of its weights prove that no other
+    member has as few edges (``sparser_member_possible``): a proof that the search finds
+    nothing (random regular graphs, whose family is that one)."""
+    svd = _diagonal_svd(B)
+    if svd is None or int(np.count_nonzero(svd[1] <= NULL_LEVEL * svd[1][0])) != 2:
+        return False
+    W = sp.csr_array(found[3])
+    L = sp.diags_array(np.asarray(W.sum(axis=1)).ravel()) - W
+    lam = np.einsum("ij,ij->j", B.V, L @ B.V)
+    return quadratic_family(B, lam) and not sparser_member_possible(W, int(found[0]))
+
+
 def sparser_regular_members(B: PairBasis, basis, found, rng) -> list:
     """Candidate items ``(n_edges, 0.0, lam, A)`` of connected graphs with equal weights
     ``A`` and fewer edges than ``found`` (a candidate item) that the exact eigenvectors
     diagonalise (residual at most ``FITS_EXACTLY``), found as the members of the
     constant-diagonal family with the most zero pairs (several when planes with as many
     zeros hold other edges: twins), each edge set once; empty when there is none, the
-    family has fewer than two directions, or the basis has more than ``REGULAR_MAX_N``
-    nodes. The draws use a copy of ``rng``.
+    family has fewer than two directions, the basis has more than ``REGULAR_MAX_N``
+    nodes, or the family is the quadratic family of ``found`` with no other member as
+    sparse (``_quadratic_family_only``). The draws use a copy of ``rng``.
 
     Parameters
     ----------
@@ -112,7 +130,7 @@ def sparser_regular_members(B: PairBasis, basis, found, rng) -> list:
     list
         The sparser graphs as candidate items, in the order found.
     """
-    if B.n > REGULAR_MAX_N or found[0] <= B.n - 1:
+    if B.n > REGULAR_MAX_N or found[0] <= B.n - 1 or _quadratic_family_only(B, found):
         return []
     Lam = constant_diagonal_family(B)
     if Lam is None or Lam.shape[1] < 2:

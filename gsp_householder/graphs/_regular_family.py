@@ -107,8 +107,8 @@ def _diagonal_svd(B: PairBasis) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
 
 def svd_or_gesvd(A, full_matrices):
     """``numpy.linalg.svd`` (divide and conquer), or LAPACK's ``gesvd`` where it does not
-    converge (the centred $Z$ of the exact 10 x 20 torus, draw 0 of
-    ``bench_inference_sweep.run_one``)."""
+    converge (the exact 10 x 20 torus shuffled by ``bench_inference_sweep.run_one``: the
+    centred $Z$ of draw 0, and its product with $Q$ of draw 2, Haswell kernels)."""
     try:
         return np.linalg.svd(A, full_matrices=full_matrices)
     except np.linalg.LinAlgError:

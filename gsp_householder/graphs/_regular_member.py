@@ -240,7 +240,7 @@ def _inside_face(U, members, rng, lam, on, toward):
 
 
 def _pinned(held) -> bool:
-    """Whether the rows ``held`` ($m \times k$) certainly have rank $k - 1$ or more at
+    """Whether the rows ``held`` ($m \\times k$) certainly have rank $k - 1$ or more at
     ``RANK_LEVEL`` (their plane's normal is pinned: ``_inside_face`` keeps its member),
     read off their Gram matrix ($O(m k^2)$, a fraction of their decomposition: the
     10 x 20 torus has 19500 rows of 125 entries on its plane). Its eigenvalues are

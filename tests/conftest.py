@@ -20,7 +20,8 @@ ONE_BLAS_THREAD_MODULES = frozenset({
     "test_bench_audit", "test_dense_lp", "test_edge_significance", "test_family_doubt",
     "test_family_member", "test_inference_families", "test_laplacian_inference",
     "test_large_inference", "test_learn_graph", "test_local_columns", "test_noise_resolution",
-    "test_pair_reuse", "test_polynomial_member", "test_quadratic_family", "test_quadratic_root",
+    "test_pair_reuse", "test_polynomial_member", "test_quadratic_doubt", "test_quadratic_family",
+    "test_quadratic_root",
     "test_repeated_eigenvalues", "test_kernel_weighted_inference", "test_twin_cliques",
     "test_equal_sparsity",
 })

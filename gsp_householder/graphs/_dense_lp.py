@@ -47,7 +47,7 @@ CONFIRM_EXTRA_ITERATIONS = 10
 #: dual simplex iterations and the program is solved again without presolve
 #: (``cold_iteration_limit``; docs/graphs.md, "Stalled presolved solves").
 COLD_ITERATIONS_PER_LINE = 0.3
-COLD_EXTRA_ITERATIONS = 100
+COLD_EXTRA_ITERATIONS = 200
 
 
 def available() -> bool:

@@ -256,11 +256,11 @@ def test_presolved_solve_past_its_iteration_limit_is_solved_without_presolve(mon
     assert reference[0] == _dense_lp.OPTIMAL and len(runs) == 1
     needed = runs[0][2]
     assert needed > 3
-    assert _dense_lp.cold_iteration_limit(*model[1].shape) >= needed     # default: room
+    assert _dense_lp.cold_iteration_limit(model[1].shape[1]) >= needed     # default: room
     unpresolved = _dense_lp._unpresolved_solve(model)
-    monkeypatch.setattr(_dense_lp, "COLD_ITERATIONS_PER_LINE", 0)
+    monkeypatch.setattr(_dense_lp, "COLD_ITERATIONS_PER_COLUMN", 0)
     monkeypatch.setattr(_dense_lp, "COLD_EXTRA_ITERATIONS", 3)
-    assert _dense_lp.cold_iteration_limit(*model[1].shape) == 3
+    assert _dense_lp.cold_iteration_limit(model[1].shape[1]) == 3
     runs.clear()
     status, x = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper, confirm_infeasible=True)
     assert len(runs) == 2 and runs[0] == ("on", _dense_lp.LIMIT, 3)

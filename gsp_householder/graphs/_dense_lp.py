@@ -42,11 +42,12 @@ DUAL_SIMPLEX, PRIMAL_SIMPLEX = 1, 4
 #: columns) in HiGHS's clean-up of the unscaled infeasibilities.
 CONFIRM_ITERATIONS_PER_COLUMN = 2.5
 CONFIRM_EXTRA_ITERATIONS = 10
-#: A presolved cold solve (``_cold_solve``) of a program with ``m`` rows and ``d``
-#: columns stops after ``COLD_ITERATIONS_PER_LINE * (m + d) + COLD_EXTRA_ITERATIONS``
-#: dual simplex iterations and the program is solved again without presolve
-#: (``cold_iteration_limit``; docs/graphs.md, "Stalled presolved solves").
-COLD_ITERATIONS_PER_LINE = 0.3
+#: A presolved cold solve (``_cold_solve``) of a program with ``d`` columns stops after
+#: ``COLD_ITERATIONS_PER_COLUMN * d + COLD_EXTRA_ITERATIONS`` dual simplex iterations
+#: and the program is solved again without presolve (``cold_iteration_limit``). The
+#: benchmark rows' presolved cold solves took at most 0.68 of it (2225 iterations, 256
+#: columns and 3992 rows); docs/graphs.md, "Stalled presolved solves".
+COLD_ITERATIONS_PER_COLUMN = 12
 COLD_EXTRA_ITERATIONS = 200
 
 
@@ -149,7 +150,7 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
         return res.status, (res.x if res.status == OPTIMAL else None)
     model = (cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
     h = _new_highs()
-    h.setOptionValue("simplex_iteration_limit", cold_iteration_limit(*model[1].shape))
+    h.setOptionValue("simplex_iteration_limit", cold_iteration_limit(model[1].shape[1]))
     _pass_model(h, *model)
     status, x = _run(h)
     if status == LIMIT and (h.getModelStatus()
@@ -160,11 +161,10 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
     return status, x
 
 
-def cold_iteration_limit(n_rows: int, n_columns: int) -> int:
+def cold_iteration_limit(n_columns: int) -> int:
     """The dual simplex iterations a presolved cold solve (``_cold_solve``) of a program
-    of ``n_rows`` rows and ``n_columns`` columns may take before it is solved again
-    without presolve."""
-    return int(COLD_ITERATIONS_PER_LINE * (n_rows + n_columns)) + COLD_EXTRA_ITERATIONS
+    of ``n_columns`` columns may take before it is solved again without presolve."""
+    return int(COLD_ITERATIONS_PER_COLUMN * n_columns) + COLD_EXTRA_ITERATIONS
 
 
 def _unpresolved_solve(model) -> tuple[int, np.ndarray | None]:
@@ -174,9 +174,10 @@ def _unpresolved_solve(model) -> tuple[int, np.ndarray | None]:
     It answers a program whose presolved solve reached ``cold_iteration_limit``: the
     max-margin rounds of the exact eigenvectors of RGG(1000, 0.055, seed 31) bound the
     pair rows by 0 to 1.6e-5 with entries up to 500 (as in ``confirmed_solve``); the
-    presolved dual simplex on a round of 5998 rows and 179 columns had no answer after
-    2440 iterations (90 CPU s), where the dual simplex without presolve ends at the
-    optimum in 1367 iterations (6.9 s; the interior point method agrees).
+    presolved dual simplex on a round of 5999 rows and 179 columns had no answer after
+    2440 iterations (90 CPU s; 2348 iterations, the limit, take 13 s), where the dual
+    simplex without presolve ends at the optimum in 1367 iterations (6.9 s; the
+    interior point method agrees).
     """
     h = _new_highs(presolve=False)
     _pass_model(h, *model)

@@ -231,6 +231,59 @@ def test_confirmation_without_presolve_is_bounded(monkeypatch):
     assert _dense_lp.confirm_iteration_limit(d) >= needed
 
 
+def test_presolved_solve_past_its_iteration_limit_is_solved_without_presolve(monkeypatch):
+    """A presolved cold solve stops after ``cold_iteration_limit`` dual simplex
+    iterations (status *iteration limit*, not *infeasible*: no confirmation runs) and the
+    program is solved again without presolve, whose answer is returned; when that one
+    fails too, its status is returned (the exact eigenvectors of RGG(1000, 0.055, seed
+    31) gave a presolved round that had no answer after 2440 iterations, 90 CPU s)."""
+    if not _dense_lp.available():
+        pytest.skip("the HiGHS bindings are not available")
+    rng = np.random.default_rng(5)
+    A, b, A_eq, b_eq, _, _ = _program(rng, m=300, d=12)
+    lower, upper = np.full(A.shape[1], -5.0), np.full(A.shape[1], 5.0)   # bounded
+    cost = rng.standard_normal(A.shape[1])                   # generic: one optimal vertex
+    model = (cost, *_dense_lp._stack(A, b, A_eq, b_eq), lower, upper)
+    run, runs = _dense_lp._run, []
+
+    def recorded(h):
+        out = run(h)
+        runs.append((h.getOptions().presolve, out[0], h.getInfo().simplex_iteration_count))
+        return out
+
+    monkeypatch.setattr(_dense_lp, "_run", recorded)
+    reference = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper)
+    assert reference[0] == _dense_lp.OPTIMAL and len(runs) == 1
+    needed = runs[0][2]
+    assert needed > 3
+    assert _dense_lp.cold_iteration_limit(model[1].shape[1]) >= needed     # default: room
+    unpresolved = _dense_lp._unpresolved_solve(model)
+    monkeypatch.setattr(_dense_lp, "COLD_ITERATIONS_PER_COLUMN", 0)
+    monkeypatch.setattr(_dense_lp, "COLD_EXTRA_ITERATIONS", 3)
+    assert _dense_lp.cold_iteration_limit(model[1].shape[1]) == 3
+    runs.clear()
+    status, x = _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper, confirm_infeasible=True)
+    assert len(runs) == 2 and runs[0] == ("on", _dense_lp.LIMIT, 3)
+    assert runs[1][:2] == ("off", _dense_lp.OPTIMAL)
+    assert status == _dense_lp.OPTIMAL
+    np.testing.assert_array_equal(x, unpresolved[1])
+    np.testing.assert_allclose(x, reference[1], atol=1e-7 * max(1.0, np.abs(x).max()))
+    # the solve without presolve fails too: its status is the answer
+    new_highs = _dense_lp._new_highs
+
+    def capped(presolve=True):
+        h = new_highs(presolve)
+        if not presolve:
+            h.setOptionValue("simplex_iteration_limit", 2)
+        return h
+
+    monkeypatch.setattr(_dense_lp, "_new_highs", capped)
+    runs.clear()
+    assert _dense_lp.solve(cost, A, b, A_eq, b_eq, lower, upper,
+                           confirm_infeasible=True) == (_dense_lp.LIMIT, None)
+    assert runs == [("on", _dense_lp.LIMIT, 3), ("off", _dense_lp.LIMIT, 2)]
+
+
 def test_objective_changes_are_solved_by_the_primal_simplex():
     """A re-solve from an optimal basis of the same rows runs the primal simplex (that
     basis is primal feasible); the first solve and a solve after added rows run the

@@ -10,12 +10,13 @@ import pytest
 from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import ConvergenceWarning, compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.graphs import laplacian_inference
+from gsp_householder.graphs import _unit_diagonal, laplacian_inference
 from gsp_householder.graphs._basis_input import _zero_column
 from gsp_householder.graphs._unit_diagonal import (
     UnitDiagonal,
     unit_diagonal_member,
     unit_diagonal_misfit,
+    unit_diagonal_pattern_dimension,
     unit_diagonal_system,
 )
 
@@ -59,6 +60,24 @@ def test_the_member_of_a_unique_family_is_the_graph():
     L = B.laplacian.toarray()
     assert W is not None
     assert np.array_equal(W.toarray() > 0, (L < 0) & ~np.eye(15, dtype=bool))   # 20 edges
+
+
+def test_the_family_entries_are_formed_once(monkeypatch):
+    # the member and the zero pattern's dimension read the same k products of n x n
+    B = fourier_basis(_rgg(80, 0.25, 4), laplacian="normalized")
+    V = shuffled(B.eigenvectors, 1)
+    c, u = _zero_column(V, "normalized")
+    V = V * np.sign(V[:, c].sum())
+    V[:, c] = u
+    system = unit_diagonal_system(V, c)
+    formed = []
+    form = _unit_diagonal._formed_member_entries
+    monkeypatch.setattr(_unit_diagonal, "_formed_member_entries",
+                        lambda *args: formed.append(1) or form(*args))
+    W = unit_diagonal_member(V, c, system, u)
+    assert W is not None and system.family_dimension > 1
+    assert unit_diagonal_pattern_dimension(V, c, system, W) >= 1
+    assert len(formed) == 1
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -30,7 +30,7 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -74,6 +74,10 @@ class UnitDiagonal:
 
     misfit: float
     null: np.ndarray
+    #: ``_member_entries`` of the basis the system was built from, formed once (the
+    #: member and the zero pattern's dimension both read them: $k$ products of
+    #: $n \times n$).
+    entries: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def exact(self) -> bool:
@@ -180,6 +184,13 @@ def _member_entries(V, zero_column, system):
     orthonormal basis of the null directions with $t = 0$; None when the eigenvectors
     are not exact, the family has more than ``MAX_PROGRAM_ENTRIES`` entries, or no null
     vector has $t \\ne 0$ (no member has a unit diagonal)."""
+    if "members" not in system.entries:
+        system.entries["members"] = _formed_member_entries(V, zero_column, system)
+    return system.entries["members"]
+
+
+def _formed_member_entries(V, zero_column, system):
+    """``_member_entries``, formed (``V`` the basis ``system`` was built from)."""
     null = system.null
     if (not system.exact or null.shape[0] == 0
             or null.shape[0] * V.shape[0] ** 2 > MAX_PROGRAM_ENTRIES):

@@ -98,7 +98,10 @@ def _nonzeros_by_row(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The nonzero entries of the C-ordered ``A`` row by row, as HiGHS reads a packed
     matrix: the start of each row (``int32``), their column indices (``int32``) and
     values. A matrix without zero entries (pair rows are dense) is packed as it is
-    stored: the same arrays as those of ``A != 0``, without the boolean gathers."""
+    stored: the same arrays as those of ``A != 0``, without the boolean gathers. Others
+    (pair rows beside the margin's zero column) are gathered at the flat indices of
+    their nonzero entries, whose column is the index modulo ``n``: the same arrays as
+    ``numpy.nonzero(A != 0)[1]`` and ``A[A != 0]``, at a third of their cost."""
     m, n = A.shape
     nz = A != 0.0
     counts = np.count_nonzero(nz, axis=1)
@@ -106,7 +109,8 @@ def _nonzeros_by_row(A) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     np.cumsum(counts[:-1], out=start[1:m])
     if int(counts.sum()) == m * n:
         return start, np.tile(np.arange(n, dtype=np.int32), m), A.reshape(-1)
-    return start, np.nonzero(nz)[1].astype(np.int32), A[nz]
+    flat = np.flatnonzero(nz)
+    return start, (flat % n).astype(np.int32), A.reshape(-1)[flat]
 
 
 def _run(h) -> tuple[int, np.ndarray | None]:
@@ -322,10 +326,8 @@ class WarmProgram:
         """
         if self._h is None:
             return True
-        basis, solution = self._h.getBasis(), self._h.getSolution()
-        basic = int(_highs.HighsBasisStatus.kBasic)
-        col_basic = np.fromiter(map(int, basis.col_status), int, self.n) == basic
-        row_basic = np.fromiter(map(int, basis.row_status), int) == basic
+        solution = self._h.getSolution()
+        col_basic, row_basic = self._basic()
         col_dual, row_dual = np.asarray(solution.col_dual), np.asarray(solution.row_dual)
         inequality = np.concatenate(self._inequality)
         free = self.lower < self.upper
@@ -335,6 +337,26 @@ class WarmProgram:
         if np.all(np.abs(d) > rtol * scale):
             return True
         return self._pointed(np.asarray(solution.col_value))
+
+    def _basic(self) -> tuple[np.ndarray, np.ndarray]:
+        """Masks of the basic columns and rows of the last solve's basis.
+
+        Read off ``getBasicVariables`` (one index per row: column ``k`` as ``k``, row
+        ``r`` as ``-1 - r``), an integer array, instead of the basis's status lists,
+        which the bindings convert entry by entry (0.3 ms per 1 500 rows; the masks are
+        the same: a variable is basic exactly when the basis lists it). When HiGHS
+        gives no such array, from the status lists."""
+        n_rows = self._h.getNumRow()
+        status, index = self._h.getBasicVariables()
+        if status == _highs.HighsStatus.kOk and len(index) == n_rows:
+            index = np.asarray(index, dtype=np.int64)
+            col_basic, row_basic = np.zeros(self.n, bool), np.zeros(n_rows, bool)
+            col_basic[index[index >= 0]] = True
+            row_basic[-1 - index[index < 0]] = True
+            return col_basic, row_basic
+        basis, basic = self._h.getBasis(), int(_highs.HighsBasisStatus.kBasic)
+        return (np.fromiter(map(int, basis.col_status), int, self.n) == basic,
+                np.fromiter(map(int, basis.row_status), int) == basic)
 
     def _pointed(self, x) -> bool:
         """Whether the cone of directions $\\delta$ from the optimum ``x`` that keep every

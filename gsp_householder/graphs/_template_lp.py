@@ -635,9 +635,16 @@ def rank_candidates(B: PairBasis, cands, fit: Fit, graphs=None):
 
 def edge_codes(W, upper=None) -> np.ndarray:
     """The sorted distinct codes ``row * n + col`` of the stored entries of the upper
-    triangle of the sparse ``W``. ``upper``: ``upper_entries(W)`` if at hand."""
+    triangle of the sparse ``W``. ``upper``: ``upper_entries(W)`` if at hand.
+
+    The entries of a CSR array with sorted indices and no duplicates come in increasing
+    code order already: their codes are returned as they are (what ``numpy.unique``
+    returns for them) after a linear check, which other orders fail and sort."""
     row, col, _ = upper_entries(W) if upper is None else upper
-    return np.unique(row.astype(np.int64) * W.shape[1] + col.astype(np.int64))
+    codes = row.astype(np.int64) * W.shape[1] + col.astype(np.int64)
+    if codes.size < 2 or bool(np.all(codes[1:] > codes[:-1])):
+        return codes
+    return np.unique(codes)
 
 
 def edge_key(W, upper=None) -> bytes:

@@ -40,7 +40,7 @@ def program_key(arrays, flags) -> bytes:
     for a in arrays:
         a = np.ascontiguousarray(a, dtype=np.float64)
         digest.update(repr(a.shape).encode())
-        digest.update(a.reshape(-1))        # the same bytes as ``a.tobytes()``, uncopied
+        digest.update(a.reshape(-1))  # the same bytes as ``a.tobytes()``, uncopied
     return digest.digest()
 
 

@@ -154,7 +154,7 @@ from gsp_householder.graphs._unit_diagonal import (
     unit_diagonal_pattern_dimension,
     unit_diagonal_system,
 )
-from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members
+from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -422,30 +422,38 @@ def _unit_diagonal_settled(basis, B):
     """``(ranked, family_dimension, history)`` for `_result` without the searches, when
     exact eigenvectors of a normalized Laplacian leave a family of them (module
     ``_unit_diagonal``) whose member of least $\\ell_1$ norm fits them
-    (``basis["unit_diagonal_member"]``, set by `_unit_diagonal_result`: Les Misérables,
-    RGG, trees, the Davis southern women, where the searches gave that graph or a worse
-    one); None otherwise (the searches run). When that member's weights are not equal
-    and the family holds connected graphs with equal weights that fit them
-    (``equal_weight_unit_members``, module ``_unit_equal_weight``: the grid beside a
-    sparser weighted member), these are kept in ``basis["unit_equal_weight"]`` and the
-    searches run too, for their sparser graphs (`_with_equal_weight_members`).
+    (``basis["unit_diagonal_member"]``, set by `_unit_diagonal_result`) with unequal
+    weights, and no graph of the family can have equal weights: the degrees $u_i^2$ are
+    no multiples of one weight (``integer_degrees``, module ``_unit_equal_weight``; Les
+    Misérables, whose searches gave a graph that the member replaced, 14-39 CPU s);
+    the member is then the graph. None otherwise: the searches run (members with equal
+    weights: their twins are the searches' to find, a path's), and when the family holds
+    connected graphs with equal weights that fit the eigenvectors
+    (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
+    kept in ``basis["unit_equal_weight"]`` for `_with_equal_weight_members` (also when
+    the member of least $\\ell_1$ norm was not found: ``ladder_graph(12)``, shuffles 1
+    and 2; bases without eigenspaces or order only).
     ``history["unit_diagonal_member"]`` gives the member's edges."""
-    item = basis.get("unit_diagonal_member")
-    if item is None:
+    system = basis.get("unit_diagonal")
+    if (system is None or not system.exact or system.family_dimension < 2
+            or basis["groups"] is not None or basis["ordered"]):
         return None
-    if item[1] > EQUAL_WEIGHTS_CV:
-        members = [
-            (int(sp.triu(W, 1).nnz), 0.0, None, W)
-            for W in equal_weight_unit_members(
-                basis["V_anchored"], basis["zero_column"], basis["unit_diagonal"], B.u
-            )
-            if _residuals(basis, W)[0] <= FITS_EXACTLY
-        ]
-        if members:
-            basis["unit_equal_weight"] = members
+    item = basis.get("unit_diagonal_member")
+    if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
+        return None
+    if integer_degrees(B.u) is None:
+        if item is None:
             return None
-    history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
-    return [item], basis["unit_diagonal"].family_dimension, history
+        history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
+        return [item], system.family_dimension, history
+    members = [
+        (int(sp.triu(W, 1).nnz), 0.0, None, W)
+        for W in equal_weight_unit_members(basis["V_anchored"], basis["zero_column"], system, B.u)
+        if _residuals(basis, W)[0] <= FITS_EXACTLY
+    ]
+    if members:
+        basis["unit_equal_weight"] = members
+    return None
 
 
 def _with_equal_weight_members(basis, ranked, history):

@@ -14,8 +14,8 @@ The sparsest valid member need not be that graph: the normalized Laplacian of th
 grid has a valid weighted member of 33 edges (weights 0.17 to 0.61) for the grid's 49
 with the same eigenvectors, the 6 x 7 grid one of 46 for 71, and the member of least
 $\\ell_1$ norm is denser still (138-156 and 341-349 edges, unequal weights). The
-programs give the grid and one isomorphic twin with the same eigenvectors, then prove
-that no other is left (0.1 to 4 CPU s on the 5 x 6, 6 x 6 and 6 x 7 grids).
+programs give the grid and one isomorphic twin with the same eigenvectors, and a third
+proves that no other is left (5 x 6, 6 x 6 and 6 x 7 grids; 0.3 to 4 CPU s in all).
 
 Internal module: arguments are validated by the caller.
 """
@@ -39,13 +39,18 @@ DEGREE_ROUNDING = 1e-8
 #: 1e-7, HiGHS's feasibility tolerance, it called the 6 x 6 grid's program infeasible
 #: (shuffle 1, the grid cut off after its twin was found).
 MEMBER_SLACK = 1e-6
-#: Most equal-weight members listed (each one more program).
+#: Most equal-weight members listed (each one more program; the 3 x 9 grid has more
+#: than 2, the truth among them). A program that finds none proves it, which grows
+#: fast with the pairs (the 6 x 7 grid's third program 3.4 CPU s, the 8 x 8 grid's over
+#: 90 s; its first two 0.6 and 0.9 s): ``MAX_PAIRS``.
 MAX_MEMBERS = 4
 #: Branch-and-bound nodes per program (a bound on its work that does not depend on the
 #: machine's load); a program stopped there ends the listing.
 NODE_LIMIT = 2000
-#: Most pairs of nodes for which the program is built (its equalities are one per pair).
-MAX_PAIRS = 20_000
+#: Most pairs of nodes for which the programs are built (their equalities are one per
+#: pair; the 6 x 7 grid has 861): the proof that no member is left grows fast with
+#: them (see ``MAX_MEMBERS``).
+MAX_PAIRS = 1_000
 
 
 def integer_degrees(u: np.ndarray) -> np.ndarray | None:

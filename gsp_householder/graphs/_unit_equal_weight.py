@@ -42,15 +42,16 @@ MEMBER_SLACK = 1e-6
 #: Most equal-weight members listed (each one more program; the 3 x 9 grid has more
 #: than 2, the truth among them). A program that finds none proves it, which grows
 #: fast with the pairs (the 6 x 7 grid's third program 3.4 CPU s, the 8 x 8 grid's over
-#: 90 s; its first two 0.6 and 0.9 s): ``MAX_PAIRS``.
+#: 90 s; its first two 0.6 and 0.9 s): ``MAX_NODES``.
 MAX_MEMBERS = 4
 #: Branch-and-bound nodes per program (a bound on its work that does not depend on the
 #: machine's load); a program stopped there ends the listing.
 NODE_LIMIT = 2000
-#: Most pairs of nodes for which the programs are built (their equalities are one per
-#: pair; the 6 x 7 grid has 861): the proof that no member is left grows fast with
-#: them (see ``MAX_MEMBERS``).
-MAX_PAIRS = 1_000
+#: Most nodes for which the programs are built (their equalities are one per pair):
+#: their cost grows fast and unevenly with them (the 6 x 7 grid, 42 nodes: 1-4 CPU s in
+#: all; the 7 x 7 grid, 49: 3-11 s; the 5 x 10 grid, 50: over 4 minutes; the 8 x 8
+#: grid's proof that no member is left over 90 s).
+MAX_NODES = 42
 
 
 def integer_degrees(u: np.ndarray) -> np.ndarray | None:
@@ -94,7 +95,7 @@ def equal_weight_unit_members(
     the unit-diagonal family of the exact eigenvectors ``V``, at most ``MAX_MEMBERS``,
     in the order the programs find them (empty when the degrees are not integers,
     ``integer_degrees``, the family is not formed, ``_member_entries``, or has more than
-    ``MAX_PAIRS`` pairs). The caller checks that each fits ``V`` (its residual).
+    ``MAX_NODES`` nodes). The caller checks that each fits ``V`` (its residual).
 
     Each program is the feasibility problem: $\\theta$ free and $x_{ij} \\in \\{0, 1\\}$
     with $x_{ij} = w_{ij}(\\theta) / c$ on every pair (to ``MEMBER_SLACK``),
@@ -119,7 +120,7 @@ def equal_weight_unit_members(
     """
     n = V.shape[0]
     degrees = integer_degrees(u)
-    if degrees is None or n * (n - 1) // 2 > MAX_PAIRS:
+    if degrees is None or n > MAX_NODES:
         return []
     entries = _member_entries(V, zero_column, system)
     if entries is None:

@@ -128,7 +128,7 @@ from gsp_householder.graphs._result_checks import (
 )
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
-from gsp_householder.graphs._template_lp import candidate_order
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, candidate_order
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
     FAMILY_SEARCH_MAX_N,
@@ -154,6 +154,7 @@ from gsp_householder.graphs._unit_diagonal import (
     unit_diagonal_pattern_dimension,
     unit_diagonal_system,
 )
+from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -376,12 +377,16 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
         direct = _unit_diagonal_result(basis, B)
         if direct is not None:
             return direct
+        settled = _unit_diagonal_settled(basis, B)
+        if settled is not None:
+            return _result(basis, B, *settled)
     outcomes = [_search(basis, B, tol, rng)]
     while len(outcomes) < UNDECIDED_SEARCHES and _undecided(B, outcomes[-1][3]):
         outcomes.append(_search(basis, B, tol, rng))
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
     ranked, family_dimension = _with_unit_diagonal_member(basis, ranked, family_dimension,
                                                           history)
+    ranked = _with_equal_weight_members(basis, ranked, history)
     return finish(basis, B, ranked, family_dimension, history)
 
 
@@ -411,6 +416,58 @@ def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
         return None
     history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
     return _result(basis, B, [item], 1, history)
+
+
+def _unit_diagonal_settled(basis, B):
+    """``(ranked, family_dimension, history)`` for `_result` without the searches, when
+    exact eigenvectors of a normalized Laplacian leave a family of them (module
+    ``_unit_diagonal``) whose member of least $\\ell_1$ norm fits them
+    (``basis["unit_diagonal_member"]``, set by `_unit_diagonal_result`) with unequal
+    weights, and no graph of the family can have equal weights: the degrees $u_i^2$ are
+    no multiples of one weight (``integer_degrees``, module ``_unit_equal_weight``; Les
+    Misérables, whose searches gave a graph that the member replaced, 14-39 CPU s);
+    the member is then the graph. None otherwise: the searches run (members with equal
+    weights: their twins are the searches' to find, a path's), and when the family holds
+    connected graphs with equal weights that fit the eigenvectors
+    (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
+    kept in ``basis["unit_equal_weight"]`` for `_with_equal_weight_members` (also when
+    the member of least $\\ell_1$ norm was not found: ``ladder_graph(12)``, shuffles 1
+    and 2; bases without eigenspaces or order only).
+    ``history["unit_diagonal_member"]`` gives the member's edges."""
+    system = basis.get("unit_diagonal")
+    if (system is None or not system.exact or system.family_dimension < 2
+            or basis["groups"] is not None or basis["ordered"]):
+        return None
+    item = basis.get("unit_diagonal_member")
+    if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
+        return None
+    if integer_degrees(B.u) is None:
+        if item is None:
+            return None
+        history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
+        return [item], system.family_dimension, history
+    members = [
+        (int(sp.triu(W, 1).nnz), 0.0, None, W)
+        for W in equal_weight_unit_members(basis["V_anchored"], basis["zero_column"], system, B.u)
+        if _residuals(basis, W)[0] <= FITS_EXACTLY
+    ]
+    if members:
+        basis["unit_equal_weight"] = members
+    return None
+
+
+def _with_equal_weight_members(basis, ranked, history):
+    """``ranked`` with the equal-weight graphs of the unit-diagonal family
+    (``basis["unit_equal_weight"]``, `_unit_diagonal_settled`) ahead of it
+    (``candidate_order``: equal weights first); the sparser graphs of the searches stay
+    among the candidates, and ``_equally_sparse_warning`` warns of them and of the
+    equal-weight graphs behind the first (twins of a grid).
+    ``history["unit_equal_weight"]`` gives their edges."""
+    members = basis.get("unit_equal_weight")
+    if not members:
+        return ranked
+    history["unit_equal_weight"] = [int(m[0]) for m in members]
+    return _ahead(members, ranked)
 
 
 def _with_unit_diagonal_member(basis, ranked, family_dimension, history):

@@ -243,6 +243,32 @@ def test_character_groups_of_the_eight_by_twelve_torus_are_unions_of_eigenspaces
     assert all(np.unique(label[lam == value]).size == 1 for value in np.unique(lam))
 
 
+@pytest.mark.parametrize(("shape", "shuffle"), [((10, 10), 0), ((10, 10), 1), ((8, 12), 0)])
+def test_character_groups_keep_the_zero_column_alone(shape, shuffle):
+    # a normalized grid's zero column (D^{1/2} 1, not constant) shares its triple-product
+    # pattern with 23-24 other columns: such a grouping has no unknown for those columns
+    # (the grouped search raised KeyError on it), and is not returned
+    from gsp_householder.graphs._character_groups import character_groups
+
+    B = fourier_basis(nx.convert_node_labels_to_integers(nx.grid_2d_graph(*shape)),
+                      laplacian="normalized")
+    V = _shuffled(B.eigenvectors, shuffle)
+    c = int(np.argmax(np.abs(V.T @ B.eigenvectors[:, 0])))
+    groups = character_groups(V, c)
+    assert groups is None or all(c not in g or g.size == 1 for g in groups)
+
+
+def test_normalized_ten_by_ten_grid_is_answered():
+    # the grouping above reached the grouped search before: KeyError
+    B = fourier_basis(nx.convert_node_labels_to_integers(nx.grid_2d_graph(10, 10)),
+                      laplacian="normalized")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = infer_laplacian(_shuffled(B.eigenvectors, 1), laplacian="normalized", rng=0)
+    assert res.laplacian.shape == (100, 100)
+    assert np.all(np.isfinite(res.laplacian.toarray()))
+
+
 @pytest.mark.parametrize("make", [
     lambda: nx.grid_2d_graph(15, 15),            # sparse triple products, not transitive
     lambda: nx.karate_club_graph(),

@@ -94,7 +94,7 @@ def character_groups(V: np.ndarray, c: int, *,
         groups = [np.flatnonzero(label == g) for g in range(count)]
         if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
             groups = [part for g in groups for part in _finest(g, levels[:-1], squared)]
-            return groups if len(groups) >= MIN_GROUPS else None
+            return _partition_with_column_alone(groups, c)
     if not pair_halves:
         return None
     # no level gave groups with a constant diagonal: the halves of split eigenspaces
@@ -108,8 +108,25 @@ def character_groups(V: np.ndarray, c: int, *,
         count = int(label.max()) + 1
         groups = [np.flatnonzero(label == g) for g in range(count)]
         if count < n and all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
-            return groups if len(groups) >= MIN_GROUPS else None
+            return _partition_with_column_alone(groups, c)
     return None
+
+
+def _partition_with_column_alone(groups, c) -> list[np.ndarray] | None:
+    """``groups`` if there are at least ``MIN_GROUPS`` of them and column ``c`` is a
+    group on its own, else None.
+
+    Column ``c`` is the zero eigenvalue's: a group holding other columns too is not an
+    eigenspace of a connected graph's Laplacian, and has no unknown of the grouped
+    search. It happens when ``c`` is not constant (a normalized Laplacian's
+    $D^{1/2} 1$, the 10 x 10 grid's: its triple products merge it with other
+    columns).
+    """
+    if len(groups) < MIN_GROUPS:
+        return None
+    if any(c in g and g.size > 1 for g in groups):
+        return None
+    return groups
 
 
 def _kept_apart(label, merged, squared) -> np.ndarray:

@@ -380,7 +380,7 @@ def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, 
     if after[0] < before[0] and after[1] < before[1]:
         history["noise"] = level
         return wide, dim2
-    record_sparser_rival(history, ranked[0], wide[0], before, after)
+    record_sparser_rival(history, ranked[0], wide[0], before, after, B.n_pairs)
     return ranked, dim
 
 

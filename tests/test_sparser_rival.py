@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
@@ -10,6 +11,8 @@ import pytest
 import scipy.sparse as sp
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs._candidate_search import _edge_key
+from gsp_householder.graphs._ranking_ladder import _record_equal_rival
 from gsp_householder.graphs._sparser_rival import record_sparser_rival
 
 
@@ -65,9 +68,36 @@ def _audit_input(V, noise, draw):
 def test_circular_ladder_denser_member_at_small_noise_is_right_or_warned():
     # before: circular_ladder_graph(23) at 1e-4 (draw 1) gave a weighted graph of 511
     # edges for 69 (F1 0.14) with the family flag only; the 46-edge cycle found at the
-    # smallest estimate (it shares the eigenvectors) was no rival, counted raw
+    # smallest estimate (it shares the eigenvectors) was no rival, counted raw (with
+    # the Nehalem kernels that search gives the 510 edges again, and the cycle is among
+    # the noisy ladder's graphs)
     B = fourier_basis(nx.circular_ladder_graph(23))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = infer_laplacian(_audit_input(B.eigenvectors, 1e-4, 1), rng=0)
     assert compare_graphs(B.laplacian, result)["f1"] >= 0.95 or caught
+
+
+def _entry(edges, residual, rotation, equal):
+    """A noisy ladder entry ``(residual, ranked, dim, rotation, reordered, equal)``."""
+    return residual, [_item(edges, 1.0 + edges)], 12, rotation, False, equal
+
+
+def test_noisy_ladder_equal_weight_graph_left_out_is_a_rival():
+    # circular_ladder_graph(23) at 1e-4, draw 1, Nehalem kernels: 510 edges chosen, a
+    # 46-edge cycle with equal weights at 1.11 times its rotation residual and 2.59
+    # times its residual (1.88 per free pair)
+    chosen = _entry(510, 2.25e-5, 1.34e-5, False)
+    cycle = _entry(46, 5.82e-5, 1.49e-5, True)
+    weighted = _entry(69, 5.6e-5, 1.40e-5, False)
+    basis = SimpleNamespace(n_pairs=1035)  # the pair basis of 46 nodes
+    history = {}
+    _record_equal_rival(
+        history, chosen, [_entry(507, 3.5e-5, 2.2e-5, False), cycle, weighted, chosen], basis
+    )
+    assert _edge_key(history["sparser_rival"][1]) == _edge_key(cycle[1][0][3])
+    # no sparser graph with equal weights, or one that does not fit as well
+    history = {}
+    _record_equal_rival(history, chosen, [weighted, chosen], basis)
+    _record_equal_rival(history, chosen, [_entry(46, 5.82e-5, 2.5e-5, True), chosen], basis)
+    assert "sparser_rival" not in history

@@ -22,6 +22,7 @@ from gsp_householder.graphs._equal_weight_member import equal_weight_members
 from gsp_householder.graphs._laplacian_fit import (
     _fits_as_well,
     _laplacian,
+    _per_free_pair,
     _residuals,
     _rotated_parts,
 )
@@ -186,20 +187,6 @@ def _refined_searches(basis, B, ranked, groups, g_ranked, g_dim, history, tol, r
     if tried:
         history["found_eigenspaces"]["refined"] = tried
     return g_ranked, g_dim
-
-
-def _per_free_pair(residuals, edges, n_pairs):
-    """``residuals`` (``_residuals``) of a graph of ``edges`` edges per pair it leaves
-    free: divided by $\\sqrt{1 - e / N}$ over the $N$ pairs.
-
-    A graph fits its weights to the noise on its own pairs, so its residual comes from
-    the other $N - e$: a denser graph leaves less. On few nodes this is no detail:
-    connected caveman(3, 6) (153 pairs) rotated and perturbed gave a graph of 102
-    edges whose rotation residual was 0.70 times the true graph's (45 edges), as
-    $\\sqrt{51 / 108} = 0.69$ predicts.
-    """
-    factor = np.sqrt(max(1.0 - edges / n_pairs, 1.0 / n_pairs))
-    return residuals[0] / factor, residuals[1] / factor
 
 
 def _eigenspace_groups(basis, W):

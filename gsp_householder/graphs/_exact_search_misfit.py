@@ -1,4 +1,4 @@
-"""A graph searched as for exact eigenvectors that does not fit them.
+"""A graph searched as for exact eigenvectors that does not fit them, or fits noisy ones.
 
 The searches take the eigenvectors as exact (``history["noise"]`` at most
 ``EXACT_NOISE``: every ranking's graph is sought without a noise band) unless a
@@ -21,6 +21,17 @@ signals ($\theta = 0.1$, $p = 5n$, exact to 1e-12) likewise, one ranking at 1.4e
 the median at 0.02; seeds 0, 3 and 4 gave 440 edges (F1 0.984) at a residual of 0.066,
 the truth fitting to 1.7e-15.
 
+A graph of the constant-diagonal family (or another graph held to its own level,
+``ALREADY_CHECKED``) found by such searches on noisy eigenvectors is not warned of here,
+but no check of the graph returned that takes a noise level ran on it either: its
+residual is above ``FITS_EXACTLY``, so it is not checked as exact, and it was found at
+no noise level (``_fitted_noise`` is 0). ``exact_search_noise`` gives the level the
+leverage rankings show, at which those checks (a complement, equally sparse graphs)
+are made: the icosahedron perturbed by 1e-4 gave an isomorphic copy (F1 0.0) from its
+constant-diagonal family with no warning, while exact and at 1e-3 the same copy, or
+the truth, is returned with its complement and another graph of 30 edges that fit as
+well (``AmbiguousGraphWarning``).
+
 Internal module: arguments are validated by the caller.
 """
 
@@ -29,7 +40,13 @@ from __future__ import annotations
 import numpy as np
 
 from gsp_householder.graphs._support_search import EXACT_NOISE
-from gsp_householder.graphs._thresholds import EXACT_LEVEL, FITS_EXACTLY
+from gsp_householder.graphs._thresholds import (
+    EXACT_LEVEL,
+    FITS_EXACTLY,
+    MAX_NOISE,
+    RESIDUAL_CONSISTENT,
+    UNRESOLVABLE_NOISE,
+)
 
 #: Entries of the history set by the checks that already say that the graph returned
 #: does not fit the eigenvectors or is not the graph sought (each with its warning), or
@@ -79,3 +96,44 @@ def exact_search_misfit(history: dict, residual: float, edges: int, n_pairs: int
         return False
     history["exact_search_misfit"] = float(residual)
     return True
+
+
+def exact_search_noise(history: dict, residual: float) -> float:
+    """The noise level at which a graph found by searches that took the eigenvectors as
+    exact (``history["noise"]`` at most ``EXACT_NOISE``) is checked, when the
+    eigenvectors are noisy: the graph does not fit them exactly (``residual`` above
+    ``FITS_EXACTLY``), most leverage rankings' kept pairs do not fit them to rounding
+    (median estimate above ``EXACT_LEVEL``), the median of their estimates up to
+    ``MAX_NOISE`` is at most ``UNRESOLVABLE_NOISE`` and the graph fits to it (within
+    ``RESIDUAL_CONSISTENT`` times); then ``history["exact_search_noise"]`` holds that
+    level. Else 0: exact eigenvectors, a graph found at a noise level (``_fitted_noise``)
+    or one that does not fit (the other checks' concern).
+
+    The leverage rankings' estimates are those of ``history["leverage_noise_estimates"]``
+    when the fitted rankings ran after them (whose own estimates are the residuals of
+    one fitted vector, not the noise), else of ``history["noise_estimates"]``. The
+    icosahedron perturbed by 1e-4 (draw 0): estimates 2.6e-6 to 1.7e-5, median 1.1e-5,
+    the graph's residual 4.9e-5 (4.5 times it; the truth's 5.0e-5); at 3e-4 the graph
+    is found at a noise level, 5.1e-5.
+
+    Parameters
+    ----------
+    history : dict
+        The searches' history.
+    residual : float
+        The graph's residual (``_diagonal_fit``).
+
+    Returns
+    -------
+    float
+    """
+    estimates = history.get("leverage_noise_estimates") or history.get("noise_estimates", [])
+    noisy = [e for e in estimates if EXACT_LEVEL < e <= MAX_NOISE]
+    if (history.get("noise", 0.0) > EXACT_NOISE or residual <= FITS_EXACTLY or not noisy
+            or float(np.median(estimates)) <= EXACT_LEVEL):
+        return 0.0
+    level = float(np.median(noisy))
+    if level > UNRESOLVABLE_NOISE or residual > RESIDUAL_CONSISTENT * level:
+        return 0.0
+    history["exact_search_noise"] = level
+    return level

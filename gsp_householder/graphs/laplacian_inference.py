@@ -100,7 +100,7 @@ from gsp_householder.graphs._equal_sparsity import (
     tied_candidates,
 )
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
-from gsp_householder.graphs._exact_search_misfit import exact_search_misfit
+from gsp_householder.graphs._exact_search_misfit import exact_search_misfit, exact_search_noise
 from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._laplacian_fit import (
@@ -747,7 +747,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           f"ordered=True) may resolve it; the result's candidates are the "
                           f"other graphs found",
                           ConvergenceWarning, stacklevel=4)
-    complement = _close_complement(basis, ranked[0], _fitted_noise(history))
+    # a graph searched as exact on noisy eigenvectors is checked for graphs that fit as
+    # well at the level the rankings show (``exact_search_noise``: the icosahedron at 1e-4)
+    checked = _fitted_noise(history) or exact_search_noise(history, residual)
+    complement = _close_complement(basis, ranked[0], checked)
     if complement is not None and (sparser := sp.triu(complement, 1).nnz) < ranked[0][0]:
         # noisy rankings can reach the denser of a graph and its complement first (the
         # two fit alike): the sparser is returned, the graph found is its complement
@@ -836,13 +839,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
-    if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
+    checked = _fitted_noise(history) or exact_search_noise(history, residual)
+    if ((exact or checked > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")
             and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None)):
         # a grid or path has DCT twins at any size (the 25 x 40 grid, exact: a twin
         # returned, F1 0); the circulant relabelling stays within FAMILY_SEARCH_MAX_N
-        _equally_sparse_warning(basis, ranked, laps, history,
-                                0.0 if exact else _fitted_noise(history),
+        _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else checked,
                                 circulants=B.n <= FAMILY_SEARCH_MAX_N)
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "

@@ -263,7 +263,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         quantile over the non-edges at family-wise level 0.05;
         ``history["missing_edges"]``, module ``_missing_edges``), with $2m / (2m + k)$
         below 0.95 for its $m$ edges: the eigenvectors show edges that the graph lacks,
-        and a graph that fits them better was missed. Neither is asked when the graph
+        and a graph that fits them better was missed. (A candidate of the searches that fits
+        them as well and that neither this test nor the weak-edges test rejects is
+        returned in place of such a graph: ``history["tested_candidate"]``, module
+        ``_tested_candidates``.) Neither is asked when the graph
         is already said not to fit them. And if, with noisy eigenvectors, the graph
         returned ($m$ edges, weights not equal to the noise level) comes from a family
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +

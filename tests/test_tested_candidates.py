@@ -126,9 +126,10 @@ def _bench_input(B):
 
 def test_a_perturbed_rgg_missing_edges_gives_way_to_an_accepted_candidate():
     """``RGG(150, 0.13, seed 71)`` perturbed by 1e-3 (``bench_inference.py``'s draw 0):
-    the searches found 486 edges for 526 (F1 0.949; 460 with OpenBLAS's SandyBridge and
-    Nehalem kernels), 239 pairs missing (warned); a candidate the tests accept (502
-    edges, F1 0.975, on the four kernels) is returned, without that warning."""
+    the searches found 486 edges for 526 (F1 0.949; 460 with OpenBLAS's SandyBridge
+    kernels), 239 pairs missing (warned); a candidate the tests accept (502 edges, F1
+    0.975) is returned, without that warning. With the Nehalem kernels the searches find
+    a graph the tests accept themselves (F1 at least 0.95, nothing put first)."""
     G = nx.random_geometric_graph(150, 0.13, seed=71)
     B = fourier_basis(G.subgraph(max(nx.connected_components(G), key=len)).copy())
     with warnings.catch_warnings(record=True) as caught:
@@ -136,5 +137,6 @@ def test_a_perturbed_rgg_missing_edges_gives_way_to_an_accepted_candidate():
         res = infer_laplacian(_bench_input(B), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.95
     assert not [w for w in caught if "significantly negative" in str(w.message)]
-    put_first, found = res.history["tested_candidate"][:2]
-    assert put_first == res.n_edges > found
+    if "tested_candidate" in res.history:
+        put_first, found = res.history["tested_candidate"][:2]
+        assert put_first == res.n_edges > found

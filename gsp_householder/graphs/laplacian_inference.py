@@ -129,6 +129,7 @@ from gsp_householder.graphs._result_checks import (
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, candidate_order
+from gsp_householder.graphs._tested_candidates import accepted_first
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
     FAMILY_SEARCH_MAX_N,
@@ -263,7 +264,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         quantile over the non-edges at family-wise level 0.05;
         ``history["missing_edges"]``, module ``_missing_edges``), with $2m / (2m + k)$
         below 0.95 for its $m$ edges: the eigenvectors show edges that the graph lacks,
-        and a graph that fits them better was missed. Neither is asked when the graph
+        and a graph that fits them better was missed. (A candidate of the searches that fits
+        them as well and that neither this test nor the weak-edges test rejects is
+        returned in place of such a graph: ``history["tested_candidate"]``, module
+        ``_tested_candidates``.) Neither is asked when the graph
         is already said not to fit them. And if, with noisy eigenvectors, the graph
         returned ($m$ edges, weights not equal to the noise level) comes from a family
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
@@ -509,6 +513,12 @@ def _search(basis, B, tol, rng):
     # eigenvectors (``_rounding_refit``)
     ungrouped = basis if grouped is None else {**basis, "characters": True}
     ranked, family_dimension, history = _sparsest_graphs(B, ungrouped, tol, rng)
+    if (history["noise"] > EXACT_NOISE and B.n <= FAMILY_SEARCH_MAX_N
+            and not basis.get("twin_class")):
+        # a noisy family's sparsest member can lack edges that the eigenvectors show
+        # (one dominating weight, the weakest edges dropped): a candidate that the edge
+        # tests accept and that fits as well goes first (module ``_tested_candidates``)
+        ranked = accepted_first(basis, ranked, history, EDGE_AGREEMENT)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)

@@ -142,6 +142,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
     UNRESOLVABLE_NOISE,
 )
+from gsp_householder.graphs._torus_twins import torus_twins
 from gsp_householder.graphs._twin_cliques import without_twin_cliques
 from gsp_householder.graphs._twin_superset import (
     component_graph,
@@ -981,8 +982,10 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     appended to the candidates ``laps``; without ``circulants`` the candidates only);
     ``history["equally_sparse_edges"]`` lists their edges. A grid or path returned is
     relabelled first (``grid_twins``: its DCT twins that fit as well join the
-    candidates, ``history["grid_twins"]`` their number)."""
-    twins = grid_twins(basis, ranked[0][3], laps, noise)
+    candidates, ``history["grid_twins"]`` their number), and so is a torus
+    (``torus_twins``: relabelled by multipliers of its sides)."""
+    twins = (grid_twins(basis, ranked[0][3], laps, noise)
+             or torus_twins(basis, ranked[0][3], laps, noise))
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))
     if added is not None:

@@ -311,8 +311,13 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
         ["equally_sparse_edges"]``, module ``_equal_sparsity``); a grid or path
         returned is compared with its DCT twins, relabellings of its factors that share
-        its eigenvectors, at any number of nodes (``history["grid_twins"]``, module
-        ``_grid_twins``).
+        its eigenvectors (every multiplier: the truth among them), at any number of
+        nodes (``history["grid_twins"]``, module ``_grid_twins``), and a torus with its
+        relabellings by multipliers of its sides (module ``_torus_twins``). And if the
+        eigenvectors are those of a grid read from the basis (columns constant on its
+        lines) with fewer edges than the graph returned, which fits them as well: that
+        grid and its DCT twins are the last of the candidates
+        (``history["basis_grid"]``, module ``_basis_grid``).
 
     Notes
     -----

@@ -65,8 +65,11 @@ def test_the_grid_is_read_from_its_perturbed_eigenvectors(a, b, seed):
 
 
 def test_no_grid_is_read_from_other_bases():
-    for G in [nx.cycle_graph(24), nx.random_regular_graph(3, 30, seed=1),
-              nx.random_geometric_graph(40, 0.3, seed=2)]:
+    for G in [
+        nx.cycle_graph(24),
+        nx.random_regular_graph(3, 30, seed=1),
+        nx.random_geometric_graph(40, 0.3, seed=2),
+    ]:
         if nx.is_connected(G):
             assert list(basis_grids(shuffled(fourier_basis(G).eigenvectors, 0))) == []
 

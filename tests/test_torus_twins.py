@@ -30,14 +30,18 @@ def _edges(L) -> set:
     return {tuple(sorted(map(int, e))) for e in zip(*sp.triu(L, 1).nonzero(), strict=True)}
 
 
-@pytest.mark.parametrize(("G", "shape"), [
-    (nx.grid_2d_graph(5, 7, periodic=True), (5, 7)),
-    (nx.grid_2d_graph(9, 6, periodic=True), (6, 9)),
-    (nx.grid_2d_graph(8, 8, periodic=True), (8, 8)),
-    (nx.grid_2d_graph(4, 9, periodic=True), None),
-    (nx.grid_2d_graph(6, 9), None), (nx.circulant_graph(35, [1, 3]), None),
-    (nx.random_regular_graph(4, 40, seed=3), None),
-])
+@pytest.mark.parametrize(
+    ("G", "shape"),
+    [
+        (nx.grid_2d_graph(5, 7, periodic=True), (5, 7)),
+        (nx.grid_2d_graph(9, 6, periodic=True), (6, 9)),
+        (nx.grid_2d_graph(8, 8, periodic=True), (8, 8)),
+        (nx.grid_2d_graph(4, 9, periodic=True), None),
+        (nx.grid_2d_graph(6, 9), None),
+        (nx.circulant_graph(35, [1, 3]), None),
+        (nx.random_regular_graph(4, 40, seed=3), None),
+    ],
+)
 def test_torus_coordinates_recognise_tori_only(G, shape):
     found = torus_coordinates(_weights(_scrambled(G)))
     assert (None if found is None else found[:2]) == shape
@@ -51,8 +55,10 @@ def test_the_twins_of_a_twin_torus_hold_the_torus():
     basis = _read_basis(fourier_basis(G).eigenvectors, None, False, None, None)
     xy = np.array(list(nx.grid_2d_graph(7, 9, periodic=True)))
     where = {(int(x), int(y)): k for k, (x, y) in enumerate(xy)}
-    twin = nx.Graph((where[(2 * x % 7, 2 * y % 9)], where[(2 * u % 7, 2 * v % 9)])
-                    for (x, y), (u, v) in nx.grid_2d_graph(7, 9, periodic=True).edges())
+    twin = nx.Graph(
+        (where[(2 * x % 7, 2 * y % 9)], where[(2 * u % 7, 2 * v % 9)])
+        for (x, y), (u, v) in nx.grid_2d_graph(7, 9, periodic=True).edges()
+    )
     assert _edges(_weights(twin)).isdisjoint({tuple(sorted(e)) for e in G.edges()})
     twins = torus_twins(basis, _weights(twin), [])
     for L in twins:

@@ -33,12 +33,10 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, shortest_path
 
-from gsp_householder.graphs._equal_sparsity import _floored_residuals
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _laplacian
 from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
+from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
-#: Multipliers $q$ tried per factor of the grid (``dct_relabelling``).
-MAX_MULTIPLIERS = 3
 #: Smallest factor that has a DCT twin (paths of 4 and 5 nodes have one, 3 has none).
 MIN_FACTOR = 4
 
@@ -58,12 +56,42 @@ def dct_relabelling(s: int, q: int) -> np.ndarray:
 
 
 def multipliers(s: int) -> list[int]:
-    """The odd multipliers $3 \\le q < s$ coprime to ``s`` (at most
-    ``MAX_MULTIPLIERS``): each gives a path's twin, $q$ and $2s - q$ the same one up to
-    the reversal."""
+    """Every odd multiplier $3 \\le q < s$ coprime to ``s``: each gives a path's twin,
+    $q$ and $2s - q$ the same one up to the reversal.
+
+    The odd residues modulo $2s$ coprime to $s$, taken up to sign, form a group under
+    multiplication, and relabelling by $q$ then $q'$ is relabelling by $qq'$: these
+    multipliers (with the identity) are all of it, so the twins of a twin hold the path
+    it came from. Trying only the first few left the truth out of the candidates when
+    the twin returned came from a larger one (the 25 x 40 grid, exact: 3 per side).
+
+    Examples
+    --------
+    >>> multipliers(10)
+    [3, 7, 9]
+    """
     if s < MIN_FACTOR:
         return []
-    return [q for q in range(3, s, 2) if gcd(q, s) == 1][:MAX_MULTIPLIERS]
+    return [q for q in range(3, s, 2) if gcd(q, s) == 1]
+
+
+def twin_residuals(basis, W) -> list[float]:
+    """The residual and rotation residual of the Laplacian of weights ``W``
+    (``_laplacian_fit._residuals``), floored at ``ROUNDING_FIT`` as
+    ``_equal_sparsity._floored_residuals`` are, with the off-diagonal part of
+    $V^T L V$ read as $\\|LV - V \\mathrm{diag}(\\lambda)\\|_F$ ($V$ orthogonal):
+    $O(\\mathrm{nnz}(L)\\, n)$ at any fit, where the difference of squared norms
+    loses its digits at rounding and forms an $n \\times n$ product instead (a second
+    per twin at 1000 nodes, and the 25 x 40 grid has 159 twins)."""
+    V = basis["V"]
+    L = _laplacian(W, basis)
+    LV = np.asarray(L @ V)
+    lam = np.einsum("ij,ij->j", V, LV)
+    off = float(np.linalg.norm(LV - V * lam))
+    nl = float(sp.linalg.norm(L))
+    spread = float(np.sqrt(lam.size * np.sum((lam - lam.mean()) ** 2)))
+    return [max(off / nl if nl > 0 else 0.0, ROUNDING_FIT),
+            max(off / spread if spread > 0 else np.inf, ROUNDING_FIT)]
 
 
 def grid_coordinates(W) -> tuple[int, int, np.ndarray] | None:
@@ -116,9 +144,9 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     the noise level ``noise``; otherwise the same edges with equal weights, if they fit
     the eigenvectors as well as ``W``) relabelled by DCT multipliers of its factors
     (``dct_relabelling``: each factor's identity or one of its ``multipliers``, not all
-    identities) that fit the eigenvectors as well (``_fits_as_well``) and whose edges
-    are neither ``W``'s nor those of one of the Laplacians ``candidates``; empty when
-    ``W`` is no grid or path.
+    identities) that fit the eigenvectors as well (``_fits_as_well`` of
+    ``twin_residuals``) and whose edges are neither ``W``'s nor those of one of the
+    Laplacians ``candidates``; empty when ``W`` is no grid or path.
 
     Parameters
     ----------
@@ -140,14 +168,14 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     grid = grid_coordinates(W) if weights.size else None
     if grid is None:
         return []
-    reference = _floored_residuals(basis, W)
+    reference = twin_residuals(basis, W)
     equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
              else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
     if not equal:
         # a weighted member of the family on a grid's edges: its twins are those of the
         # grid with equal weights on them, if that fits as well
         W = sp.csr_array(W.astype(bool).astype(float))
-        if not _fits_as_well(_floored_residuals(basis, W), reference):
+        if not _fits_as_well(twin_residuals(basis, W), reference):
             return []
     a, b, xy = grid
     maps_a = [None, *multipliers(a)]
@@ -171,6 +199,6 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
         if key in seen:
             continue
         seen.add(key)
-        if _fits_as_well(_floored_residuals(basis, A), reference):
+        if _fits_as_well(twin_residuals(basis, A), reference):
             twins.append(_laplacian(A, basis))
     return twins

@@ -76,6 +76,7 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_rng, check_scalar
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
+from gsp_householder.graphs._basis_grid import basis_grid_members
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._bipartite_halves import column_halves_graph
@@ -128,7 +129,7 @@ from gsp_householder.graphs._result_checks import (
 )
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, candidate_order
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, candidate_order, edge_key
 from gsp_householder.graphs._tested_candidates import accepted_first
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
@@ -142,6 +143,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
     UNRESOLVABLE_NOISE,
 )
+from gsp_householder.graphs._torus_twins import torus_twins
 from gsp_householder.graphs._twin_cliques import without_twin_cliques
 from gsp_householder.graphs._twin_superset import (
     component_graph,
@@ -314,8 +316,13 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         ``FAMILY_SEARCH_MAX_N`` nodes, no eigenvalue order (``history
         ["equally_sparse_edges"]``, module ``_equal_sparsity``); a grid or path
         returned is compared with its DCT twins, relabellings of its factors that share
-        its eigenvectors, at any number of nodes (``history["grid_twins"]``, module
-        ``_grid_twins``).
+        its eigenvectors (every multiplier: the truth among them), at any number of
+        nodes (``history["grid_twins"]``, module ``_grid_twins``), and a torus with its
+        relabellings by multipliers of its sides (module ``_torus_twins``). And if the
+        eigenvectors are those of a grid read from the basis (columns constant on its
+        lines) with fewer edges than the graph returned, which fits them as well: that
+        grid and its DCT twins are the last of the candidates
+        (``history["basis_grid"]``, module ``_basis_grid``).
 
     Notes
     -----
@@ -857,6 +864,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # returned, F1 0); the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else checked,
                                 circulants=B.n <= FAMILY_SEARCH_MAX_N)
+    if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
+            and not basis["ordered"] and not basis.get("twin_class")):
+        _denser_than_grid(basis, ranked, laps, history,
+                          0.0 if exact else _fitted_noise(history))
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -1046,18 +1057,25 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     appended to the candidates ``laps``; without ``circulants`` the candidates only);
     ``history["equally_sparse_edges"]`` lists their edges. A grid or path returned is
     relabelled first (``grid_twins``: its DCT twins that fit as well join the
-    candidates, ``history["grid_twins"]`` their number)."""
-    twins = grid_twins(basis, ranked[0][3], laps, noise)
-    if twins:
-        laps += twins
-        history["grid_twins"] = len(twins)
-        history["candidate_edges"] += [int(ranked[0][0])] * len(twins)
+    candidates, ``history["grid_twins"]`` their number), and so is a torus
+    (``torus_twins``: relabelled by multipliers of its sides)."""
+    twins = (grid_twins(basis, ranked[0][3], laps, noise)
+             or torus_twins(basis, ranked[0][3], laps, noise))
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))
     if added is not None:
+        key = edge_key(sp.triu(added, 1))
+        twins = [T for T in twins if edge_key(sp.triu(T, 1)) != key]
         laps.append(added)
         history["relabelled_circulant"] = True
         history["candidate_edges"].append(int(ranked[0][0]))
+    if twins:
+        # equally sparse, connected, equal weights and fitting as well by construction
+        # (the fit read at O(nnz n) per twin: the 25 x 40 grid has 159)
+        tied = [*tied, *range(len(laps), len(laps) + len(twins))]
+        laps += twins
+        history["grid_twins"] = len(twins)
+        history["candidate_edges"] += [int(ranked[0][0])] * len(twins)
     if not tied:
         return
     history["equally_sparse_edges"] = [int(sp.triu(laps[k], 1).count_nonzero()) for k in tied]
@@ -1066,6 +1084,28 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                   f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
                   f"tell them apart, and the graph returned may not be the graph sought "
                   f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+
+
+def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the eigenvectors are those of a grid
+    (``_basis_grid.basis_grid_members``: its lines read from the basis) with fewer
+    edges than the graph returned, which fits them as well: that grid and its DCT
+    twins, the truth among them, join the candidates ``laps``;
+    ``history["basis_grid"]`` is the grid's sides and the number added."""
+    (a, b), grids = basis_grid_members(basis, ranked[0][3], laps, noise)
+    if not grids:
+        return
+    edges = 2 * a * b - a - b
+    laps += grids
+    history["basis_grid"] = (a, b, len(grids))
+    history["candidate_edges"] += [edges] * len(grids)
+    warnings.warn(f"the eigenvectors are those of the {a} x {b} grid (columns constant "
+                  f"on its lines): that grid and its relabellings by DCT multipliers "
+                  f"({len(grids)} graphs of {edges} edges against {ranked[0][0]}) fit "
+                  f"them as well, and the graph inferred is a denser member of their "
+                  f"family; the graph sought is probably one of those grids, which the "
+                  f"eigenvectors do not tell apart (they are the last of the "
+                  f"candidates)", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _weak_edges(basis, L, eigenvalues, history) -> None:

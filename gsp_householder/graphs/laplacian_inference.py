@@ -383,7 +383,8 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
     ranked, family_dimension = _with_unit_diagonal_member(basis, ranked, family_dimension,
                                                           history)
-    ranked = _with_noisy_unit_diagonal_member(basis, B, ranked, history)
+    ranked, family_dimension = _with_noisy_unit_diagonal_member(basis, B, ranked,
+                                                                family_dimension, history)
     return finish(basis, B, ranked, family_dimension, history)
 
 
@@ -441,31 +442,33 @@ def _with_unit_diagonal_member(basis, ranked, family_dimension, history):
 NOISY_MEMBER_MISFIT = 3.0
 
 
-def _with_noisy_unit_diagonal_member(basis, B, ranked, history):
-    """``ranked`` with the graph of the near-null unit-diagonal family of noisy
-    eigenvectors of a normalized Laplacian (module ``_noisy_unit_diagonal``) first,
-    when the searches' graph fits them more than ``NOISY_MEMBER_MISFIT`` times worse
-    in both residuals (bases without eigenspaces or order whose unit diagonal does
-    not hold to rounding). ``history["noisy_unit_diagonal_member"]`` gives the edges
-    of that graph and of the graph it replaced, the family's dimension and its gap."""
+def _with_noisy_unit_diagonal_member(basis, B, ranked, family_dimension, history):
+    """``ranked`` and ``family_dimension`` with the graph of the near-null unit-diagonal
+    family of noisy eigenvectors of a normalized Laplacian (module
+    ``_noisy_unit_diagonal``) first, when the searches' graph fits them more than
+    ``NOISY_MEMBER_MISFIT`` times worse in both residuals (bases without eigenspaces
+    or order whose unit diagonal does not hold to rounding); the family's dimension is
+    then reported when larger, as for exact eigenvectors.
+    ``history["noisy_unit_diagonal_member"]`` gives the edges of that graph and of the
+    graph it replaced, the family's dimension and its gap."""
     system = basis.get("unit_diagonal")
     if (basis["kind"] != "normalized" or system is None or system.exact
             or basis["groups"] is not None or basis["ordered"]):
-        return ranked
+        return ranked, family_dimension
     member = noisy_unit_diagonal_member(basis["V_anchored"], basis["zero_column"], B.u)
     if member is None:
-        return ranked
+        return ranked, family_dimension
     fit = _residuals(basis, member.W)
     if ranked:
         searched = _residuals(basis, ranked[0][3])
         if (searched[0] <= NOISY_MEMBER_MISFIT * fit[0]
                 or searched[1] <= NOISY_MEMBER_MISFIT * fit[1]):
-            return ranked
+            return ranked, family_dimension
     weights = sp.triu(member.W, 1).data
     item = (int(weights.size), float(weights.std() / weights.mean()), None, member.W)
     history["noisy_unit_diagonal_member"] = (item[0], int(ranked[0][0]) if ranked else None,
                                              member.dimension, member.gap)
-    return _ahead([item], ranked)
+    return _ahead([item], ranked), max(family_dimension, member.dimension)
 
 
 def _search(basis, B, tol, rng):

@@ -55,17 +55,18 @@ NEAR_NULL_GAP = 10.0
 #: 1e-3 leaves 1e-8 to 1e-4).
 NEAR_NULL_LEVEL = 1e-3
 #: Charges on the positive off-diagonal entries of a family's member, each one program:
-#: low charges let a noisy family keep a dense member of a smaller $\\ell_1$ norm
-#: (RGG(120, 0.18, seed 5)), high ones bend a large family to zero its noise
-#: (trees, Davis southern women); the member of the largest gap is kept.
+#: at low charges a noisy family's least member can be a dense one of a smaller
+#: $\\ell_1$ norm (RGG(120, 0.18, seed 5): found at 30 and 100 only), at high ones a
+#: large family bends to zero its noise (a random tree, Davis southern women: found at
+#: 3); the member of the largest gap is kept.
 PENALTIES = (3.0, 10.0, 30.0, 100.0)
 #: Largest share of the pairs that a member's edges may take: the cut reads the median
 #: entry as the noise, which holds when most pairs are non-edges (the graphs found:
 #: 7 to 21 % of the pairs; the wrong members of large families read at 1e-3 and 3e-3,
 #: 5 x 6 grid, Davis southern women, a random tree: 36 to 48 %).
 MAX_EDGE_SHARE = 1 / 3
-#: Largest basis read (the program has $n (n - 1) / 2$ slack variables and the refit
-#: $n (n - 1) / 2$ rows of $n$ entries at most: 45 thousand at 300 nodes).
+#: Largest basis read (the program has $n (n - 1) / 2$ slack variables: 45 thousand at
+#: 300 nodes).
 NOISY_MAX_N = 300
 
 

@@ -138,6 +138,39 @@ def grid_coordinates(W) -> tuple[int, int, np.ndarray] | None:
     return a, b, xy
 
 
+def relabelled_source(basis, W, noise: float):
+    """The weights whose relabellings are a lattice's twins, and the residuals a twin
+    must fit as well as (``twin_residuals`` of ``W``): ``W`` itself when its weights
+    are equal (exact, coefficient of variation below ``EQUAL_WEIGHTS_CV``; noisy,
+    equal to the noise level ``noise``), else the same edges with equal weights if
+    they fit as well as ``W`` (a weighted member of the family on the lattice's
+    edges), else None.
+
+    Parameters
+    ----------
+    basis : dict
+        The validated basis (``_read_basis``).
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric weights of the graph returned, with at least one edge.
+    noise : float
+        The noise level the graph was found at; 0 for exact eigenvectors.
+
+    Returns
+    -------
+    tuple of (scipy.sparse.csr_array, residuals) or None
+    """
+    reference = twin_residuals(basis, W)
+    weights = sp.triu(W, 1).data
+    equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
+             else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
+    if equal:
+        return W, reference
+    W = sp.csr_array(W.astype(bool).astype(float))
+    if not _fits_as_well(twin_residuals(basis, W), reference):
+        return None
+    return W, reference
+
+
 def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     """Laplacians of the grid or path of weights ``W`` (the graph returned, with equal
     weights: exact, coefficient of variation below ``EQUAL_WEIGHTS_CV``; noisy, equal to
@@ -168,15 +201,10 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     grid = grid_coordinates(W) if weights.size else None
     if grid is None:
         return []
-    reference = twin_residuals(basis, W)
-    equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
-             else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
-    if not equal:
-        # a weighted member of the family on a grid's edges: its twins are those of the
-        # grid with equal weights on them, if that fits as well
-        W = sp.csr_array(W.astype(bool).astype(float))
-        if not _fits_as_well(twin_residuals(basis, W), reference):
-            return []
+    source = relabelled_source(basis, W, noise)
+    if source is None:
+        return []
+    W, reference = source
     a, b, xy = grid
     maps_a = [None, *multipliers(a)]
     maps_b = [None, *multipliers(b)]

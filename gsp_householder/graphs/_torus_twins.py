@@ -26,9 +26,9 @@ from math import gcd
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._grid_twins import twin_residuals
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _laplacian
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
+from gsp_householder.graphs._grid_twins import relabelled_source, twin_residuals
+from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian
+from gsp_householder.graphs._template_lp import edge_key
 
 #: Shortest side read (``torus_coordinates``): on a side of 3 or 4 nodes the lines
 #: are not told from the squares by common neighbours.
@@ -157,16 +157,10 @@ def torus_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     torus = torus_coordinates(W) if weights.size else None
     if torus is None:
         return []
-    reference = twin_residuals(basis, W)
-    equal = (
-        _equal_within_noise(basis, W, noise)
-        if noise > 0.0
-        else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean()
-    )
-    if not equal:
-        W = sp.csr_array(W.astype(bool).astype(float))
-        if not _fits_as_well(twin_residuals(basis, W), reference):
-            return []
+    source = relabelled_source(basis, W, noise)
+    if source is None:
+        return []
+    W, reference = source
     a, b, xy = torus
     seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
     seen.add(edge_key(sp.triu(W, 1)))

@@ -126,6 +126,7 @@ from gsp_householder.graphs._result_checks import (
     _undetermined_support,
     _unranked_doubt,
 )
+from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._template_lp import candidate_order
@@ -736,6 +737,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           root, "quadratic_root_edges")
+    tree = _tree_behind(basis, B, ranked[0], history)
+    if tree is not None:
+        # a noisy search can return a valid graph that holds a tree among many more
+        # edges (a window prefix's family): its maximum spanning tree with equal
+        # weights, when it fits as well, is returned; the graph found is the last of
+        # the candidates
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          tree, "spanning_tree_edges")
     twins = _distance_twins(basis, ranked, _fitted_noise(history))
     if twins:
         # as many or fewer edges, the same eigenvectors: listed (the result's
@@ -965,6 +974,17 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
     if root is not None:
         history["quadratic_root"] = signature
     return root
+
+
+def _tree_behind(basis, B, found, history) -> sp.csr_array | None:
+    """The maximum spanning tree with equal weights of the graph ``found`` (a
+    ``rank_candidates`` item), found at a noise level (``_fitted_noise``) with more
+    than $n - 1$ edges and fewer than all pairs, when it fits as well
+    (``_spanning_tree.tree_behind``); else None."""
+    noise = _fitted_noise(history)
+    if noise <= 0.0 or not B.n - 1 < found[0] < B.n_pairs:
+        return None
+    return tree_behind(basis, B, found[3], noise)
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float,

@@ -977,12 +977,14 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
 
 
 def _tree_behind(basis, B, found, history) -> sp.csr_array | None:
-    """The maximum spanning tree with equal weights of the graph ``found`` (a
-    ``rank_candidates`` item), found at a noise level (``_fitted_noise``) with more
-    than $n - 1$ edges and fewer than all pairs, when it fits as well
-    (``_spanning_tree.tree_behind``); else None."""
+    """A tree with equal weights read from the graph ``found`` (a ``rank_candidates``
+    item) and refitted, when that graph was found at a noise level (``_fitted_noise``)
+    with more than $n - 1$ edges and fewer than all pairs and the tree fits as well
+    (``_spanning_tree.tree_behind``); else None. Combinatorial Laplacians without an
+    eigenvalue order only (a twin class's basis neither), as for ``_local_rewiring``."""
     noise = _fitted_noise(history)
-    if noise <= 0.0 or not B.n - 1 < found[0] < B.n_pairs:
+    if (noise <= 0.0 or not B.n - 1 < found[0] < B.n_pairs or basis["ordered"]
+            or basis["kind"] != "combinatorial" or basis.get("twin_class")):
         return None
     return tree_behind(basis, B, found[3], noise)
 

@@ -771,7 +771,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"{history['sparser_rival_agreement']:.3f} only (below {EDGE_AGREEMENT:g}): the "
             f"eigenvectors do not determine the graph to that accuracy at this noise "
             f"level (the sparser one is the last of the candidates)"))
-    if _still_undecided(B, history):
+    if _still_undecided(B, history) and "spanning_tree_edges" not in history:
+        # (a tree read behind the graph found, with equal weights and fitting as well,
+        # decides as an equal-weight graph of the rankings would: ``_undecided``)
         history["undecided"] = True
         warnings.warn(f"in each of {UNDECIDED_SEARCHES} searches with other random "
                       f"objectives, the noisy rankings gave graphs that fit the "

@@ -20,8 +20,7 @@ def _edges(W):
 
 
 def _weights(G, n):
-    return sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr"),
-                        dtype=float)
+    return sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr"), dtype=float)
 
 
 def _basis(V):
@@ -60,8 +59,7 @@ def _distance_two(G, weight):
 def test_maximum_spanning_tree_takes_the_heaviest_edges():
     # a 4-cycle 0-1-2-3 with weights 3, 2, 1, 4 and the chord 0-2 of weight 2.5
     n = 4
-    U = sp.coo_array(([3.0, 2.0, 1.0, 4.0, 2.5], ([0, 1, 2, 0, 0], [1, 2, 3, 3, 2])),
-                     shape=(n, n))
+    U = sp.coo_array(([3.0, 2.0, 1.0, 4.0, 2.5], ([0, 1, 2, 0, 0], [1, 2, 3, 3, 2])), shape=(n, n))
     tree = maximum_spanning_tree(sp.csr_array(U + U.T))
     assert _edges(tree) == {(0, 1), (0, 3), (0, 2)}
     assert np.all(tree.data == 1.0)
@@ -99,9 +97,14 @@ def test_the_tree_behind_a_random_trees_quadratic_like_graph(draw):
     assert _edges(tree) == _edges(_weights(G, n))
 
 
-@pytest.mark.parametrize("make", [lambda: nx.cycle_graph(60),
-                                  lambda: nx.grid_2d_graph(6, 8),
-                                  lambda: nx.random_regular_graph(3, 60, seed=1)])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: nx.cycle_graph(60),
+        lambda: nx.grid_2d_graph(6, 8),
+        lambda: nx.random_regular_graph(3, 60, seed=1),
+    ],
+)
 def test_no_tree_behind_a_graph_with_cycles(make):
     # every spanning tree of a graph with cycles and equal weights drops an edge of
     # weight 1: it does not fit, and the graph found stays
@@ -124,10 +127,14 @@ def test_the_inference_reads_trees_only_behind_noisy_graphs_denser_than_a_tree()
     # exact (no noise level), a graph that does not fit its noise level, a tree, the
     # complete graph: nothing is read
     assert laplacian_inference._tree_behind(basis, B, item, {"noise": 0.0}) is None
-    assert laplacian_inference._tree_behind(
-        basis, B, item, {"noise": NOISE, "noise_ratio": 1e3}) is None
+    assert (
+        laplacian_inference._tree_behind(basis, B, item, {"noise": NOISE, "noise_ratio": 1e3})
+        is None
+    )
     tree_item = (n - 1, 0.0, None, _weights(G, n))
     assert laplacian_inference._tree_behind(basis, B, tree_item, noisy) is None
     complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
-    assert laplacian_inference._tree_behind(
-        basis, B, (n * (n - 1) // 2, 0.0, None, complete), noisy) is None
+    assert (
+        laplacian_inference._tree_behind(basis, B, (n * (n - 1) // 2, 0.0, None, complete), noisy)
+        is None
+    )

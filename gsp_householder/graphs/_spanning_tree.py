@@ -145,7 +145,7 @@ def tree_behind(basis, B: PairBasis, W, noise: float) -> sp.csr_array | None:
 
     tree, seen = maximum_spanning_tree(W), set()
     while tree is not None and len(seen) < MAX_READS:
-        key = tree.indices.tobytes()
+        key = tree.indptr.tobytes() + tree.indices.tobytes()
         if key in seen:
             return None
         seen.add(key)

@@ -122,19 +122,36 @@ def test_the_inference_reads_trees_only_behind_noisy_graphs_denser_than_a_tree()
     found = sp.csr_array(_weights(H, n) + _distance_two(G, 0.1))
     item = (sp.triu(found, 1).nnz, 0.0, None, found)
     noisy = {"noise": NOISE, "noise_ratio": 1.0}
-    tree = laplacian_inference._tree_behind(basis, B, item, noisy)
+    tree = laplacian_inference._tree_behind(basis, B, [item], noisy)
     assert tree is not None and _edges(tree) == _edges(_weights(G, n))
     # exact (no noise level), a graph that does not fit its noise level, a tree, the
     # complete graph: nothing is read
-    assert laplacian_inference._tree_behind(basis, B, item, {"noise": 0.0}) is None
+    assert laplacian_inference._tree_behind(basis, B, [item], {"noise": 0.0}) is None
     assert (
-        laplacian_inference._tree_behind(basis, B, item, {"noise": NOISE, "noise_ratio": 1e3})
+        laplacian_inference._tree_behind(basis, B, [item], {"noise": NOISE, "noise_ratio": 1e3})
         is None
     )
     tree_item = (n - 1, 0.0, None, _weights(G, n))
-    assert laplacian_inference._tree_behind(basis, B, tree_item, noisy) is None
+    assert laplacian_inference._tree_behind(basis, B, [tree_item], noisy) is None
     complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
     assert (
-        laplacian_inference._tree_behind(basis, B, (n * (n - 1) // 2, 0.0, None, complete), noisy)
+        laplacian_inference._tree_behind(basis, B, [(n * (n - 1) // 2, 0.0, None, complete)], noisy)
         is None
     )
+
+
+def test_the_tree_is_read_behind_another_candidate():
+    # the graph found has no tree behind it (the complete graph less one edge: every
+    # spanning tree of it misses most of its weight); the next candidate does
+    G, H = _two_pendant_paths()
+    n = G.number_of_nodes()
+    basis, B = _basis(perturbed(shuffled(_common_basis(G, H, n), 1), 1e-3, 1))
+    first = np.ones((n, n)) - np.eye(n)
+    first[0, 1] = first[1, 0] = 0.0
+    first = sp.csr_array(first)
+    found = sp.csr_array(_weights(H, n) + _distance_two(G, 0.1))
+    noisy = {"noise": NOISE, "noise_ratio": 1.0}
+    ranked = [(n * (n - 1) // 2 - 1, 0.0, None, first), (sp.triu(found, 1).nnz, 0.0, None, found)]
+    assert laplacian_inference._tree_behind(basis, B, ranked[:1], noisy) is None
+    tree = laplacian_inference._tree_behind(basis, B, ranked, noisy)
+    assert tree is not None and _edges(tree) == _edges(_weights(G, n))

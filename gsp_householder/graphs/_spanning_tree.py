@@ -116,10 +116,11 @@ def refitted_graphs(B: PairBasis, tree):
     yield maximum_spanning_tree(sp.csr_array(np.where(weights > 0.0, weights, 0.0)))
 
 
-def tree_behind(basis, B: PairBasis, W, noise: float) -> sp.csr_array | None:
+def tree_behind(basis, B: PairBasis, W, noise: float, reference=None) -> sp.csr_array | None:
     """A tree with equal weights that fits the eigenvectors as well as the graph of
-    weights ``W`` and has equal weights to ``noise`` (``_equal_graph_fits``), read from
-    it and refitted (module docstring), or None.
+    weights ``W`` (or a graph of residuals ``reference``, ``_residuals``) and has equal
+    weights to ``noise`` (``_equal_graph_fits``), read from ``W`` and refitted (module
+    docstring), or None.
 
     Parameters
     ----------
@@ -131,6 +132,8 @@ def tree_behind(basis, B: PairBasis, W, noise: float) -> sp.csr_array | None:
         Symmetric weights of the graph found, with more than $n - 1$ edges.
     noise : float
         The noise level the graph was found at (positive).
+    reference : tuple of float, optional
+        The residuals of the graph the tree must fit as well as (default: ``W``'s).
 
     Returns
     -------
@@ -138,7 +141,7 @@ def tree_behind(basis, B: PairBasis, W, noise: float) -> sp.csr_array | None:
         Symmetric unit weights of the tree.
     """
     n = B.n
-    reference = _residuals(basis, W)
+    reference = _residuals(basis, W) if reference is None else reference
 
     def fits(A) -> bool:
         return _equal_graph_fits(basis, A, reference, noise)

@@ -11,7 +11,8 @@ tree of that matrix is the tree. What the searches miss is the member of their
 families, not the information.
 
 ``tree_behind`` reads a spanning tree $T$ of the graph found (its maximum spanning
-tree), then refits: the smallest direction $\\lambda$ of the Gram of every pair but
+tree; if it is far from fitting, residual above ``MAX_TREE_MISFIT``, nothing more), then
+refits: the smallest direction $\\lambda$ of the Gram of every pair but
 $T$'s (``PairGram``; the true edges that $T$ misses are among those pairs, outliers
 that move the least-squares direction, so it is not at the noise level) gives
 $\\tilde L(\\lambda)$, whose pairs below minus ``READ_FRACTIONS`` of the median entry
@@ -21,7 +22,9 @@ is one: a tree with
 two pendant paths of two nodes on one node shares every eigenvector with the graph
 that rewires them (one edge more), and on tree(400, seed 30) the refit reads that graph
 (400 edges), whose rewiring is the tree. Otherwise the maximum spanning tree of
-$\\tilde L(\\lambda)$ is the next $T$, up to ``MAX_READS`` trees.
+$\\tilde L(\\lambda)$ is the next $T$, up to ``MAX_READS`` trees. The caller
+(``laplacian_inference._tree_behind``) reads the other candidates in turn when no tree
+read from the graph found fits (``reference``: the graph found's residuals).
 
 A tree is returned only when it fits the eigenvectors as well as the graph found and
 has equal weights to the noise level (``_equal_graph_fits``), as every sparser graph

@@ -95,6 +95,9 @@ class InferredLaplacian:
         number of edges fewer; the graph found is the last of the candidates): without
         the cliques on its adjacent twins (module ``_twin_cliques``), or rewired among
         the nodes of columns supported on a few nodes (module ``_local_rewiring``).
+        ``"spanning_tree_edges"``, likewise, when the sparser graph is a tree with equal
+        weights read from the graph found, a denser one, and refitted (module
+        ``_spanning_tree``).
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph

@@ -171,6 +171,44 @@ def relabelled_source(basis, W, noise: float):
     return W, reference
 
 
+def checkerboard_reflections(a: int, b: int, xy: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The grid positions of the nodes of the $a \\times b$ grid at ``xy`` after its
+    checkerboard reflections: the nodes of odd $x + y$ mirrored across the first axis
+    ($x \\mapsto a - 1 - x$, when $a$ is odd), the second ($b$ odd) or both
+    ($a + b$ even), the others in place (each map keeps the parity of $x + y$, and is
+    then a bijection).
+
+    The normalized Laplacian of the grid shares its eigenvectors with the grid so
+    relabelled (an isomorphic twin, not a DCT one): the integer programs of
+    ``_unit_equal_weight`` list exactly the grid and that twin (5 x 6, 4 x 5, 4 x 6,
+    6 x 6 grids), and its fit was checked on the 3 x 9, 3 x 20, 4 x 7, 4 x 12, 5 x 13,
+    6 x 7, 6 x 11, 7 x 7, 8 x 12, 9 x 9, 10 x 10 and 11 x 11 grids (to 2e-12; on the
+    squares by the mirror across both axes only).
+
+    Parameters
+    ----------
+    a, b : int
+        The grid's sides.
+    xy : ndarray of int of shape (a * b, 2)
+        The nodes' positions (``grid_coordinates``).
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        The new first and second coordinates of every node, one pair per reflection.
+    """
+    odd = (xy[:, 0] + xy[:, 1]) % 2 == 1
+    out = []
+    for axes in ((0,), (1,), (0, 1)):
+        if sum((a, b)[k] - 1 for k in axes) % 2:
+            continue
+        moved = xy.copy()
+        for k in axes:
+            moved[odd, k] = (a, b)[k] - 1 - xy[odd, k]
+        out.append((moved[:, 0], moved[:, 1]))
+    return out
+
+
 def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     """Laplacians of the grid or path of weights ``W`` (the graph returned, with equal
     weights: exact, coefficient of variation below ``EQUAL_WEIGHTS_CV``; noisy, equal to
@@ -214,11 +252,13 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     where = np.empty(a * b, dtype=np.int64)        # the node at each grid position
     where[xy[:, 0] * b + xy[:, 1]] = np.arange(a * b)
     twins = []
-    for qa, qb in product(maps_a, maps_b):
-        if qa is None and qb is None:
-            continue
-        x = xy[:, 0] if qa is None else dct_relabelling(a, qa)[xy[:, 0]]
-        y = xy[:, 1] if qb is None else dct_relabelling(b, qb)[xy[:, 1]]
+    positions = [
+        (xy[:, 0] if qa is None else dct_relabelling(a, qa)[xy[:, 0]],
+         xy[:, 1] if qb is None else dct_relabelling(b, qb)[xy[:, 1]])
+        for qa, qb in product(maps_a, maps_b) if qa is not None or qb is not None]
+    if basis["kind"] == "normalized" and a >= 2:
+        positions += checkerboard_reflections(a, b, xy)
+    for x, y in positions:
         # node i takes the place of the node at (x, y)
         perm = where[x * b + y]
         A = sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])),

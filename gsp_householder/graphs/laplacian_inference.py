@@ -159,7 +159,9 @@ from gsp_householder.graphs._unit_diagonal import (
     unit_diagonal_pattern_dimension,
     unit_diagonal_system,
 )
+from gsp_householder.graphs._unit_equal_weight import MAX_NODES as EQUAL_WEIGHT_MAX_NODES
 from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
+from gsp_householder.graphs._unit_family_doubt import unsearched_family_doubt
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -952,6 +954,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"(residual {residual:.2g}, above {FITS_EXACTLY:g}): it is not the "
                       f"graph sought; the result's candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
+    _unsearched_family_warning(basis, B, ranked, residual, history)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own and basis["kind"] == "normalized":
         # of that family, only the members with a unit diagonal are normalized Laplacians
@@ -1165,6 +1168,34 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                   f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
                   f"tell them apart, and the graph returned may not be the graph sought "
                   f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+
+
+def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when exact eigenvectors of a normalized Laplacian
+    (no eigenspaces or order given) leave a family whose equal-weight members were not
+    listed (more than ``_unit_equal_weight.MAX_NODES`` nodes) and the graph returned,
+    which fits them, is doubtful: weighted, or a grid (``unsearched_family_doubt``,
+    module ``_unit_family_doubt``); ``history["unit_family_doubt"]`` gives the reason."""
+    if (basis["kind"] != "normalized" or basis["groups"] is not None or basis["ordered"]
+            or basis.get("twin_class") or residual > FITS_EXACTLY):
+        return
+    system = basis.get("unit_diagonal")
+    reason = unsearched_family_doubt(system, B.u, ranked[0][3])
+    if reason is None or (reason == "grid" and history.get("grid_twins")):
+        # a grid whose twins joined the candidates is warned of already
+        return
+    history["unit_family_doubt"] = reason
+    what = ("has unequal weights, though the degrees are multiples of one weight: "
+            "the family's graphs with equal weights (a grid's) are sparser in weights "
+            "and probably the graph sought" if reason == "unequal weights" else
+            "is a grid, and the grids whose families were listed hold an isomorphic "
+            "twin with the same eigenvectors: the graph sought may be that twin")
+    warnings.warn(f"the eigenvectors are those of a family of normalized Laplacians of "
+                  f"dimension {system.family_dimension} whose valid graphs of other "
+                  f"supports fit them as well, and whose members with equal weights "
+                  f"were not listed ({B.n} nodes, above {EQUAL_WEIGHT_MAX_NODES}); the "
+                  f"graph inferred ({ranked[0][0]} edges) {what}; the eigenvectors may "
+                  f"not tell them apart", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:

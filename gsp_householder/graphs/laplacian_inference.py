@@ -1181,8 +1181,9 @@ def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
         return
     system = basis.get("unit_diagonal")
     reason = unsearched_family_doubt(system, B.u, ranked[0][3])
-    if reason is None or (reason == "grid" and history.get("grid_twins")):
-        # a grid whose twins joined the candidates is warned of already
+    if reason is None or (reason == "grid" and ("grid_twins" in history
+                                                or "equally_sparse_edges" in history)):
+        # a grid whose twins joined the candidates, or tied with one, is warned of
         return
     history["unit_family_doubt"] = reason
     what = ("has unequal weights, though the degrees are multiples of one weight: "

@@ -7,10 +7,10 @@ one integer program lists up to ``_unit_equal_weight.MAX_NODES`` nodes only (its
 grows fast and unevenly: the 5 x 10 grid over 4 minutes). Above that size the
 searches' graph is returned unchecked against them, and two answers are then doubtful:
 
-- a graph with **unequal weights**: a family of dimension above 1 with integer degrees
-  is that of a grid (an unweighted graph) whose sparser weighted members the searches
-  find (the 4 x 12 grid: 50 edges for 80; the 8 x 12 grid: 102 for 172; the 10 x 10
-  grid: the family's member of least $\\ell_1$ norm, 2284 for 180);
+- a graph with **unequal weights**: integer degrees are those of an unweighted graph,
+  and the grids' families hold sparser weighted members that the searches find (the
+  4 x 12 grid: 50 edges for 80; the 8 x 12 grid: 102 for 172; the 10 x 10 grid: the
+  family's member of least $\\ell_1$ norm, 2284 for 180);
 - a **grid** (equal weights): the grids whose families were listed (5 x 6, 6 x 6,
   6 x 7) hold an isomorphic twin with the same eigenvectors, and the searches return
   either (the 7 x 7 grid: the twin).

@@ -243,12 +243,13 @@ def _tree_above_family_bound(dropped: int):
 
     G = nx.random_labeled_tree(600, seed=61)
     B = fourier_basis(G)
-    basis = li._read_basis(perturbed(shuffled(B.eigenvectors, 0), 1e-3, 0), None, None,
-                           None, None)
+    V = perturbed(shuffled(B.eigenvectors, 0), 1e-3, 0)
+    basis = li._read_basis(V, None, None, None, None)
     H = G.copy()
     H.remove_edges_from(list(G.edges)[:dropped])
-    return basis, [sp.csr_array(nx.laplacian_matrix(T, nodelist=list(G)).astype(float))
-                   for T in (G, H)]
+    return basis, [
+        sp.csr_array(nx.laplacian_matrix(T, nodelist=list(G)).astype(float)) for T in (G, H)
+    ]
 
 
 def test_missing_edges_are_tested_above_the_family_searches_bound():

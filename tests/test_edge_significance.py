@@ -233,3 +233,45 @@ def test_path_with_wide_weights_is_right_or_warned_of_missing_edges(seed, sigma,
         m, k = res.n_edges, res.history["missing_edges"]
         assert 2 * m / (2 * m + k) < 0.95
         assert issubclass(missing[0].category, ConvergenceWarning)
+
+
+def _tree_above_family_bound(dropped: int):
+    """A random tree of 600 nodes (above the family searches' 500) perturbed by 1e-3,
+    read as a basis, with the Laplacians of the tree and of the tree less its first
+    ``dropped`` edges (unit weights)."""
+    from gsp_householder.graphs import laplacian_inference as li
+
+    G = nx.random_labeled_tree(600, seed=61)
+    B = fourier_basis(G)
+    V = perturbed(shuffled(B.eigenvectors, 0), 1e-3, 0)
+    basis = li._read_basis(V, None, None, None, None)
+    H = G.copy()
+    H.remove_edges_from(list(G.edges)[:dropped])
+    return basis, [
+        sp.csr_array(nx.laplacian_matrix(T, nodelist=list(G)).astype(float)) for T in (G, H)
+    ]
+
+
+def test_missing_edges_are_tested_above_the_family_searches_bound():
+    """On 600 nodes (``_missing_edges.MAX_NODES`` 1000, not ``FAMILY_SEARCH_MAX_N``
+    500): a graph that lacks 100 of a perturbed tree's edges is warned of (each dropped
+    pair shows its weight), the tree itself shows no missing edge and is not warned.
+    ``random_labeled_tree(600, seed=43)`` perturbed returned 2709 edges for 599 with 321
+    such pairs and no warning when the test stopped at 500 nodes."""
+    from gsp_householder.graphs import laplacian_inference as li
+
+    basis, (L_tree, L_less) = _tree_above_family_bound(100)
+    for L, warned in ((L_tree, False), (L_less, True)):
+        eigenvalues = np.einsum("ij,ij->j", basis["V"], L @ basis["V"])
+        test = edge_significance(basis["V"], L, eigenvalues)
+        history = {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            li._missing_edges(basis, L, eigenvalues, history, test)
+        missing = [w for w in caught if "significantly negative" in str(w.message)]
+        assert bool(missing) == warned
+        if warned:
+            assert history["missing_edges"] >= 90
+            assert issubclass(missing[0].category, ConvergenceWarning)
+        else:
+            assert history.get("missing_edges", 0) == 0

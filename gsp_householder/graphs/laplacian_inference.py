@@ -112,6 +112,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
 )
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
+from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._noisy_unit_diagonal import noisy_unit_diagonal_member
@@ -264,8 +265,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         edges are enough that the graph without them would agree with it below 0.95 in
         F1 (``EDGE_AGREEMENT``): weights at the noise level are not determined by the
         eigenvectors (members of K(a, b)'s noisy family). And if, with noisy
-        eigenvectors (rotation noise above 1e-8, at most ``FAMILY_SEARCH_MAX_N``
-        nodes), $k$ pairs the graph returned does not join have significantly negative
+        eigenvectors (rotation noise above 1e-8, at most 1000 nodes,
+        ``_missing_edges.MAX_NODES``), $k$ pairs the graph returned does not join have
+        significantly negative
         entries of $V \\hat\\Lambda V^T$ (above twice the one-sided Bonferroni
         quantile over the non-edges at family-wise level 0.05;
         ``history["missing_edges"]``, module ``_missing_edges``), with $2m / (2m + k)$
@@ -1273,8 +1275,8 @@ def _weak_edges(basis, L, eigenvalues, history) -> None:
 def _missing_edges(basis, L, eigenvalues, history, test) -> None:
     """Warn when the eigenvectors show, at their noise level, enough edges that the graph
     returned ``L`` lacks to take it outside the accuracy the inference is held to
-    (module ``_missing_edges``, on bases of at most ``FAMILY_SEARCH_MAX_N`` nodes, with
-    the noise level and standard errors of ``edge_significance``'s ``test``).
+    (module ``_missing_edges``, on bases of at most ``_missing_edges.MAX_NODES`` nodes,
+    with the noise level and standard errors of ``edge_significance``'s ``test``).
 
     ``history["missing_edges"]`` is the number $k$ of non-edges whose entry of
     $V \\hat\\Lambda V^T$ is significantly negative (one-sided Bonferroni over the
@@ -1286,7 +1288,7 @@ def _missing_edges(basis, L, eigenvalues, history, test) -> None:
     12) perturbed by 1e-3 gave 115 edges for 79 (F1 0.69) with 61 such non-edges (z
     up to 131; the truth has none); graphs returned right (F1 1) showed 0 to 5.
     """
-    if basis["V"].shape[0] > FAMILY_SEARCH_MAX_N:
+    if basis["V"].shape[0] > MISSING_MAX_N:
         return
     found = missing_edges(basis["V"], L, eigenvalues, test)
     if found is None or found["count"] == 0:

@@ -44,3 +44,14 @@ def minnesota_ball(n, seed):
     ball = M.subgraph(list(nx.bfs_tree(M, src))[:n])
     ball = ball.subgraph(max(nx.connected_components(ball), key=len))
     return nx.convert_node_labels_to_integers(ball)
+
+
+def audit_input(V, noise, draw):
+    """``V`` perturbed by ``noise`` and shuffled as the audits build their input
+    (``run_one`` of ``benchmarks/bench_inference_sweep.py``: one generator, seed ``draw``)."""
+    rng = np.random.default_rng(draw)
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + noise * np.linalg.norm(V) * E / np.linalg.norm(E))
+    V = U @ Wt
+    n = V.shape[1]
+    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import warnings
 
 import networkx as nx
-import numpy as np
 import pytest
+from _basis_inputs import audit_input as _audit_input
 from _basis_inputs import shuffled
 
 from gsp_householder import (
@@ -80,17 +80,6 @@ def test_exact_normalized_basis_is_right_or_warned(seed):
 def test_exact_search_noise_conditions(history, residual, expected):
     assert exact_search_noise(history, residual) == pytest.approx(expected, rel=0.02)
     assert history.get("exact_search_noise", 0.0) == pytest.approx(expected, rel=0.02)
-
-
-def _audit_input(V, noise, draw):
-    """``V`` perturbed by ``noise`` and shuffled as the audits build their input
-    (``run_one`` of ``benchmarks/bench_inference_sweep.py``: one generator, seed ``draw``)."""
-    rng = np.random.default_rng(draw)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + noise * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
 def test_icosahedron_searched_as_exact_at_small_noise_is_right_or_warned():

@@ -6,9 +6,9 @@ import warnings
 from types import SimpleNamespace
 
 import networkx as nx
-import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import audit_input as _audit_input
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs._candidate_search import _edge_key
@@ -52,17 +52,6 @@ def test_rival_of_a_sparse_graph_compared_as_raw():
         history, _item(126), _item(119, 2.0), (1.0e-3, 1.0e-4), (2.1e-3, 1.1e-4), 7140
     )
     assert "sparser_rival" not in history
-
-
-def _audit_input(V, noise, draw):
-    """``V`` perturbed by ``noise`` and shuffled as the audits build their input
-    (``run_one`` of ``benchmarks/bench_inference_sweep.py``: one generator, seed ``draw``)."""
-    rng = np.random.default_rng(draw)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + noise * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
 def test_circular_ladder_denser_member_at_small_noise_is_right_or_warned():

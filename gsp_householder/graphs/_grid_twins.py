@@ -251,18 +251,25 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     coo = W.tocoo()
     where = np.empty(a * b, dtype=np.int64)        # the node at each grid position
     where[xy[:, 0] * b + xy[:, 1]] = np.arange(a * b)
-    twins = []
     positions = [
         (xy[:, 0] if qa is None else dct_relabelling(a, qa)[xy[:, 0]],
          xy[:, 1] if qb is None else dct_relabelling(b, qb)[xy[:, 1]])
         for qa, qb in product(maps_a, maps_b) if qa is not None or qb is not None]
     if basis["kind"] == "normalized" and a >= 2:
         positions += checkerboard_reflections(a, b, xy)
-    for x, y in positions:
-        # node i takes the place of the node at (x, y)
-        perm = where[x * b + y]
-        A = sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])),
-                                      shape=W.shape))
+    perms = (where[x * b + y] for x, y in positions)   # node i takes the place of (x, y)
+    relabelled = (sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])),
+                                            shape=W.shape))
+                  for perm in perms)
+    return fitting_twins(basis, relabelled, reference, seen)
+
+
+def fitting_twins(basis, relabelled, reference, seen: set) -> list[sp.csr_array]:
+    """Laplacians of the weights in ``relabelled`` (an iterable of relabellings of a
+    lattice) whose edges are not in ``seen`` (edge keys, updated) and that fit the
+    eigenvectors as well as ``reference`` (``_fits_as_well`` of ``twin_residuals``)."""
+    twins = []
+    for A in relabelled:
         key = edge_key(sp.triu(A, 1))
         if key in seen:
             continue

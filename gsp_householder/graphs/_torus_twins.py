@@ -26,8 +26,7 @@ from math import gcd
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._grid_twins import relabelled_source, twin_residuals
-from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian
+from gsp_householder.graphs._grid_twins import fitting_twins, relabelled_source
 from gsp_householder.graphs._template_lp import edge_key
 
 #: Shortest side read (``torus_coordinates``): on a side of 3 or 4 nodes the lines
@@ -164,15 +163,7 @@ def torus_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     a, b, xy = torus
     seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
     seen.add(edge_key(sp.triu(W, 1)))
-    twins = []
-    for q, r in product([1, *cycle_multipliers(a)], [1, *cycle_multipliers(b)]):
-        if q == r == 1:
-            continue
-        A = torus_weights(a, b, np.column_stack([(q * xy[:, 0]) % a, (r * xy[:, 1]) % b]))
-        key = edge_key(sp.triu(A, 1))
-        if key in seen:
-            continue
-        seen.add(key)
-        if _fits_as_well(twin_residuals(basis, A), reference):
-            twins.append(_laplacian(A, basis))
-    return twins
+    relabelled = (torus_weights(a, b, np.column_stack([(q * xy[:, 0]) % a, (r * xy[:, 1]) % b]))
+                  for q, r in product([1, *cycle_multipliers(a)], [1, *cycle_multipliers(b)])
+                  if not q == r == 1)
+    return fitting_twins(basis, relabelled, reference, seen)

@@ -6,7 +6,10 @@ Each line adds one pass to the blocked loop of the numpy row kernel
 (`gsp_householder.statistics._kernels`), into outputs that are already in memory.
 Every line also gives the bytes of ``Y`` read per second of CPU time, against a
 plain streaming read of the same bytes (BLAS ``dot`` over rows of 4096 entries of
-the flat array, the fastest read numpy offers) and the compiled kernel if installed:
+the flat array, the fastest read numpy offers) and the compiled kernel if installed.
+Last, on float32, the conversion alone and the whole loop by block size and by the
+number of buffer slots the blocks are converted into in turn (the kernel: 1 MiB
+blocks, two slots):
 
     python benchmarks/profile_row_sums.py
 """
@@ -32,20 +35,23 @@ def cpu_ms(func, repeat: int = 15) -> float:
     return float(np.median(times)) * 1e3
 
 
-def blocked_loop(Y, passes: int):
+def blocked_loop(Y, passes: int, slots: int = 1, rows: int | None = None):
     """The kernel's loop with its first ``passes`` reductions (0: blocks, conversion only;
-    2: sums by a dot per row; 3: sums by one gemv per block)."""
+    2: sums by a dot per row; 3: sums by one gemv per block), float32 blocks of ``rows``
+    rows (default: the kernel's) converted into ``slots`` buffer slots in turn."""
     n, p = Y.shape
-    rows = _kernels._last_rows(p)
-    buf = np.empty((rows, p))
+    rows = _kernels._last_rows(p) if rows is None else rows
+    buf = np.empty((slots * rows, p))
     sums, squares, ones = np.empty(n), np.empty(n), np.ones(p)
 
     def run():
+        slot = 0
         for i in range(0, n, rows):
             j = min(n, i + rows)
             block = Y[i:j]
             if Y.dtype != np.float64:
-                block = buf[:j - i]
+                block = buf[slot * rows:slot * rows + j - i]
+                slot = (slot + 1) % slots
                 np.copyto(block, Y[i:j])
             if passes >= 1:
                 np.vecdot(block, block, out=squares[i:j])
@@ -92,6 +98,16 @@ def main() -> None:
         with _kernels.use_backend("numpy"):
             line("the numpy kernel, one thread, fresh outputs",
                  cpu_ms(lambda Y=Y: _kernels.sums_along_axis(Y, 1, n_threads=1)))
+    Y = np.random.default_rng(0).standard_normal((n, p)).astype(np.float32)
+    read = cpu_ms(lambda: Y.sum(axis=1))
+    print("float32, by block size and buffer slots (ns per entry; / one Y.sum(axis=1)):")
+    print("  block  slots  conversion   whole loop")
+    for kib in (256, 512, 1024, 2048):
+        rows = kib * 1024 // (8 * p)
+        for slots in (1, 2, 4):
+            t = [cpu_ms(blocked_loop(Y, passes, slots, rows - rows % 8)) for passes in (0, 3)]
+            print(f"  {kib:4d} KiB  {slots}  " + "  ".join(
+                f"{x * 1e6 / Y.size:.3f} ({x / read:.2f})" for x in t))
 
 
 if __name__ == "__main__":

@@ -127,24 +127,78 @@ def test_kernel_sums_equal_plain_numpy(backend, dtype, shape, layout, axis):
 
 @pytest.mark.skipif(not _kernels._numba_available(), reason="numba is not installed")
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("shape", [(203, 1031), (5003, 97), (3, 70001)])
-def test_compiled_and_numpy_kernels_agree(dtype, shape):
-    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads;
-    (5003, 97): several row blocks of the numpy kernel (a multiple of 8 rows each), the
-    last one shorter; (3, 70001): rows longer than a block."""
+@pytest.mark.parametrize("shape", [(203, 1031), (5003, 97), (3, 70001), (2629, 100), (1, 1),
+                                   (1, 5), (7, 1), (0, 5), (5, 0)])
+@pytest.mark.parametrize("layout", ["C", "F", "strided"])
+def test_compiled_and_numpy_kernels_agree(dtype, shape, layout):
+    """The compiled loop and the numpy fallback agree to 1e-12 on both axes, any threads,
+    in C and F order and on a non-contiguous view; (5003, 97): several row blocks of the
+    numpy kernel (a multiple of 8 rows each), the last one shorter, converted (float32)
+    into the buffer's blocks in turn; (2629, 100): two blocks and 9 rows, the third
+    block back in the buffer's first slot; (3, 70001): rows longer than a block; tiny
+    and empty inputs give their exact sums (zero over an empty axis)."""
     rng = np.random.default_rng(5)
-    X = (rng.standard_normal(shape) + 3.0).astype(dtype)
+    big = (rng.standard_normal((2 * shape[0], 2 * shape[1])) + 3.0).astype(dtype)
+    X = {"C": np.ascontiguousarray(big[:shape[0], :shape[1]]),
+         "F": np.asfortranarray(big[:shape[0], :shape[1]]),
+         "strided": big[::2, ::2]}[layout]
     if shape[0] > 1000:
         rows = _kernels._last_rows(shape[1])
-        assert rows % 8 == 0 and shape[0] % rows != 0 and shape[0] > 3 * rows
+        assert rows % 8 == 0 and shape[0] % rows != 0 and shape[0] > 2 * rows
     for axis in (0, 1):
+        ref_s, ref_q = _reference(X, axis)
         with _kernels.use_backend("numpy"):
             ref = _kernels.sums_along_axis(X, axis, n_threads=1)
+            for n_threads in (2, 3):
+                many = _kernels.sums_along_axis(X, axis, n_threads=n_threads)
+                np.testing.assert_array_equal(many[0], ref[0])
+                np.testing.assert_array_equal(many[1], ref[1])
+        np.testing.assert_allclose(ref[0], ref_s, rtol=1e-12)
+        np.testing.assert_allclose(ref[1], ref_q, rtol=1e-12)
         for n_threads in (1, 2, 3):
             with _kernels.use_backend("numba"):
                 got = _kernels.sums_along_axis(X, axis, n_threads=n_threads)
             np.testing.assert_allclose(got[0], ref[0], rtol=1e-12)
             np.testing.assert_allclose(got[1], ref[1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16])
+@pytest.mark.parametrize("n", [8, 9, 16, 43])
+def test_numpy_row_kernel_converts_into_buffer_slots_in_turn(monkeypatch, dtype, n):
+    """Blocks that are not float64 are converted into the buffer's slots in turn (the
+    first block in the first slot, the next one ``rows`` rows further on, and so on),
+    never into the slot the previous block used; the sums are the same bits as with one
+    slot, whatever the number of threads, and equal the float64 sums to 1e-12."""
+    p, rows = 13, 8
+    monkeypatch.setattr(_kernels, "_LAST_CHUNK", rows * p)
+    X = (np.random.default_rng(n).standard_normal((n, p)) * 100 + 5).astype(dtype)
+    copyto, starts = np.copyto, []
+
+    def recorded(dst, src, **kwargs):
+        starts.append(dst.__array_interface__["data"][0])
+        return copyto(dst, src, **kwargs)
+
+    with _kernels.use_backend("numpy"):
+        monkeypatch.setattr(np, "copyto", recorded)
+        got = _kernels.sums_along_axis(X, 1, n_threads=1)
+        monkeypatch.setattr(np, "copyto", copyto)
+        blocks = -(-n // rows)
+        assert len(starts) == blocks
+        slot = rows * p * 8  # bytes of one slot
+        offsets = [(a - starts[0]) // slot for a in starts]
+        assert offsets == [k % _kernels._CONVERT_SLOTS for k in range(blocks)]
+        assert _kernels._CONVERT_SLOTS >= 2
+        for n_threads in (2, 3):
+            many = _kernels.sums_along_axis(X, 1, n_threads=n_threads)
+            np.testing.assert_array_equal(many[0], got[0])
+            np.testing.assert_array_equal(many[1], got[1])
+        monkeypatch.setattr(_kernels, "_CONVERT_SLOTS", 1)
+        one = _kernels.sums_along_axis(X, 1, n_threads=1)
+    np.testing.assert_array_equal(got[0], one[0])
+    np.testing.assert_array_equal(got[1], one[1])
+    ref_s, ref_q = _reference(X, 1)
+    np.testing.assert_allclose(got[0], ref_s, rtol=1e-12)
+    np.testing.assert_allclose(got[1], ref_q, rtol=1e-12)
 
 
 @pytest.mark.parametrize("backend", _BACKENDS)

@@ -212,7 +212,8 @@ def _dot_row_sums(Y):
 
 def _wide_blocks(Y):
     """The numpy fallback's block size before its 512 KiB (then 1 MiB) blocks: the current
-    kernel on 2 MiB blocks of rows (``--base-kernels`` times an older kernel as it was)."""
+    kernel on 2 MiB blocks of rows (float32: converted into two 2 MiB buffer slots in turn;
+    ``--base-kernels`` times an older kernel as it was)."""
     chunk = _kernels._LAST_CHUNK
     _kernels._LAST_CHUNK = 1 << 18
     try:

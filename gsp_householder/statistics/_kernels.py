@@ -55,11 +55,12 @@ _CHUNK = 1 << 17
 # float32 source and outputs does not stay in a 512 KiB L2 either), and a larger block
 # halves the numpy calls, whose interpreter work holds the GIL, per entry
 _LAST_CHUNK = 1 << 17
-# blocks of the numpy row kernel's float32 (or integer) -> float64 conversion buffer, used
-# in turn: converting a block of rows streamed from memory into a buffer that is still in
-# the core's L2 cache (1 MiB here) costs twice as much as into one the previous blocks have
-# pushed out of it (0.39 against 0.18 ns per entry here); two 1 MiB blocks cut the float32
-# pass from 1.4-1.5 to 1.2 of one read on one core
+# slots of the numpy row kernel's float32 (or integer) -> float64 conversion buffer, used
+# in turn: converting a block of rows streamed from memory into the buffer the previous
+# block was just converted into costs up to twice as much (0.31-0.45 ns per entry here for
+# blocks of 256 KiB-1 MiB) as converting it into memory the previous blocks have pushed out
+# of the core's caches (about 0.2); two 1 MiB slots cut the float32 pass from 1.5 to 1.2
+# of one read on one core (benchmarks/profile_row_sums.py)
 _CONVERT_SLOTS = 2
 # the numpy row kernel's blocks hold a multiple of this many rows (BLAS ``gemv``
 # kernels sum rows in groups; aligned blocks give every row the same grouping)
@@ -369,8 +370,8 @@ def _first_step(b: int) -> int:
 
 def _numpy_first(X, sums, sq_sums, lo, hi, accumulate):
     # ``lo`` is a multiple of the block width (`_first_step`), so the blocks, and with
-    # them the bits, do not depend on the number of threads (numpy reduces a narrow last
-    # block in another order: pairwise along its rows)
+    # them the bits, do not depend on the number of threads (numpy's ``add.reduce`` and
+    # ``einsum`` sum a block of one column in another order than a wider block's)
     b = X.shape[0]
     step = _first_step(b)
     buf = np.empty((b, max(0, min(step, hi - lo))))

@@ -7,13 +7,11 @@ trees), can be relabelled by swapping $x \\leftrightarrow \\varphi(x)$ for every
 $x$ of $a$ at odd distance from $r$: a graph isomorphic to the first with other edges
 (two pendant paths $r a_1 a_2 \\dots$ and $r b_1 b_2 \\dots$ become $r b_1 a_2 b_3
 \\dots$ and $r a_1 b_2 a_3 \\dots$; two nodes with two leaves each exchange their
-leaves). The normalized Laplacian of the twin often has the same eigenvectors (the
-columns odd between the two branches change sign on every other level, and the
-branch's normalized spectrum with the root held at zero is symmetric about 1), the
-combinatorial one not: on ``random_labeled_tree(80, seed)``, pendant paths of 5 and 2
-nodes on one root (seeds 11, 15, 18) gave twins whose residual on the exact
-eigenvectors is 4e-14 to 2e-15, paths beside a third branch on the root (seeds 14 and
-17) 0.04 to 0.09; the fit decides.
+leaves). The normalized Laplacian of the twin often has the same eigenvectors, the
+combinatorial one not (measured, not proved here): on ``random_labeled_tree(80,
+seed)``, pendant paths of 5 and 2 nodes on one root (seeds 11, 15, 18) gave twins whose
+residual on the exact eigenvectors is 4e-14 to 2e-15, some pairs on seeds 14 and 17 (3
+and 2 nodes, where eigenvalues repeat) 0.04 to 0.13; the fit decides.
 
 No inference from the eigenvectors tells such twins apart: ``random_labeled_tree(80,
 seed=11)``'s perturbed eigenvectors (1e-3, draw 0) were answered by its twin (F1

@@ -54,11 +54,11 @@ NODE_LIMIT = 2000
 MAX_NODES = 42
 
 
-def integer_degrees(u: np.ndarray) -> np.ndarray | None:
+def integer_degrees(u: np.ndarray, rounding: float = DEGREE_ROUNDING) -> np.ndarray | None:
     """The smallest integer degrees $d_i \\propto u_i^2$, or None.
 
     The degrees are $d_i = m\\,u_i^2 / \\min u^2$ for the smallest $m \\le$
-    ``MAX_SMALLEST_DEGREE`` that makes every one an integer to ``DEGREE_ROUNDING``,
+    ``MAX_SMALLEST_DEGREE`` that makes every one an integer to ``rounding``,
     when none exceeds $n - 1$ (a simple graph's) and their sum is even and at least
     $2(n - 1)$ (a connected graph's: a regular graph's $m = 1$, a perfect matching, is
     passed over).
@@ -67,6 +67,9 @@ def integer_degrees(u: np.ndarray) -> np.ndarray | None:
     ----------
     u : ndarray of shape (n,)
         The zero-eigenvalue vector of a normalized Laplacian (positive).
+    rounding : float, optional
+        Largest distance of a degree from its integer (default ``DEGREE_ROUNDING``:
+        exact eigenvectors).
 
     Returns
     -------
@@ -80,7 +83,7 @@ def integer_degrees(u: np.ndarray) -> np.ndarray | None:
             return None
         rounded = np.round(d)
         if (
-            np.abs(d - rounded).max() <= DEGREE_ROUNDING
+            np.abs(d - rounded).max() <= rounding
             and int(rounded.sum()) % 2 == 0
             and int(rounded.sum()) >= 2 * (n - 1)
         ):

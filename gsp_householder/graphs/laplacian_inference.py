@@ -129,6 +129,7 @@ from gsp_householder.graphs._result_checks import (
     _undetermined_support,
     _unranked_doubt,
 )
+from gsp_householder.graphs._sibling_twins import sibling_twins
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
@@ -162,7 +163,10 @@ from gsp_householder.graphs._unit_diagonal import (
 )
 from gsp_householder.graphs._unit_equal_weight import MAX_NODES as EQUAL_WEIGHT_MAX_NODES
 from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
-from gsp_householder.graphs._unit_family_doubt import unsearched_family_doubt
+from gsp_householder.graphs._unit_family_doubt import (
+    noisy_family_doubt,
+    unsearched_family_doubt,
+)
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -324,7 +328,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         returned is compared with its DCT twins, relabellings of its factors that share
         its eigenvectors (every multiplier: the truth among them), at any number of
         nodes (``history["grid_twins"]``, module ``_grid_twins``), and a torus with its
-        relabellings by multipliers of its sides (module ``_torus_twins``). And if the
+        relabellings by multipliers of its sides (module ``_torus_twins``), and a
+        normalized graph with isomorphic sibling branches (trees hung on one node)
+        with its twins that swap their nodes of odd depth (module
+        ``_sibling_twins``). And if the
         eigenvectors are those of a grid read from the basis (columns constant on its
         lines) with fewer edges than the graph returned, which fits them as well: that
         grid and its DCT twins are the last of the candidates
@@ -957,6 +964,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graph sought; the result's candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
     _unsearched_family_warning(basis, B, ranked, residual, history)
+    _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own and basis["kind"] == "normalized":
         # of that family, only the members with a unit diagonal are normalized Laplacians
@@ -1144,9 +1152,15 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     ``history["equally_sparse_edges"]`` lists their edges. A grid or path returned is
     relabelled first (``grid_twins``: its DCT twins that fit as well join the
     candidates, ``history["grid_twins"]`` their number), and so is a torus
-    (``torus_twins``: relabelled by multipliers of its sides)."""
+    (``torus_twins``: relabelled by multipliers of its sides), and a normalized graph
+    with isomorphic sibling branches (``sibling_twins``: their nodes of odd depth
+    swapped, ``history["sibling_twins"]`` their number, with those already among the
+    candidates)."""
     twins = (grid_twins(basis, ranked[0][3], laps, noise)
              or torus_twins(basis, ranked[0][3], laps, noise))
+    twin_key, listed = "grid_twins", []
+    if not twins:
+        (twins, listed), twin_key = sibling_twins(basis, ranked[0][3], laps, noise), "sibling_twins"
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))
     if added is not None:
@@ -1160,8 +1174,12 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
         # (the fit read at O(nnz n) per twin: the 25 x 40 grid has 159)
         tied = [*tied, *range(len(laps), len(laps) + len(twins))]
         laps += twins
-        history["grid_twins"] = len(twins)
+        history[twin_key] = len(twins)
         history["candidate_edges"] += [int(ranked[0][0])] * len(twins)
+    if listed:
+        # twins the searches listed already (a candidate) without a warning
+        tied = [*tied, *(k for k in listed if k not in tied)]
+        history[twin_key] = history.get(twin_key, 0) + len(listed)
     if not tied:
         return
     history["equally_sparse_edges"] = [int(sp.triu(laps[k], 1).count_nonzero()) for k in tied]
@@ -1199,6 +1217,28 @@ def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
                   f"were not listed ({B.n} nodes, above {EQUAL_WEIGHT_MAX_NODES}); the "
                   f"graph inferred ({ranked[0][0]} edges) {what}; the eigenvectors may "
                   f"not tell them apart", AmbiguousGraphWarning, stacklevel=5)
+
+
+def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when noisy eigenvectors of a normalized Laplacian
+    (no eigenspaces or order given) have degrees that are integers to the noise, and
+    the graph returned, from a family of valid graphs, has weights unequal to the noise
+    level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``);
+    ``history["unit_family_doubt"]`` gives the reason."""
+    noise = _fitted_noise(history) or history.get("noise", 0.0)
+    if (basis["groups"] is not None or basis["ordered"] or basis.get("twin_class")
+            or residual <= FITS_EXACTLY or noise <= EXACT_NOISE):
+        return
+    reason = noisy_family_doubt(basis, B.u, ranked[0][3], noise, int(family_dimension))
+    if reason is None:
+        return
+    history["unit_family_doubt"] = reason
+    warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
+                  f"whose degrees are those of an unweighted graph to the noise, and the "
+                  f"graph inferred ({ranked[0][0]} edges) has unequal weights: it is one "
+                  f"member of a family of {family_dimension} dimensions of graphs that fit "
+                  f"them, and the graph sought, probably one with equal weights, may be "
+                  f"another", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:

@@ -1182,6 +1182,11 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                   f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
 
 
+#: Fewest nodes whose constant-diagonal family's noise level judges equal weights in
+#: ``_complement_twin_warning`` (its singular values need a gap: a triangle has none).
+MIN_COMPLEMENT_NODES = 5
+
+
 def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
     """Warn (`AmbiguousGraphWarning`) when the complement of the graph returned has no
     more edges and fits the eigenvectors as well, or the graph has equal weights to the
@@ -1191,9 +1196,11 @@ def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
     ``history["complement_twin_edges"]`` its edges."""
     W = ranked[0][3]
     n = W.shape[0]
-    if 2 * ranked[0][0] < n * (n - 1) // 2:
+    if not n * (n - 1) // 4 <= ranked[0][0] < n * (n - 1) // 2:
         return
-    C = _fitting_complement(basis, W, constant_diagonal_noise(B) or 0.0)
+    C = _fitting_complement(basis, W)
+    if C is None and n >= MIN_COMPLEMENT_NODES:
+        C = _fitting_complement(basis, W, constant_diagonal_noise(B) or 0.0)
     if C is None:
         return
     history["complement_twin_edges"] = edges = int(sp.triu(C, 1).nnz)

@@ -1196,7 +1196,10 @@ def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
     ``history["complement_twin_edges"]`` its edges."""
     W = ranked[0][3]
     n = W.shape[0]
-    if not n * (n - 1) // 4 <= ranked[0][0] < n * (n - 1) // 2:
+    if (not n * (n - 1) // 4 <= ranked[0][0] < n * (n - 1) // 2
+            or history.get("noise_ratio", 0.0) > RESIDUAL_CONSISTENT):
+        # (a graph that does not fit the eigenvectors is warned of already, and its
+        # complement fits them no better)
         return
     C = _fitting_complement(basis, W)
     if C is None and n >= MIN_COMPLEMENT_NODES:

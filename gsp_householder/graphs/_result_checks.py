@@ -4,7 +4,8 @@ A graph that does not fit exact eigenvectors (``_exact_misfit``), a zero pattern
 leaves a family although the spectrum is simple (``_undetermined_support``), a graph of
 the fitted rankings that does not fit (``_unranked_doubt``), the noise level a graph fits
 to (``_fitted_noise``), and an equal-weight graph's connected complement that shares its
-eigenvectors (``_close_complement``).
+eigenvectors (``_close_complement``) or, whatever the weights and the noise, a complement
+with no more edges that fits them as well (``_fitting_complement``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise
+from gsp_householder.graphs._equal_sparsity import _floored_residuals
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._regular_family import constant_diagonal_noise
 from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
@@ -171,5 +173,43 @@ def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
     # unit weights: `_laplacian` sets the scale
     C = sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())
     if sp.csgraph.connected_components(C, directed=False)[0] > 1:
+        return None
+    return C
+
+
+def _fitting_complement(basis, W, noise: float = 0.0) -> sp.csr_array | None:
+    """Unit weights of the complement of the graph of weights ``W`` when it is connected,
+    has no more edges than ``W`` and fits the eigenvectors as well (``_fits_as_well``,
+    residuals floored at ``ROUNDING_FIT``) or ``W`` has equal weights to the noise level
+    ``noise`` (``_equal_within_noise``; 0: not asked); None otherwise, and for a
+    normalized or ordered basis.
+
+    $c(nI - J) - L_1$ is the Laplacian of the complement of the unit-weight graph of
+    $L_1$ and has every eigenvector of $L_1$ orthogonal to $\\mathbf 1$, exact or
+    noisy: it fits a basis as well as $L_1$ does, and a graph whose weights are equal
+    to the noise about as well (a graph with free weights fits the noise on its pairs:
+    ``paley(17)`` perturbed by 1e-4, draw 1, gave its complement with weights spread
+    by 5e-5 whose rotation residual is 0.79 times the unit-weight graph's, equal to
+    the noise level of its constant-diagonal family, ``constant_diagonal_noise``).
+    ``_close_complement`` asks the weights to be equal at the level the graph was
+    found at, which a graph found with no level lacks: ``paley(17)`` perturbed by 1e-4
+    came back as its complement (68 edges of 136 pairs, F1 0, a twin: Paley graphs are
+    self-complementary) with the family flag only.
+    """
+    n_edges = sp.triu(W, 1).nnz
+    n = W.shape[0]
+    if (
+        basis["kind"] != "combinatorial"
+        or basis["ordered"]
+        or not n_edges
+        or 2 * n_edges < n * (n - 1) // 2
+    ):
+        return None
+    C = sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())
+    if sp.triu(C, 1).nnz > n_edges or sp.csgraph.connected_components(C, directed=False)[0] > 1:
+        return None
+    if noise > 0.0 and _equal_within_noise(basis, W, noise):
+        return C
+    if not _fits_as_well(_floored_residuals(basis, C), _floored_residuals(basis, W)):
         return None
     return C

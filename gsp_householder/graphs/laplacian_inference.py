@@ -76,6 +76,7 @@ import scipy.sparse as sp
 
 from gsp_householder._validation import check_rng, check_scalar
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
+from gsp_householder.graphs._abelian_twins import cayley_twins
 from gsp_householder.graphs._basis_grid import basis_grid_members
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
@@ -120,12 +121,16 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._quadratic_root import quadratic_root
-from gsp_householder.graphs._regular_family import constant_diagonal_dimension
+from gsp_householder.graphs._regular_family import (
+    constant_diagonal_dimension,
+    constant_diagonal_noise,
+)
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._result_checks import (
     _close_complement,
     _exact_misfit,
     _fitted_noise,
+    _fitting_complement,
     _undetermined_support,
     _unranked_doubt,
 )
@@ -832,6 +837,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"complement, a connected graph with {e} edges, has the same eigenvectors: "
             f"no inference from eigenvectors tells a graph from its complement, and the "
             f"sparser is returned (the complement is the last of the candidates)"))
+    if complement is None:
+        _complement_twin_warning(basis, B, ranked, laps, history)
     lean = without_twin_cliques(basis, ranked[0][3], _fitted_noise(history))
     if lean is not None:
         # a noisy search can return the graph plus cliques on its adjacent twins (the
@@ -925,6 +932,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # returned, F1 0); the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else checked,
                                 circulants=B.n <= FAMILY_SEARCH_MAX_N)
+    if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")
+            and "equally_sparse_edges" not in history):
+        _cayley_twin_warning(basis, ranked, laps, history)
     if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")):
         _denser_than_grid(basis, ranked, laps, history,
@@ -1188,6 +1198,63 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                   f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
                   f"tell them apart, and the graph returned may not be the graph sought "
                   f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+
+
+#: Fewest nodes whose constant-diagonal family's noise level judges equal weights in
+#: ``_complement_twin_warning`` (its singular values need a gap: a triangle has none).
+MIN_COMPLEMENT_NODES = 5
+
+
+def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the complement of the graph returned has no
+    more edges and fits the eigenvectors as well, or the graph has equal weights to the
+    noise level of the constant-diagonal family of ``B`` (``_fitting_complement``: the
+    check of the complement for a graph found with no noise level to judge equal weights
+    at); it joins the candidates ``laps`` unless among them,
+    ``history["complement_twin_edges"]`` its edges."""
+    W = ranked[0][3]
+    n = W.shape[0]
+    if (not n * (n - 1) // 4 <= ranked[0][0] < n * (n - 1) // 2
+            or history.get("noise_ratio", 0.0) > RESIDUAL_CONSISTENT):
+        # (a graph that does not fit the eigenvectors is warned of already, and its
+        # complement fits them no better)
+        return
+    C = _fitting_complement(basis, W)
+    if C is None and n >= MIN_COMPLEMENT_NODES:
+        C = _fitting_complement(basis, W, constant_diagonal_noise(B) or 0.0)
+    if C is None:
+        return
+    history["complement_twin_edges"] = edges = int(sp.triu(C, 1).nnz)
+    key = edge_key(sp.triu(C, 1))
+    if all(edge_key(sp.triu(-sp.csr_array(L), 1)) != key for L in laps):
+        laps.append(_laplacian(C, basis))
+        history["candidate_edges"].append(edges)
+    warnings.warn(f"the complement of the inferred graph ({ranked[0][0]} edges), a "
+                  f"connected graph with {edges} edges, has the same eigenvectors and fits "
+                  f"them as well: no inference from eigenvectors tells a graph from its "
+                  f"complement, and the graph returned may not be the graph sought (the "
+                  f"complement is among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+
+
+def _cayley_twin_warning(basis, ranked, laps, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the eigenvectors are characters of an abelian
+    group and connected Cayley graphs of it with no more edges than the graph returned
+    fit them as well (``cayley_twins``: a circulant's, a torus's or a circular ladder's
+    relabellings, or a sparser Cayley graph behind a denser member of its family, exact
+    or noisy); they join the candidates ``laps``, ``history["cayley_twin_edges"]`` their
+    edges."""
+    twins = cayley_twins(basis, ranked[0][3], laps)
+    if not twins:
+        return
+    history["cayley_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]
+    laps += [_laplacian(A, basis) for A in twins]
+    history["candidate_edges"] += history["cayley_twin_edges"]
+    warnings.warn(f"the eigenvectors are the characters of an abelian group on the nodes, "
+                  f"and {len(twins)} connected Cayley graph(s) of that group with no more "
+                  f"edges than the graph inferred ({ranked[0][0]}) fit them as well "
+                  f"({history['cayley_twin_edges']} edges): the eigenvectors do not tell "
+                  f"them apart, and the graph returned may not be the graph sought (they "
+                  f"are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:

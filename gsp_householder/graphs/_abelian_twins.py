@@ -1,0 +1,264 @@
+"""Cayley graphs of an abelian group read off the eigenvectors: the twins of a Cayley graph.
+
+A Cayley graph of an abelian group $A$ (a circulant, a torus $C_a \\times C_b$, a
+circular ladder $C_m \\times K_2$) is diagonalised by the characters of $A$; every other
+Cayley graph of $A$ whose eigenvalues are constant on its eigenspaces shares its
+eigenvectors (the relabellings by automorphisms of $A$, multipliers of a circulant: a
+twin, with as many edges and none of the same). A two-dimensional eigenspace spanned by
+a character $\\chi$ of order $m$ and its conjugate has rows of one norm, $\\sqrt{2/n}$,
+at angles $2 \\pi \\chi(x)$ that are multiples of $2 \\pi / m$, $n / m$ nodes on each; a
+real character (order 2) is a column of entries $\\pm 1 / \\sqrt n$. Whatever basis of
+such a plane is given (any rotation, and the conjugate), the angles number the nodes
+by $k(x) = m \\chi(x)$ up to sign and an offset: set to 0 at one node, $x \\mapsto k(x)$
+is a homomorphism from $A$ to $\\mathbb Z_m$. Planes whose numbers together tell every
+node apart give $A$'s addition on the nodes, checked closed (``group_table``).
+
+Each class $\\{s, -s\\}$ of nonzero elements gives the Cayley graph $x \\sim x \\pm s$
+(``n`` or ``n / 2`` edges) and the off-diagonal part $O_s$ of $V^T L_s V$; a Cayley graph
+with equal weights on the classes $S$ is diagonal in the basis to
+$\\|\\sum_{s \\in S} O_s\\|_F$, a quadratic form of the indicator of $S$ in the Gram matrix
+of the $O_s$. The connected ones with no more edges than the graph returned that fit
+the eigenvectors as well (``_fits_as_well``) are other valid graphs the eigenvectors do
+not tell from it (``cayley_twins``).
+
+Measured before this module (perturbed by 1e-4 and 3e-4, ``run_one`` of
+``bench_inference_sweep.py``): ``circulant_graph(30, [1, 4])`` gave a 120-edge member
+of its family (F1 0, the 60-edge circulant and its twins not among the candidates) and
+``circular_ladder_graph(20)`` an equally sparse twin, with the family flag only.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._equal_sparsity import _floored_residuals
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _fits_as_well, _laplacian
+from gsp_householder.graphs._template_lp import edge_key
+
+#: Largest basis read (the class matrices take $n^4 / 2$ flops).
+MAX_NODES = 150
+#: Tolerance on the rows' squared norms of a character plane, relative to $2 / n$, and
+#: on the angles, relative to their spacing $2 \\pi / m$.
+PLANE_TOL = 0.25
+#: Two columns are a plane only when the graph returned gives them eigenvalues within
+#: this fraction of its largest (the circular ladder's modes $(k, 0)$ and $(k, 1)$,
+#: eigenvalues 2 apart, make rows of one norm too).
+EQUAL_EIGENVALUES = 1e-2
+#: Subsets of classes tried at most (their residuals: one quadratic form each).
+MAX_SUBSETS = 200_000
+#: Twins listed at most (the best fitting first).
+MAX_TWINS = 24
+#: A subset's residual (relative to its Laplacian's norm) passes to the exact check
+#: when within this factor of the graph returned's.
+PREFILTER = 4.0
+
+
+def _plane_numbers(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The numbers $k(x) \\in \\mathbb Z_m$ of the nodes on the plane of columns ``a``,
+    ``b`` (0 at node 0) and the order $m$, when the rows have one norm and angles on a
+    regular $m$-gon with $n / m$ nodes at each corner; None otherwise."""
+    n = a.size
+    if np.abs(n * (a * a + b * b) - 2.0).max() > 2.0 * PLANE_TOL:
+        return None
+    theta = np.mod(np.arctan2(b, a) - np.arctan2(b[0], a[0]), 2.0 * np.pi)
+    for m in range(3, n + 1):
+        if n % m:
+            continue
+        scaled = theta * m / (2.0 * np.pi)
+        k = np.rint(scaled).astype(np.int64) % m
+        off = np.abs(scaled - np.rint(scaled)).max()
+        if off <= PLANE_TOL and np.all(np.bincount(k, minlength=m) == n // m):
+            return k, m
+    return None
+
+
+def _characters(V: np.ndarray, lam: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """Numbers and orders of the nodes on every character plane (pairs of columns with
+    eigenvalues ``lam`` within ``EQUAL_EIGENVALUES`` of the largest) and real character
+    (a column of entries $\\pm 1 / \\sqrt n$) of ``V``, longest order first, the
+    closest eigenvalues first among equal orders."""
+    n = V.shape[0]
+    close = EQUAL_EIGENVALUES * np.abs(lam).max()
+    T = n * V * V
+    found = []
+    for i in range(n):
+        col = T[:, i]
+        if np.abs(col - 1.0).max() <= PLANE_TOL and abs(V[:, i].sum()) < 0.5 * np.sqrt(n):
+            k = (np.sign(V[:, i]) != np.sign(V[0, i])).astype(np.int64)
+            if 2 * k.sum() == n:
+                found.append((k, 2, 0.0))
+            continue
+        if col.max() > 2.0 * (1.0 + PLANE_TOL):
+            continue
+        dev = np.abs(T[:, i + 1 :] + col[:, None] - 2.0).max(axis=0)
+        gap = np.abs(lam[i + 1 :] - lam[i])
+        for j in np.flatnonzero((dev <= 2.0 * PLANE_TOL) & (gap <= close)) + i + 1:
+            numbered = _plane_numbers(V[:, i], V[:, j])
+            if numbered is not None:
+                found.append((*numbered, gap[j - i - 1]))
+    found.sort(key=lambda c: (-c[1], c[2]))
+    return [(k, m) for k, m, _ in found]
+
+
+def _subgroup(K: np.ndarray, M: np.ndarray) -> bool:
+    """Whether the distinct rows of the numbers ``K`` (moduli ``M``) are closed under
+    addition and hold equally many nodes each, as the image of a homomorphism is a
+    subgroup whose fibres are the cosets of its kernel."""
+    rows, counts = np.unique(K, axis=0, return_counts=True)
+    if np.ptp(counts) > 0:
+        return False
+    image = {tuple(r) for r in rows}
+    return all(tuple((a + b) % M) in image for a in rows for b in rows)
+
+
+def group_table(V: np.ndarray, lam: np.ndarray) -> np.ndarray | None:
+    r"""The addition of an abelian group on the nodes read off the characters of ``V``:
+    ``table[x, y]`` is the node $x + y$ (node 0 the identity), or None when the
+    characters found do not tell every node apart. The planes are pairs of columns with
+    one eigenvalue of the graph returned, ``lam`` (``_characters``).
+
+    A character joins the ones kept when it tells more nodes apart and the numbers kept
+    stay those of a homomorphism (``_subgroup``): two columns of different planes can
+    have rows of one norm too (the circular ladder's modes $(k, 0)$ and $(k, 1)$ differ
+    by a sign on one side), and give numbers $\pm k(x)$ that no group addition fits."""
+    n = V.shape[0]
+    chosen, orders = [], []
+    distinct = 1
+    for k, m in _characters(V, lam):
+        trial = np.column_stack([*chosen, k])
+        M = np.asarray([*orders, m])
+        size = np.unique(trial, axis=0).shape[0]
+        if size > distinct and _subgroup(trial, M):
+            chosen.append(k)
+            orders.append(m)
+            distinct = size
+        if distinct == n:
+            break
+    if distinct < n:
+        return None
+    K = np.column_stack(chosen)
+    M = np.asarray(orders)
+    index = {tuple(row): x for x, row in enumerate(K)}
+    table = np.empty((n, n), dtype=np.int64)
+    for x in range(n):
+        for y in range(x, n):
+            table[x, y] = table[y, x] = index[tuple((K[x] + K[y]) % M)]
+    return table
+
+
+def _classes(table: np.ndarray) -> list[np.ndarray]:
+    """The classes $\\{s, -s\\}$ of nonzero elements, each as the adjacency's pairs
+    $(x, x + s)$ and $(x, x - s)$ given as an array of neighbours per row."""
+    n = table.shape[0]
+    inverse = np.argmax(table == 0, axis=1)
+    seen, classes = set(), []
+    for s in range(1, n):
+        if s in seen:
+            continue
+        seen.update((s, int(inverse[s])))
+        classes.append(np.unique([s, int(inverse[s])]))
+    return classes
+
+
+def _class_weights(table: np.ndarray, members: np.ndarray) -> sp.csr_array:
+    """Unit weights of the Cayley graph $x \\sim x + s$, $s$ in ``members``."""
+    n = table.shape[0]
+    rows = np.repeat(np.arange(n), members.size)
+    cols = table[:, members].ravel()
+    A = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    A.setdiag(0.0)
+    A.eliminate_zeros()
+    return A
+
+
+def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
+    """Unit weights of the connected Cayley graphs of the abelian group read off the
+    eigenvectors (``group_table``) with no more edges than the graph of weights ``W``
+    (the graph returned), another edge set than it and than the Laplacians
+    ``candidates``, that fit the eigenvectors as well (``_fits_as_well``, residuals
+    floored at ``ROUNDING_FIT``); the best fitting ``MAX_TWINS``, sparsest first. Empty
+    when no group is read (non-combinatorial or ordered bases, more than
+    ``MAX_NODES`` nodes).
+
+    Parameters
+    ----------
+    basis : dict
+        The validated basis (``_read_basis``).
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric weights of the graph returned.
+    candidates : list of scipy.sparse.csr_array
+        The Laplacians already among the result's candidates.
+
+    Returns
+    -------
+    list of scipy.sparse.csr_array
+    """
+    V = basis["V"]
+    n = V.shape[0]
+    if basis["kind"] != "combinatorial" or basis["ordered"] or n > MAX_NODES or n < 5:
+        return []
+    W = sp.csr_array(W)
+    lam = _diagonal_fit(V, _laplacian(W, basis))[0]
+    table = group_table(V, lam)
+    if table is None:
+        return []
+    edges = sp.triu(W, 1).nnz
+    reference = _floored_residuals(basis, W)
+    classes = _classes(table)
+    sizes = np.array([n * c.size // 2 for c in classes])
+    offs, norms = [], []
+    for c in classes:
+        A = _class_weights(table, c)
+        L = sp.diags_array(np.asarray(A.sum(axis=1)).ravel()) - A
+        M = V.T @ (L @ V)
+        np.fill_diagonal(M, 0.0)
+        offs.append(M.ravel())
+    F = np.asarray(offs)
+    gram = F @ F.T
+    # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
+    degrees = np.array([c.size for c in classes])
+    seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
+    seen.add(edge_key(sp.triu(W, 1)))
+    found = []
+    total = 0
+    for size in range(1, len(classes) + 1):
+        if sizes.min() * size > edges:
+            break
+        total += comb(len(classes), size)
+        if total > MAX_SUBSETS:
+            break
+        subsets = np.array(list(combinations(range(len(classes)), size)), dtype=np.int64)
+        subsets = subsets[sizes[subsets].sum(axis=1) <= edges]
+        if not subsets.size:
+            continue
+        r2 = np.zeros(len(subsets))
+        for p in range(size):
+            for q in range(size):
+                r2 += gram[subsets[:, p], subsets[:, q]]
+        d = degrees[subsets].sum(axis=1)
+        norms = np.sqrt(n * (d * d + d))
+        rel = np.sqrt(np.maximum(r2, 0.0)) / norms
+        passed = np.flatnonzero(rel <= PREFILTER * max(reference[0], 1e-12))
+        for t in passed[np.argsort(rel[passed])][: 2 * MAX_TWINS]:
+            members = np.concatenate([classes[c] for c in subsets[t]])
+            A = _class_weights(table, members)
+            key = edge_key(sp.triu(A, 1))
+            if key in seen or connected_components(A, directed=False)[0] > 1:
+                continue
+            res = _floored_residuals(basis, A)
+            if _fits_as_well(res, reference):
+                seen.add(key)
+                found.append((res[1], A))
+        if len(found) >= MAX_TWINS:
+            # sparsest first: larger subsets would not be listed
+            break
+    found.sort(key=lambda f: (f[1].nnz, f[0]))
+    return [A for _, A in found[:MAX_TWINS]]

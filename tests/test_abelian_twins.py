@@ -1,0 +1,145 @@
+"""Cayley graphs of an abelian group read off the eigenvectors, and complements that fit."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.graphs._abelian_twins import cayley_twins, group_table
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
+from gsp_householder.graphs._result_checks import _fitting_complement
+from tests._basis_inputs import perturbed, rotated, shuffled
+
+
+def _weights(G) -> sp.csr_array:
+    return sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=sorted(G), dtype=float))
+
+
+def _basis(V) -> dict:
+    return {"V": V, "kind": "combinatorial", "ordered": False, "scale": None}
+
+
+def _differences(table, W) -> set:
+    """The elements $y - x$ over the edges $(x, y)$ of ``W`` in the group ``table``."""
+    rows, cols = sp.triu(W, 1).nonzero()
+    return {int(np.flatnonzero(table[x] == y)[0]) for x, y in zip(rows, cols, strict=True)}
+
+
+def _table(G, V):
+    W = _weights(G)
+    lam = _diagonal_fit(V, _laplacian(W, _basis(V)))[0]
+    return group_table(V, lam), W
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        nx.circulant_graph(30, [1, 4]),
+        nx.circular_ladder_graph(20),
+        nx.grid_2d_graph(6, 9, periodic=True),
+        nx.circulant_graph(35, [1, 3]),
+    ],
+)
+def test_a_cayley_graph_of_the_group_read_off_a_rotated_basis(G):
+    # any basis of each eigenspace: the group read makes the graph a Cayley graph of it,
+    # x ~ x + s for s in a set closed under negation (every node has the same steps)
+    G = nx.convert_node_labels_to_integers(G)
+    B = fourier_basis(G)
+    V = shuffled(rotated(B, np.random.default_rng(4)), 4)
+    table, W = _table(G, V)
+    assert table is not None
+    n = G.number_of_nodes()
+    assert np.all(table[0] == np.arange(n))
+    steps = _differences(table, W)
+    inverse = {int(np.flatnonzero(table[s] == 0)[0]) for s in steps}
+    assert 2 * G.number_of_edges() == n * len(steps | inverse)
+
+
+def test_the_circular_ladder_planes_of_two_modes_are_not_read():
+    # the eigensolver's own basis of C_20 x K_2 has pairs of columns of modes (k, 0) and
+    # (k, 1) whose rows have one norm: read as planes they number the nodes by +-k(x),
+    # which no group makes the ladder a Cayley graph of
+    G = nx.circular_ladder_graph(20)
+    V = fourier_basis(G).eigenvectors
+    table, W = _table(G, V)
+    assert table is not None
+    steps = _differences(table, W)
+    assert len(steps) <= 3
+
+
+@pytest.mark.parametrize(
+    "G",
+    [nx.petersen_graph(), nx.dodecahedral_graph(), nx.random_regular_graph(3, 20, seed=1)],
+)
+def test_no_group_is_read_off_graphs_that_are_no_abelian_cayley_graph(G):
+    V = shuffled(fourier_basis(G).eigenvectors, 2)
+    assert _table(G, V)[0] is None
+    assert cayley_twins(_basis(V), _weights(G), []) == []
+
+
+def test_the_twins_hold_the_circulant_behind_a_denser_member():
+    # perturbed by 1e-4 (draw 1 of ``run_one``) the searches return a 120-edge member of
+    # circulant(30, [1, 4])'s family; the circulant is one of the Cayley twins
+    G = nx.circulant_graph(30, [1, 4])
+    B = fourier_basis(G)
+    V = shuffled(perturbed(B.eigenvectors, 1e-4, 1), 1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+    assert any(compare_graphs(B.laplacian, L)["f1"] == 1.0 for L in res.candidates)
+
+
+def test_twins_fit_as_well_and_have_no_more_edges():
+    G = nx.circulant_graph(30, [1, 4])
+    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-4, 3), 3)
+    W = _weights(G)
+    twins = cayley_twins(_basis(V), W, [])
+    assert twins
+    key = set(zip(*sp.triu(W, 1).nonzero(), strict=True))
+    for A in twins:
+        assert sp.triu(A, 1).nnz <= sp.triu(W, 1).nnz
+        assert set(zip(*sp.triu(A, 1).nonzero(), strict=True)) != key
+        # the twins' eigenvalues are constant on the truth's eigenspaces to the noise
+        res = _diagonal_fit(V, _laplacian(A, _basis(V)))[1]
+        assert res < 1e-3
+
+
+def test_paley_17_answered_by_its_complement_is_warned():
+    # self-complementary: perturbed, the searches may return either; the complement
+    # fits exactly as well (the same eigenvectors), so the answer is warned of
+    G = nx.Graph(nx.paley_graph(17).to_undirected())
+    B = fourier_basis(G)
+    V = shuffled(perturbed(B.eigenvectors, 1e-4, 0), 0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert any("complement" in str(w.message) for w in caught)
+    assert any(compare_graphs(B.laplacian, L)["f1"] == 1.0 for L in res.candidates)
+
+
+def test_fitting_complement_conditions():
+    G = nx.Graph(nx.paley_graph(13).to_undirected())
+    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-4, 1), 1)
+    W = _weights(G)
+    C = _fitting_complement(_basis(V), W)
+    assert C is not None and sp.triu(C, 1).nnz == sp.triu(W, 1).nnz
+    # fewer than half the pairs: the complement is denser
+    cycle = nx.cycle_graph(13)
+    assert _fitting_complement(_basis(fourier_basis(cycle).eigenvectors), _weights(cycle)) is None
+    # weights that matter: the unit-weight complement fits worse than the weighted graph
+    rng = np.random.default_rng(0)
+    H = nx.complete_graph(13)
+    H.remove_edges_from(list(nx.cycle_graph(13).edges())[:3])
+    for u, v in H.edges():
+        H[u][v]["weight"] = rng.uniform(0.5, 2.0)
+    Wh = sp.csr_array(nx.to_scipy_sparse_array(H, nodelist=range(13)))
+    Vh = shuffled(fourier_basis(H).eigenvectors, 0)
+    assert _fitting_complement(_basis(Vh), Wh) is None
+    assert _fitting_complement({**_basis(V), "ordered": True}, W) is None

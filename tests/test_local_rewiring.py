@@ -288,3 +288,49 @@ def test_kept_inverses_give_the_same_entries(p, k):
     none = KeptInverses(max_entries=0)
     subset_inverses(A, 64, none)
     assert not none.blocks and none.entries == 0
+
+
+def test_later_calls_on_a_basis_invert_nothing_again(monkeypatch):
+    # the subsets' pseudo-inverses are kept with the basis: a second call on the same
+    # basis (another graph to rewire, as ``tree_behind`` asks) inverts no subset again
+    # and gives what a fresh basis gives
+    from gsp_householder.graphs import _local_rewiring
+
+    G, H = _sibling_subtrees_swapped()
+    subtree = np.array(sorted(nx.descendants(nx.bfs_tree(G, 0), 2) | {2}))
+    V = perturbed(shuffled(_mixed_in_subtree(G, H, 120, subtree, 0), 0), 1e-3, 0)
+    basis, B = _basis(V)
+    pinv, inverted = np.linalg.pinv, []
+
+    def counted_pinv(M, *args, **kwargs):
+        inverted.append(M.tobytes())
+        return pinv(M, *args, **kwargs)
+
+    monkeypatch.setattr(np.linalg, "pinv", counted_pinv)
+    first = sparser_on_local_columns(basis, B, _weights(H, 120), NOISE)
+    assert first is not None and inverted and B.inverses.blocks
+    count = len(inverted)
+    again = sparser_on_local_columns(basis, B, _weights(H, 120), NOISE)
+    # only the whole groups' systems (not kept) are inverted again
+    assert len(inverted) - count < count / 4
+    assert set(inverted[count:]) <= set(inverted[:count])
+    fresh_basis, fresh_B = _basis(V)
+    fresh = sparser_on_local_columns(fresh_basis, fresh_B, _weights(H, 120), NOISE)
+    for W in (again, fresh):
+        assert (W != first).nnz == 0
+    assert _local_rewiring.kept_with_basis(B) is B.inverses
+
+
+def test_kept_inverses_fill_the_parent_first():
+    from gsp_householder.graphs._local_rewiring import KeptInverses, subset_inverses
+
+    rng = np.random.default_rng(3)
+    A, C = rng.standard_normal((12, 4)), rng.standard_normal((10, 3))
+    parent = KeptInverses(max_entries=495 * 16)        # room for A's blocks only
+    child = KeptInverses(parent=parent)
+    first = subset_inverses(A, 64, child)
+    assert parent.entries == 495 * 16 and not child.blocks
+    assert subset_inverses(A, 64, KeptInverses(parent=parent)) is first
+    other = subset_inverses(C, 64, child)              # the parent is full: kept here
+    assert child.entries == 120 * 9 and subset_inverses(C, 64, child) is other
+    assert subset_inverses(C, 64, KeptInverses(parent=parent)) is not other

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import scipy.linalg
@@ -94,6 +95,10 @@ class PairBasis:
         depends on (``_failed_searches``): replayed, not made again.
     upper_pairs : tuple or None
         ``upper()`` once formed (read-only index arrays).
+    inverses : _local_rewiring.KeptInverses or None
+        The subsets of pairs and their pseudo-inverses that ``sparser_on_local_columns``
+        solved on this basis (``_local_rewiring.kept_with_basis``), kept for its later
+        calls.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -124,6 +129,7 @@ class PairBasis:
     rankings: dict = field(default_factory=dict, repr=False, compare=False)
     failed_searches: dict = field(default_factory=dict, repr=False, compare=False)
     upper_pairs: tuple | None = field(default=None, repr=False, compare=False)
+    inverses: Any = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:

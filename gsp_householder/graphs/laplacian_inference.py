@@ -757,7 +757,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     if not ranked or ranked[0][0] == B.n_pairs:
         # the searches ended at the complete graph, which gives the tree behind a dense
         # graph (``_tree_behind``) no start: a tree searched on the eigenvectors alone
-        # that fits them as well is returned, the complete graph is the last candidate
+        # that fits them as well is returned (the complete graph, if found, next)
         # (the complete graph fits every basis: the noise level is the rankings', and
         # the tree must fit as well in rotation residual, which estimates the rotation
         # of the eigenvectors for every graph that has them; relative to $\|L\|_F$ the

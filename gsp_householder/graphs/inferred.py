@@ -97,7 +97,11 @@ class InferredLaplacian:
         the nodes of columns supported on a few nodes (module ``_local_rewiring``).
         ``"spanning_tree_edges"``, likewise, when the sparser graph is a tree with equal
         weights read from the graph found, a denser one, and refitted (module
-        ``_spanning_tree``).
+        ``_spanning_tree``), or searched on the eigenvectors alone when the graph found
+        shows missing edges (module ``_tree_search``). ``"searched_tree"``, when the
+        searches ended at the complete graph and a tree searched on the eigenvectors
+        that fits them as well was returned (the complete graph, if found, follows it
+        among the candidates); ``"tree_search_misfit"``, the misfit of a tree searched.
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph

@@ -107,6 +107,7 @@ from gsp_householder.graphs._family_doubt import family_agreement, sparsest_poss
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
+    _equal_graph_fits,
     _equal_within_noise,
     _fits_as_well,
     _laplacian,
@@ -153,6 +154,9 @@ from gsp_householder.graphs._thresholds import (
     UNRESOLVABLE_NOISE,
 )
 from gsp_householder.graphs._torus_twins import torus_twins
+from gsp_householder.graphs._tree_search import MAX_NODES as TREE_SEARCH_MAX_N
+from gsp_householder.graphs._tree_search import SEED as TREE_SEARCH_SEED
+from gsp_householder.graphs._tree_search import search_tree
 from gsp_householder.graphs._twin_cliques import without_twin_cliques
 from gsp_householder.graphs._twin_superset import (
     component_graph,
@@ -762,6 +766,22 @@ def _grouped_result(basis, B, ranked, family_dimension, history):
 
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
+    if not ranked or ranked[0][0] == B.n_pairs:
+        # the searches ended at the complete graph, which gives the tree behind a dense
+        # graph (``_tree_behind``) no start: a tree searched on the eigenvectors alone
+        # that fits them as well is returned (the complete graph, if found, next)
+        # (the complete graph fits every basis: the noise level is the rankings', and
+        # the tree must fit as well in rotation residual, which estimates the rotation
+        # of the eigenvectors for every graph that has them; relative to $\|L\|_F$ the
+        # complete graph's equal eigenvalues leave a residual some 7 times a tree's)
+        noise = history.get("noise", 0.0)
+        noise = noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE else 0.0
+        K = _complete_weights(B, ranked)
+        reference = (np.inf, _residuals(basis, K)[1]) if noise > 0.0 else None
+        tree = _searched_tree(basis, B, K, noise, history, reference)
+        if tree is not None:
+            ranked = [(n - 1, 0.0, None, tree), *ranked]
+            history["searched_tree"] = True
     if not ranked:
         if "unresolvable" in history:
             warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges: "
@@ -774,8 +794,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           "(which does not prove that none exists); returning the complete "
                           "graph, which every basis with this zero-eigenvalue vector "
                           "diagonalises", ConvergenceWarning, stacklevel=4)
-        W = sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(n)))
-        ranked = [(n * (n - 1) // 2, 0.0, None, W)]
+        ranked = [(n * (n - 1) // 2, 0.0, None, _complete_weights(B, ranked))]
     elif ranked[0][0] == B.n_pairs:
         history["complete_graph_found"] = True
         warnings.warn("the only equal-weight graph found is the complete graph, which every "
@@ -1149,7 +1168,49 @@ def _tree_behind(basis, B, ranked, history) -> sp.csr_array | None:
             tree = tree_behind(basis, B, W, noise, reference)
             if tree is not None:
                 return tree
-    return None
+    if not _lacks_edges(basis, ranked[0][3]):
+        return None
+    # no read tree fits, and the eigenvectors show edges that the graph found lacks:
+    # a tree searched on the eigenvectors alone (random labelled tree(550, seed 56)
+    # perturbed: 3729 edges found, holding 548 of the 549, their maximum spanning tree
+    # 249)
+    return _searched_tree(basis, B, ranked[0][3], noise, history, reference)
+
+
+def _complete_weights(B, ranked) -> sp.csr_array:
+    """The complete graph's weights the result returns when the searches found no graph
+    (``ranked`` empty) or ``ranked``'s first graph."""
+    if ranked:
+        return ranked[0][3]
+    return sp.csr_array(np.outer(B.u ** 2, B.u ** 2) * (1.0 - np.eye(B.n)))
+
+
+def _lacks_edges(basis, W) -> bool:
+    """Whether the eigenvectors show, at their noise level, an edge that the graph of
+    weights ``W`` does not have (``_missing_edges.missing_edges``, one such non-edge or
+    more)."""
+    L = _laplacian(W, basis)
+    eigenvalues, _ = _diagonal_fit(basis["V"], L)
+    test = edge_significance(basis["V"], L, eigenvalues)
+    found = None if test is None else missing_edges(basis["V"], L, eigenvalues, test)
+    return found is not None and found["count"] > 0
+
+
+def _searched_tree(basis, B, W, noise, history, reference=None) -> sp.csr_array | None:
+    """A tree with unit weights searched on the eigenvectors (``_tree_search``) that
+    fits them as well as the graph of weights ``W`` (or of residuals ``reference``) and
+    has equal weights to ``noise`` (``_equal_graph_fits``), or None. Only for a graph
+    found at a noise level (``noise`` positive), combinatorial Laplacians without an
+    eigenvalue order (a twin class's basis neither), as for ``_tree_behind``, on at most
+    ``_tree_search.MAX_NODES`` nodes; ``history["tree_search_misfit"]`` is the misfit of
+    the tree searched."""
+    if (noise <= 0.0 or basis["ordered"] or basis["kind"] != "combinatorial"
+            or basis.get("twin_class") or not 2 < B.n <= TREE_SEARCH_MAX_N):
+        return None
+    reference = _residuals(basis, W) if reference is None else reference
+    tree, value = search_tree(basis["V"], np.random.default_rng(TREE_SEARCH_SEED))
+    history["tree_search_misfit"] = value
+    return tree if _equal_graph_fits(basis, tree, reference, noise) else None
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float,

@@ -1,0 +1,88 @@
+"""A tree searched on the eigenvectors alone (``_tree_search``)."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import perturbed, shuffled
+
+from gsp_householder.graphs import _basis_input, _tree_search, laplacian_inference
+from gsp_householder.graphs.fourier import fourier_basis
+
+
+def _tree_input(n, seed):
+    G = nx.random_labeled_tree(n, seed=seed)
+    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, seed), seed)
+    return V, sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(n)), dtype=float)
+
+
+def _right(T, A):
+    return int(sp.triu(T, 1).multiply(sp.triu(A, 1)).sum())
+
+
+def test_random_tree_is_a_spanning_tree():
+    T = _tree_search.random_tree(50, np.random.default_rng(1))
+    assert sp.triu(T, 1).nnz == 49
+    assert nx.is_tree(nx.from_scipy_sparse_array(T))
+
+
+def test_misfit_of_the_tree_is_the_noise_and_of_another_tree_large():
+    V, A = _tree_input(120, 3)
+    assert _tree_search.misfit(V, A) < 1e-2
+    other = _tree_search.random_tree(120, np.random.default_rng(0))
+    assert _tree_search.misfit(V, other) > 10.0
+
+
+@pytest.mark.parametrize(("n", "seed"), [(120, 3), (200, 5)])
+def test_search_finds_the_perturbed_tree_from_a_random_start(n, seed):
+    V, A = _tree_input(n, seed)
+    T, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    assert _right(T, A) == n - 1
+    assert value < _tree_search.DONE_MISFIT
+
+
+def test_the_alternation_alone_stops_short(monkeypatch):
+    # the kicks are what take the search from a wrong fixed point to the tree
+    V, A = _tree_input(120, 3)
+    monkeypatch.setattr(_tree_search, "MAX_KICKS", 0)
+    T, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    assert _right(T, A) < 119
+    assert value > 1.0
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8)),
+        nx.cycle_graph(60),
+        nx.watts_strogatz_graph(100, 4, 0.1, seed=1),
+    ],
+)
+def test_no_tree_fits_a_graph_with_cycles(G):
+    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
+    _, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    assert value > 5.0
+
+
+def _basis(V):
+    basis = _basis_input._read_basis(V, None, None, None, None)
+    return basis, _basis_input._anchored_pair_basis(basis)
+
+
+def test_the_inference_returns_the_tree_behind_the_complete_graph():
+    # the searched tree replaces the complete graph when it fits as well, not at
+    # exact input (no noise level) and not on a graph with cycles
+    V, A = _tree_input(120, 3)
+    basis, B = _basis(V)
+    K = laplacian_inference._complete_weights(B, [])
+    reference = (np.inf, laplacian_inference._residuals(basis, K)[1])
+    history = {}
+    tree = laplacian_inference._searched_tree(basis, B, K, 3e-4, history, reference)
+    assert tree is not None and _right(tree, A) == 119
+    assert history["tree_search_misfit"] < _tree_search.DONE_MISFIT
+    assert laplacian_inference._searched_tree(basis, B, K, 0.0, {}, reference) is None
+    G = nx.cycle_graph(60)
+    basis, B = _basis(shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0))
+    K = laplacian_inference._complete_weights(B, [])
+    reference = (np.inf, laplacian_inference._residuals(basis, K)[1])
+    assert laplacian_inference._searched_tree(basis, B, K, 3e-4, {}, reference) is None

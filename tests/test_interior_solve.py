@@ -1,5 +1,5 @@
 """Cold programs of many rows solved by the interior point method first
-(``graphs._interior_solve``): the dual simplex's vertex, verdicts confirmed as before."""
+(``graphs._interior_solve``): the dual simplex's vertex; other verdicts the simplex's."""
 
 import numpy as np
 import pytest
@@ -40,9 +40,9 @@ def test_interior_point_vertex_is_the_dual_simplex_vertex(seed):
     cost = np.append(np.zeros(A.shape[1] - 1), -1.0)
     model = (cost, *_dense_lp._stack(A, b, A_eq, b_eq), lower, upper)
     simplex = _dense_lp._cold_solve(cost, A, b, A_eq, b_eq, lower, upper, False)
-    interior = _interior_solve.interior_solve(model)
-    assert simplex[0] == _dense_lp.OPTIMAL and interior[0] == _dense_lp.OPTIMAL
-    np.testing.assert_array_equal(interior[1], simplex[1])
+    interior = _interior_solve.interior_optimum(model)
+    assert simplex[0] == _dense_lp.OPTIMAL and interior is not None
+    np.testing.assert_array_equal(interior, simplex[1])
 
 
 def test_cold_solves_of_many_rows_start_with_the_interior_point_method(monkeypatch):
@@ -66,10 +66,10 @@ def test_cold_solves_of_many_rows_start_with_the_interior_point_method(monkeypat
     np.testing.assert_array_equal(after[1], before[1])
 
 
-def test_interior_point_infeasible_verdicts_are_confirmed(monkeypatch):
-    """An infeasible verdict of the interior point method is checked by the dual simplex
-    without presolve when the caller asks (``confirmed_solve``), as a presolved simplex's
-    verdict is; without the request it is the answer."""
+def test_interior_point_infeasible_verdicts_are_left_to_the_dual_simplex(monkeypatch):
+    """An infeasible verdict of the interior point method is not an answer: the presolved
+    dual simplex solves the program, and its verdict is confirmed without presolve when
+    the caller asks (``confirmed_solve``), as without the interior point method."""
     _, A, b, A_eq, b_eq, lower, upper = _bounded(12)
     A = np.vstack([A, A[:1], -A[:1]])  # a_0 x <= b_0 and -a_0 x <= -b_0 - 1
     b = np.concatenate([b, b[:1], -b[:1] - 1.0])
@@ -82,13 +82,8 @@ def test_interior_point_infeasible_verdicts_are_confirmed(monkeypatch):
         None,
     )
     assert runs[0] == ("ipm", "on", _dense_lp.INFEASIBLE)
-    assert [r[1] for r in runs[1:]] == ["off"]  # the confirmation
-    runs.clear()
-    assert _dense_lp._cold_solve(cost, A, b, A_eq, b_eq, lower, upper, False) == (
-        _dense_lp.INFEASIBLE,
-        None,
-    )
-    assert runs == [("ipm", "on", _dense_lp.INFEASIBLE)]
+    assert runs[1] == ("choose", "on", _dense_lp.INFEASIBLE)  # the dual simplex decides
+    assert [r[1] for r in runs[2:]] == ["off"]  # the confirmation
 
 
 def test_interior_point_failures_leave_the_program_to_the_dual_simplex(monkeypatch):

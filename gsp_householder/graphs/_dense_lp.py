@@ -155,12 +155,9 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
         return res.status, (res.x if res.status == OPTIMAL else None)
     model = (cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
     if _interior.applies(*model[1].shape):
-        answer = _interior.interior_solve(model)
+        answer = _interior.interior_optimum(model)
         if answer is not None:
-            status, x = answer
-            if confirm_infeasible and status == INFEASIBLE:
-                return confirmed_solve(model, status, x)
-            return answer
+            return OPTIMAL, answer
     h = _new_highs()
     h.setOptionValue("simplex_iteration_limit", cold_iteration_limit(model[1].shape[1]))
     _pass_model(h, *model)

@@ -1,16 +1,17 @@
 """Cold programs of many rows solved by HiGHS's interior point method, then crossover.
 
 The max-margin rounds of exact spans at $n \\approx 1000$ (``_template_lp.valid_in_span``:
-thousands of dense pair rows, entries up to 500, bounds 0 to 1.6e-5, about 180 columns)
-are the programs on which HiGHS's dual simplex can spend 0.1 CPU s an iteration in its
-small-pivot refinement and failed proofs of infeasibility (a presolved round of 6999
-rows of RGG(1000, 0.055, seed 31), exact, ran for over 240 CPU s). The interior point
-method's iterations cost about the same on every program of a shape (a factorisation
-of a matrix of the columns' size per iteration) and it needs a few dozen of them; its
-crossover ends at a basis, from which HiGHS computes the vertex: where that basis is
-the dual simplex's optimal basis (a program with one optimal vertex), the vertex is the
-dual simplex's, bit for bit (the rounds of 4999 and 5999 rows of that row). Internal
-module: ``_dense_lp._cold_solve`` calls it; arguments are validated by the caller.
+thousands of dense pair rows, entries up to 500, bounds 0 to 1.6e-5, about 150 to 180
+columns) are the programs on which HiGHS's dual simplex can spend 0.1 CPU s an
+iteration in its small-pivot refinement and failed proofs of infeasibility (a presolved
+round of 4999 rows and 163 columns of RGG(1000, 0.055, seed 31), exact, took 223 CPU
+s). The interior point method needs a few dozen iterations of about the same cost on
+every program of a shape (38 to 59 on that row's rounds of 4999 to 6999 rows, 2 to 4
+CPU s); its crossover ends at a basis, from which HiGHS computes the vertex: where that
+basis is the dual simplex's optimal basis (a program with one optimal vertex), the
+vertex is the dual simplex's, bit for bit (that row's rounds of 3999, 4999 and 5999
+rows). Only its optima are taken (``interior_optimum``). Internal module:
+``_dense_lp._cold_solve`` calls it; arguments are validated by the caller.
 """
 
 from __future__ import annotations

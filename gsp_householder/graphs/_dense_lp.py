@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
-from gsp_householder.graphs import _interior_solve as _interior
 from gsp_householder.graphs._program_memo import solved_once
 
 try:
@@ -154,10 +153,6 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
                       method="highs")
         return res.status, (res.x if res.status == OPTIMAL else None)
     model = (cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
-    if _interior.applies(*model[1].shape):
-        answer = _interior.interior_optimum(model)
-        if answer is not None:
-            return OPTIMAL, answer
     h = _new_highs()
     h.setOptionValue("simplex_iteration_limit", cold_iteration_limit(model[1].shape[1]))
     _pass_model(h, *model)

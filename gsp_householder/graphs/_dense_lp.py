@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linprog
 
+from gsp_householder.graphs import _interior_solve as _interior
 from gsp_householder.graphs._program_memo import solved_once
 
 try:
@@ -153,6 +154,13 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
                       method="highs")
         return res.status, (res.x if res.status == OPTIMAL else None)
     model = (cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
+    if _interior.applies(*model[1].shape):
+        answer = _interior.interior_solve(model)
+        if answer is not None:
+            status, x = answer
+            if confirm_infeasible and status == INFEASIBLE:
+                return confirmed_solve(model, status, x)
+            return answer
     h = _new_highs()
     h.setOptionValue("simplex_iteration_limit", cold_iteration_limit(model[1].shape[1]))
     _pass_model(h, *model)

@@ -1,0 +1,60 @@
+"""Cold programs of many rows solved by HiGHS's interior point method, then crossover.
+
+The max-margin rounds of exact spans at $n \\approx 1000$ (``_template_lp.valid_in_span``:
+thousands of dense pair rows, entries up to 500, bounds 0 to 1.6e-5, about 150 to 180
+columns) are the programs on which HiGHS's dual simplex can spend 0.1 CPU s an
+iteration in its small-pivot refinement and failed proofs of infeasibility: on
+RGG(1000, 0.055, seed 31), exact, a presolved round of 6999 rows and 179 columns ran
+for over 180 CPU s without an answer, with or without presolve. The interior point
+method needs a few dozen iterations (38 to 59 on that row's rounds of 4999 to 6999
+rows, 2 to 4 CPU s) and found that round infeasible; it is: no point comes within
+5.3e-7 of every row (the least uniform violation, by the dual simplex; 1.5e-6 by the
+interior point method), above HiGHS's feasibility tolerance (1e-7) and 40 times the
+median pair bound. Its crossover ends at a basis, from which HiGHS computes the vertex:
+where that basis is the dual simplex's optimal basis (a program with one optimal
+vertex), the vertex is the dual simplex's, bit for bit (that row's rounds of 3999, 4999
+and 5999 rows). Internal module: ``_dense_lp._cold_solve`` calls it; arguments are
+validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gsp_householder.graphs import _dense_lp
+
+#: Programs of at least this many rows (pair rows and the fixed rows) and ``MIN_COLUMNS``
+#: columns are solved by the interior point method first (``applies``).
+MIN_ROWS = 4000
+#: The dual simplex's iterations grow with the columns (at most 8.7 per column on the
+#: benchmark rows' presolved cold solves above 10 columns; docs/graphs.md, "Stalled
+#: presolved solves"): programs of fewer columns end in a few hundred iterations.
+MIN_COLUMNS = 100
+#: The interior point method stops after this many iterations (a deterministic bound on
+#: its work; the programs above needed 38 to 59).
+IPM_ITERATIONS = 200
+
+
+def applies(n_rows: int, n_columns: int) -> bool:
+    """Whether a cold program of ``n_rows`` rows and ``n_columns`` columns is solved by
+    the interior point method first (``interior_solve``)."""
+    return n_rows >= MIN_ROWS and n_columns >= MIN_COLUMNS
+
+
+def interior_solve(model) -> tuple[int, np.ndarray | None] | None:
+    """``(status, x)`` of HiGHS's interior point method with crossover, presolved, on
+    ``model`` (the arguments of ``_dense_lp._pass_model`` after ``h``) when it ends
+    optimal (``x`` at the crossover's vertex) or infeasible; None when it ends otherwise
+    (an iteration limit, status *unknown*), and the caller's dual simplex decides. An
+    infeasible verdict is confirmed by the caller as a presolved simplex's is
+    (``_dense_lp.confirmed_solve``, when asked).
+    """
+    h = _dense_lp._new_highs()
+    h.setOptionValue("solver", "ipm")
+    h.setOptionValue("run_crossover", "on")
+    h.setOptionValue("ipm_iteration_limit", IPM_ITERATIONS)
+    _dense_lp._pass_model(h, *model)
+    status, x = _dense_lp._run(h)
+    if status in (_dense_lp.OPTIMAL, _dense_lp.INFEASIBLE):
+        return status, x
+    return None

@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
 
 from gsp_householder.graphs import _basis_input, _tree_search, laplacian_inference
+from gsp_householder.graphs._spanning_tree import maximum_spanning_tree
 from gsp_householder.graphs.fourier import fourier_basis
 
 
@@ -23,6 +24,22 @@ def _right(T, A):
 def test_random_tree_is_a_spanning_tree():
     T = _tree_search.random_tree(50, np.random.default_rng(1))
     assert sp.triu(T, 1).nnz == 49
+    assert nx.is_tree(nx.from_scipy_sparse_array(T))
+
+
+@pytest.mark.parametrize("n", [2, 3, 17, 120])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_dense_spanning_tree_is_kruskals_maximum_spanning_tree(n, seed):
+    # Prim's algorithm on the dense matrix against scipy's Kruskal on its pairs
+    # (distinct weights: one maximum spanning tree), negative entries included
+    W = np.random.default_rng(seed).standard_normal((n, n))
+    W = W + W.T
+    T = _tree_search._spanning(W)
+    shifted = W - W.min() + 1.0
+    np.fill_diagonal(shifted, 0.0)
+    K = maximum_spanning_tree(sp.csr_array(shifted))
+    assert (T != K).nnz == 0
+    assert sp.triu(T, 1).nnz == n - 1
     assert nx.is_tree(nx.from_scipy_sparse_array(T))
 
 

@@ -15,7 +15,8 @@ entries of $-R$ on the pairs of those nodes (rows above ``ROW_FACTOR`` times the
 row) by symmetric Gaussian noise of ``KICK`` (unit weights), and the alternation starts
 again from the kicked matrix's maximum spanning tree; a tree of smaller misfit is kept
 (``search_tree``). On those trees the misfit falls from hundreds to the noise's (1e-3)
-in 8 to 45 kicks, 1 to 5 CPU s.
+in 8 to 45 kicks, 0.5 to 2 CPU s (spanning trees by Prim's algorithm on the dense
+matrix, ``_spanning``).
 
 The tree returned is the one of least misfit: whether it replaces a graph found is the
 caller's decision (``_laplacian_fit._equal_graph_fits``: it must fit the eigenvectors

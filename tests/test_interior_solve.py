@@ -40,7 +40,7 @@ def test_interior_point_vertex_is_the_dual_simplex_vertex(seed):
     cost = np.append(np.zeros(A.shape[1] - 1), -1.0)
     model = (cost, *_dense_lp._stack(A, b, A_eq, b_eq), lower, upper)
     simplex = _dense_lp._cold_solve(cost, A, b, A_eq, b_eq, lower, upper, False)
-    interior = _interior_solve.interior_solve(model)
+    interior = _dense_lp.interior_solve(model)
     assert simplex[0] == _dense_lp.OPTIMAL and interior[0] == _dense_lp.OPTIMAL
     np.testing.assert_array_equal(interior[1], simplex[1])
 

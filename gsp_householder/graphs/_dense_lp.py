@@ -155,7 +155,7 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
         return res.status, (res.x if res.status == OPTIMAL else None)
     model = (cost, *_stack(A_ub, b_ub, A_eq, b_eq), lower, upper)
     if _interior.applies(*model[1].shape):
-        answer = _interior.interior_solve(model)
+        answer = interior_solve(model)
         if answer is not None:
             status, x = answer
             if confirm_infeasible and status == INFEASIBLE:
@@ -171,6 +171,24 @@ def _cold_solve(cost, A_ub, b_ub, A_eq, b_eq, lower, upper, confirm_infeasible):
     if confirm_infeasible and status == INFEASIBLE:
         return confirmed_solve(model, status, x)
     return status, x
+
+
+def interior_solve(model) -> tuple[int, np.ndarray | None] | None:
+    """``(status, x)`` of HiGHS's interior point method with crossover, presolved
+    (``_interior_solve.interior_options``), on ``model`` (the arguments of
+    ``_pass_model`` after ``h``) when it ends optimal (``x`` at the crossover's vertex)
+    or infeasible; None when it ends otherwise (an iteration limit, status *unknown*),
+    and the caller's dual simplex decides. An infeasible verdict is confirmed by the
+    caller as a presolved simplex's is (``confirmed_solve``, when asked).
+    """
+    h = _new_highs()
+    for option, value in _interior.interior_options().items():
+        h.setOptionValue(option, value)
+    _pass_model(h, *model)
+    status, x = _run(h)
+    if status in (OPTIMAL, INFEASIBLE):
+        return status, x
+    return None
 
 
 def cold_iteration_limit(n_columns: int) -> int:

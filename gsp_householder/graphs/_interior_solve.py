@@ -13,15 +13,11 @@ interior point method), above HiGHS's feasibility tolerance (1e-7) and 40 times 
 median pair bound. Its crossover ends at a basis, from which HiGHS computes the vertex:
 where that basis is the dual simplex's optimal basis (a program with one optimal
 vertex), the vertex is the dual simplex's, bit for bit (that row's rounds of 3999, 4999
-and 5999 rows). Internal module: ``_dense_lp._cold_solve`` calls it; arguments are
-validated by the caller.
+and 5999 rows). Internal module: the policy (which programs, which options);
+``_dense_lp.interior_solve`` runs it, called by ``_dense_lp._cold_solve``.
 """
 
 from __future__ import annotations
-
-import numpy as np
-
-from gsp_householder.graphs import _dense_lp
 
 #: Programs of at least this many rows (pair rows and the fixed rows) and ``MIN_COLUMNS``
 #: columns are solved by the interior point method first (``applies``).
@@ -41,20 +37,8 @@ def applies(n_rows: int, n_columns: int) -> bool:
     return n_rows >= MIN_ROWS and n_columns >= MIN_COLUMNS
 
 
-def interior_solve(model) -> tuple[int, np.ndarray | None] | None:
-    """``(status, x)`` of HiGHS's interior point method with crossover, presolved, on
-    ``model`` (the arguments of ``_dense_lp._pass_model`` after ``h``) when it ends
-    optimal (``x`` at the crossover's vertex) or infeasible; None when it ends otherwise
-    (an iteration limit, status *unknown*), and the caller's dual simplex decides. An
-    infeasible verdict is confirmed by the caller as a presolved simplex's is
-    (``_dense_lp.confirmed_solve``, when asked).
-    """
-    h = _dense_lp._new_highs()
-    h.setOptionValue("solver", "ipm")
-    h.setOptionValue("run_crossover", "on")
-    h.setOptionValue("ipm_iteration_limit", IPM_ITERATIONS)
-    _dense_lp._pass_model(h, *model)
-    status, x = _dense_lp._run(h)
-    if status in (_dense_lp.OPTIMAL, _dense_lp.INFEASIBLE):
-        return status, x
-    return None
+def interior_options() -> dict[str, object]:
+    """HiGHS options of the interior point solve of a program that ``applies``: the
+    interior point method with crossover, presolved, at most ``IPM_ITERATIONS``
+    iterations (``_dense_lp.interior_solve`` runs it)."""
+    return {"solver": "ipm", "run_crossover": "on", "ipm_iteration_limit": IPM_ITERATIONS}

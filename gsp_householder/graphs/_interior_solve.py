@@ -33,7 +33,7 @@ IPM_ITERATIONS = 200
 
 def applies(n_rows: int, n_columns: int) -> bool:
     """Whether a cold program of ``n_rows`` rows and ``n_columns`` columns is solved by
-    the interior point method first (``interior_solve``)."""
+    the interior point method first (``_dense_lp.interior_solve``)."""
     return n_rows >= MIN_ROWS and n_columns >= MIN_COLUMNS
 
 

@@ -22,7 +22,6 @@ from gsp_householder.graphs._pair_geometry import (
     complement_gram,
     symmetric_product,
 )
-from gsp_householder.graphs._relaxed_optimum import DEFERRED, relaxation_optimum
 from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -215,33 +214,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         return False
 
     certify = objective is None and not settle
-    certificate = None
     if "H" not in cache:
-        if certify and len(hint[0]) > 2 * CERTIFY_ROWS:
-            certificate = _certified(B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS,
-                                     chain, below_floor)
-            if certificate.proved:
-                return False, None, -np.inf       # a small relaxation settles it
+        if certify and len(hint[0]) > 2 * CERTIFY_ROWS and _certified(
+                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS, chain, below_floor):
+            return False, None, -np.inf           # a small relaxation settles it
         kept = (cache["pair_rows"], cache["live"]) if "pair_rows" in cache else None
         cache.update(_pair_constraints(B, Lam, tol, hint, rows=kept))
     H, h = cache["H"], cache["h"]
-    if DEFERRED in cache:
-        # the first program of this span was answered by a small relaxation: its
-        # cutting-plane rounds are solved now, so that this program starts from the rows
-        # they keep (``_relaxed_optimum``)
-        valid_in_span(B, Lam, tol, cache.pop(DEFERRED), hint, cache=cache)
-    if (certificate is not None and certificate.x is not None and band is None
-            and h.size and float(h.min()) >= WARM_MIN_SLACK):
-        # (noisy spans only: the pair bounds of exact ones are below HiGHS's tolerances,
-        # where the rounds' vertex depends on their path, as for ``_Rounds``)
-        x = relaxation_optimum(certificate.chain.program, certificate.x, certificate.rows,
-                               H, h, cache["live"])
-        if x is not None:
-            # the small relaxation's optimum is the program's only optimum: the answer
-            # of the rounds, which later programs of the span solve first
-            cache[DEFERRED] = floor
-            y, t = x[:-1], float(x[-1])
-            return (False, None, t) if t < floor else (True, Lam @ y, t)
     warm = _warm_program(cache, objective is not None and band is None, floor, fixed_rows,
                          fixed_ub, A_eq, b_eq, lower, upper)
     if "rows" in cache:
@@ -423,22 +402,9 @@ def same_span(cache) -> dict:
     return out
 
 
-@dataclass
-class _Certificate:
-    """What ``_certified`` found: whether the program is proved below the floor, else
-    the last small relaxation (``chain``, a ``_Chain``), its optimal solution ``x``
-    (None unless optimal) and the indices of the hint pairs whose rows it holds."""
-
-    proved: bool
-    chain: _Chain | None = None
-    x: np.ndarray | None = None
-    rows: np.ndarray | None = None
-
-
 def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
-               below_floor) -> _Certificate:
-    """Whether small relaxations of a max-margin program prove it below the floor
-    (``_Certificate.proved``), and the last of them.
+               below_floor) -> bool:
+    """Whether small relaxations of a max-margin program prove it below the floor.
 
     The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
     direction of the span (``_nearest_rows``). With ``chain`` (a first cutting-plane
@@ -446,9 +412,8 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
     ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
     Laplacian. ``relaxation()`` gives a ``_Chain`` of the fixed rows, to which the pair
     rows are added; ``below_floor`` tells a solution whose margin is below the floor. A
-    relaxation's margin bounds the program's from above, so a proof is a proof; without
-    one, the program is left to the cutting-plane rounds, unless the last relaxation's
-    optimum is the program's (``_relaxed_optimum``).
+    relaxation's margin bounds the program's from above, so a True answer is a proof; a
+    False one leaves the program to the cutting-plane rounds.
     """
     I, J = hint
     h = POSITIVE_SLACK * (tol[I] + tol[J])
@@ -457,20 +422,18 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
     for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
         res = program.add(B.products(I[new], J[new], Q), h[new])
         if below_floor(res):
-            return _Certificate(True)
-        if res.status != 0:
-            return _Certificate(False)
-        if k == CERTIFY_ROUNDS or not chain:
-            return _Certificate(False, program, res.x, rows)
+            return True
+        if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
+            return False
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
         excess[rows] = 0.0
         worst = np.argsort(-excess)[:CERTIFY_ROWS]
         worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
         if worst.size == 0:
-            return _Certificate(False, program, res.x, rows)
+            return False
         rows, new = np.concatenate([rows, worst]), worst
-    return _Certificate(False)
+    return False
 
 
 def _nearest_rows(B: PairBasis, Q, trace_row, h, hint):

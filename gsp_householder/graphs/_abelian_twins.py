@@ -39,6 +39,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._equal_sparsity import _floored_residuals
+from gsp_householder.graphs._grid_twins import known_edges
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _fits_as_well, _laplacian
 from gsp_householder.graphs._template_lp import edge_key
 
@@ -225,8 +226,7 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     gram = F @ F.T
     # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
     degrees = np.array([c.size for c in classes])
-    seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
-    seen.add(edge_key(sp.triu(W, 1)))
+    seen = known_edges(candidates, W)
     found = []
     total = 0
     for size in range(1, len(classes) + 1):

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, shortest_path
 
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _laplacian
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key, laplacian_edge_key
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
 #: Smallest factor that has a DCT twin (paths of 4 and 5 nodes have one, 3 has none).
@@ -246,8 +246,7 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
     a, b, xy = grid
     maps_a = [None, *multipliers(a)]
     maps_b = [None, *multipliers(b)]
-    seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
-    seen.add(edge_key(sp.triu(W, 1)))
+    seen = known_edges(candidates, W)
     coo = W.tocoo()
     where = np.empty(a * b, dtype=np.int64)        # the node at each grid position
     where[xy[:, 0] * b + xy[:, 1]] = np.arange(a * b)
@@ -262,6 +261,12 @@ def grid_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
                                             shape=W.shape))
                   for perm in perms)
     return fitting_twins(basis, relabelled, reference, seen)
+
+
+def known_edges(candidates, W) -> set[bytes]:
+    """The edge keys (``edge_key``) a twin of the graph of weights ``W`` is not listed
+    with: those of ``W`` and of the Laplacians ``candidates``."""
+    return {laplacian_edge_key(L) for L in candidates} | {edge_key(sp.triu(W, 1))}
 
 
 def fitting_twins(basis, relabelled, reference, seen: set) -> list[sp.csr_array]:

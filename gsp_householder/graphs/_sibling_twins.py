@@ -31,9 +31,8 @@ from itertools import combinations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._grid_twins import relabelled_source, twin_residuals
-from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian
-from gsp_householder.graphs._template_lp import edge_key
+from gsp_householder.graphs._grid_twins import fitting_twins, relabelled_source
+from gsp_householder.graphs._template_lp import edge_key, laplacian_edge_key
 
 #: Most pairs of sibling branches relabelled (their twins' fits read at
 #: $O(\\mathrm{nnz}(L)\\, n)$ each).
@@ -170,22 +169,18 @@ def sibling_twins(basis, W, candidates, noise: float = 0.0) -> tuple[list[sp.csr
     if source is None:
         return [], []
     W, reference = source
-    listed = {edge_key(sp.triu(-sp.csr_array(L), 1)): k for k, L in enumerate(candidates)}
-    seen = {edge_key(sp.triu(W, 1))}
     coo = W.tocoo()
     n = W.shape[0]
-    twins, tied = [], []
-    for first, second in pairs[:MAX_PAIRS]:
+
+    def swapped(first, second):
         perm = odd_depth_swap(n, first, second)
-        A = sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])), shape=W.shape))
-        key = edge_key(sp.triu(A, 1))
-        if key in seen:
-            continue
-        seen.add(key)
-        if not _fits_as_well(twin_residuals(basis, A), reference):
-            continue
-        if key in listed:
-            tied.append(listed[key])
-        else:
-            twins.append(_laplacian(A, basis))
+        return sp.csr_array(sp.coo_array((coo.data, (perm[coo.row], perm[coo.col])),
+                                         shape=W.shape))
+
+    fitting = fitting_twins(basis, (swapped(*pair) for pair in pairs[:MAX_PAIRS]),
+                            reference, {edge_key(sp.triu(W, 1))})
+    listed = {laplacian_edge_key(L): k for k, L in enumerate(candidates)}
+    keys = [laplacian_edge_key(L) for L in fitting]
+    twins = [L for L, key in zip(fitting, keys, strict=True) if key not in listed]
+    tied = [listed[key] for key in keys if key in listed]
     return twins, tied

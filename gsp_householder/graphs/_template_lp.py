@@ -655,6 +655,12 @@ def edge_key(W, upper=None) -> bytes:
     return np.int64(W.shape[1]).tobytes() + edge_codes(W, upper).tobytes()
 
 
+def laplacian_edge_key(L) -> bytes:
+    """``edge_key`` of the edges of the Laplacian ``L`` (its nonzero off-diagonal
+    entries)."""
+    return edge_key(sp.triu(-sp.csr_array(L), 1))
+
+
 #: Largest coefficient of variation of a graph's weights for equal weights
 #: (``candidate_order``).
 EQUAL_WEIGHTS_CV = 1e-6

@@ -26,7 +26,7 @@ from math import gcd
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._grid_twins import fitting_twins, relabelled_source
+from gsp_householder.graphs._grid_twins import fitting_twins, known_edges, relabelled_source
 from gsp_householder.graphs._template_lp import edge_key
 
 #: Shortest side read (``torus_coordinates``): on a side of 3 or 4 nodes the lines
@@ -161,8 +161,7 @@ def torus_twins(basis, W, candidates, noise: float = 0.0) -> list[sp.csr_array]:
         return []
     W, reference = source
     a, b, xy = torus
-    seen = {edge_key(sp.triu(-sp.csr_array(L), 1)) for L in candidates}
-    seen.add(edge_key(sp.triu(W, 1)))
+    seen = known_edges(candidates, W)
     relabelled = (torus_weights(a, b, np.column_stack([(q * xy[:, 0]) % a, (r * xy[:, 1]) % b]))
                   for q, r in product([1, *cycle_multipliers(a)], [1, *cycle_multipliers(b)])
                   if not q == r == 1)

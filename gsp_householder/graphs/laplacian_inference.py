@@ -139,7 +139,12 @@ from gsp_householder.graphs._sibling_twins import sibling_twins
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, candidate_order, edge_key
+from gsp_householder.graphs._template_lp import (
+    EQUAL_WEIGHTS_CV,
+    candidate_order,
+    edge_key,
+    laplacian_edge_key,
+)
 from gsp_householder.graphs._tested_candidates import accepted_first
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
@@ -1168,7 +1173,8 @@ def _tree_behind(basis, B, ranked, history) -> sp.csr_array | None:
             tree = tree_behind(basis, B, W, noise, reference)
             if tree is not None:
                 return tree
-    if not _lacks_edges(basis, ranked[0][3]):
+    if B.n > TREE_SEARCH_MAX_N or not _lacks_edges(basis, ranked[0][3]):
+        # (the missing-edges test, O(n^3), only where a tree can be searched)
         return None
     # no read tree fits, and the eigenvectors show edges that the graph found lacks:
     # a tree searched on the eigenvectors alone (random labelled tree(550, seed 56)
@@ -1287,7 +1293,7 @@ def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
         return
     history["complement_twin_edges"] = edges = int(sp.triu(C, 1).nnz)
     key = edge_key(sp.triu(C, 1))
-    if all(edge_key(sp.triu(-sp.csr_array(L), 1)) != key for L in laps):
+    if all(laplacian_edge_key(L) != key for L in laps):
         laps.append(_laplacian(C, basis))
         history["candidate_edges"].append(edges)
     warnings.warn(f"the complement of the inferred graph ({ranked[0][0]} edges), a "

@@ -68,6 +68,14 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
         solved = len(program.solved)
         program.call(B, cache, 5)                       # its history is not known
         assert len(program.solved) == solved + 1
+        kept = {}
+        program.call(B, kept, 3)
+    with remembered_spans():
+        program.call(B, {}, 3)
+        program.call(B, {}, 5)
+        solved = len(program.solved)
+        program.call(B, kept, 5)                        # a history of another record
+        assert len(program.solved) == solved + 1
 
 
 def test_objective_calls_are_solved_and_name_a_new_state():

@@ -21,7 +21,8 @@ already solved in the same inference: the prefix searches of the noisy ladders a
 largest noise estimate and of the levels' ladders evaluate again prefixes an earlier
 search evaluated, and pose again their max-margin programs, band rounds and
 certificates. A cache whose history is not known (changed while no record was active)
-has no token and is never answered from a record. Internal module: arguments are
+has no token and is never answered from a record; the tokens of one record (rooted in
+its own token of the empty cache) name no state of another. Internal module: arguments are
 validated by the caller.
 """
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 from collections import OrderedDict
 
 import numpy as np
@@ -44,6 +46,9 @@ MAX_BYTES = 256 * 2**20
 MAX_CALLS = 8192
 
 _record: contextvars.ContextVar = contextvars.ContextVar("span_memo", default=None)
+#: The roots of the records' tokens: a cache's history in one record never names a state
+#: in another.
+_roots = itertools.count(1)
 
 
 class _Record:
@@ -52,6 +57,7 @@ class _Record:
     ``id``: the array and how many calls hold it)."""
 
     def __init__(self):
+        self.root = next(_roots).to_bytes(8, "little")  # the token of an empty cache
         self.calls: OrderedDict = OrderedDict()
         self.bases: dict = {}
         self.held: dict = {}
@@ -113,11 +119,12 @@ def derived_token(parent: dict, child: dict) -> None:
         child[TOKEN] = program_key([], ("same_span", parent[TOKEN]))
 
 
-def _token(cache: dict):
-    """The token of ``cache``: its digest, ``b""`` when empty, None when not known."""
+def _token(cache: dict, record: _Record):
+    """The token of ``cache``: its digest, ``record.root`` when empty, None when not
+    known."""
     if TOKEN in cache:
         return cache[TOKEN]
-    return b"" if not cache else None
+    return record.root if not cache else None
 
 
 def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool):
@@ -132,7 +139,7 @@ def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool):
     names the new state, or is dropped when no record is active.
     """
     record = _record.get()
-    before = None if record is None else _token(cache)
+    before = None if record is None else _token(cache, record)
     if before is None:
         cache.pop(TOKEN, None)
         return solve()

@@ -32,8 +32,7 @@ class _Program:
             return True, lam, float(step)
 
         flags = ("test", warm)
-        return remembered_call(B, [np.array([float(step)])], flags, cache, solve,
-                               remember=not warm)
+        return remembered_call(B, [np.array([float(step)])], flags, cache, solve, remember=not warm)
 
 
 def test_a_call_on_a_cache_in_the_same_state_is_answered_from_the_record():
@@ -43,30 +42,30 @@ def test_a_call_on_a_cache_in_the_same_state_is_answered_from_the_record():
         a = [program.call(B, first, s) for s in (3, 5)]
         assert len(program.solved) == 2
         b = [program.call(B, again, s) for s in (3, 5)]
-        assert len(program.solved) == 2                 # the same history: no solve
+        assert len(program.solved) == 2  # the same history: no solve
         for x, y in zip(a, b, strict=True):
             assert x[0] == y[0] and x[2] == y[2]
             np.testing.assert_array_equal(x[1], y[1])
         np.testing.assert_array_equal(first["rows"], again["rows"])
-        assert first["rows"] is not again["rows"]       # each cache its own rows
+        assert first["rows"] is not again["rows"]  # each cache its own rows
         other = {}
-        program.call(B, other, 5)                       # another history: solved
+        program.call(B, other, 5)  # another history: solved
         assert len(program.solved) == 3
-        program.call(object(), {}, 3)                   # another basis: solved
+        program.call(object(), {}, 3)  # another basis: solved
         assert len(program.solved) == 4
-    program.call(B, {}, 3)                              # no record: solved
+    program.call(B, {}, 3)  # no record: solved
     assert len(program.solved) == 5
 
 
 def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
     program, B = _Program(), object()
     cache = {}
-    program.call(B, cache, 3)                           # no record: no token
+    program.call(B, cache, 3)  # no record: no token
     with remembered_spans():
         program.call(B, {}, 3)
         program.call(B, {}, 5)
         solved = len(program.solved)
-        program.call(B, cache, 5)                       # its history is not known
+        program.call(B, cache, 5)  # its history is not known
         assert len(program.solved) == solved + 1
         kept = {}
         program.call(B, kept, 3)
@@ -74,7 +73,7 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
         program.call(B, {}, 3)
         program.call(B, {}, 5)
         solved = len(program.solved)
-        program.call(B, kept, 5)                        # a history of another record
+        program.call(B, kept, 5)  # a history of another record
         assert len(program.solved) == solved + 1
 
 
@@ -90,8 +89,8 @@ def test_objective_calls_are_solved_and_name_a_new_state():
             program.call(B, cache, 1)
         assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]  # the warm call again
         program.call(B, other, 2)
-        program.call(B, other, 4, warm=True)        # another objective
-        program.call(B, other, 1)                   # another state: solved
+        program.call(B, other, 4, warm=True)  # another objective
+        program.call(B, other, 1)  # another state: solved
         assert [s for s, _, _ in program.solved] == [2, 3, 1, 3, 4, 1]
 
 
@@ -101,9 +100,9 @@ def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
     with remembered_spans():
         for s in (1, 2, 3, 4):
             program.call(B, {}, s)
-        program.call(B, {}, 4)                          # kept
+        program.call(B, {}, 4)  # kept
         assert len(program.solved) == 4
-        program.call(B, {}, 1)                          # dropped: solved again
+        program.call(B, {}, 1)  # dropped: solved again
         assert len(program.solved) == 5
 
 
@@ -138,7 +137,10 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
         solved = infer_laplacian(V, rng=0)
     assert [str(w.message) for w in caught] == [str(w.message) for w in again]
     assert (kept.n_edges, kept.family_dimension, kept.n_candidates) == (
-        solved.n_edges, solved.family_dimension, solved.n_candidates)
+        solved.n_edges,
+        solved.family_dimension,
+        solved.n_candidates,
+    )
     assert (kept.laplacian != solved.laplacian).nnz == 0
     for a, b in zip(kept.candidates, solved.candidates, strict=True):
         assert (a != b).nnz == 0

@@ -22,6 +22,7 @@ from gsp_householder.graphs._pair_geometry import (
     complement_gram,
     symmetric_product,
 )
+from gsp_householder.graphs._span_memo import derived_token, remembered_call
 from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -136,11 +137,31 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     span the rounds after the first start from the last round's basis (``_Rounds``). A
     cold solve that HiGHS's presolve finds infeasible is solved again without presolve
     (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
+
+    Inside ``_span_memo.remembered_spans`` a max-margin call (no ``objective``) made
+    before with the same arguments, on a ``cache`` in the same state, is answered from
+    the record (``_span_memo.remembered_call``).
     """
-    n, g = B.n, B.g
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
     cache = {} if cache is None else cache
+    hint_i, hint_j = hint
+    arrays = [Lam, tol, np.asarray(hint_i), np.asarray(hint_j)]
+    if objective is not None:
+        arrays.append(objective)
+    if band is not None:
+        arrays += [np.asarray(band[0]), np.asarray(band[1]), band[2]]
+    flags = ("valid_in_span", float(floor), objective is None, band is None, bool(settle))
+    return remembered_call(
+        B, arrays, flags, cache,
+        lambda: _solved_in_span(B, Lam, tol, floor, hint, objective, band, cache, settle),
+        remember=objective is None)
+
+
+def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache, settle):
+    """``valid_in_span`` solved on a span of several directions or with an objective or
+    a band (``cache``: a dict)."""
+    n, g = B.n, B.g
     if "Lam" not in cache:
         Q = np.linalg.qr(Lam)[0]
         cache.update({"Lam": Q, "trace_row": B.mult @ Q})
@@ -399,6 +420,7 @@ def same_span(cache) -> dict:
     out = {key: cache[key] for key in ("Lam", "trace_row") if key in cache}
     if "H" in cache:
         out.update(pair_rows=cache["H"], live=cache["live"])
+    derived_token(cache, out)
     return out
 
 

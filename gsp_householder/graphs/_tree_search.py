@@ -129,8 +129,9 @@ def converge(V: np.ndarray, T) -> sp.csr_array:
     A step is a function of its tree alone, so a tree met again (``_tree_key``) starts a
     cycle the steps go round until the last: the tree after the last step is read off
     the cycle without stepping round it (the same tree). On perturbed
-    ``random_internet_as_graph(150, seed=25)`` 13 of the tree search's 21 descents went
-    round a cycle of two trees until the last step (60 steps each, 843 in all; 153 now).
+    ``random_internet_as_graph(150, seed=25)`` (as ``bench_inference.py`` draws it) 13
+    of the tree search's 21 descents went round a cycle of two trees until the last
+    step (60 steps each: 830 steps in all, 159 now).
     """
     T = sp.csr_array(T, dtype=float)
     seen = {_tree_key(T): 0}

@@ -118,6 +118,8 @@ from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._noisy_unit_diagonal import noisy_unit_diagonal_member
+from gsp_householder.graphs._normalized_grid import normalized_grid_member
+from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
@@ -491,6 +493,13 @@ def _unit_diagonal_settled(basis, B):
         for W in equal_weight_unit_members(basis["V_anchored"], basis["zero_column"], system, B.u)
         if _residuals(basis, W)[0] <= FITS_EXACTLY
     ]
+    if not members and B.n > EQUAL_WEIGHT_MAX_NODES:
+        # the members are not listed above that size: the grid read from the degrees
+        # and its spectrum (the 4 x 12 grid, answered by a weighted member of 50 edges)
+        grid = normalized_grid_member(basis["V_anchored"], integer_degrees(B.u))
+        if grid is not None and _residuals(basis, grid)[0] <= FITS_EXACTLY:
+            members = [(int(sp.triu(grid, 1).nnz), 0.0, None, grid)]
+            basis["normalized_grid"] = True
     if members:
         basis["unit_equal_weight"] = members
     return None
@@ -507,6 +516,8 @@ def _with_equal_weight_members(basis, ranked, history):
     if not members:
         return ranked
     history["unit_equal_weight"] = [int(m[0]) for m in members]
+    if basis.get("normalized_grid"):
+        history["normalized_grid"] = True
     return _ahead(members, ranked)
 
 
@@ -949,6 +960,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
     checked = _fitted_noise(history) or exact_search_noise(history, residual)
+    if (not exact and not checked and basis["kind"] == "normalized"
+            and grid_coordinates(ranked[0][3]) is not None):
+        # a normalized grid returned by a search that ended above UNRESOLVABLE_NOISE
+        # but fitting to the pairs' noise (the 3 x 15 grid perturbed, shuffle 1: its
+        # checkerboard twin): its twins are judged at that noise
+        checked = pair_noise_level(history, residual)
     if ((exact or checked > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")
             and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None)):
@@ -1359,7 +1376,8 @@ def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
     the graph returned, from a family of valid graphs, has weights unequal to the noise
     level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``);
     ``history["unit_family_doubt"]`` gives the reason."""
-    noise = _fitted_noise(history) or history.get("noise", 0.0)
+    noise = (_fitted_noise(history) or pair_noise_level(history, residual)
+             or history.get("noise", 0.0))
     if (basis["groups"] is not None or basis["ordered"] or basis.get("twin_class")
             or residual <= FITS_EXACTLY or noise <= EXACT_NOISE):
         return

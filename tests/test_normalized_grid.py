@@ -114,3 +114,24 @@ def test_perturbed_normalized_3x15_grid_is_warned():
     result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 0), 0))
     assert caught
     assert result.history["unit_family_doubt"] == "unequal weights"
+
+
+@pytest.mark.parametrize("s", [0, 1])
+def test_perturbed_normalized_grid_lists_the_grid_behind_a_weighted_member(s):
+    # main: 50 edges for 80 (F1 0.77), warned, the grid not among the candidates
+    G, _ = _grid(4, 12)
+    B = fourier_basis(G, laplacian="normalized")
+    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, s), s))
+    assert caught
+    assert result.history["unit_family_doubt"] == "unequal weights"
+    assert result.history["normalized_grid"] >= 1
+    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+
+
+def test_perturbed_grid_is_read_with_the_noisy_tolerances():
+    G, degrees = _grid(5, 10)
+    V = shuffled(perturbed(fourier_basis(G, laplacian="normalized").eigenvectors, 1e-3, 0), 0)
+    assert normalized_grid_member(V, degrees) is None  # not exact
+    W = normalized_grid_member(V, degrees, noisy=True)
+    assert W is not None
+    assert nx.is_isomorphic(nx.from_scipy_sparse_array(W), G)

@@ -180,6 +180,7 @@ from gsp_householder.graphs._unit_diagonal import (
 from gsp_householder.graphs._unit_equal_weight import MAX_NODES as EQUAL_WEIGHT_MAX_NODES
 from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
 from gsp_householder.graphs._unit_family_doubt import (
+    NOISY_DEGREE_ROUNDING,
     noisy_family_doubt,
     unsearched_family_doubt,
 )
@@ -510,14 +511,23 @@ def _with_equal_weight_members(basis, ranked, history):
     (``basis["unit_equal_weight"]``, `_unit_diagonal_settled`) ahead of it
     (``candidate_order``: equal weights first); the sparser graphs of the searches stay
     among the candidates, and ``_equally_sparse_warning`` warns of them and of the
-    equal-weight graphs behind the first (twins of a grid).
-    ``history["unit_equal_weight"]`` gives their edges."""
+    equal-weight graphs behind the first (twins of a grid). The grid read from the
+    degrees and spectrum above ``EQUAL_WEIGHT_MAX_NODES`` (``normalized_grid_member``,
+    ``history["normalized_grid"]``) goes second when the searches' graph is a grid: it
+    may be a twin of the right answer. ``history["unit_equal_weight"]`` gives their
+    edges."""
     members = basis.get("unit_equal_weight")
     if not members:
         return ranked
     history["unit_equal_weight"] = [int(m[0]) for m in members]
     if basis.get("normalized_grid"):
         history["normalized_grid"] = True
+        if ranked and grid_coordinates(ranked[0][3]) is not None:
+            # the searches returned a grid (the grid or a twin of it, which the grid read
+            # from the degrees may be too): it stays first, its twins listed after it
+            first = _edge_key(ranked[0][3])
+            return [ranked[0], *_ahead([m for m in members if _edge_key(m[3]) != first],
+                                       ranked[1:])]
     return _ahead(members, ranked)
 
 
@@ -1015,7 +1025,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graph sought; the result's candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
     _unsearched_family_warning(basis, B, ranked, residual, history)
-    _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
+    _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension, history)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own and basis["kind"] == "normalized":
         # of that family, only the members with a unit diagonal are normalized Laplacians
@@ -1370,12 +1380,18 @@ def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
                   f"not tell them apart", AmbiguousGraphWarning, stacklevel=5)
 
 
-def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history) -> None:
+def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
+                          history) -> None:
     """Warn (`AmbiguousGraphWarning`) when noisy eigenvectors of a normalized Laplacian
     (no eigenspaces or order given) have degrees that are integers to the noise, and
     the graph returned, from a family of valid graphs, has weights unequal to the noise
-    level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``);
-    ``history["unit_family_doubt"]`` gives the reason."""
+    level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``; the
+    level is the pairs' when the search's is above ``UNRESOLVABLE_NOISE`` and the graph
+    fits to theirs, ``pair_noise_level``); ``history["unit_family_doubt"]`` gives the
+    reason. The grid read from the degrees and spectrum (``normalized_grid_member``),
+    when it fits the eigenvectors as well as the graph returned, joins the candidates
+    ``laps`` with its twins (``grid_twins``), their number in
+    ``history["normalized_grid"]``."""
     noise = (_fitted_noise(history) or pair_noise_level(history, residual)
              or history.get("noise", 0.0))
     if (basis["groups"] is not None or basis["ordered"] or basis.get("twin_class")
@@ -1385,12 +1401,24 @@ def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
     if reason is None:
         return
     history["unit_family_doubt"] = reason
+    grids = []
+    grid = normalized_grid_member(basis["V"], integer_degrees(B.u, NOISY_DEGREE_ROUNDING),
+                                  noisy=True)
+    if grid is not None and _fits_as_well(_residuals(basis, grid),
+                                          _residuals(basis, ranked[0][3])):
+        grids = [_laplacian(grid, basis), *grid_twins(basis, grid, laps, noise)]
+        laps += grids
+        history["normalized_grid"] = len(grids)
+        history["candidate_edges"] += [int(sp.triu(grid, 1).nnz)] * len(grids)
+    listed = (f"; a grid and {len(grids) - 1} relabelling(s) of it with equal weights fit "
+              f"them as well ({int(sp.triu(grid, 1).nnz)} edges: the last of the "
+              f"candidates)" if grids else "")
     warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
                   f"whose degrees are those of an unweighted graph to the noise, and the "
                   f"graph inferred ({ranked[0][0]} edges) has unequal weights: it is one "
                   f"member of a family of {family_dimension} dimensions of graphs that fit "
                   f"them, and the graph sought, probably one with equal weights, may be "
-                  f"another", AmbiguousGraphWarning, stacklevel=5)
+                  f"another{listed}", AmbiguousGraphWarning, stacklevel=5)
 
 
 def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:

@@ -118,7 +118,7 @@ from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._noisy_unit_diagonal import noisy_unit_diagonal_member
-from gsp_householder.graphs._normalized_grid import normalized_grid_member
+from gsp_householder.graphs._normalized_grid import normalized_grids
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
@@ -497,10 +497,12 @@ def _unit_diagonal_settled(basis, B):
     if not members and B.n > EQUAL_WEIGHT_MAX_NODES:
         # the members are not listed above that size: the grid read from the degrees
         # and its spectrum (the 4 x 12 grid, answered by a weighted member of 50 edges)
-        grid = normalized_grid_member(basis["V_anchored"], integer_degrees(B.u))
-        if grid is not None and _residuals(basis, grid)[0] <= FITS_EXACTLY:
-            members = [(int(sp.triu(grid, 1).nnz), 0.0, None, grid)]
-            basis["normalized_grid"] = True
+        members = [
+            (int(sp.triu(grid, 1).nnz), 0.0, None, grid)
+            for grid in normalized_grids(basis["V_anchored"], integer_degrees(B.u))
+            if _residuals(basis, grid)[0] <= FITS_EXACTLY
+        ]
+        basis["normalized_grid"] = bool(members)
     if members:
         basis["unit_equal_weight"] = members
     return None
@@ -1398,12 +1400,17 @@ def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
             or basis.get("twin_class") or residual <= FITS_EXACTLY or noise <= EXACT_NOISE):
         return
     reason = noisy_family_doubt(basis, B.u, ranked[0][3], noise, int(family_dimension))
-    grids, grid = [], None
+    grids, read = [], []
     if family_dimension > 1 and grid_coordinates(ranked[0][3]) is None:
-        grid = normalized_grid_member(basis["V"],
-                                      integer_degrees(B.u, NOISY_DEGREE_ROUNDING), noisy=True)
-    if grid is not None and _grid_fits(basis, grid, ranked, residual, history):
-        grids = [_laplacian(grid, basis), *grid_twins(basis, grid, laps, noise)]
+        read = [grid for grid in normalized_grids(
+            basis["V"], integer_degrees(B.u, NOISY_DEGREE_ROUNDING), noisy=True)
+            if _grid_fits(basis, grid, ranked, residual, history)]
+    if read:
+        grid = read[0]
+        grids = [_laplacian(W, basis) for W in read]
+        known = {laplacian_edge_key(L) for L in grids}
+        grids += [T for T in grid_twins(basis, grid, [*laps, *grids], noise)
+                  if laplacian_edge_key(T) not in known]
         laps += grids
         history["normalized_grid"] = len(grids)
         history["candidate_edges"] += [int(sp.triu(grid, 1).nnz)] * len(grids)

@@ -118,6 +118,8 @@ from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
 from gsp_householder.graphs._noisy_unit_diagonal import noisy_unit_diagonal_member
+from gsp_householder.graphs._normalized_grid import normalized_grids
+from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
@@ -179,6 +181,7 @@ from gsp_householder.graphs._unit_diagonal import (
 from gsp_householder.graphs._unit_equal_weight import MAX_NODES as EQUAL_WEIGHT_MAX_NODES
 from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
 from gsp_householder.graphs._unit_family_doubt import (
+    NOISY_DEGREE_ROUNDING,
     noisy_family_doubt,
     unsearched_family_doubt,
 )
@@ -493,6 +496,15 @@ def _unit_diagonal_settled(basis, B):
         for W in equal_weight_unit_members(basis["V_anchored"], basis["zero_column"], system, B.u)
         if _residuals(basis, W)[0] <= FITS_EXACTLY
     ]
+    if not members and B.n > EQUAL_WEIGHT_MAX_NODES:
+        # the members are not listed above that size: the grid read from the degrees
+        # and its spectrum (the 4 x 12 grid, answered by a weighted member of 50 edges)
+        members = [
+            (int(sp.triu(grid, 1).nnz), 0.0, None, grid)
+            for grid in normalized_grids(basis["V_anchored"], integer_degrees(B.u))
+            if _residuals(basis, grid)[0] <= FITS_EXACTLY
+        ]
+        basis["normalized_grid"] = bool(members)
     if members:
         basis["unit_equal_weight"] = members
     return None
@@ -503,12 +515,23 @@ def _with_equal_weight_members(basis, ranked, history):
     (``basis["unit_equal_weight"]``, `_unit_diagonal_settled`) ahead of it
     (``candidate_order``: equal weights first); the sparser graphs of the searches stay
     among the candidates, and ``_equally_sparse_warning`` warns of them and of the
-    equal-weight graphs behind the first (twins of a grid).
-    ``history["unit_equal_weight"]`` gives their edges."""
+    equal-weight graphs behind the first (twins of a grid). The grid read from the
+    degrees and spectrum above ``EQUAL_WEIGHT_MAX_NODES`` (``normalized_grid_member``,
+    ``history["normalized_grid"]``) goes second when the searches' graph is a grid: it
+    may be a twin of the right answer. ``history["unit_equal_weight"]`` gives their
+    edges."""
     members = basis.get("unit_equal_weight")
     if not members:
         return ranked
     history["unit_equal_weight"] = [int(m[0]) for m in members]
+    if basis.get("normalized_grid"):
+        history["normalized_grid"] = True
+        if ranked and grid_coordinates(ranked[0][3]) is not None:
+            # the searches returned a grid (the grid or a twin of it, which the grid read
+            # from the degrees may be too): it stays first, its twins listed after it
+            first = _edge_key(ranked[0][3])
+            return [ranked[0], *_ahead([m for m in members if _edge_key(m[3]) != first],
+                                       ranked[1:])]
     return _ahead(members, ranked)
 
 
@@ -951,6 +974,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
     checked = _fitted_noise(history) or exact_search_noise(history, residual)
+    if (not exact and not checked and basis["kind"] == "normalized"
+            and grid_coordinates(ranked[0][3]) is not None):
+        # a normalized grid returned by a search that ended above UNRESOLVABLE_NOISE
+        # but fitting to the pairs' noise (the 3 x 15 grid perturbed, shuffle 1: its
+        # checkerboard twin): its twins are judged at that noise
+        checked = pair_noise_level(history, residual)
     if ((exact or checked > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")
             and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None)):
@@ -1000,7 +1029,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"graph sought; the result's candidates are the other graphs found",
                       ConvergenceWarning, stacklevel=4)
     _unsearched_family_warning(basis, B, ranked, residual, history)
-    _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
+    _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension, history)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
     if own and basis["kind"] == "normalized":
         # of that family, only the members with a unit diagonal are normalized Laplacians
@@ -1355,18 +1384,50 @@ def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
                   f"not tell them apart", AmbiguousGraphWarning, stacklevel=5)
 
 
-def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history) -> None:
+def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
+                          history) -> None:
     """Warn (`AmbiguousGraphWarning`) when noisy eigenvectors of a normalized Laplacian
     (no eigenspaces or order given) have degrees that are integers to the noise, and
     the graph returned, from a family of valid graphs, has weights unequal to the noise
-    level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``);
-    ``history["unit_family_doubt"]`` gives the reason."""
-    noise = _fitted_noise(history) or history.get("noise", 0.0)
-    if (basis["groups"] is not None or basis["ordered"] or basis.get("twin_class")
-            or residual <= FITS_EXACTLY or noise <= EXACT_NOISE):
+    level it was found at (``noisy_family_doubt``, module ``_unit_family_doubt``; the
+    level is the pairs' when the search's is above ``UNRESOLVABLE_NOISE`` and the graph
+    fits to theirs, ``pair_noise_level``); ``history["unit_family_doubt"]`` gives the
+    reason. Also when the graph returned is no grid and a grid read from the degrees and
+    spectrum (``normalized_grid_member``) fits the eigenvectors as well: that grid joins
+    the candidates ``laps`` with its twins (``grid_twins``), their number in
+    ``history["normalized_grid"]`` (the answer is not changed)."""
+    noise = (_fitted_noise(history) or pair_noise_level(history, residual)
+             or history.get("noise", 0.0))
+    if (basis["kind"] != "normalized" or basis["groups"] is not None or basis["ordered"]
+            or basis.get("twin_class") or residual <= FITS_EXACTLY or noise <= EXACT_NOISE):
         return
     reason = noisy_family_doubt(basis, B.u, ranked[0][3], noise, int(family_dimension))
+    grids, read = [], []
+    if family_dimension > 1 and grid_coordinates(ranked[0][3]) is None:
+        read = [grid for grid in normalized_grids(
+            basis["V"], integer_degrees(B.u, NOISY_DEGREE_ROUNDING), noisy=True)
+            if _grid_fits(basis, grid, ranked, residual, history)]
+    if read:
+        grid = read[0]
+        grids = [_laplacian(W, basis) for W in read]
+        known = {laplacian_edge_key(L) for L in grids}
+        grids += [T for T in grid_twins(basis, grid, [*laps, *grids], noise)
+                  if laplacian_edge_key(T) not in known]
+        laps += grids
+        history["normalized_grid"] = len(grids)
+        history["candidate_edges"] += [int(sp.triu(grid, 1).nnz)] * len(grids)
+    if reason is None and not grids:
+        return
+    listed = (f"a grid with equal weights and {len(grids) - 1} relabelling(s) of it fit "
+              f"them as well ({int(sp.triu(grid, 1).nnz)} edges: the last of the "
+              f"candidates)" if grids else "")
     if reason is None:
+        warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
+                      f"whose degrees are those of a grid to the noise, and the graph "
+                      f"inferred ({ranked[0][0]} edges), a member of a family of "
+                      f"{family_dimension} dimensions, is no grid: {listed}; the "
+                      f"eigenvectors do not tell them apart", AmbiguousGraphWarning,
+                      stacklevel=5)
         return
     history["unit_family_doubt"] = reason
     warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
@@ -1374,7 +1435,23 @@ def _noisy_family_warning(basis, B, ranked, residual, family_dimension, history)
                   f"graph inferred ({ranked[0][0]} edges) has unequal weights: it is one "
                   f"member of a family of {family_dimension} dimensions of graphs that fit "
                   f"them, and the graph sought, probably one with equal weights, may be "
-                  f"another", AmbiguousGraphWarning, stacklevel=5)
+                  f"another{'; ' + listed if listed else ''}", AmbiguousGraphWarning,
+                  stacklevel=5)
+
+
+def _grid_fits(basis, grid, ranked, residual, history) -> bool:
+    """Whether the grid of weights ``grid`` fits noisy eigenvectors as well as the graph
+    returned (``_fits_as_well``), or, when sparser, to their noise level as that graph
+    is asked to (its residual within ``RESIDUAL_CONSISTENT`` times the level of
+    ``history["noise_ratio"]``): a denser graph fits the noise on more pairs (the 3 x 15
+    grid perturbed, draw 2: 506 edges at a residual of 1.2e-4, the grid 4e-4)."""
+    if _fits_as_well(_residuals(basis, grid), _residuals(basis, ranked[0][3])):
+        return True
+    ratio = history.get("noise_ratio", 0.0)
+    if ratio <= 0.0 or sp.triu(grid, 1).nnz >= ranked[0][0]:
+        return False
+    fit = _diagonal_fit(basis["V"], _laplacian(grid, basis))[1]
+    return bool(fit <= RESIDUAL_CONSISTENT * residual / ratio)
 
 
 def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:

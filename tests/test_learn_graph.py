@@ -229,3 +229,21 @@ def test_grid_from_signals_is_right_or_warned_with_its_twins():
         # is a twin, are candidates of as many edges, and the warning says so
         assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
         assert result.history.get("equally_sparse_edges")
+
+
+def test_dense_codes_below_the_threshold_are_refused_saying_why(monkeypatch):
+    # karate from p = 5n at theta = 0.5 (0/10 documented): the refusal says that dense codes
+    # need about 0.4 n^2 signals; a short learner keeps the test fast
+    import gsp_householder.graphs.from_signals as from_signals
+
+    learn = from_signals.learn_orthogonal_basis
+    monkeypatch.setattr(
+        from_signals,
+        "learn_orthogonal_basis",
+        lambda Y, **kw: learn(Y, max_iter=20, n_restarts=0, **kw),
+    )
+    G = nx.karate_club_graph()
+    Y, _, _ = make_graph_signals(G, 5 * 34, BernoulliUniform(0.5), rng=0)
+    with pytest.warns(ConvergenceWarning, match="the codes are dense"):
+        with pytest.raises(ValueError, match=r"did not settle \(.*0\.4 n\^2 = 463.*\), and"):
+            learn_graph(Y, rng=0)

@@ -438,3 +438,33 @@ def test_small_bases_are_learned_with_one_blas_thread():
     with _blas_threads(_SINGLE_THREAD_N + 1):
         assert blas_threads() == before
     assert blas_threads() == before
+
+
+def test_code_density_bound_is_a_tight_lower_bound():
+    from gsp_householder.learning._code_density import code_density_bound
+
+    V = _random_basis(30, 5)
+    for theta, (low, high) in [(0.1, (1.0, 2.0)), (0.5, (1.0, 2.0)), (0.3, (0.1, 5.0))]:
+        Y, _ = make_signals(V, 20000, BernoulliUniform(theta, low, high), rng=6)
+        ratio = ((low + high) / 2) ** 2 / ((low**2 + low * high + high**2) / 3)  # E[u]^2/E[u^2]
+        bound = code_density_bound(Y)
+        assert bound <= theta + 0.01
+        assert bound == pytest.approx(theta * ratio, abs=0.01)
+    assert code_density_bound(-Y) == code_density_bound(Y)      # codes of either sign
+    assert code_density_bound(np.zeros((3, 4))) == 0.0
+
+
+def test_dense_codes_below_the_threshold_say_more_signals_are_needed():
+    # dense codes from p = 5n < 0.4 n^2 (n = 34): the warning names the threshold instead
+    # of suggesting more steps or restarts, which do not help there
+    n = 34
+    V = _random_basis(n, 7)
+    Y, _ = make_signals(V, 5 * n, BernoulliUniform(0.5), rng=8)
+    with pytest.warns(ConvergenceWarning, match=r"dense .* 0\.4 n\^2 = 463"):
+        result = learn_orthogonal_basis(Y, max_iter=20, n_restarts=0, rng=9)
+    assert result.history["code_density"][0] == pytest.approx(0.48, abs=0.05)
+    # sparse codes that fail (one step): the generic advice, no density claim
+    Y, _ = make_signals(V, 5 * n, BernoulliUniform(0.1), rng=8)
+    with pytest.warns(ConvergenceWarning, match="more steps or more restarts") as record:
+        learn_orthogonal_basis(Y, max_iter=1, n_restarts=0, rng=9)
+    assert not any("dense" in str(w.message) for w in record)

@@ -21,6 +21,7 @@ from gsp_householder.graphs._inference_options import check_inference_options
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
 from gsp_householder.graphs.signals import GraphSignals
+from gsp_householder.learning._code_density import dense_codes_hint
 from gsp_householder.learning.whole_basis import learn_orthogonal_basis
 
 __all__ = ["learn_graph"]
@@ -129,8 +130,10 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
             inferred = infer_laplacian(V, laplacian=laplacian, scale=scale, rng=rng,
                                        progress=progress)
     except ValueError as exc:
+        hint = dense_codes_hint(*np.shape(Y), result.history["code_density"][0])
         why = ("" if result.converged else
-               "the learner did not settle (see its ConvergenceWarning), and ")
+               "the learner did not settle (see its ConvergenceWarning"
+               + (f": {hint}" if hint else "") + "), and ")
         raise ValueError(f"no {laplacian} Laplacian fits the basis learned from Y: {why}"
                          f"infer_laplacian refused it as V_hat: {exc}") from exc
     inferred.nodelist = nodes

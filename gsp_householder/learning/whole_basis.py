@@ -91,6 +91,7 @@ from gsp_householder._blas_threads import blas_controller, one_blas_thread
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
+from gsp_householder.learning._code_density import code_density_bound, dense_codes_hint
 from gsp_householder.learning._input_precision import input_rounding
 from gsp_householder.learning._orthogonal import random_orthogonal
 from gsp_householder.learning._progress import progress_bar
@@ -210,7 +211,8 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
         relative to $\\|Y\\|_F^2$), ``"residual"`` and ``"change"`` (stage 2)
         and ``"start"`` (index of the start of each stage-2 step), over all
         starts; ``"balance"`` and ``"spread"``, the zero-cluster statistics of
-        each start;
+        each start; ``"code_density"``, a lower bound on the codes' density
+        read from the signals (their squared mean over their mean square);
         ``n_iter``: steps of both stages over all starts;
         ``converged``: whether the returned start settled.
 
@@ -228,7 +230,10 @@ def learn_orthogonal_basis(Y, *, theta: float | None = None, low: float | None =
     Warns
     -----
     ConvergenceWarning
-        When no start settled.
+        When no start settled. With dense codes (density bound 0.4-0.6) and
+        fewer than $0.4 n^2$ signals it says that more signals are needed (the
+        measured sample threshold of dense codes; more steps or restarts do not
+        help there).
 
     Notes
     -----
@@ -320,11 +325,15 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     finally:
         if bar is not None:
             bar.close()
+    density = code_density_bound(Y)
+    history["code_density"] = [density]
     if not settled:
+        hint = dense_codes_hint(n, p, density)
         warnings.warn(f"learn_orthogonal_basis did not settle in {n_restarts + 1} start(s) of "
                       f"at most {max_iter} steps (relative residual "
                       f"{residual / (np.linalg.norm(Y) or 1.0):.3g}); the basis is probably "
-                      "wrong: more signals, more steps or more restarts may help",
+                      "wrong: " + (hint if hint else
+                                   "more signals, more steps or more restarts may help"),
                       ConvergenceWarning, stacklevel=3)
     V = _canonical_columns(V, Y)
     codes, _ = support_codes(V.T @ Y, low, high)

@@ -4,7 +4,7 @@ import networkx as nx
 import numpy as np
 from _basis_inputs import shuffled as _shuffled
 
-from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs import _basis_input, _pair_geometry
 from gsp_householder.graphs._fitted_ranking import MAX_STEPS, fitted_ranking
 from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs.fourier import fourier_basis
@@ -82,3 +82,23 @@ def test_fitted_ranking_gives_the_fresh_gathers_numbers():
         assert np.array_equal(scores, ref_scores)
         assert np.array_equal(I, ref_I) and np.array_equal(J, ref_J)
         assert np.array_equal(gram.M, PairGram(B).without(I, J).M)
+
+
+def test_products_of_many_pairs_are_written_chunk_by_chunk_in_place(monkeypatch):
+    """``PairBasis.products`` past ``MAX_ROW_ENTRIES`` row entries (made small here) and
+    below ``8 n`` pairs per column: each chunk's product written into the result is the
+    chunk's product formed alone, bit for bit."""
+    B = _pairs(fourier_basis(_simple_spectrum_graph()).eigenvectors)
+    rng = np.random.default_rng(5)
+    i, j = B.upper()
+    order = rng.permutation(len(i))
+    i, j = i[order], j[order]
+    Lam = rng.standard_normal((B.g, 3))
+    q = B.V.shape[1]
+    monkeypatch.setattr(_pair_geometry, "MAX_ROW_ENTRIES", 100 * q)
+    assert len(i) * q > 100 * q and len(i) <= 8 * B.n * Lam.shape[1]
+    H = B.products(i, j, Lam)
+    W = B.columns(Lam)
+    chunks = [B.free_rows(i[s : s + 100], j[s : s + 100]) @ W for s in range(0, len(i), 100)]
+    want = np.vstack(chunks)
+    assert H.tobytes() == want.tobytes()

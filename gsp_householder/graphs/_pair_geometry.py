@@ -312,7 +312,9 @@ class PairBasis:
         buffer = self.row_buffer(step)
         for s in range(0, len(i), step):
             e = min(len(i), s + step)
-            out[s:e] = self.free_rows(i[s:e], j[s:e], out=buffer) @ W
+            # written in place: the same product, without a fresh chunk (24 MB at n = 1000
+            # and 178 directions, faulted in and copied 30 times per span)
+            np.matmul(self.free_rows(i[s:e], j[s:e], out=buffer), W, out=out[s:e])
         return out
 
     def upper(self):

@@ -22,6 +22,7 @@ from gsp_householder.graphs._pair_geometry import (
     complement_gram,
     symmetric_product,
 )
+from gsp_householder.graphs._row_magnitude import row_magnitudes
 from gsp_householder.graphs._span_memo import derived_token, remembered_call
 from gsp_householder.graphs._sparse_upper import upper_entries
 
@@ -406,9 +407,9 @@ def _pair_constraints(B: PairBasis, Q, tol, hint, rows=None):
     I, J = hint
     if rows is None:
         H = B.products(I, J, Q)                                           # L_ij <= tol
-        live = np.abs(H).max(axis=1, initial=0.0) > 1e-12 * max(
-            float(np.abs(H).max(initial=0.0)), 1e-300)
-        rows = H[live], live
+        size = row_magnitudes(H)
+        live = size > 1e-12 * max(float(size.max(initial=0.0)), 1e-300)
+        rows = (H if live.all() else H[live]), live
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     return {"H": rows[0], "h": h[rows[1]], "live": rows[1]}
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs import _band_seed, _dense_lp
+from gsp_householder.graphs import _dense_lp
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
     complement_gram,
@@ -141,7 +141,6 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
     cache = {} if cache is None else cache
-    seed = _band_seed.take(cache)        # the last program of the span, for this one only
     if "Lam" not in cache:
         Q = np.linalg.qr(Lam)[0]
         cache.update({"Lam": Q, "trace_row": B.mult @ Q})
@@ -251,14 +250,6 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
                 return False, None, -np.inf
     rounds = _Rounds(solve, cost, fixed_rows, fixed_ub, A_eq, b_eq, lower, upper, H, h) if (
         objective is None and h.size and float(h.min()) >= WARM_MIN_SLACK) else None
-    held = _band_seed.fits(seed, sel, band, n) if rounds is not None else None
-    if held is not None:
-        # the last program of the span held these pair rows and part of this band: its
-        # model with the band's other rows starts the first round (``_band_seed``)
-        new = held[1]
-        rows = np.hstack([R[new], np.zeros((int(new.sum()), 1))])
-        rounds.pending = (held[0], np.vstack([rows, -rows]),
-                          np.concatenate([band[2][new], band[2][new]]))
     # Cutting planes on the pair constraints: start with those the earlier programs of
     # this span needed or, on the first call, those nearest to binding at the first
     # direction of the span (the best-fitting member); add the violated ones.
@@ -290,8 +281,6 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
             cache["rows"] = sel
             return False, None, -np.inf
     cache["rows"] = sel
-    if rounds is not None and rounds.program is not None:
-        _band_seed.record(cache, rounds.program, rounds.rows, band, n)
     if res.status != 0:
         return False, None, -np.inf
     y, t = res.x[:-1], float(res.x[-1])
@@ -324,21 +313,9 @@ class _Rounds:
         self.cold, self.cost, self.H, self.h = cold, cost, H, h
         self.fixed = fixed_rows, fixed_ub, A_eq, b_eq, lower, upper
         self.program, self.rows = None, None
-        #: ``(program, A, b)``: a model of the span's last program, which lacks the rows
-        #: ``A y <= b`` of this one (``_band_seed``), to start the first round from
-        self.pending = None
 
     def solve(self, rows) -> _Solution:
         H, h = self.H, self.h
-        if self.program is None and self.pending is not None:
-            program, A, b = self.pending
-            self.pending = None
-            program.add_rows(A, b)
-            status, x = program.solve(self.cost)
-            if status == 0 and program.unique_optimum():
-                self.program, self.rows = program, rows.copy()
-                return _Solution(status, x)
-            # another optimal vertex (or a failure): the first round solved cold
         if self.program is None or (self.rows & ~rows).any():
             fixed_rows, fixed_ub, A_eq, b_eq, lower, upper = self.fixed
             A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((int(rows.sum()), 1))])])

@@ -12,7 +12,7 @@ import pytest
 from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import AmbiguousGraphWarning, compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.graphs._normalized_grid import grid_sides, normalized_grid_member
+from gsp_householder.graphs._normalized_grid import grid_sides, normalized_grids
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 
 
@@ -51,8 +51,9 @@ def test_the_grid_is_read_from_exact_normalized_eigenvectors(a, b, s):
     # 5 x 13: eigenvalue 1 is simple, its column its own partner
     G, degrees = _grid(a, b)
     V = shuffled(fourier_basis(G, laplacian="normalized").eigenvectors, s)
-    W = normalized_grid_member(V, degrees)
-    assert W is not None
+    grids = normalized_grids(V, degrees)
+    assert grids
+    W = grids[0]
     assert nx.is_isomorphic(nx.from_scipy_sparse_array(W), G)  # the grid or a twin
     assert _misfit(W, V) < 1e-9  # it has the eigenvectors
 
@@ -60,19 +61,19 @@ def test_the_grid_is_read_from_exact_normalized_eigenvectors(a, b, s):
 def test_no_grid_is_read_from_another_graph():
     G, degrees = _grid(4, 12)
     V = fourier_basis(G, laplacian="normalized").eigenvectors
-    assert normalized_grid_member(V, _grid(3, 16)[1]) is None  # other sides: no profile
-    assert normalized_grid_member(V, None) is None
+    assert normalized_grids(V, _grid(3, 16)[1]) == []  # other sides: no profile
+    assert normalized_grids(V, None) == []
     # a grid's degree counts, another graph's eigenvectors: two edges of the grid swapped
     H = G.copy()
     H.remove_edges_from([(0, 1), (46, 47)])
     H.add_edges_from([(0, 47), (1, 46)])
     assert sorted(d for _, d in H.degree()) == sorted(degrees)
     assert (
-        normalized_grid_member(
+        normalized_grids(
             fourier_basis(H, laplacian="normalized").eigenvectors,
             np.array([d for _, d in H.degree()]),
         )
-        is None
+        == []
     )
 
 
@@ -131,7 +132,8 @@ def test_perturbed_normalized_grid_lists_the_grid_behind_a_weighted_member(s):
 def test_perturbed_grid_is_read_with_the_noisy_tolerances():
     G, degrees = _grid(5, 10)
     V = shuffled(perturbed(fourier_basis(G, laplacian="normalized").eigenvectors, 1e-3, 0), 0)
-    assert normalized_grid_member(V, degrees) is None  # not exact
-    W = normalized_grid_member(V, degrees, noisy=True)
-    assert W is not None
+    assert normalized_grids(V, degrees) == []  # not exact
+    grids = normalized_grids(V, degrees, noisy=True)
+    assert grids
+    W = grids[0]
     assert nx.is_isomorphic(nx.from_scipy_sparse_array(W), G)

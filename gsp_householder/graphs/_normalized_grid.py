@@ -150,28 +150,6 @@ def _pairs(
     return z, S, pairs
 
 
-def normalized_grid_member(
-    V: np.ndarray, degrees: np.ndarray | None, noisy: bool = False
-) -> sp.csr_array | None:
-    """The first of ``normalized_grids``, or None.
-
-    Parameters
-    ----------
-    V : ndarray of shape (n, n)
-        Orthonormal eigenvectors, one of them the zero-eigenvalue vector.
-    degrees : ndarray of shape (n,) or None
-        The integer degrees read from that vector (``integer_degrees``).
-    noisy : bool, optional
-        Whether ``V`` is noisy (``normalized_grids``).
-
-    Returns
-    -------
-    scipy.sparse.csr_array or None
-    """
-    grids = normalized_grids(V, degrees, noisy)
-    return grids[0] if grids else None
-
-
 def normalized_grids(
     V: np.ndarray, degrees: np.ndarray | None, noisy: bool = False, restarts: int = RESTARTS
 ) -> list[sp.csr_array]:

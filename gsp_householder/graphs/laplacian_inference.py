@@ -516,7 +516,7 @@ def _with_equal_weight_members(basis, ranked, history):
     (``candidate_order``: equal weights first); the sparser graphs of the searches stay
     among the candidates, and ``_equally_sparse_warning`` warns of them and of the
     equal-weight graphs behind the first (twins of a grid). The grid read from the
-    degrees and spectrum above ``EQUAL_WEIGHT_MAX_NODES`` (``normalized_grid_member``,
+    degrees and spectrum above ``EQUAL_WEIGHT_MAX_NODES`` (``normalized_grids``,
     ``history["normalized_grid"]``) goes second when the searches' graph is a grid: it
     may be a twin of the right answer. ``history["unit_equal_weight"]`` gives their
     edges."""
@@ -1393,7 +1393,7 @@ def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
     level is the pairs' when the search's is above ``UNRESOLVABLE_NOISE`` and the graph
     fits to theirs, ``pair_noise_level``); ``history["unit_family_doubt"]`` gives the
     reason. Also when the graph returned is no grid and a grid read from the degrees and
-    spectrum (``normalized_grid_member``) fits the eigenvectors as well: that grid joins
+    spectrum (``normalized_grids``) fits the eigenvectors as well: that grid joins
     the candidates ``laps`` with its twins (``grid_twins``), their number in
     ``history["normalized_grid"]`` (the answer is not changed)."""
     noise = (_fitted_noise(history) or pair_noise_level(history, residual)

@@ -47,7 +47,14 @@ from collections import Counter
 import networkx as nx
 import numpy as np
 from bench_audit import commutes, time_limit
-from bench_audit_wider import CLASSES, _lcc, _pygsp_graph, _reweighted, classify
+from bench_audit_wider import (
+    CLASSES,
+    _lcc,
+    _pygsp_graph,
+    _reweighted,
+    classify,
+    print_summary,
+)
 from bench_inference import _airfoil_ball, _minnesota_ball
 from bench_inference_sweep import _multiplicity, _relabel, run_one
 
@@ -323,20 +330,7 @@ def main():
             f"{cls} |",
             flush=True,
         )
-    print("\n| input | runs | " + " | ".join(ALL_CLASSES) + " | SLOW |")
-    print("|---|---|" + "---|" * (len(ALL_CLASSES) + 1))
-    for kind, counts in summary.items():
-        runs = sum(counts[c] for c in ALL_CLASSES)
-        print(
-            f"| {kind} | {runs} | "
-            + " | ".join(str(counts[c]) for c in ALL_CLASSES)
-            + f" | {counts['SLOW']} |"
-        )
-    if bad:
-        print("\nWrong, slow and crashed rows:\n")
-        for line in bad:
-            print(f"- {line}")
-
+    print_summary(summary, ALL_CLASSES, bad)
 
 if __name__ == "__main__":
     main()

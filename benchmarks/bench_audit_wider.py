@@ -71,8 +71,13 @@ def _pygsp_graph(name, *args, **kwargs):
 
 def _reweighted(G, seed, kind):
     """``G`` with i.i.d. edge weights: ``uniform`` on [1, 10], ``lognormal0.5`` or
-    ``lognormal1`` (mean-zero log, sigma 0.5 or 1)."""
-    rng = np.random.default_rng(500 + seed)
+    ``lognormal1`` (mean-zero log, sigma 0.5 or 1), drawn with seed ``500 + seed``."""
+    return reweighted_with(G, np.random.default_rng(500 + seed), kind)
+
+
+def reweighted_with(G, rng, kind):
+    """``G`` with i.i.d. edge weights drawn from ``rng`` in edge order (kinds as
+    `_reweighted`)."""
     H = nx.Graph()
     H.add_nodes_from(G)
     for u, v in G.edges:
@@ -82,6 +87,21 @@ def _reweighted(G, seed, kind):
             w = rng.lognormal(0.0, 0.5 if kind == "lognormal0.5" else 1.0)
         H.add_edge(u, v, weight=w)
     return H
+
+
+def print_summary(summary, classes, bad):
+    """The table of class counts per input (``summary[kind][class]``, with ``"SLOW"``),
+    then the wrong, slow and crashed rows ``bad``."""
+    print("\n| input | runs | " + " | ".join(classes) + " | SLOW |")
+    print("|---|---|" + "---|" * (len(classes) + 1))
+    for kind, counts in summary.items():
+        runs = sum(counts[c] for c in classes)
+        print(f"| {kind} | {runs} | " + " | ".join(str(counts[c]) for c in classes)
+              + f" | {counts['SLOW']} |")
+    if bad:
+        print("\nWrong, slow and crashed rows:\n")
+        for line in bad:
+            print(f"- {line}")
 
 
 def _lcc(G):
@@ -258,16 +278,7 @@ def main():
                       f"{res.n_candidates} | {'W' if caught else '-'} | {cpu:.2f} | {comm} | "
                       f"{label} |",
                       flush=True)
-    print("\n| input | runs | " + " | ".join(CLASSES) + " | SLOW |")
-    print("|---|---|" + "---|" * (len(CLASSES) + 1))
-    for kind, counts in summary.items():
-        runs = sum(counts[c] for c in CLASSES)
-        print(f"| {kind} | {runs} | " + " | ".join(str(counts[c]) for c in CLASSES)
-              + f" | {counts['SLOW']} |")
-    if bad:
-        print("\nWrong, slow and crashed rows:\n")
-        for line in bad:
-            print(f"- {line}")
+    print_summary(summary, CLASSES, bad)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ import warnings
 import networkx as nx
 import numpy as np
 from bench_audit_third import _les_miserables_lognormal
+from bench_audit_wider import reweighted_with
+from bench_inference import _largest_component as _lcc
 
 from gsp_householder import (
     BernoulliUniform,
@@ -38,29 +40,24 @@ from gsp_householder import (
 )
 
 
-def _lcc(G):
-    return G.subgraph(max(nx.connected_components(G), key=len)).copy()
-
-
 def _reweighted(G, seed, kind):
-    rng = np.random.default_rng(seed)
-    H = nx.Graph()
-    H.add_nodes_from(G)
-    for u, v in G.edges():
-        w = rng.lognormal(0.0, 0.5) if kind == "lognormal" else rng.uniform(1.0, 10.0)
-        H.add_edge(u, v, weight=w)
-    return H
+    """``G`` with weights lognormal(0, 0.5) or uniform on [1, 10], drawn with ``seed``."""
+    return reweighted_with(G, np.random.default_rng(seed), kind)
 
 
 def _sbm():
     p = [[0.2, 0.02, 0.01], [0.02, 0.15, 0.02], [0.01, 0.02, 0.25]]
-    return _reweighted(_lcc(nx.stochastic_block_model([40, 40, 40], p, seed=13)), 13, "lognormal")
+    return _reweighted(
+        _lcc(nx.stochastic_block_model([40, 40, 40], p, seed=13)), 13, "lognormal0.5"
+    )
 
 
 GRAPHS = {
     "lesmis_lognormal": _les_miserables_lognormal,
     "planted4x25": lambda: _lcc(nx.planted_partition_graph(4, 25, 0.35, 0.02, seed=72)),
-    "ba60_lognormal": lambda: _reweighted(nx.barabasi_albert_graph(60, 2, seed=9), 9, "lognormal"),
+    "ba60_lognormal": lambda: _reweighted(
+        nx.barabasi_albert_graph(60, 2, seed=9), 9, "lognormal0.5"
+    ),
     "tadpole25_40": lambda: nx.tadpole_graph(25, 40),
     "harary70_200": lambda: nx.hnm_harary_graph(70, 200),
     "ws90": lambda: nx.connected_watts_strogatz_graph(90, 4, 0.2, seed=11),

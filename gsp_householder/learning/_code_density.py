@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from gsp_householder.statistics.signal_statistics import statistics_of_validated
+
 __all__ = ["code_density_bound", "dense_codes_hint"]
 
 #: the density bounds the threshold study speaks for (its codes, theta = 0.5 with
@@ -51,10 +53,11 @@ def code_density_bound(Y: np.ndarray) -> float:
     >>> round(code_density_bound(X), 2)   # 0.5 * E[u]^2 / E[u^2] = 0.482
     0.48
     """
-    power = float(np.einsum("ij,ij->", Y, Y)) / Y.shape[1]
+    stats = statistics_of_validated(Y)  # one fused pass for both moments
+    power = float(stats.row_sq_sums.sum()) / stats.count
     if power == 0.0:
         return 0.0
-    mean = Y.mean(axis=1)
+    mean = stats.row_sums / stats.count
     return min(1.0, float(mean @ mean) / power)
 
 

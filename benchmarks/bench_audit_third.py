@@ -54,6 +54,7 @@ from bench_audit_wider import (
     _reweighted,
     classify,
     print_summary,
+    selected_graphs,
 )
 from bench_inference import _airfoil_ball, _minnesota_ball
 from bench_inference_sweep import _multiplicity, _relabel, run_one
@@ -257,15 +258,11 @@ def main():
     ap.add_argument("--part", default="0/1", help="K/N: every N-th graph from the K-th")
     ap.add_argument("--list", action="store_true", help="print the graphs and exit")
     args = ap.parse_args()
-    if args.list:
-        print("\n".join(GRAPHS))
+    names = selected_graphs(ap, args, GRAPHS)
+    if names is None:
         return
-    names = args.only or list(GRAPHS)
-    unknown = [g for g in [*names, *args.skip] if g not in GRAPHS]
-    if unknown:
-        ap.error(f"unknown graphs {unknown}; --list shows them")
     k, parts = (int(x) for x in args.part.split("/"))
-    names = [g for g in names if g not in args.skip][k::parts]
+    names = names[k::parts]
     print(f"gsp_householder from {gsp_householder.__file__}\n")
     print(
         "| graph | n | input | draw | mult | F1 | edges / true | family dim | cands | W | "

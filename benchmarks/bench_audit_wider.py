@@ -89,6 +89,19 @@ def reweighted_with(G, rng, kind):
     return H
 
 
+def selected_graphs(ap, args, graphs):
+    """The names of ``graphs`` that ``--only`` and ``--skip`` select (an error for an
+    unknown name), or None after printing them all for ``--list``."""
+    if args.list:
+        print("\n".join(graphs))
+        return None
+    names = args.only or list(graphs)
+    unknown = [g for g in [*names, *args.skip] if g not in graphs]
+    if unknown:
+        ap.error(f"unknown graphs {unknown}; --list shows them")
+    return [g for g in names if g not in args.skip]
+
+
 def print_summary(summary, classes, bad):
     """The table of class counts per input (``summary[kind][class]``, with ``"SLOW"``),
     then the wrong, slow and crashed rows ``bad``."""
@@ -226,14 +239,9 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the graphs and exit")
     args = ap.parse_args()
     graphs = GRAPHS if args.atlas is None else atlas_graphs(args.atlas)
-    if args.list:
-        print("\n".join(graphs))
+    names = selected_graphs(ap, args, graphs)
+    if names is None:
         return
-    names = args.only or list(graphs)
-    unknown = [g for g in [*names, *args.skip] if g not in graphs]
-    if unknown:
-        ap.error(f"unknown graphs {unknown}; --list shows them")
-    names = [g for g in names if g not in args.skip]
     print(f"gsp_householder from {gsp_householder.__file__}\n")
     print("| graph | n | input | draw | mult | F1 | edges / true | family dim | cands | W | "
           "cpu s | comm | class |")

@@ -14,21 +14,23 @@ from gsp_householder.graphs._template_lp import _answer_kept
 
 class _Program:
     """A stand-in for ``valid_in_span``'s solve: each call appends ``step`` entries to
-    the cache's ``rows`` and, when ``warm`` (an objective program), advances the cache's
-    ``warm`` counter (its warm program); its answer depends on the rows, not on the
-    counter, as a warm program's vertex does not depend on its starting basis. Objective
-    calls are remembered as ``valid_in_span`` remembers them (``_answer_kept``)."""
+    the cache's ``rows``, sets its pair bounds ``h`` to ``bound`` and, when ``warm`` (an
+    objective program) over a noisy span, advances the cache's ``warm`` counter (its warm
+    program); its answer depends on the rows, not on the counter, as a warm program's
+    vertex does not depend on its starting basis. Objective calls are remembered as
+    ``valid_in_span`` remembers them (``_answer_kept``)."""
 
     def __init__(self):
         self.solved = []
 
-    def call(self, B, cache, step, warm=False):
+    def call(self, B, cache, step, warm=False, bound=1e-3):
         def solve():
             rows = cache.get("rows", np.zeros(0, dtype=bool))
             seen = int(cache.get("warm", 0)) if warm else -1
             self.solved.append((step, rows.size, seen))
             cache["rows"] = np.append(rows, [step % 2 == 0] * step)
-            if warm:
+            cache["h"] = np.full(1, bound)
+            if warm and bound >= _template_lp.WARM_MIN_SLACK:
                 cache["warm"] = seen + 1
             lam = np.array([float(step), float(rows.size)])
             return True, lam, float(step)
@@ -83,9 +85,10 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
 
 
 def test_objective_calls_are_remembered_until_a_warm_program_starts():
-    """An objective call on a cache with no warm program is answered from the record
-    when made before on a cache in the same state; on a cache that holds a warm program
-    it is solved; either names the same next state, and another objective a new one."""
+    """An objective call over a noisy span on a cache with no warm program is answered
+    from the record when made before on a cache in the same state; on a cache that holds
+    a warm program, or over an exact span, it is solved; either names the same next
+    state, and another objective a new one."""
     program, B = _Program(), object()
     with remembered_spans():
         first, again, other = {}, {}, {}
@@ -108,6 +111,12 @@ def test_objective_calls_are_remembered_until_a_warm_program_starts():
         program.call(B, other, 4, warm=True)  # another objective
         program.call(B, other, 1)  # another state: solved
         assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5, 4, 1]
+        # exact spans (bounds below WARM_MIN_SLACK): objective calls solved every time
+        # (their cold programs are kept by ``_program_memo``)
+        for cache in ({}, {}):
+            program.call(B, cache, 6, bound=1e-9)
+            program.call(B, cache, 7, warm=True, bound=1e-9)
+        assert [s for s, _, _ in program.solved][7:] == [6, 7, 7]
 
 
 def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):

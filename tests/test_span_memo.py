@@ -7,32 +7,39 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from gsp_householder.graphs import _dense_lp, _span_memo
+from gsp_householder.graphs import _dense_lp, _span_memo, _template_lp
 from gsp_householder.graphs._span_memo import remembered_call, remembered_spans
+from gsp_householder.graphs._template_lp import _answer_kept
 
 
 class _Program:
     """A stand-in for ``valid_in_span``'s solve: each call appends ``step`` entries to
-    the cache's ``rows`` and, when ``warm`` (an objective program), advances the cache's
-    ``warm`` counter; its answer depends on both, as a warm program's does on its
-    basis."""
+    the cache's ``rows``, sets its pair bounds ``h`` to ``bound`` and, when ``warm`` (an
+    objective program) over a noisy span, advances the cache's ``warm`` counter (its warm
+    program); its answer depends on the rows, not on the counter, as a warm program's
+    vertex does not depend on its starting basis. Objective calls are remembered as
+    ``valid_in_span`` remembers them (``_answer_kept``)."""
 
     def __init__(self):
         self.solved = []
 
-    def call(self, B, cache, step, warm=False):
+    def call(self, B, cache, step, warm=False, bound=1e-3):
         def solve():
             rows = cache.get("rows", np.zeros(0, dtype=bool))
             seen = int(cache.get("warm", 0)) if warm else -1
             self.solved.append((step, rows.size, seen))
             cache["rows"] = np.append(rows, [step % 2 == 0] * step)
-            if warm:
+            cache["h"] = np.full(1, bound)
+            if warm and bound >= _template_lp.WARM_MIN_SLACK:
                 cache["warm"] = seen + 1
-            lam = np.array([float(step), float(rows.size), float(seen)])
+            lam = np.array([float(step), float(rows.size)])
             return True, lam, float(step)
 
         flags = ("test", warm)
-        return remembered_call(B, [np.array([float(step)])], flags, cache, solve, remember=not warm)
+        objective = np.ones(1) if warm else None
+        return remembered_call(
+            B, [np.array([float(step)])], flags, cache, solve, _answer_kept(objective, cache)
+        )
 
 
 def test_a_call_on_a_cache_in_the_same_state_is_answered_from_the_record():
@@ -77,21 +84,39 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
         assert len(program.solved) == solved + 1
 
 
-def test_objective_calls_are_solved_and_name_a_new_state():
-    """A warm call (an objective program) is solved every time, and a max-margin call
-    after it is answered only on a cache with the same warm calls before."""
+def test_objective_calls_are_remembered_until_a_warm_program_starts():
+    """An objective call over a noisy span on a cache with no warm program is answered
+    from the record when made before on a cache in the same state; on a cache that holds
+    a warm program, or over an exact span, it is solved; either names the same next
+    state, and another objective a new one."""
     program, B = _Program(), object()
     with remembered_spans():
         first, again, other = {}, {}, {}
-        for cache in (first, again):
-            program.call(B, cache, 2)
-            program.call(B, cache, 3, warm=True)
-            program.call(B, cache, 1)
-        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]  # the warm call again
+        program.call(B, first, 2)
+        program.call(B, first, 3, warm=True)  # solved: it starts the warm program
+        program.call(B, first, 5, warm=True)  # solved on the warm program
+        program.call(B, first, 1)
+        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1]
+        program.call(B, again, 2)
+        program.call(B, again, 3, warm=True)  # no warm program: from the record
+        assert "warm" not in again
+        np.testing.assert_array_equal(first["rows"][: again["rows"].size], again["rows"])
+        again["warm"] = 0  # a warm program started (by another objective call)
+        program.call(B, again, 5, warm=True)  # solved: the cache holds a warm program
+        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        program.call(B, again, 1)  # the same state as ``first``'s: from the record
+        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        np.testing.assert_array_equal(first["rows"], again["rows"])
         program.call(B, other, 2)
         program.call(B, other, 4, warm=True)  # another objective
         program.call(B, other, 1)  # another state: solved
-        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3, 4, 1]
+        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5, 4, 1]
+        # exact spans (bounds below WARM_MIN_SLACK): objective calls solved every time
+        # (their cold programs are kept by ``_program_memo``)
+        for cache in ({}, {}):
+            program.call(B, cache, 6, bound=1e-9)
+            program.call(B, cache, 7, warm=True, bound=1e-9)
+        assert [s for s, _, _ in program.solved][7:] == [6, 7, 7]
 
 
 def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
@@ -110,7 +135,7 @@ def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
 def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     """``infer_laplacian`` on perturbed eigenvectors whose searches pose programs again
     gives, with the record, the graph, family and candidates it gives solving every
-    call (and the record answers some calls)."""
+    call (and the record answers some calls, objective calls among them)."""
     from gsp_householder import fourier_basis, infer_laplacian
     from gsp_householder.graphs import laplacian_inference
 
@@ -120,17 +145,27 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     V = np.linalg.qr(V)[0] * np.sign(np.sum(V * np.linalg.qr(V)[0], axis=0))
     V = V[:, rng.permutation(B.n)]
     hits, get = [], _span_memo._Record.get
+    objective_hits, call = [], _span_memo.remembered_call
 
     def counted(self, key):
         kept = get(self, key)
         hits.append(kept is not None)
         return kept
 
+    def objective_counted(B, arrays, flags, cache, solve, remember):
+        solved = []
+        answer = call(B, arrays, flags, cache, lambda: solved.append(1) or solve(), remember)
+        if not flags[2]:  # an objective call
+            objective_hits.append(not solved)
+        return answer
+
     monkeypatch.setattr(_span_memo._Record, "get", counted)
+    monkeypatch.setattr(_template_lp, "remembered_call", objective_counted)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         kept = infer_laplacian(V, rng=0)
     assert any(hits)
+    assert any(objective_hits)  # reweighted descents of a family searched again
     monkeypatch.setattr(laplacian_inference, "remembered_spans", contextlib.nullcontext)
     with warnings.catch_warnings(record=True) as again:
         warnings.simplefilter("always")

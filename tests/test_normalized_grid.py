@@ -9,10 +9,11 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import perturbed, rotated, shuffled
 
 from gsp_householder import AmbiguousGraphWarning, compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.graphs._normalized_grid import grid_sides, normalized_grids
+from gsp_householder.graphs._grid_eigenspaces import block_options, eigenspace_profiles, sign_blocks
+from gsp_householder.graphs._normalized_grid import _grid_spectrum, grid_sides, normalized_grids
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 
 
@@ -137,3 +138,76 @@ def test_perturbed_grid_is_read_with_the_noisy_tolerances():
     assert grids
     W = grids[0]
     assert nx.is_isomorphic(nx.from_scipy_sparse_array(W), G)
+
+
+@pytest.mark.parametrize(("a", "s", "rotate"), [(10, 0, False), (6, 1, True), (9, 2, True)])
+def test_square_grid_is_read_from_any_basis_of_its_eigenspaces(a, s, rotate):
+    # main: no grid read (the columns of a repeated eigenspace match no grid eigenvector)
+    G, degrees = _grid(a, a)
+    B = fourier_basis(G, laplacian="normalized")
+    V = shuffled(rotated(B, np.random.default_rng(s)) if rotate else B.eigenvectors, s)
+    grids = normalized_grids(V, degrees)
+    assert grids
+    for W in grids:
+        assert nx.is_isomorphic(nx.from_scipy_sparse_array(W), G)  # the grid or a twin
+        assert _misfit(W, V) < 1e-9  # it has the eigenvectors
+    A = nx.to_scipy_sparse_array(G)
+    assert any(abs(W - A).sum() == 0 for W in grids)  # the truth among them
+
+
+def test_no_square_grid_is_read_from_another_graph():
+    G, degrees = _grid(7, 7)
+    H = G.copy()  # two edges swapped: the degrees kept
+    H.remove_edges_from([(0, 1), (47, 48)])
+    H.add_edges_from([(0, 48), (1, 47)])
+    assert sorted(d for _, d in H.degree()) == sorted(degrees)
+    V = shuffled(fourier_basis(H, laplacian="normalized").eigenvectors, 0)
+    assert normalized_grids(V, np.array([d for _, d in H.degree()])) == []
+
+
+def test_sign_blocks_split_the_eigenspaces_paired_by_the_bipartition():
+    G, _ = _grid(6, 6)
+    B = fourier_basis(G, laplacian="normalized")
+    V = rotated(B, np.random.default_rng(3))
+    S = np.array([1.0 if (i // 6 + i % 6) % 2 else -1.0 for i in range(36)])
+    blocks = sign_blocks(V, S, (0, 35), 1e-8)
+    eigenvalues = B.eigenvalues
+    for K in blocks:  # one eigenvalue each, not 1, each mapped off itself by S
+        assert np.ptp(eigenvalues[K]) < 1e-9
+        assert abs(eigenvalues[K[0]] - 1.0) > 1e-9
+        assert np.abs(V[:, K].T @ (S[:, None] * V[:, K])).max() < 1e-8
+    # every eigenvalue below 1 but 0 is some block's, every block of dimension 1 or 2
+    below = {round(float(x), 8) for x in eigenvalues if 1e-9 < x < 1.0 - 1e-9}
+    taken = {round(float(min(eigenvalues[K[0]], 2.0 - eigenvalues[K[0]])), 8) for K in blocks}
+    assert taken == below
+    assert {K.size for K in blocks} <= {1, 2}
+    # each block's options hold its own eigenvalue
+    options = block_options(V, blocks, eigenspace_profiles(*_grid_spectrum(6, 6)), 1e-10, 0.0)
+    for K, o in zip(blocks, options, strict=True):
+        assert np.min(np.abs(np.abs(o) - abs(1.0 - eigenvalues[K[0]]))) < 1e-8
+
+
+def test_exact_square_normalized_grid_has_the_grid_among_the_candidates():
+    # main: a weighted member of 3476 edges for 220 (F1 0.115), warned, the grid not
+    # among the candidates
+    G, _ = _grid(11, 11)
+    B = fourier_basis(G, laplacian="normalized")
+    result, caught = _infer(shuffled(B.eigenvectors, 0))
+    assert caught
+    assert result.history.get("normalized_grid")
+    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+
+
+def test_perturbed_square_grid_behind_the_complete_graph_is_returned():
+    # main: the complete graph (3240 edges, F1 0.085), no grid among the candidates; the
+    # grid read from the degrees and spectrum fits better (both residuals) and is sparser
+    G, _ = _grid(9, 9)
+    B = fourier_basis(G, laplacian="normalized")
+    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 1), 1))
+    assert caught
+    assert result.n_edges == 144
+    assert result.history["normalized_grid_edges"] == 3240 - 144
+    L = result.laplacian.toarray()
+    A = (np.abs(L) > 1e-9) & ~np.eye(81, dtype=bool)
+    assert nx.is_isomorphic(nx.from_numpy_array(A.astype(float)), G)  # the grid or a twin
+    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0

@@ -30,6 +30,11 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._grid_eigenspaces import (
+    block_options,
+    eigenspace_profiles,
+    sign_blocks,
+)
 from gsp_householder.graphs._grid_twins import grid_coordinates
 
 #: Largest distance of the weights $-L_{ij} \\sqrt{d_i d_j}$ read from
@@ -115,6 +120,19 @@ def _grid_spectrum(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
     return np.linalg.eigh(np.eye(a * b) - s[:, None] * A * s[None, :])
 
 
+def _ends(V: np.ndarray, u: np.ndarray, tolerance: float) -> tuple[int, int] | None:
+    """The zero-eigenvalue column ``z`` ($\\pm u$) and the eigenvalue-2 column ``t``
+    ($\\pm S u$): the two columns whose magnitudes are $u$'s; None when there are
+    none."""
+    magnitude = np.abs(V).T @ u
+    ends = np.argsort(np.abs(magnitude - 1.0))[:2]
+    if np.abs(magnitude[ends] - 1.0).max() > tolerance:
+        return None
+    signs = np.abs(V.T @ u)
+    z = int(ends[np.argmax(signs[ends])])
+    return z, int(ends[ends != z][0])
+
+
 def _pairs(
     V: np.ndarray, u: np.ndarray, tolerance: float = PAIR_TOLERANCE
 ) -> tuple[int, np.ndarray, list] | None:
@@ -124,13 +142,10 @@ def _pairs(
     the columns do not pair so. A column with $S v_k = \\pm v_k$ (eigenvalue 1) is
     left out."""
     n = V.shape[0]
-    magnitude = np.abs(V).T @ u
-    ends = np.argsort(np.abs(magnitude - 1.0))[:2]
-    if np.abs(magnitude[ends] - 1.0).max() > tolerance:
+    read = _ends(V, u, tolerance)
+    if read is None:
         return None
-    signs = np.abs(V.T @ u)
-    z = int(ends[np.argmax(signs[ends])])
-    t = int(ends[ends != z][0])
+    z, t = read
     S = np.sign(V[:, t] * V[:, z])
     G = np.abs(V.T @ (S[:, None] * V))
     partner = np.argmax(G, axis=1)
@@ -148,6 +163,50 @@ def _pairs(
         used |= {k, l}
         pairs.append((k, l))
     return z, S, pairs
+
+
+def _column_options(V, root, eigenvalues, W, noisy) -> tuple | None:
+    """``(z, S, blocks, options)`` read column by column (`_pairs`): each pair's first
+    column and its options $\\pm(1 - \\mu)$ from the grid's eigenvectors of the same
+    sorted magnitudes; None when the columns do not pair or a column matches none."""
+    pair_tol = NOISY_PAIR_TOLERANCE if noisy else PAIR_TOLERANCE
+    paired = _pairs(V, root / np.linalg.norm(root), pair_tol)
+    if paired is None:
+        return None
+    z, S, pairs = paired
+    P, Q = np.sort(np.abs(V), axis=0), np.sort(np.abs(W), axis=0)
+    cost = (P * P).sum(axis=0)[:, None] + (Q * Q).sum(axis=0)[None, :] - 2.0 * (P.T @ Q)
+    options = []
+    for k, _ in pairs:
+        limit = PROFILE_TOLERANCE + (NOISY_PROFILE_FACTOR * cost[k].min() if noisy else 0.0)
+        near = eigenvalues[cost[k] <= limit]
+        if near.size == 0:
+            return None
+        mu = np.unique(np.round(np.minimum(near, 2.0 - near), 9))
+        options.append(np.unique(np.concatenate([1.0 - mu, mu - 1.0])))
+    return z, S, [np.array([k]) for k, _ in pairs], options
+
+
+def _eigenspace_options(V, root, eigenvalues, W, noisy) -> tuple | None:
+    """``(z, S, blocks, options)`` read by eigenspace (module ``_grid_eigenspaces``:
+    repeated eigenvalues, the columns any basis of their eigenspace); None when the
+    columns do not split so or a block matches no eigenspace."""
+    pair_tol = NOISY_PAIR_TOLERANCE if noisy else PAIR_TOLERANCE
+    ends = _ends(V, root / np.linalg.norm(root), pair_tol)
+    if ends is None:
+        return None
+    z, t = ends
+    S = np.sign(V[:, t] * V[:, z])
+    blocks = sign_blocks(V, S, (z, t), pair_tol)
+    if blocks is None:
+        return None
+    factor = NOISY_PROFILE_FACTOR if noisy else 0.0
+    options = block_options(
+        V, blocks, eigenspace_profiles(eigenvalues, W), PROFILE_TOLERANCE, factor
+    )
+    if options is None:
+        return None
+    return z, S, blocks, options
 
 
 def normalized_grids(
@@ -196,30 +255,33 @@ def normalized_grids(
     if sides is None:
         return []
     root = np.sqrt(np.asarray(degrees, dtype=float))
-    pair_tol = NOISY_PAIR_TOLERANCE if noisy else PAIR_TOLERANCE
     entry_tol = NOISY_ENTRY_TOLERANCE if noisy else ENTRY_TOLERANCE
-    paired = _pairs(V, root / np.linalg.norm(root), pair_tol)
-    if paired is None:
-        return []
-    z, S, pairs = paired
     eigenvalues, W = _grid_spectrum(*sides)
-    P, Q = np.sort(np.abs(V), axis=0), np.sort(np.abs(W), axis=0)
-    cost = (P * P).sum(axis=0)[:, None] + (Q * Q).sum(axis=0)[None, :] - 2.0 * (P.T @ Q)
-    options = []
-    for k, _ in pairs:
-        limit = PROFILE_TOLERANCE + (NOISY_PROFILE_FACTOR * cost[k].min() if noisy else 0.0)
-        near = eigenvalues[cost[k] <= limit]
-        if near.size == 0:
-            return []
-        mu = np.unique(np.round(np.minimum(near, 2.0 - near), 9))
-        options.append(np.unique(np.concatenate([1.0 - mu, mu - 1.0])))
+    for reader in (_column_options, _eigenspace_options):
+        # column by column first (simple eigenvalues); by eigenspace when that reads
+        # no grid (a square grid's repeated eigenvalues)
+        read = reader(V, root, eigenvalues, W, noisy)
+        grids = [] if read is None else _search(V, root, degrees, read, entry_tol, restarts)
+        if grids:
+            return grids
+    return []
+
+
+def _search(V, root, degrees, read, entry_tol, restarts) -> list[sp.csr_array]:
+    """The distinct grids that the seeded starts of `_descend` reach from the columns
+    read (``(z, S, blocks, options)``), at most ``MAX_GRIDS``, the starts ending
+    ``EXTRA_STARTS`` after the first grid."""
+    n = V.shape[0]
+    z, S, blocks, options = read
     # the scaled adjacency on the pairs across the bipartition:
     # x_ij = sqrt(d_i d_j) sum_k (1 - lambda_k) v_ik v_jk, pair (k, l) giving 2 c v_ik v_jk
     iu, ju = np.nonzero(np.triu(S[:, None] != S[None, :], 1))
     scale = 2.0 * root[iu] * root[ju]
     x0 = scale * V[iu, z] * V[ju, z]
-    K = np.array([k for k, _ in pairs], dtype=np.int64)
+    K = np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.int64)
     G = scale[:, None] * V[iu][:, K] * V[ju][:, K]
+    if K.size > len(blocks):  # blocks of several columns: their products summed
+        G = np.add.reduceat(G, np.cumsum([0] + [b.size for b in blocks[:-1]]), axis=1)
     rng = np.random.default_rng(0)
     found: dict[bytes, sp.csr_array] = {}
     left = restarts

@@ -98,9 +98,15 @@ def test_a_longer_chain_proves_failures_only_and_keeps_every_answer(
 
 
 def test_a_longer_chain_proves_what_a_shorter_one_leaves_to_the_rounds(monkeypatch, family):
-    # with a chain of one relaxation after the first (CERTIFY_ROUNDS = 1), the programs
-    # just below the floor are left to the cutting-plane rounds; going on while the
-    # margins fall proves more of them
-    short = [p for _, p, _, _ in _proofs(monkeypatch, family, 10**12, 1)]
-    long = [p for _, p, _, _ in _proofs(monkeypatch, family, 0, 1)]
-    assert sum(long) > sum(short)
+    # relaxations of one pair row each, one after the first (CERTIFY_ROUNDS = 1): the
+    # programs below the floor but near it are left to the cutting-plane rounds; going
+    # on while the margins do not rise (PROGRESS = 1) proves them, with the same answers
+    monkeypatch.setattr(_template_lp, "CERTIFY_ROWS", 1)
+    monkeypatch.setattr(_long_certificate, "PROGRESS", 1.0)
+    t = family[2]
+    short = _proofs(monkeypatch, family, 10**12, 1)
+    long = _proofs(monkeypatch, family, 0, 1)
+    assert sum(p for _, p, _, _ in long) > sum(p for _, p, _, _ in short)
+    for floor, proved, answer, full in long:
+        assert answer[0] == full[0] == (floor <= t)
+        assert not proved or floor > t

@@ -17,6 +17,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs import _dense_lp
+from gsp_householder.graphs._long_certificate import converging, rounds_allowed
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
     complement_gram,
@@ -461,7 +462,10 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
     direction of the span (``_nearest_rows``). With ``chain`` (a first cutting-plane
     round of ``CUT_ROWS`` rows would follow), up to ``CERTIFY_ROUNDS`` more each add the
     ``CERTIFY_ROWS`` pairs most violated at the last optimum, read off the entries of its
-    Laplacian. ``relaxation()`` gives a ``_Chain`` of the fixed rows, to which the pair
+    Laplacian. Over at least ``_long_certificate.LONG_PAIRS`` pairs (pair rows that
+    take seconds to build) the chain goes on while its margins still fall
+    (``_long_certificate.converging``), for at most ``LONG_ROUNDS`` more relaxations.
+    ``relaxation()`` gives a ``_Chain`` of the fixed rows, to which the pair
     rows are added; ``below_floor`` tells a solution whose margin is below the floor. A
     relaxation's margin bounds the program's from above, so a True answer is a proof; a
     False one leaves the program to the cutting-plane rounds.
@@ -470,11 +474,15 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
     h = POSITIVE_SLACK * (tol[I] + tol[J])
     rows = _nearest_rows(B, Q, trace_row, h, hint)
     program, new = relaxation(), rows
-    for k in range(1 + (CERTIFY_ROUNDS if chain else 0)):
+    last, margins = rounds_allowed(len(I), chain, CERTIFY_ROUNDS), []
+    for k in range(1 + last):
         res = program.add(B.products(I[new], J[new], Q), h[new])
         if below_floor(res):
             return True
-        if res.status != 0 or k == CERTIFY_ROUNDS or not chain:
+        if res.status != 0 or k == last:
+            return False
+        margins.append(float(res.x[-1]))
+        if k >= CERTIFY_ROUNDS and not converging(margins, CERTIFY_ROUNDS):
             return False
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h

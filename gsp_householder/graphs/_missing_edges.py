@@ -72,14 +72,28 @@ def missing_edges(V, L, eigenvalues, test, level: float = MISSING_LEVEL) -> dict
         return None
     L = sp.csr_array(L)
     n = L.shape[0]
+    n_non_edges = n * (n - 1) // 2 - sp.triu(L, 1).nnz
+    threshold = SE_FACTOR * float(ndtri(1.0 - level / max(n_non_edges, 1)))
+    count, largest = 0, 0.0
+    for _, _, z in non_edge_scores(V, L, eigenvalues, test):
+        count += int((z > threshold).sum())
+        largest = max(largest, float(z.max(initial=0.0)))
+    return {"count": count, "z": largest, "threshold": threshold}
+
+
+def non_edge_scores(V, L, eigenvalues, test):
+    """The z-scores $z_{ij}$ of the module docstring, in blocks: yields ``(a, cols,
+    z)`` for the pairs ``(a, cols)``, ``a < cols``, edges of the sparse ``L`` at
+    $-\\infty$; ``test`` as for `missing_edges` (its noise level above
+    ``MODEL_NOISE``)."""
+    sigma = test["noise"]
+    L = sp.csr_array(L)
+    n = L.shape[0]
     d, r = test["node_terms"]
     F, free = test["information"]
     V = np.asarray(V)
     Z = V[:, free] ** 2 / np.sqrt(np.maximum(F[free], 1e-300))
     scaled = V * eigenvalues
-    n_non_edges = n * (n - 1) // 2 - sp.triu(L, 1).nnz
-    threshold = SE_FACTOR * float(ndtri(1.0 - level / max(n_non_edges, 1)))
-    count, largest = 0, 0.0
     for a in range(n - 1):
         b = np.arange(a + 1, n)
         for s in range(0, b.size, PAIR_BLOCK):
@@ -89,9 +103,7 @@ def missing_edges(V, L, eigenvalues, test, level: float = MISSING_LEVEL) -> dict
             se = np.sqrt(pair_scale(d, r, np.full(cols.size, a), cols, 0.0) ** 2 + fitted)
             z = -entries / (sigma * se + 1e-300)
             z[_is_edge(L, a, cols)] = -np.inf
-            count += int((z > threshold).sum())
-            largest = max(largest, float(z.max(initial=0.0)))
-    return {"count": count, "z": largest, "threshold": threshold}
+            yield a, cols, z
 
 
 def _is_edge(L, a, cols) -> np.ndarray:

@@ -35,13 +35,17 @@ def test_hopeless_members():
     assert not hopeless_member(64, 63, 65, 60, False)
 
 
-def test_the_ladder_stops_on_two_hopeless_graphs_only():
+def test_the_ladder_stops_on_hopeless_graphs_only():
     assert not hopeless_ladder(64, 63, [_entry(472, 59)])
     assert hopeless_ladder(64, 63, [_entry(472, 59), _entry(490, 59)])
     # one graph that is not such a member: the ladder goes on
     assert not hopeless_ladder(64, 63, [_entry(472, 59), _entry(490, 20)])
     assert not hopeless_ladder(64, 63, [_entry(472, 59), _entry(490, 59, equal=True)])
     assert not hopeless_ladder(64, 63, [_entry(472, 59), _entry(63, 59)])
+    # every ranking searched (``least=1``): one such graph is enough
+    assert hopeless_ladder(64, 63, [_entry(297, 60)], least=1)
+    assert not hopeless_ladder(64, 63, [_entry(297, 40)], least=1)
+    assert not hopeless_ladder(64, 63, [], least=1)
 
 
 def test_complete_multipartite_perturbed_stops_early_and_is_warned():

@@ -8,14 +8,15 @@ may hold a member far sparser than it (``family_agreement`` below the ``EDGE_AGR
 the inference is held to), the eigenvectors pin down almost nothing at their noise
 level: whichever ranking is searched next, its graph is one more member of such a
 family, and the answer is warned of (``_family_doubt``). After ``HOPELESS_SEARCHES``
-such graphs the ladder stops, and the searches that would follow it (the ladder at the
-smallest estimate, ``_sparser_at_level``, the exact searches and the ladder at the
-largest estimate) are not made; the result is warned of (``hopeless_warning``).
+such graphs the ladder stops (or at its end, when one ranking only gave a graph and it is
+such a member), and the searches that would follow it (the ladder at the smallest
+estimate, ``_sparser_at_level``, the exact searches and the ladder at the largest
+estimate) are not made; the result is warned of (``hopeless_warning``).
 
 A random cograph of 64 nodes (``random_cograph(6, seed=61)``'s complement, an eigenvalue
-of multiplicity 32) perturbed by 1e-3: every ranking gave a graph of 472 to 521 edges
-(the truth has 1824) in a family of 56 to 59 dimensions of 63, weights unequal, after
-18 prefix searches and 53 to 149 CPU s.
+of multiplicity 32) perturbed by 1e-3: every ranking gave no graph or one of 472 to 521
+edges (the truth has 1824) in a family of 56 to 59 dimensions of 63, weights unequal,
+after 18 prefix searches and 53 to 149 CPU s.
 
 Internal module: arguments are validated by the caller.
 """
@@ -50,12 +51,12 @@ def hopeless_member(n: int, g: int, edges: int, family_dimension: int, equal: bo
     )
 
 
-def hopeless_ladder(n: int, g: int, found) -> bool:
+def hopeless_ladder(n: int, g: int, found, least: int = HOPELESS_SEARCHES) -> bool:
     """Whether the noisy ladder's entries ``found`` (``_noisy_entry`` tuples: residual,
-    ranked, family dimension, rotation residual, reordered, equal) are at least
-    ``HOPELESS_SEARCHES`` graphs, all members of hopeless families
-    (``hopeless_member``)."""
-    return len(found) >= HOPELESS_SEARCHES and all(
+    ranked, family dimension, rotation residual, reordered, equal) are at least ``least``
+    graphs (``HOPELESS_SEARCHES`` while rankings remain, 1 when every ranking was
+    searched), all members of hopeless families (``hopeless_member``)."""
+    return len(found) >= least and all(
         hopeless_member(n, g, int(x[1][0][0]), int(x[2]), bool(x[5])) for x in found
     )
 
@@ -69,10 +70,10 @@ def hopeless_warning(history) -> None:
         return
     edges, dims, g = record
     warnings.warn(
-        f"every noisy ranking searched gave a weighted graph ({min(edges)} to "
-        f"{max(edges)} edges) from a family of {min(dims)} to {max(dims)} "
-        f"dimensions of the {g} unknown eigenvalues: the eigenvectors pin down "
-        f"little at their noise level, the remaining searches were not made, "
+        f"the graphs the noisy rankings gave ({len(edges)}: {min(edges)} to "
+        f"{max(edges)} edges) are weighted members of families of {min(dims)} to "
+        f"{max(dims)} dimensions of the {g} unknown eigenvalues: the eigenvectors pin "
+        f"down little at their noise level, the remaining searches were not made, "
         f"and the graph returned is one member of such a family; the graph "
         f"sought may be another (more accurate eigenvectors or the eigenvalue "
         f"order may resolve it)",

@@ -701,6 +701,11 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
         if misses is not None and missed >= misses:
             break
         previous, held = edges, {_edge_key(item[3]) for item in ranked}
+    if (fixed_noise is None and "hopeless_family" not in history
+            and hopeless_ladder(B.n, B.g, found, least=1)):
+        # every ranking searched, and the one graph found such a member
+        history["hopeless_family"] = ([int(x[1][0][0]) for x in found],
+                                      [int(x[2]) for x in found], int(B.g))
     noisy = ([k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
              if last_resort and not found else [])
     for key in noisy:

@@ -33,6 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._hopeless_family import hopeless_ladder
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -287,6 +288,10 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                               searches=searches,
                                               last_resort=last_resort and not deep,
                                               misses=DEEP_MISSES if deep else None)
+        if ranked and "hopeless_family" in history:
+            # the rankings' graphs all leave most eigenvalues free: no other ladder or
+            # exact search is made (``_hopeless_family``; the result is warned of)
+            return ranked, dim
         level = min(e for e in history["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE)
         if ranked and residual <= RESIDUAL_CONSISTENT * level:
             if residual <= level:
@@ -684,12 +689,23 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
                 if (dim == 1 or consistent >= 2 or _settled_at_noise(B, ranked)
                         or edges in held):
                     break
+            if fixed_noise is None and hopeless_ladder(B.n, B.g, found):
+                # every graph a weighted member of a family leaving most eigenvalues
+                # free: the next rankings give more of them (``_hopeless_family``)
+                history["hopeless_family"] = ([int(x[1][0][0]) for x in found],
+                                              [int(x[2]) for x in found], int(B.g))
+                break
         if edges is not None and edges == previous:
             break
         missed = 0 if found else missed + 1
         if misses is not None and missed >= misses:
             break
         previous, held = edges, {_edge_key(item[3]) for item in ranked}
+    if (fixed_noise is None and "hopeless_family" not in history
+            and hopeless_ladder(B.n, B.g, found, least=1)):
+        # every ranking searched, and the one graph found such a member
+        history["hopeless_family"] = ([int(x[1][0][0]) for x in found],
+                                      [int(x[2]) for x in found], int(B.g))
     noisy = ([k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
              if last_resort and not found else [])
     for key in noisy:

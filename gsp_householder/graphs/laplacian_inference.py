@@ -104,8 +104,13 @@ from gsp_householder.graphs._equal_sparsity import (
 )
 from gsp_householder.graphs._equal_weight_member import sparser_equal_weight_members
 from gsp_householder.graphs._exact_search_misfit import exact_search_misfit, exact_search_noise
-from gsp_householder.graphs._family_doubt import family_agreement, sparsest_possible_member
+from gsp_householder.graphs._family_doubt import (
+    EDGE_AGREEMENT,
+    family_agreement,
+    sparsest_possible_member,
+)
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
+from gsp_householder.graphs._hopeless_family import hopeless_warning
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_graph_fits,
@@ -197,10 +202,6 @@ DEFAULT_SEED = 0
 PROGRESS_MIN_N = 500
 
 
-#: Weak edges (``_weak_edges``) are warned of when the graph without them agrees with the
-#: graph returned below this F1: the accuracy the inference is held to for eigenvectors
-#: perturbed by 1e-3 (issue 10's target), which no fewer weak edges can breach.
-EDGE_AGREEMENT = 0.95
 
 # searches at most when the noisy rankings leave the graph undecided (``_undecided``).
 UNDECIDED_SEARCHES = 3
@@ -1082,6 +1083,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"the graph sought, probably sparser, was not found",
                       ConvergenceWarning, stacklevel=4)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    hopeless_warning(history)
     _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
     window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
     _weak_edges(basis, L, eigenvalues, history, tested)

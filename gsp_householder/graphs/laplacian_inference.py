@@ -1290,7 +1290,8 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history) -> None:
                   f"degrees are those of a grid to the noise, and that grid, read from them, "
                   f"fits them better than the graph the searches found "
                   f"({history['normalized_grid_edges'] + ranked[0][0]} edges: the last of "
-                  f"the candidates) with fewer edges: it is returned, but grids relabelled "
+                  f"the candidates, which the searches' warnings above are about) with "
+                  f"fewer edges: it is returned, but grids relabelled "
                   f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
                   f"and the eigenvectors do not tell them apart", AmbiguousGraphWarning,
                   stacklevel=5)

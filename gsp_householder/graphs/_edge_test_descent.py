@@ -26,11 +26,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
-from scipy.special import ndtri
 
 from gsp_householder.graphs._edge_significance import edge_significance
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
-from gsp_householder.graphs._missing_edges import MISSING_LEVEL, SE_FACTOR, non_edge_scores
+from gsp_householder.graphs._missing_edges import missing_threshold, non_edge_scores
 
 #: Most moves of the descent.
 MAX_ROUNDS = 40
@@ -75,8 +74,7 @@ def _missing_pairs(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray]:
     ``_missing_edges.missing_edges`` and is the largest of the non-edges' at both of
     their nodes."""
     n = L.shape[0]
-    n_non_edges = n * (n - 1) // 2 - sp.triu(L, 1).nnz
-    threshold = SE_FACTOR * float(ndtri(1.0 - MISSING_LEVEL / max(n_non_edges, 1)))
+    threshold = missing_threshold(L)
     I, J, S = [], [], []
     for a, cols, z in non_edge_scores(V, L, eigenvalues, test):
         above = z > threshold

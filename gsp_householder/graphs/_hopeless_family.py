@@ -61,6 +61,13 @@ def hopeless_ladder(n: int, g: int, found, least: int = HOPELESS_SEARCHES) -> bo
     )
 
 
+def hopeless_record(found, g: int) -> tuple[list[int], list[int], int]:
+    """What ``history["hopeless_family"]`` keeps of the noisy ladder's entries ``found``
+    (as for `hopeless_ladder`) for `hopeless_warning`: the graphs' edges, their families'
+    dimensions and the ``g`` unknown eigenvalues."""
+    return [int(x[1][0][0]) for x in found], [int(x[2]) for x in found], int(g)
+
+
 def hopeless_warning(history) -> None:
     """Warn (``ConvergenceWarning``) when the noisy ladder stopped early on hopeless
     families (``history["hopeless_family"]``: the graphs' edges and family

@@ -71,14 +71,20 @@ def missing_edges(V, L, eigenvalues, test, level: float = MISSING_LEVEL) -> dict
     if sigma <= MODEL_NOISE:
         return None
     L = sp.csr_array(L)
-    n = L.shape[0]
-    n_non_edges = n * (n - 1) // 2 - sp.triu(L, 1).nnz
-    threshold = SE_FACTOR * float(ndtri(1.0 - level / max(n_non_edges, 1)))
+    threshold = missing_threshold(L, level)
     count, largest = 0, 0.0
     for _, _, z in non_edge_scores(V, L, eigenvalues, test):
         count += int((z > threshold).sum())
         largest = max(largest, float(z.max(initial=0.0)))
     return {"count": count, "z": largest, "threshold": threshold}
+
+
+def missing_threshold(L, level: float = MISSING_LEVEL) -> float:
+    """The z-score above which a non-edge of the sparse ``L`` is missing: ``SE_FACTOR``
+    times the Bonferroni quantile of ``level`` over its non-edges."""
+    n = L.shape[0]
+    n_non_edges = n * (n - 1) // 2 - sp.triu(L, 1).nnz
+    return SE_FACTOR * float(ndtri(1.0 - level / max(n_non_edges, 1)))
 
 
 def non_edge_scores(V, L, eigenvalues, test):

@@ -33,7 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
-from gsp_householder.graphs._hopeless_family import hopeless_ladder
+from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -692,8 +692,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
             if fixed_noise is None and hopeless_ladder(B.n, B.g, found):
                 # every graph a weighted member of a family leaving most eigenvalues
                 # free: the next rankings give more of them (``_hopeless_family``)
-                history["hopeless_family"] = ([int(x[1][0][0]) for x in found],
-                                              [int(x[2]) for x in found], int(B.g))
+                history["hopeless_family"] = hopeless_record(found, B.g)
                 break
         if edges is not None and edges == previous:
             break
@@ -704,8 +703,7 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     if (fixed_noise is None and "hopeless_family" not in history
             and hopeless_ladder(B.n, B.g, found, least=1)):
         # every ranking searched, and the one graph found such a member
-        history["hopeless_family"] = ([int(x[1][0][0]) for x in found],
-                                      [int(x[2]) for x in found], int(B.g))
+        history["hopeless_family"] = hopeless_record(found, B.g)
     noisy = ([k for k in order if EXACT_LEVEL < ranking(k)[2] <= MAX_NOISE]
              if last_resort and not found else [])
     for key in noisy:

@@ -1,6 +1,7 @@
 """Laplacian inference from eigenvectors (with and without eigenvalue order)."""
 
 import warnings
+from types import SimpleNamespace
 
 import networkx as nx
 import numpy as np
@@ -863,8 +864,11 @@ def _ladder_stub(monkeypatch, results, residuals):
     for patched in (_result_checks, _regular_candidates, _ranking_ladder, li):
         monkeypatch.setattr(patched, "_equal_within_noise", lambda basis, W, noise: False)
     history = {"noise_estimates": [1e-3] * len(results)}
+    # a pair basis of the stubs' 40 nodes (their families of 2 dimensions leave no
+    # ladder hopeless: ``_hopeless_family``)
+    B = SimpleNamespace(n=40, g=39)
     ranked, _, residual = _ranking_ladder._noisy_ladder(
-        None, None, 0.0, None, history, list(range(len(results))),
+        B, None, 0.0, None, history, list(range(len(results))),
         lambda key: (key, None, 1e-3))
     return names[_candidate_search._edge_key(ranked[0][3])], residual, searched
 

@@ -149,7 +149,7 @@ def test_perturbed_tree_with_a_window_prefix_is_found_or_warned():
 
 
 class _Basis:
-    n, n_pairs = 350, 61075
+    n, n_pairs, g = 350, 61075, 349
 
 
 def test_doubtful_window_graphs_are_those_window_doubt_warns_of():

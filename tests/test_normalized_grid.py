@@ -198,7 +198,7 @@ def test_exact_square_normalized_grid_has_the_grid_among_the_candidates():
     assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
 
 
-def test_perturbed_square_grid_behind_the_complete_graph_is_returned():
+def test_perturbed_square_grid_behind_a_denser_graph_is_returned():
     # main: the complete graph (3240 edges, F1 0.085), no grid among the candidates; the
     # grid read from the degrees and spectrum fits better (both residuals) and is sparser
     G, _ = _grid(9, 9)
@@ -206,7 +206,12 @@ def test_perturbed_square_grid_behind_the_complete_graph_is_returned():
     result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 1), 1))
     assert caught
     assert result.n_edges == 144
-    assert result.history["normalized_grid_edges"] == 3240 - 144
+    # the graph the searches found (the complete graph with one BLAS thread, a weighted
+    # member of 230 edges with the kernels' threads: the path follows their last bits)
+    # is denser and kept among the candidates
+    found = 144 + result.history["normalized_grid_edges"]
+    assert found > 144
+    assert found in result.history["candidate_edges"]
     L = result.laplacian.toarray()
     A = (np.abs(L) > 1e-9) & ~np.eye(81, dtype=bool)
     assert nx.is_isomorphic(nx.from_numpy_array(A.astype(float)), G)  # the grid or a twin

@@ -935,8 +935,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # a noisy search can return a denser graph (the complete graph, when the searches
         # found none) that a grid read from the degrees and spectrum fits better: the
         # grid is returned, as the noisy ladder's sparser graph of a smaller estimate is
-        # (``_ranking_ladder._sparser_at_level``); the graph found is the last of the
-        # candidates, the grid's twins are listed below
+        # (``_ranking_ladder._sparser_at_level``); the graph found joins the candidates,
+        # the grid's twins after it
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           grid, "normalized_grid_edges")
         _grid_behind_twins(basis, B, ranked, laps, residual, history)
@@ -1289,8 +1289,8 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history) -> None:
     warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian whose "
                   f"degrees are those of a grid to the noise, and that grid, read from them, "
                   f"fits them better than the graph the searches found "
-                  f"({history['normalized_grid_edges'] + ranked[0][0]} edges: the last of "
-                  f"the candidates, which the searches' warnings above are about) with "
+                  f"({history['normalized_grid_edges'] + ranked[0][0]} edges, among the "
+                  f"candidates; the searches' warnings above are about it) with "
                   f"fewer edges: it is returned, but grids relabelled "
                   f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
                   f"and the eigenvectors do not tell them apart", AmbiguousGraphWarning,

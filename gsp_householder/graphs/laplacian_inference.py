@@ -1313,8 +1313,15 @@ def _edge_test_descended(basis, B, ranked, history):
     Laplacians without an eigenvalue order (a twin class's basis neither), as for
     ``_tree_behind``, up to ``FAMILY_SEARCH_MAX_N`` nodes.
 
+    When the missing-edges test shows some such non-edges but too few to warn, the
+    graph split at its heavy edges read as twins (``_twin_split``) takes the
+    descent's place, under the same conditions (``history["twin_split"]`` is True
+    when the split gave a graph, returned or not).
+
     Perturbed PyGSP ``RandomRing(180, seed=2)``: 254 edges found (F1 0.811), 110 such
-    non-edges; the ring read, rotation residual 7.62e-5 against 1.05e-4."""
+    non-edges; the ring read, rotation residual 7.62e-5 against 1.05e-4. Perturbed
+    ``RandomRing(160, seed=6)``: 174 edges found (F1 0.928), 10 such non-edges; the
+    split returns 162 (F1 0.994), rotation residual 7.80e-5 against 9.61e-5."""
     noise = history.get("noise", 0.0)
     if (not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE or basis["ordered"]
             or basis["kind"] != "combinatorial" or basis.get("twin_class")

@@ -24,6 +24,7 @@ moves (rotation residual 7.62e-5, the truth's 7.64e-5), 0.2 CPU s.
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
@@ -35,7 +36,7 @@ from gsp_householder.graphs._missing_edges import missing_threshold, non_edge_sc
 MAX_ROUNDS = 40
 
 
-def support_fit(V, zero_column: int, rows, cols) -> sp.csr_array:
+def support_fit(V, zero_column: int, rows, cols, full=None) -> sp.csr_array:
     """The weights on the pairs ``(rows, cols)`` of the Laplacian $V \\Lambda V^T$ whose
     eigenvalues $\\lambda$ (unit norm, $\\lambda$ of ``zero_column`` held at 0, sign
     giving a positive total weight) minimise $\\sum (V \\Lambda V^T)_{ij}^2$ over the
@@ -44,19 +45,19 @@ def support_fit(V, zero_column: int, rows, cols) -> sp.csr_array:
     again on the rest, until every weight is positive.
 
     ``V`` is orthogonal, so the Gram of all pairs is $(I - Z^T Z) / 2$ with
-    $Z = V \\circ V$, and the pairs' own rows are taken out of it: $O(n^3 + |E| n^2)$.
+    $Z = V \\circ V$ (``full``, `pair_gram`, when given), and the pairs' own rows are
+    taken out of it; only the smallest eigenpair is computed: $O(n^3 + |E| n^2)$.
     """
     V = np.asarray(V)
     n = V.shape[0]
-    Z = V * V
-    full = (np.eye(n) - Z.T @ Z) / 2.0
+    full = pair_gram(V) if full is None else full
     free = np.arange(n) != zero_column
     rows, cols = np.asarray(rows), np.asarray(cols)
     while True:
         A = V[rows] * V[cols]
         gram = (full - A.T @ A)[np.ix_(free, free)]
         lam = np.zeros(n)
-        lam[free] = np.linalg.eigh(gram)[1][:, 0]
+        lam[free] = scipy.linalg.eigh(gram, subset_by_index=[0, 0])[1][:, 0]
         weights = -np.einsum("ek,k,ek->e", V[rows], lam, V[cols])
         if weights.sum() < 0.0:
             weights = -weights
@@ -67,6 +68,23 @@ def support_fit(V, zero_column: int, rows, cols) -> sp.csr_array:
     W = sp.csr_array((np.maximum(weights, 0.0), (rows, cols)), shape=(n, n))
     W.eliminate_zeros()
     return sp.csr_array(W + W.T)
+
+
+def pair_gram(V) -> np.ndarray:
+    """The Gram $(I - Z^T Z) / 2$, $Z = V \\circ V$, of the pair rows $V_i \\circ V_j$
+    of all pairs $i < j$ of the orthogonal ``V``."""
+    Z = V * V
+    return (np.eye(V.shape[0]) - Z.T @ Z) / 2.0
+
+
+def anchored_fit(basis, rows, cols) -> sp.csr_array:
+    """`support_fit` on the anchored basis (``basis["V_anchored"]``,
+    ``basis["zero_column"]``), its `pair_gram` kept in ``basis["anchored_pair_gram"]``
+    for the next fits."""
+    V = basis["V_anchored"]
+    if "anchored_pair_gram" not in basis:
+        basis["anchored_pair_gram"] = pair_gram(np.asarray(V))
+    return support_fit(V, basis["zero_column"], rows, cols, basis["anchored_pair_gram"])
 
 
 def _missing_pairs(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray]:
@@ -96,13 +114,13 @@ def edge_test_descent(basis, W) -> sp.csr_array | None:
     ``basis["V"]`` as the result's graph is; None when the descent does not end
     (``MAX_ROUNDS``, an edge set met again), when a fit loses every edge, or when the
     edge test cannot be made (noise at rounding)."""
-    V, c = basis["V_anchored"], basis["zero_column"]
+    n = basis["V"].shape[0]
     tested = basis["V"]
     upper = sp.triu(sp.csr_array(W), 1).tocoo()
     rows, cols = upper.row[upper.data > 0], upper.col[upper.data > 0]
     seen = set()
     for _ in range(MAX_ROUNDS):
-        A = support_fit(V, c, rows, cols)
+        A = anchored_fit(basis, rows, cols)
         if A.nnz == 0:
             return None
         L = _laplacian(A, basis)
@@ -116,7 +134,7 @@ def edge_test_descent(basis, W) -> sp.csr_array | None:
             return A
         rows = np.concatenate([test["rows"][keep], I])
         cols = np.concatenate([test["cols"][keep], J])
-        key = np.unique(rows.astype(np.int64) * V.shape[0] + cols).tobytes()
+        key = np.unique(rows.astype(np.int64) * n + cols).tobytes()
         if key in seen:
             return None
         seen.add(key)

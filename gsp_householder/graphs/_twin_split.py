@@ -10,9 +10,9 @@ missed for each such edge. The split reads the edge back: for each pair of unjoi
 nodes that carries a column of the eigenvectors (a share of at least ``MIN_COS``
 squared of its squared norm on the two, of opposite signs), the pair is joined and
 each neighbour the two share keeps its edge to one of them or to both: of the choices
-whose refitted graph (``support_fit``) fits better in rotation residual (``_residuals``)
-than the graph before, the one of fewest edges is taken (the lowest rotation residual
-among those). The edge-test descent (``_edge_test_descent``) then starts from the
+whose refitted graph (``_edge_test_descent.anchored_fit``) fits better in rotation
+residual (``_residuals``) than the graph before, the one of fewest edges is taken (the
+lowest rotation residual among those). The edge-test descent (``_edge_test_descent``) then starts from the
 graph split, and its end is taken when it has no more edges than that graph (on a
 weighted cycle with heavy edges the missing-edges test can flag pairs that are no edges
 of the cycle, and the descent add them). The caller compares the fit and the size of
@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._basis_input import MIN_COS
-from gsp_householder.graphs._edge_test_descent import edge_test_descent, support_fit
+from gsp_householder.graphs._edge_test_descent import anchored_fit, edge_test_descent
 from gsp_householder.graphs._laplacian_fit import _residuals
 
 #: Most neighbours shared by a pair that the split tries the choices of ($3^k$ fits).
@@ -57,7 +57,7 @@ def twin_pairs(V, W) -> list[tuple[int, int]]:
 
 def _fit(basis, edges) -> sp.csr_array:
     rows, cols = zip(*sorted(edges), strict=True)
-    return support_fit(basis["V_anchored"], basis["zero_column"], np.array(rows), np.array(cols))
+    return anchored_fit(basis, np.array(rows), np.array(cols))
 
 
 def twin_split(basis, W) -> sp.csr_array | None:

@@ -1,22 +1,22 @@
 """Heavy edges read as twins: a pair of unjoined nodes whose difference is a column.
 
 A weighted cycle with a few heavy edges (PyGSP ``RandomRing``: weights 0.1 to 90 and
-more) has, for each heavy edge $(i, j)$, an eigenvector close to $(e_i - e_j) /
-\\sqrt 2$ with a large eigenvalue. A noisy search can return a graph in which $i$ and
-$j$ are not joined but share their neighbours (twins: the column's eigenvalue is then
-free, and the graph without the edge is sparser among the twin graphs): it holds the
-pairs at distance 2 around the heavy edge in its place, two wrong edges and one
-missed for each such edge. The split reads the edge back: for each pair of unjoined
-nodes that carries a column of the eigenvectors (a share of at least ``MIN_COS``
-squared of its squared norm on the two, of opposite signs), the pair is joined and
-each neighbour the two share keeps its edge to one of them or to both: of the choices
-whose refitted graph (``_edge_test_descent.anchored_fit``) fits better in rotation
-residual (``_residuals``) than the graph before, the one of fewest edges is taken (the
-lowest rotation residual among those). The edge-test descent (``_edge_test_descent``) then starts from the
-graph split, and its end is taken when it has no more edges than that graph (on a
-weighted cycle with heavy edges the missing-edges test can flag pairs that are no edges
-of the cycle, and the descent add them). The caller compares the fit and the size of
-what it ends at with the graph found.
+more) has, for each heavy edge $(i, j)$, an eigenvector close to $(e_i - e_j) / \\sqrt 2$
+with a large eigenvalue. A noisy search can return a graph in which $i$ and $j$ are
+not joined but share their neighbours (twins: the column's eigenvalue is then free, and
+the graph without the edge is sparser among the twin graphs): it holds the pairs at
+distance 2 around the heavy edge in its place, two wrong edges and one missed for each
+such edge. The split reads the edge back: for each pair of unjoined nodes that carries a
+column of the eigenvectors (a share of at least ``MIN_COS`` squared of its squared norm
+on the two, of opposite signs), the pair is joined and each neighbour the two share
+keeps its edge to one of them or to both: of the choices whose refitted graph
+(``_edge_test_descent.anchored_fit``) fits better in rotation residual (``_residuals``)
+than the graph before, the one of fewest edges is taken (the lowest rotation residual
+among those). The edge-test descent (``_edge_test_descent``) then starts from the graph
+split, and its end is taken when it has no more edges than that graph (on a weighted
+cycle with heavy edges the missing-edges test can flag pairs that are no edges of the
+cycle, and the descent add them). The caller compares the fit and the size of what it
+ends at with the graph found.
 
 Perturbed PyGSP ``RandomRing(160, seed=6)`` (draw 0 of ``bench_inference.py
 --pygsp``; 1e-3): 174 edges returned (F1 0.928), five heavy edges read as twins; the

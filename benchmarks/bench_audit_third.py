@@ -218,15 +218,7 @@ ALL_CLASSES = [CLASSES[0], "refused", *CLASSES[1:]]
 def _classify(kind: str, mult: int, f1: float, res, warned: bool) -> str:
     """``bench_audit_wider.classify``, with the target F1 >= 0.98 of ``bench_audit.py``
     for the signals input."""
-    if kind != "signals":
-        return classify(kind, mult, f1, res, warned)
-    if f1 >= 0.98 - 1e-12:
-        return "right warned" if warned else "right quiet"
-    if warned:
-        return "wrong warned"
-    if res.family_dimension > 1 or res.n_candidates > 1:
-        return "wrong, family only"
-    return "WRONG SILENT"
+    return classify(kind, mult, f1, res, warned, 0.98 if kind == "signals" else None)
 
 
 def _cases(names, inputs, draws):

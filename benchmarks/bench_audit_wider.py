@@ -212,10 +212,12 @@ def atlas_graphs(n_max: int) -> dict:
             if 3 <= G.number_of_nodes() <= n_max and nx.is_connected(G)}
 
 
-def classify(kind: str, mult: int, f1: float, res, warned: bool) -> str:
+def classify(kind: str, mult: int, f1: float, res, warned: bool, target=None) -> str:
     """The class of one run (see the module docstring; ``mult``: the spectrum's largest
-    multiplicity)."""
-    target = 0.95 if kind == "perturbed" else (1.0 if mult == 1 else 0.98)
+    multiplicity; ``target``, when given, the F1 a right answer reaches instead of the
+    input's)."""
+    if target is None:
+        target = 0.95 if kind == "perturbed" else (1.0 if mult == 1 else 0.98)
     if f1 >= target - 1e-12:
         return "right warned" if warned else "right quiet"
     if warned:

@@ -221,21 +221,32 @@ def _classify(kind: str, mult: int, f1: float, res, warned: bool) -> str:
     return classify(kind, mult, f1, res, warned, 0.98 if kind == "signals" else None)
 
 
-def _cases(names, inputs, draws):
+def _cases(names, inputs, draws, signals=SIGNALS, settings=SIGNAL_SETTINGS):
     for name in names:
         for kind in inputs:
             if kind == "signals":
-                if name in SIGNALS:
-                    for setting in SIGNAL_SETTINGS:
+                if name in signals:
+                    for setting in settings:
                         yield name, kind, 0, setting
                 continue
             for draw in draws:
                 yield name, kind, draw, None
 
 
-def main():
+def main(
+    graphs=GRAPHS,
+    signals=SIGNALS,
+    settings=SIGNAL_SETTINGS,
+    doc=__doc__,
+    laplacians=None,
+):
+    """Run the audit of ``graphs`` (name -> constructor) from the command line: the
+    signals input on the names of ``signals`` at each (signals per node, theta) of
+    ``settings``; ``laplacians`` maps a name to the Laplacian its basis and inference use
+    (default combinatorial)."""
+    laplacians = laplacians or {}
     ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--only", nargs="*", default=None, help="graph names (see --list)")
     ap.add_argument("--skip", nargs="*", default=[], help="graph names to leave out")
@@ -250,7 +261,7 @@ def main():
     ap.add_argument("--part", default="0/1", help="K/N: every N-th graph from the K-th")
     ap.add_argument("--list", action="store_true", help="print the graphs and exit")
     args = ap.parse_args()
-    names = selected_graphs(ap, args, GRAPHS)
+    names = selected_graphs(ap, args, graphs)
     if names is None:
         return
     k, parts = (int(x) for x in args.part.split("/"))
@@ -264,10 +275,10 @@ def main():
     summary = {kind: Counter() for kind in args.input}
     bad = []
     bases = {}
-    for name, kind, draw, setting in _cases(names, args.input, args.draws):
+    for name, kind, draw, setting in _cases(names, args.input, args.draws, signals, settings):
         if name not in bases:
             bases.clear()
-            B = fourier_basis(_relabel(GRAPHS[name]()))
+            B = fourier_basis(_relabel(graphs[name]()), laplacians.get(name))
             bases[name] = (B, _multiplicity(B.eigenvalues))
         B, mult = bases[name]
         true = (B.laplacian.nnz - B.n) // 2
@@ -275,7 +286,13 @@ def main():
         try:
             per_node, theta = setting or (5, 0.1)
             res, cmp, cpu, caught = run_one(
-                B, kind, draw, args.noise, per_node=per_node, theta=theta
+                B,
+                kind,
+                draw,
+                args.noise,
+                per_node=per_node,
+                theta=theta,
+                laplacian=laplacians.get(name),
             )
         except Exception as exc:  # the audit records every failure
             # learn_graph refuses a basis its learner did not settle on (a ValueError
@@ -320,6 +337,7 @@ def main():
             flush=True,
         )
     print_summary(summary, ALL_CLASSES, bad)
+
 
 if __name__ == "__main__":
     main()

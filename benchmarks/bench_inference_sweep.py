@@ -278,18 +278,21 @@ def _valid_alternative(L_true, L_hat, tol):
             and np.count_nonzero(off < -edge_tol) <= np.count_nonzero(A - np.diag(np.diag(A))))
 
 
-def run_one(B, kind, seed, noise, snr_db=None, per_node=5, theta=0.1):
+def run_one(B, kind, seed, noise, snr_db=None, per_node=5, theta=0.1, laplacian=None):
     """One inference on ``kind`` input (signals: ``per_node * n`` of them with codes of
-    density ``theta``); returns the result, the comparison, CPU seconds and warnings."""
+    density ``theta``; exact and perturbed eigenvectors of the ``laplacian`` of
+    ``infer_laplacian``, default combinatorial); returns the result, the comparison, CPU
+    seconds and warnings."""
     n = B.n
     rng = np.random.default_rng(seed)
     c = time.process_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if kind == "exact":
-            res = infer_laplacian(_shuffle(B.eigenvectors, rng), rng=0)
+            res = infer_laplacian(_shuffle(B.eigenvectors, rng), rng=0, laplacian=laplacian)
         elif kind == "perturbed":
-            res = infer_laplacian(_shuffle(_perturb(B.eigenvectors, noise, rng), rng), rng=0)
+            V = _shuffle(_perturb(B.eigenvectors, noise, rng), rng)
+            res = infer_laplacian(V, rng=0, laplacian=laplacian)
         else:
             Y, _ = make_signals(B.eigenvectors, per_node * n, BernoulliUniform(theta),
                                 snr_db=snr_db, rng=seed)

@@ -55,3 +55,14 @@ def audit_input(V, noise, draw):
     V = U @ Wt
     n = V.shape[1]
     return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def anchored(V):
+    """``V`` of a normalized Laplacian as ``_read_basis`` anchors it: its zero-eigenvalue
+    column ``c`` replaced by the positive vector ``u``; returns ``(V, c, u)``."""
+    from gsp_householder.graphs._basis_input import _zero_column
+
+    c, u = _zero_column(V, "normalized")
+    V = V * np.sign(V[:, c].sum())
+    V[:, c] = u
+    return V, c, u

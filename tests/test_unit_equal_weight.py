@@ -8,20 +8,13 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
+from _basis_inputs import anchored as _anchored
 from _basis_inputs import shuffled
 
 from gsp_householder import AmbiguousGraphWarning, compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs import laplacian_inference
-from gsp_householder.graphs._basis_input import _zero_column
 from gsp_householder.graphs._unit_diagonal import unit_diagonal_system
 from gsp_householder.graphs._unit_equal_weight import equal_weight_unit_members, integer_degrees
-
-
-def _anchored(V):
-    c, u = _zero_column(V, "normalized")
-    V = V * np.sign(V[:, c].sum())
-    V[:, c] = u
-    return V, c, u
 
 
 def _infer(V):

@@ -23,6 +23,7 @@ import copy
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._svd_fallback import svd_or_gesvd
 
 #: Largest number of family directions (besides the local columns) searched this way.
 MAX_DIRECTIONS = 8
@@ -61,7 +62,7 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
         return None
     Q = np.linalg.qr(Lam)[0]
     R = B.products(I, J, Q)
-    _, s, Wt = np.linalg.svd(R, full_matrices=False)
+    _, s, Wt = svd_or_gesvd(R, full_matrices=False)
     d = int(np.count_nonzero(s > 1e-9 * s[0])) if s.size and s[0] > 0 else 0
     if d < 2 or d > MAX_DIRECTIONS:
         return None
@@ -103,14 +104,14 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
         best, on = -1, None
         for _ in range(DRAWS):
             pick = P[rng.choice(rows, size=k - 1, replace=False)]
-            lam, zero = member(W @ np.linalg.svd(pick)[2][-1])
+            lam, zero = member(W @ svd_or_gesvd(pick)[2][-1])
             if lam is not None and int(np.count_nonzero(zero)) > best:
                 best, on = int(np.count_nonzero(zero)), zero
         if on is None:
             return None
         held = U[on] @ W
         # right singular vectors only: full U of a tall matrix is (rows x rows)
-        sv, Wt2 = np.linalg.svd(held, full_matrices=held.shape[0] < held.shape[1])[1:]
+        sv, Wt2 = svd_or_gesvd(held, full_matrices=held.shape[0] < held.shape[1])[1:]
         rank = int(np.count_nonzero(sv > 1e3 * ON_PLANE * sv[0]))
         if rank == 0 or rank >= k:
             # no member of span(W) is zero on all these rows (they are on the plane

@@ -18,10 +18,10 @@ Internal module: arguments are validated by the caller.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import CLEAN_FACTOR, MAX_FAMILY
+from gsp_householder.graphs._svd_fallback import svd_or_gesvd
 from gsp_householder.graphs._template_lp import (
     RANDOM_OBJECTIVES,
     Fit,
@@ -103,16 +103,6 @@ def _diagonal_svd(B: PairBasis) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
             _, s, Wt = svd_or_gesvd(PQ, full_matrices=True)
             B.diagonal = (Q, s, Wt)
     return None if B.diagonal[0] is None else B.diagonal
-
-
-def svd_or_gesvd(A, full_matrices):
-    """``numpy.linalg.svd`` (divide and conquer), or LAPACK's ``gesvd`` where it does not
-    converge (the exact 10 x 20 torus shuffled by ``bench_inference_sweep.run_one``: the
-    centred $Z$ of draw 0, and its product with $Q$ of draw 2, Haswell kernels)."""
-    try:
-        return np.linalg.svd(A, full_matrices=full_matrices)
-    except np.linalg.LinAlgError:
-        return scipy.linalg.svd(A, full_matrices=full_matrices, lapack_driver="gesvd")
 
 
 def constant_diagonal_noise(B: PairBasis) -> float | None:

@@ -38,12 +38,8 @@ from scipy.sparse.csgraph import connected_components
 from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._quadratic_family import quadratic_family, sparser_member_possible
-from gsp_householder.graphs._regular_family import (
-    DEFAULT_FLOOR,
-    NULL_LEVEL,
-    _diagonal_svd,
-    svd_or_gesvd,
-)
+from gsp_householder.graphs._regular_family import DEFAULT_FLOOR, NULL_LEVEL, _diagonal_svd
+from gsp_householder.graphs._svd_fallback import svd_or_gesvd
 from gsp_householder.graphs._template_lp import adjacency, edge_key
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
 

@@ -192,6 +192,7 @@ from gsp_householder.graphs._unit_family_doubt import (
     noisy_family_doubt,
     unsearched_family_doubt,
 )
+from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member_edges
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -473,8 +474,10 @@ def _unit_diagonal_settled(basis, B):
     (``basis["unit_diagonal_member"]``, set by `_unit_diagonal_result`) with unequal
     weights, and no graph of the family can have equal weights: the degrees $u_i^2$ are
     no multiples of one weight (``integer_degrees``, module ``_unit_equal_weight``; Les
-    Misérables, whose searches gave a graph that the member replaced, 14-39 CPU s);
-    the member is then the graph. None otherwise: the searches run (members with equal
+    Misérables, whose searches gave a graph that the member replaced, 14-39 CPU s),
+    and no valid member sparser than it is drawn (``sparser_unit_member_edges``: trees
+    with unequal weights, whose member of least $\\ell_1$ norm is dense); the member is
+    then the graph. None otherwise: the searches run (members with equal
     weights: their twins are the searches' to find, a path's), and when the family holds
     connected graphs with equal weights that fit the eigenvectors
     (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
@@ -490,7 +493,12 @@ def _unit_diagonal_settled(basis, B):
     if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
         return None
     if integer_degrees(B.u) is None:
-        if item is None:
+        if item is None or sparser_unit_member_edges(
+                basis["V_anchored"], basis["zero_column"], system, item[0]) is not None:
+            # a sparser valid member of the family (members zero on random sets of pairs,
+            # module ``_unit_vertex_draws``): the member is not the sparsest graph, and
+            # the searches look for it (a tree with weights uniform on [1, 10]: 202 edges
+            # for 29)
             return None
         history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
         return [item], system.family_dimension, history

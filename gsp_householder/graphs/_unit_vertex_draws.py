@@ -1,0 +1,89 @@
+"""A sparser member of a normalized Laplacian's unit-diagonal family than its member of
+least $\\ell_1$ norm: members zero on random sets of pairs.
+
+Exact eigenvectors of a normalized Laplacian leave an affine family of normalized
+Laplacians $N(\\theta) = N_0 + Y\\theta$ ($d$ free coordinates; module ``_unit_diagonal``)
+when the unit diagonal does not fix the eigenvalues. Its member of least $\\ell_1$ norm is
+the graph on the graphs that module measured, and
+`laplacian_inference._unit_diagonal_settled` returns it without the searches when no
+member can have equal weights. It is not the sparsest member in general: on a tree with
+weights uniform on [1, 10] (``gnr_graph(30, 0.3, seed=2)``, eigenvalue 1 of multiplicity
+8, a family of dimension 11) it has 202 edges while the tree, 29 edges, is a member, and
+the programs reweighted from it stay at it (a vertex stays optimal for nearby
+objectives). A sparse member is zero on most pairs, so $d$ pairs drawn at random are
+often all among its zeros, and the member zero on them (a $d \\times d$ solve) is it.
+A valid member sparser than the least-$\\ell_1$ one means that member is not settled,
+and the searches run.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gsp_householder.graphs._unit_diagonal import ZERO_ENTRY, UnitDiagonal, _member_entries
+
+#: Random sets of pairs drawn.
+DRAWS = 64
+#: Seed of the draws (their own generator: the caller's is not used).
+SEED = 0
+#: A drawn member's entries, relative to its largest, up to which they are zero (exact
+#: eigenvectors: the pairs solved for are zero to rounding, the other zeros of the same
+#: member too).
+ON_PAIR = 1e-9
+
+
+def sparser_unit_member_edges(
+    V: np.ndarray, zero_column: int, system: UnitDiagonal, edges: int
+) -> int | None:
+    """The number of edges of a valid member of the unit-diagonal family with fewer than
+    ``edges`` edges, among the members zero on ``DRAWS`` random sets of $d$ pairs; None
+    when none is.
+
+    Parameters
+    ----------
+    V, zero_column : ndarray of shape (n, n), int
+        The anchored basis and its zero-eigenvalue column.
+    system : UnitDiagonal
+        Their unit-diagonal system (``unit_diagonal_system``), exact, with a family.
+    edges : int
+        The edges of the member of least $\\ell_1$ norm (``unit_diagonal_member``).
+
+    Returns
+    -------
+    int or None
+        The edges of the sparsest valid member drawn, when fewer than ``edges``.
+
+    Notes
+    -----
+    A member is valid when no off-diagonal entry is positive above ``ZERO_ENTRY`` times
+    the largest; its edges are the entries below $-$``ON_PAIR`` times the largest. Its
+    connectivity and fit are not asked: the searches that run when a sparser member is
+    found judge the graphs.
+    """
+    entries = _member_entries(V, zero_column, system)
+    if entries is None or not entries[3].shape[1]:
+        return None
+    _, _, N0, Y = entries
+    d = Y.shape[1]
+    # pairs that every member holds at zero (no edge of any) are not drawn
+    norms = np.linalg.norm(Y, axis=1)
+    live = np.flatnonzero(norms > ON_PAIR * norms.max())
+    if live.size <= d:
+        return None
+    rng = np.random.default_rng(SEED)
+    best = None
+    for _ in range(DRAWS):
+        rows = rng.choice(live, size=d, replace=False)
+        theta, *_, sv = np.linalg.lstsq(Y[rows], -N0[rows], rcond=None)
+        if sv.size < d or sv[-1] <= 1e-10 * sv[0]:
+            continue
+        off = N0 + Y @ theta
+        top = float(np.abs(off).max())
+        if top == 0.0 or off.max() > ZERO_ENTRY * top:
+            continue
+        count = int(np.count_nonzero(off < -ON_PAIR * top))
+        if count < edges and (best is None or count < best):
+            best = count
+    return best

@@ -1,0 +1,49 @@
+"""The graphs that the inference benchmarks list (the held-out audits' tests check that
+theirs are not among them); the benchmarks folder must be on ``sys.path``."""
+
+from __future__ import annotations
+
+
+def listed_graphs(*extra: dict) -> set[str]:
+    """The names of the graphs of the inference benchmarks and audits, and of ``extra``,
+    with underscores as spaces."""
+    import bench_audit
+    import bench_audit_wider
+    import bench_inference
+    import bench_inference_cubic
+    import bench_inference_sweep
+    import bench_inference_symmetric
+
+    listed = {
+        *bench_inference.graphs(large=True, extra=True, heldout=True),
+        *bench_inference.REPEATED,
+        *bench_inference_symmetric.GRAPHS,
+        *bench_inference_symmetric.EXTRA,
+        *bench_inference_sweep.FAMILIES,
+        *bench_inference_cubic.GRAPHS,
+        *bench_inference_cubic.HELDOUT,
+        *bench_audit.GRAPHS,
+        *bench_audit_wider.GRAPHS,
+    }
+    for graphs in extra:
+        listed |= set(graphs)
+    return plain(listed)
+
+
+def plain(names) -> set[str]:
+    """``names`` with underscores as spaces."""
+    return {name.replace("_", " ") for name in names}
+
+
+def connected_simple_sized(graphs: dict, names, low: int, high: int) -> list[str]:
+    """The ``names`` of ``graphs`` (name -> constructor) whose graph is disconnected, has
+    a self-loop or has fewer than ``low`` or more than ``high`` nodes."""
+    import networkx as nx
+
+    bad = []
+    for name in names:
+        G = graphs[name]()
+        n = G.number_of_nodes()
+        if not nx.is_connected(G) or nx.number_of_selfloops(G) or not low <= n <= high:
+            bad.append(name)
+    return bad

@@ -12,8 +12,9 @@ weights uniform on [1, 10] (``gnr_graph(30, 0.3, seed=2)``, eigenvalue 1 of mult
 the programs reweighted from it stay at it (a vertex stays optimal for nearby
 objectives). A sparse member is zero on most pairs, so $d$ pairs drawn at random are
 often all among its zeros, and the member zero on them (a $d \\times d$ solve) is it.
-A valid member sparser than the least-$\\ell_1$ one means that member is not settled,
-and the searches run.
+A valid member sparser than the least-$\\ell_1$ one means that member is not settled:
+the searches run, and the member drawn, when connected and fitting, takes the
+least-$\\ell_1$ member's place beside them.
 
 Internal module: arguments are validated by the caller.
 """
@@ -21,6 +22,8 @@ Internal module: arguments are validated by the caller.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._unit_diagonal import ZERO_ENTRY, UnitDiagonal, _member_entries
 
@@ -34,12 +37,13 @@ SEED = 0
 ON_PAIR = 1e-9
 
 
-def sparser_unit_member_edges(
-    V: np.ndarray, zero_column: int, system: UnitDiagonal, edges: int
-) -> int | None:
-    """The number of edges of a valid member of the unit-diagonal family with fewer than
-    ``edges`` edges, among the members zero on ``DRAWS`` random sets of $d$ pairs; None
-    when none is.
+def sparser_unit_member(
+    V: np.ndarray, zero_column: int, system: UnitDiagonal, u: np.ndarray, edges: int
+) -> tuple[int, sp.csr_array | None] | None:
+    """The sparsest valid member of the unit-diagonal family with fewer than ``edges``
+    edges among the members zero on ``DRAWS`` random sets of $d$ pairs: its number of
+    edges and its weights (None when its graph is disconnected); None when no member
+    drawn is valid and sparser.
 
     Parameters
     ----------
@@ -47,25 +51,25 @@ def sparser_unit_member_edges(
         The anchored basis and its zero-eigenvalue column.
     system : UnitDiagonal
         Their unit-diagonal system (``unit_diagonal_system``), exact, with a family.
+    u : ndarray of shape (n,)
+        The zero-eigenvalue vector (positive): the weights are $w_{ij} = -N_{ij} u_i u_j$.
     edges : int
         The edges of the member of least $\\ell_1$ norm (``unit_diagonal_member``).
 
     Returns
     -------
-    int or None
-        The edges of the sparsest valid member drawn, when fewer than ``edges``.
+    tuple of (int, scipy.sparse.csr_array or None) or None
 
     Notes
     -----
     A member is valid when no off-diagonal entry is positive above ``ZERO_ENTRY`` times
     the largest; its edges are the entries below $-$``ON_PAIR`` times the largest. Its
-    connectivity and fit are not asked: the searches that run when a sparser member is
-    found judge the graphs.
+    fit is the caller's to check.
     """
     entries = _member_entries(V, zero_column, system)
     if entries is None or not entries[3].shape[1]:
         return None
-    _, _, N0, Y = entries
+    iu, ju, N0, Y = entries
     d = Y.shape[1]
     # pairs that every member holds at zero (no edge of any) are not drawn
     norms = np.linalg.norm(Y, axis=1)
@@ -73,7 +77,7 @@ def sparser_unit_member_edges(
     if live.size <= d:
         return None
     rng = np.random.default_rng(SEED)
-    best = None
+    best, best_off = edges, None
     for _ in range(DRAWS):
         rows = rng.choice(live, size=d, replace=False)
         theta, *_, sv = np.linalg.lstsq(Y[rows], -N0[rows], rcond=None)
@@ -84,6 +88,14 @@ def sparser_unit_member_edges(
         if top == 0.0 or off.max() > ZERO_ENTRY * top:
             continue
         count = int(np.count_nonzero(off < -ON_PAIR * top))
-        if count < edges and (best is None or count < best):
-            best = count
-    return best
+        if count < best:
+            best, best_off = count, off
+    if best_off is None:
+        return None
+    edge = best_off < -ON_PAIR * float(np.abs(best_off).max())
+    i, j = iu[edge], ju[edge]
+    w = -best_off[edge] * u[i] * u[j]
+    W = sp.csr_array((np.r_[w, w], (np.r_[i, j], np.r_[j, i])), shape=(V.shape[0],) * 2)
+    if connected_components(W, directed=False)[0] > 1:
+        return best, None
+    return best, W

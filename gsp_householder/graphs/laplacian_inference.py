@@ -192,7 +192,7 @@ from gsp_householder.graphs._unit_family_doubt import (
     noisy_family_doubt,
     unsearched_family_doubt,
 )
-from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member_edges
+from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -475,10 +475,12 @@ def _unit_diagonal_settled(basis, B):
     weights, and no graph of the family can have equal weights: the degrees $u_i^2$ are
     no multiples of one weight (``integer_degrees``, module ``_unit_equal_weight``; Les
     Misérables, whose searches gave a graph that the member replaced, 14-39 CPU s),
-    and no valid member sparser than it is drawn (``sparser_unit_member_edges``: trees
-    with unequal weights, whose member of least $\\ell_1$ norm is dense); the member is
-    then the graph. None otherwise: the searches run (members with equal
-    weights: their twins are the searches' to find, a path's), and when the family holds
+    and no valid member sparser than it is drawn (``sparser_unit_member``: trees and
+    grids with unequal weights, whose member of least $\\ell_1$ norm is dense; a member
+    drawn, connected and fitting, then takes its place in
+    ``basis["unit_diagonal_member"]``); the member is then the graph. None otherwise:
+    the searches run (members with equal weights: their twins are the searches' to
+    find, a path's), and when the family holds
     connected graphs with equal weights that fit the eigenvectors
     (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
     kept in ``basis["unit_equal_weight"]`` for `_with_equal_weight_members` (also when
@@ -493,12 +495,21 @@ def _unit_diagonal_settled(basis, B):
     if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
         return None
     if integer_degrees(B.u) is None:
-        if item is None or sparser_unit_member_edges(
-                basis["V_anchored"], basis["zero_column"], system, item[0]) is not None:
+        if item is None:
+            return None
+        drawn = sparser_unit_member(basis["V_anchored"], basis["zero_column"], system, B.u,
+                                    item[0])
+        if drawn is not None:
             # a sparser valid member of the family (members zero on random sets of pairs,
             # module ``_unit_vertex_draws``): the member is not the sparsest graph, and
             # the searches look for it (a tree with weights uniform on [1, 10]: 202 edges
-            # for 29)
+            # for 29); the member drawn, connected and fitting, is compared with their
+            # graph in its place (the weighted 4 x 7 grid: 183 edges for 45)
+            W = drawn[1]
+            if W is not None and _residuals(basis, W)[0] <= FITS_EXACTLY:
+                weights = sp.triu(W, 1).data
+                basis["unit_diagonal_member"] = (
+                    int(weights.size), float(weights.std() / weights.mean()), None, W)
             return None
         history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
         return [item], system.family_dimension, history

@@ -818,6 +818,9 @@ def _grouped_result(basis, B, ranked, family_dimension, history):
 
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
+    # the searches' doubts about the graph they found are given once the graph returned
+    # is known: a grid read behind it (``_grid_behind``) keeps them in its history only
+    searches = [] if _grid_may_replace(basis) else None
     if not ranked or ranked[0][0] == B.n_pairs:
         # the searches ended at the complete graph, which gives the tree behind a dense
         # graph (``_tree_behind``) no start: a tree searched on the eigenvectors alone
@@ -836,32 +839,32 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             history["searched_tree"] = True
     if not ranked:
         if "unresolvable" in history:
-            warnings.warn(f"the eigenvectors are too noisy to tell edges from non-edges: "
-                          f"the least edge-like pairs show a standardised noise level "
-                          f"{history['unresolvable']:.3g}, above {UNRESOLVABLE_NOISE:.3g}, "
-                          f"where no edge leaves the noise band; returning the complete "
-                          f"graph", ConvergenceWarning, stacklevel=4)
+            _searches_warning(searches, f"the eigenvectors are too noisy to tell edges "
+                              f"from non-edges: the least edge-like pairs show a "
+                              f"standardised noise level {history['unresolvable']:.3g}, "
+                              f"above {UNRESOLVABLE_NOISE:.3g}, where no edge leaves the "
+                              f"noise band; returning the complete graph")
         else:
-            warnings.warn("no sparse valid Laplacian was found for these eigenvectors "
-                          "(which does not prove that none exists); returning the complete "
-                          "graph, which every basis with this zero-eigenvalue vector "
-                          "diagonalises", ConvergenceWarning, stacklevel=4)
+            _searches_warning(searches, "no sparse valid Laplacian was found for these "
+                              "eigenvectors (which does not prove that none exists); "
+                              "returning the complete graph, which every basis with this "
+                              "zero-eigenvalue vector diagonalises")
         ranked = [(n * (n - 1) // 2, 0.0, None, _complete_weights(B, ranked))]
     elif ranked[0][0] == B.n_pairs:
         history["complete_graph_found"] = True
-        warnings.warn("the only equal-weight graph found is the complete graph, which every "
-                      "basis with this zero-eigenvalue vector diagonalises: it says nothing "
-                      "about these eigenvectors, and the graph sought was not found (the "
-                      "result's candidates are the other graphs found)",
-                      ConvergenceWarning, stacklevel=4)
+        _searches_warning(searches, "the only equal-weight graph found is the complete "
+                          "graph, which every basis with this zero-eigenvalue vector "
+                          "diagonalises: it says nothing about these eigenvectors, and the "
+                          "graph sought was not found (the result's candidates are the "
+                          "other graphs found)")
     elif column_halves_graph(basis["V"], ranked[0][3]):
         history["column_halves_graph"] = True
-        warnings.warn("the graph found is the complete bipartite graph between the two "
-                      "halves of a +-1 eigenvector, which every basis with that vector and "
-                      "the zero-eigenvalue one diagonalises: it says nothing about the "
-                      "other eigenvectors, and unless the graph sought is that graph, it "
-                      "was not found (the result's candidates are the other graphs found)",
-                      ConvergenceWarning, stacklevel=4)
+        _searches_warning(searches, "the graph found is the complete bipartite graph "
+                          "between the two halves of a +-1 eigenvector, which every basis "
+                          "with that vector and the zero-eigenvalue one diagonalises: it "
+                          "says nothing about the other eigenvectors, and unless the graph "
+                          "sought is that graph, it was not found (the result's candidates "
+                          "are the other graphs found)")
     laps = [_laplacian(W, basis) for *_, W in ranked]
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
@@ -882,15 +885,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = residual / min(levels)
         if history["noise_ratio"] > RESIDUAL_CONSISTENT:
-            warnings.warn(f"the inferred graph does not fit the eigenvectors to their noise "
-                          f"level (residual {history['noise_ratio']:.1f} times the noise the "
-                          f"pairs show, above {RESIDUAL_CONSISTENT:g}): the eigenvectors are "
-                          f"probably too far from any sparse graph's, and the graph is "
-                          f"doubtful; more accurate eigenvectors (a basis learned from more "
-                          f"signals) or, if known, the eigenvalue order (eigenspaces=..., "
-                          f"ordered=True) may resolve it; the result's candidates are the "
-                          f"other graphs found",
-                          ConvergenceWarning, stacklevel=4)
+            _searches_warning(searches, _noise_level_message(history["noise_ratio"]))
     # a graph searched as exact on noisy eigenvectors is checked for graphs that fit as
     # well at the level the rankings show (``exact_search_noise``: the icosahedron at 1e-4)
     checked = _fitted_noise(history) or exact_search_noise(history, residual)
@@ -950,7 +945,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # the candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           tree, "spanning_tree_edges")
-    grid = _grid_behind(basis, B, ranked, residual)
+    grid = _grid_behind(basis, B, ranked, residual, family_dimension)
     if grid is not None:
         # a noisy search can return a denser graph (the complete graph, when the searches
         # found none) that a grid read from the degrees and spectrum fits better: the
@@ -959,7 +954,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # the grid's twins after it
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           grid, "normalized_grid_edges")
-        _grid_behind_twins(basis, B, ranked, laps, residual, history)
+        _grid_behind_twins(basis, B, ranked, laps, residual, history, searches or [],
+                           levels)
+    else:
+        for message in searches or []:
+            warnings.warn(message, ConvergenceWarning, stacklevel=4)
     descended, tested = _edge_test_descended(basis, B, ranked, history)
     if descended is not None:
         # a noisy search can return a graph that misses edges of the graph sought and
@@ -1265,33 +1264,85 @@ def _noisy_grids(basis, B) -> list:
     return basis["noisy_grids"]
 
 
-def _grid_behind(basis, B, ranked, residual) -> sp.csr_array | None:
-    """The grid read from noisy normalized eigenvectors (`_noisy_grids`) with fewer
+def _grid_may_replace(basis) -> bool:
+    """Whether `_grid_behind` may replace the graph the searches found: normalized
+    eigenvectors, no eigenspaces or order given, no twin class."""
+    return (basis["kind"] == "normalized" and basis["groups"] is None
+            and not basis["ordered"] and not basis.get("twin_class"))
+
+
+def _searches_warning(searches, message: str) -> None:
+    """Warn (`ConvergenceWarning`, at the caller of ``infer_laplacian``) with
+    ``message``, a doubt about the graph the searches found, or keep it in the list
+    ``searches`` when a grid may replace that graph (`_result` gives it then)."""
+    if searches is None:
+        warnings.warn(message, ConvergenceWarning, stacklevel=5)
+    else:
+        searches.append(message)
+
+
+def _noise_level_message(ratio: float) -> str:
+    """The warning that the graph returned does not fit the eigenvectors to their
+    noise level: its residual ``ratio`` times the noise the pairs show."""
+    return (f"the inferred graph does not fit the eigenvectors to their noise level "
+            f"(residual {ratio:.1f} times the noise the pairs show, above "
+            f"{RESIDUAL_CONSISTENT:g}): the eigenvectors are probably too far from any "
+            f"sparse graph's, and the graph is doubtful; more accurate eigenvectors (a basis "
+            f"learned from more signals) or, if known, the eigenvalue order "
+            f"(eigenspaces=..., ordered=True) may resolve it; the result's candidates are "
+            f"the other graphs found")
+
+
+def _grid_behind(basis, B, ranked, residual, family_dimension) -> sp.csr_array | None:
+    """The grid read from noisy normalized eigenvectors (`_noisy_grids`) with no more
     edges than the graph found and both residuals (``_residuals``) below that graph's,
     the one of least residual; else None. The rule by which the noisy ladder replaces
     a graph by a sparser one (``_ranking_ladder._sparser_at_level``): the perturbed
     7 x 7 grid, draw 1, answered by the complete graph (1176 edges, residual 3.7e-3),
-    whose grid fits to 4.9e-4. No eigenspaces or order given, no twin class."""
-    if (basis["kind"] != "normalized" or basis["groups"] is not None or basis["ordered"]
-            or basis.get("twin_class") or residual <= FITS_EXACTLY
-            or grid_coordinates(ranked[0][3]) is not None):
+    whose grid fits to 4.9e-4. A grid with as many edges, or one in place of a grid
+    found, must fit better beyond the slacks (the graph found does not fit as well,
+    ``_fits_as_well``: a twin of the grid fits as well): the perturbed 11 x 11 grid,
+    draw 2, answered by a relabelled grid of residual 6.9e-2 whose grid fits to
+    4.6e-4. A sparser grid that fits as well (``_fits_as_well``) as a graph found that
+    is no grid, one member of a family of valid graphs (``family_dimension`` above 1)
+    other than the complete graph, is the family's sparsest member that fits, and is
+    returned too: the perturbed 6 x 6 grid, draw 0, answered by a member of 196 edges
+    (residuals 3.0e-4 and 1.6e-4) whose grid fits to 5.1e-4 and 1.8e-4 (denser members
+    fit the noise on more pairs). No eigenspaces or order given, no twin class."""
+    if not _grid_may_replace(basis) or residual <= FITS_EXACTLY:
         return None
     found = _residuals(basis, ranked[0][3])
+    shaped = grid_coordinates(ranked[0][3]) is not None
     best = None
     for grid in _noisy_grids(basis, B):
-        if sp.triu(grid, 1).nnz >= ranked[0][0]:
+        edges = sp.triu(grid, 1).nnz
+        if edges > ranked[0][0]:
             continue
         fit = _residuals(basis, grid)
-        if fit[0] < found[0] and fit[1] < found[1] and (best is None or fit < best[0]):
+        member = (not shaped and edges < ranked[0][0] < B.n_pairs and family_dimension > 1
+                  and _fits_as_well(fit, found))
+        if not (fit[0] < found[0] and fit[1] < found[1]) and not member:
+            continue
+        if (shaped or edges == ranked[0][0]) and _fits_as_well(found, fit):
+            continue
+        if best is None or fit < best[0]:
             best = (fit, grid)
     return None if best is None else best[1]
 
 
-def _grid_behind_twins(basis, B, ranked, laps, residual, history) -> None:
+def _grid_behind_twins(basis, B, ranked, laps, residual, history,
+                       searches: list[str], levels: list[float]) -> None:
     """List the twins of the grid `_grid_behind` returned (the other grids read that fit
     as well, ``_fits_as_well``, and ``grid_twins``) among the candidates ``laps``, their
     number in ``history["normalized_grid"]``, and warn (`AmbiguousGraphWarning`): the
-    eigenvectors do not tell a grid from its twins."""
+    eigenvectors do not tell a grid from its twins.
+
+    The searches' warnings about the graph they found (``searches``: the complete
+    graph, or a graph that does not fit to the noise level), which is not returned, are
+    kept in ``history["searches_warnings"]``, not given; the grid's own residual in
+    units of the noise ``levels`` replaces ``history["noise_ratio"]`` (the graph
+    found's in ``history["searches_noise_ratio"]``), and is warned of as theirs is when
+    the grid does not fit to the noise level either."""
     grid = ranked[0][3]
     fit = _residuals(basis, grid)
     known = {_edge_key(grid)}
@@ -1306,15 +1357,25 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history) -> None:
     laps += grids
     history["normalized_grid"] = len(grids)
     history["candidate_edges"] += [int(ranked[0][0])] * len(grids)
+    kept = ""
+    if searches:
+        history["searches_warnings"] = list(searches)
+        kept = (f"; the searches' {len(searches)} warning(s) about that graph, not "
+                f"returned, are in the result's history['searches_warnings']")
     warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian whose "
                   f"degrees are those of a grid to the noise, and that grid, read from them, "
-                  f"fits them better than the graph the searches found "
+                  f"fits them as well as the graph the searches found or better "
                   f"({history['normalized_grid_edges'] + ranked[0][0]} edges, among the "
-                  f"candidates; the searches' warnings above are about it) with "
-                  f"fewer edges: it is returned, but grids relabelled "
+                  f"candidates) with no more edges: it is returned, but grids relabelled "
                   f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
-                  f"and the eigenvectors do not tell them apart", AmbiguousGraphWarning,
-                  stacklevel=5)
+                  f"and the eigenvectors do not tell them apart{kept}",
+                  AmbiguousGraphWarning, stacklevel=5)
+    if "noise_ratio" in history and levels:
+        history["searches_noise_ratio"] = history["noise_ratio"]
+        history["noise_ratio"] = residual / min(levels)
+        if history["noise_ratio"] > RESIDUAL_CONSISTENT:
+            warnings.warn(_noise_level_message(history["noise_ratio"]), ConvergenceWarning,
+                          stacklevel=5)
 
 
 def _edge_test_descended(basis, B, ranked, history):

@@ -59,10 +59,11 @@ PLANE_TOL = 0.25
 EQUAL_EIGENVALUES = 1e-2
 #: Subsets of classes tried at most (their residuals: one quadratic form each).
 MAX_SUBSETS = 200_000
-#: Twins listed at most, sparsest first, each number of edges whole but the last one
-#: listed (``_level_twins``): $\mathbb Z_{70}$ has 12 connected Cayley graphs of 70
-#: edges and 24 of 105 that fit alike, the circular ladder $C_{35} \times K_2$ one of
-#: them.
+#: Twins listed at most, or one per node if more (a level's relabellings by the
+#: automorphisms $x \mapsto ux$ of $\mathbb Z_n$ are fewer than $n$), sparsest first,
+#: each number of edges whole but the last one listed (``_level_twins``):
+#: $\mathbb Z_{70}$ has 12 connected Cayley graphs of 70 edges and 24 of 105 that fit
+#: alike, the circular ladder $C_{35} \times K_2$ one of them; $\mathbb Z_{82}$ 20 and 40.
 MAX_TWINS = 48
 #: A subset's residual (relative to its Laplacian's norm) passes to the exact check
 #: when within this factor of the graph returned's.
@@ -198,7 +199,7 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     (the graph returned), another edge set than it and than the Laplacians
     ``candidates``, that fit the eigenvectors as well (``_fits_as_well``, residuals
     floored at ``ROUNDING_FIT`` and taken per free pair, ``_per_free_pair``); at most
-    ``MAX_TWINS``, sparsest first, each number of edges listed whole but the last
+    ``MAX_TWINS`` or $n$, sparsest first, each number of edges listed whole but the last
     (``_level_twins``). Empty when no group is read (non-combinatorial or ordered
     bases, more than ``MAX_NODES`` nodes).
 
@@ -249,6 +250,7 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
     degrees = np.array([c.size for c in classes])
     seen = known_edges(candidates, W)
+    cap = max(MAX_TWINS, n)
     pool: dict[int, list[tuple[float, np.ndarray]]] = {}
     found: list[tuple[float, sp.csr_array]] = []
     total = 0
@@ -273,11 +275,11 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
                     pool.setdefault(int(level[t]), []).append((float(rel[t]), subsets[t]))
         bound = edges + 1 if complete else sizes.min() * (size + 1)
         for level in sorted(e for e in pool if e < bound):
-            room = MAX_TWINS - len(found)
+            room = cap - len(found)
             scored = pool.pop(level)
             listed, whole = _level_twins(basis, table, classes, scored, reference, seen, room)
             found += listed
-            if not whole or len(found) >= MAX_TWINS:
+            if not whole or len(found) >= cap:
                 return [A for _, A in found]
         if complete:
             break
@@ -295,8 +297,8 @@ def _level_twins(
 
     The graphs of a level fit alike (the truth is one of them as often as not), so the
     levels are listed whole, sparsest first, and only the last one listed is cut to the
-    room left. At most ``2 * MAX_TWINS`` graphs of a level are checked exactly (the
-    best by the quadratic form).
+    room left. At most ``2 * max(room, MAX_TWINS)`` graphs of a level are checked
+    exactly (the best by the quadratic form).
 
     Parameters
     ----------
@@ -324,7 +326,8 @@ def _level_twins(
     """
     scored.sort(key=lambda c: c[0])
     listed = []
-    for _, subset in scored[: 2 * MAX_TWINS]:
+    checked = 2 * max(room, MAX_TWINS)
+    for _, subset in scored[:checked]:
         members = np.concatenate([classes[c] for c in subset])
         A = _class_weights(table, members)
         key = edge_key(sp.triu(A, 1))
@@ -337,5 +340,5 @@ def _level_twins(
             listed.append((res[1], A, key))
     listed.sort(key=lambda f: f[0])
     seen.update(key for _, _, key in listed[:room])
-    whole = len(scored) <= 2 * MAX_TWINS and len(listed) <= room
+    whole = len(scored) <= checked and len(listed) <= room
     return [(r, A) for r, A, _ in listed[:room]], whole

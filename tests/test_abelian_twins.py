@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
-from gsp_householder.graphs._abelian_twins import cayley_twins, group_table
+from gsp_householder.graphs._abelian_twins import MAX_TWINS, cayley_twins, group_table
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._result_checks import _fitting_complement
 from tests._basis_inputs import audit_input, perturbed, rotated, shuffled
@@ -158,6 +158,9 @@ def test_a_dense_member_that_splits_the_planes_is_warned_of_by_the_twins():
         res = infer_laplacian(V, rng=0)
     warned = [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.95 or warned
+    # the ladder is among the candidates: its level of Cayley graphs (105 edges) is
+    # listed whole beside the sparser cycles
+    assert any(compare_graphs(B.laplacian, C)["f1"] == 1.0 for C in res.candidates)
     L = sp.csr_array(res.laplacian)
     W = sp.csr_array(-(L - sp.diags_array(L.diagonal())))
     lam = _diagonal_fit(V, _laplacian(W, _basis(V)))[0]
@@ -170,3 +173,36 @@ def test_a_dense_member_that_splits_the_planes_is_warned_of_by_the_twins():
     table = group_table(V, None)
     assert table is not None and np.all(table[0] == np.arange(70))
     assert len(_differences(table, _weights(G))) <= 3
+
+
+def _orbit(table, g) -> set:
+    """The elements $0, g, 2g, \\dots$ of the group ``table``."""
+    seen, x = set(), 0
+    while x not in seen:
+        seen.add(x)
+        x = int(table[x, g])
+    return seen
+
+
+def test_the_twins_of_a_level_are_listed_whole():
+    # circular_ladder_graph(35) perturbed (draw 2): Z_70 has twelve connected 70-edge
+    # Cayley graphs (cycles) and twenty-four of 105 edges (twelve relabellings of the
+    # ladder, twelve Moebius ladders), which fit alike; behind a graph of 175 edges both
+    # levels are listed whole, the ladder with them, before the 140-edge level
+    G = nx.circular_ladder_graph(35)
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, 2)
+    table = group_table(V, None)
+    assert table is not None
+    # plus a Hamiltonian cycle x ~ x + g of the group (g of order 70)
+    g = next(g for g in range(1, 70) if len(_orbit(table, g)) == 70)
+    cycle = sp.csr_array((np.ones(70), (np.arange(70), table[:, g])), shape=(70, 70))
+    W = sp.csr_array(((_weights(G) + cycle + cycle.T) > 0).astype(float))
+    assert sp.triu(W, 1).nnz == 175
+    twins = cayley_twins(_basis(V), W, [])
+    levels = [sp.triu(A, 1).nnz for A in twins]
+    assert levels[:36] == [70] * 12 + [105] * 24
+    # the 140-edge level (408 connected graphs) fills the room left (one twin per node
+    # at most), and no more
+    assert levels[36:] == [140] * (max(MAX_TWINS, 70) - 36)
+    truth = set(zip(*sp.triu(_weights(G), 1).nonzero(), strict=True))
+    assert any(set(zip(*sp.triu(A, 1).nonzero(), strict=True)) == truth for A in twins)

@@ -40,7 +40,12 @@ from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._equal_sparsity import _floored_residuals
 from gsp_householder.graphs._grid_twins import known_edges
-from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _fits_as_well, _laplacian
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _fits_as_well,
+    _laplacian,
+    _per_free_pair,
+)
 from gsp_householder.graphs._template_lp import edge_key
 
 #: Largest basis read (the class matrices take $n^4 / 2$ flops).
@@ -54,8 +59,12 @@ PLANE_TOL = 0.25
 EQUAL_EIGENVALUES = 1e-2
 #: Subsets of classes tried at most (their residuals: one quadratic form each).
 MAX_SUBSETS = 200_000
-#: Twins listed at most (the best fitting first).
-MAX_TWINS = 24
+#: Twins listed at most, or one per node if more (a level's relabellings by the
+#: automorphisms $x \mapsto ux$ of $\mathbb Z_n$ are fewer than $n$), sparsest first,
+#: each number of edges whole but the last one listed (``_level_twins``):
+#: $\mathbb Z_{70}$ has 12 connected Cayley graphs of 70 edges and 24 of 105 that fit
+#: alike, the circular ladder $C_{35} \times K_2$ one of them; $\mathbb Z_{82}$ 20 and 40.
+MAX_TWINS = 48
 #: A subset's residual (relative to its Laplacian's norm) passes to the exact check
 #: when within this factor of the graph returned's.
 PREFILTER = 4.0
@@ -189,9 +198,10 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     eigenvectors (``group_table``) with no more edges than the graph of weights ``W``
     (the graph returned), another edge set than it and than the Laplacians
     ``candidates``, that fit the eigenvectors as well (``_fits_as_well``, residuals
-    floored at ``ROUNDING_FIT``); the best fitting ``MAX_TWINS``, sparsest first. Empty
-    when no group is read (non-combinatorial or ordered bases, more than
-    ``MAX_NODES`` nodes).
+    floored at ``ROUNDING_FIT`` and taken per free pair, ``_per_free_pair``); at most
+    ``MAX_TWINS`` or $n$, sparsest first, each number of edges listed whole but the last
+    (``_level_twins``). Empty when no group is read (non-combinatorial or ordered
+    bases, more than ``MAX_NODES`` nodes).
 
     Parameters
     ----------
@@ -222,10 +232,13 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     if table is None:
         return []
     edges = sp.triu(W, 1).nnz
-    reference = _floored_residuals(basis, W)
+    # per free pair (``_per_free_pair``): a dense member fits its weights to the noise
+    # on its own pairs (circular_ladder_graph(21) perturbed, draw 3: 423 edges of 861
+    # pairs, residual 0.44 times the ladder's, rotation residual 0.98 times)
+    reference = _per_free_pair(_floored_residuals(basis, W), edges, n * (n - 1) // 2)
     classes = _classes(table)
     sizes = np.array([n * c.size // 2 for c in classes])
-    offs, norms = [], []
+    offs = []
     for c in classes:
         A = _class_weights(table, c)
         L = sp.diags_array(np.asarray(A.sum(axis=1)).ravel()) - A
@@ -237,38 +250,95 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
     # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
     degrees = np.array([c.size for c in classes])
     seen = known_edges(candidates, W)
-    found = []
+    cap = max(MAX_TWINS, n)
+    pool: dict[int, list[tuple[float, np.ndarray]]] = {}
+    found: list[tuple[float, sp.csr_array]] = []
     total = 0
-    for size in range(1, len(classes) + 1):
-        if sizes.min() * size > edges:
+    for size in range(1, len(classes) + 2):
+        # every subset with fewer edges than ``bound`` was scored
+        complete = size > len(classes) or sizes.min() * size > edges
+        if not complete:
+            total += comb(len(classes), size)
+            complete = total > MAX_SUBSETS
+        if not complete:
+            subsets = np.array(list(combinations(range(len(classes)), size)), dtype=np.int64)
+            subsets = subsets[sizes[subsets].sum(axis=1) <= edges]
+            if subsets.size:
+                r2 = np.zeros(len(subsets))
+                for p in range(size):
+                    for q in range(size):
+                        r2 += gram[subsets[:, p], subsets[:, q]]
+                d = degrees[subsets].sum(axis=1)
+                rel = np.sqrt(np.maximum(r2, 0.0)) / np.sqrt(n * (d * d + d))
+                level = sizes[subsets].sum(axis=1)
+                for t in np.flatnonzero(rel <= PREFILTER * max(reference[0], 1e-12)):
+                    pool.setdefault(int(level[t]), []).append((float(rel[t]), subsets[t]))
+        bound = edges + 1 if complete else sizes.min() * (size + 1)
+        for level in sorted(e for e in pool if e < bound):
+            room = cap - len(found)
+            scored = pool.pop(level)
+            listed, whole = _level_twins(basis, table, classes, scored, reference, seen, room)
+            found += listed
+            if not whole or len(found) >= cap:
+                return [A for _, A in found]
+        if complete:
             break
-        total += comb(len(classes), size)
-        if total > MAX_SUBSETS:
-            break
-        subsets = np.array(list(combinations(range(len(classes)), size)), dtype=np.int64)
-        subsets = subsets[sizes[subsets].sum(axis=1) <= edges]
-        if not subsets.size:
+    return [A for _, A in found]
+
+
+def _level_twins(
+    basis, table, classes, scored, reference, seen, room: int
+) -> tuple[list[tuple[float, sp.csr_array]], bool]:
+    """The Cayley graphs of one number of edges (``scored``: pairs of a residual from
+    the quadratic form and a subset of classes) that are connected, new (not in
+    ``seen``, which they join) and fit the eigenvectors as well (``_fits_as_well``),
+    best fitting first, at most ``room`` of them, with whether the level was listed
+    whole.
+
+    The graphs of a level fit alike (the truth is one of them as often as not), so the
+    levels are listed whole, sparsest first, and only the last one listed is cut to the
+    room left. At most ``2 * max(room, MAX_TWINS)`` graphs of a level are checked
+    exactly (the best by the quadratic form).
+
+    Parameters
+    ----------
+    basis : dict
+        The validated basis (``_read_basis``).
+    table : numpy.ndarray of shape (n, n)
+        The group's addition on the nodes (``group_table``).
+    classes : list of numpy.ndarray
+        The classes $\\{s, -s\\}$ (``_classes``).
+    scored : list of tuple
+        ``(residual, subset)`` for each subset of classes of this level.
+    reference : tuple of float
+        Floored residuals of the graph returned, per free pair (``_per_free_pair``).
+    seen : set
+        Edge keys already listed; the twins listed join it.
+    room : int
+        Twins that may still be listed.
+
+    Returns
+    -------
+    list of tuple
+        ``(rotation residual, unit weights)`` of the twins listed.
+    bool
+        Whether the level was listed whole.
+    """
+    scored.sort(key=lambda c: c[0])
+    listed = []
+    checked = 2 * max(room, MAX_TWINS)
+    for _, subset in scored[:checked]:
+        members = np.concatenate([classes[c] for c in subset])
+        A = _class_weights(table, members)
+        key = edge_key(sp.triu(A, 1))
+        if key in seen or connected_components(A, directed=False)[0] > 1:
             continue
-        r2 = np.zeros(len(subsets))
-        for p in range(size):
-            for q in range(size):
-                r2 += gram[subsets[:, p], subsets[:, q]]
-        d = degrees[subsets].sum(axis=1)
-        norms = np.sqrt(n * (d * d + d))
-        rel = np.sqrt(np.maximum(r2, 0.0)) / norms
-        passed = np.flatnonzero(rel <= PREFILTER * max(reference[0], 1e-12))
-        for t in passed[np.argsort(rel[passed])][: 2 * MAX_TWINS]:
-            members = np.concatenate([classes[c] for c in subsets[t]])
-            A = _class_weights(table, members)
-            key = edge_key(sp.triu(A, 1))
-            if key in seen or connected_components(A, directed=False)[0] > 1:
-                continue
-            res = _floored_residuals(basis, A)
-            if _fits_as_well(res, reference):
-                seen.add(key)
-                found.append((res[1], A))
-        if len(found) >= MAX_TWINS:
-            # sparsest first: larger subsets would not be listed
-            break
-    found.sort(key=lambda f: (f[1].nnz, f[0]))
-    return [A for _, A in found[:MAX_TWINS]]
+        n = A.shape[0]
+        res = _floored_residuals(basis, A)
+        res = _per_free_pair(res, sp.triu(A, 1).nnz, n * (n - 1) // 2)
+        if _fits_as_well(res, reference):
+            listed.append((res[1], A, key))
+    listed.sort(key=lambda f: f[0])
+    seen.update(key for _, _, key in listed[:room])
+    whole = len(scored) <= checked and len(listed) <= room
+    return [(r, A) for r, A, _ in listed[:room]], whole

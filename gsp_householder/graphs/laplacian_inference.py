@@ -1319,9 +1319,10 @@ def _edge_test_descended(basis, B, ranked, history):
     when the split gave a graph, returned or not). When the descent gives no graph
     that is returned (it circles, or ends at a graph that fits worse), the split is
     made from the graph found instead, and its graph is returned under the same
-    conditions when the edge tests move nothing on it (``_edge_test_descent.settled``):
-    the heavy edges that a dense graph found reads as twins are what keeps the descent
-    from the graph sought.
+    conditions when the edge tests move nothing on it (``_edge_test_descent.settled``),
+    with a ``ConvergenceWarning`` (``history["edge_test_split"]``): the heavy edges that
+    a dense graph found reads as twins are what keeps the descent from the graph sought,
+    but the split reads only those that carry a column of their own.
 
     Perturbed PyGSP ``RandomRing(180, seed=2)``: 254 edges found (F1 0.811), 110 such
     non-edges; the ring read, rotation residual 7.62e-5 against 1.05e-4. Perturbed
@@ -1361,8 +1362,20 @@ def _edge_test_descended(basis, B, ranked, history):
     A = twin_split(basis, W)
     if A is not None:
         history["twin_split"] = True
-    fits = _descended_fits(basis, W, m, A, history) and settled(basis, A)
-    return (A if fits else None), tested
+    if not (_descended_fits(basis, W, m, A, history) and settled(basis, A)):
+        return None, tested
+    history["edge_test_split"] = True
+    # a graph read so need not be the graph sought: the split reads only the heavy
+    # edges that carry a column of their own (perturbed path of 80 nodes, lognormal
+    # weights: 86 edges for 79 returned, F1 0.93, from 91 found, F1 0.86)
+    warnings.warn(f"the graph found ({m} edges) lacks edges that the eigenvectors show, "
+                  f"and the descent of the edge tests from it ended at no better fit; the graph "
+                  f"returned ({sp.triu(A, 1).nnz} edges) was read from it by joining the "
+                  f"pairs that a column of the eigenvectors reads as one heavy edge, then "
+                  f"that descent: it fits better and the edge tests move nothing on it, "
+                  f"but the graph sought may differ (the graph found is the last of the "
+                  f"candidates)", ConvergenceWarning, stacklevel=5)
+    return A, tested
 
 
 def _descended_fits(basis, W, m, A, history) -> bool:

@@ -11,7 +11,7 @@ from _basis_inputs import perturbed, shuffled
 from gsp_householder import fourier_basis
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._edge_significance import edge_significance
-from gsp_householder.graphs._edge_test_descent import edge_test_descent, support_fit
+from gsp_householder.graphs._edge_test_descent import edge_test_descent, settled, support_fit
 from gsp_householder.graphs._laplacian_fit import _laplacian
 from gsp_householder.graphs._missing_edges import missing_edges
 from gsp_householder.graphs._template_lp import edge_codes
@@ -125,3 +125,14 @@ def test_descent_gives_up_on_eigenvectors_at_rounding():
     G = _weighted_cycle(30, 2)
     basis = _basis(shuffled(fourier_basis(G).eigenvectors, 0))
     assert edge_test_descent(basis, _weights(G, extra=[(0, 10)])) is None
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), CASES[:3])
+def test_settled_where_the_descent_ends_not_at_its_start(n, seed, draw):
+    """The edge tests move nothing at the descent's end (``settled``), and they move
+    the start that misses two edges of the cycle and holds five wrong pairs."""
+    _, basis, start = _swapped_start(n, seed, draw)
+    upper = sp.triu(start, 1).tocoo()
+    fitted = support_fit(basis["V_anchored"], basis["zero_column"], upper.row, upper.col)
+    assert not settled(basis, fitted)
+    assert settled(basis, edge_test_descent(basis, start))

@@ -565,18 +565,27 @@ def test_sparser_graph_fitting_as_well_at_the_smallest_estimate_is_warned_of():
     # pairs at distance 2) with no warning; at the smallest noise estimate the rankings
     # give 87 edges that fit as well (not better on both residuals) and agree with it at
     # F1 0.87: the eigenvectors do not decide between them
+    # the graph found also lacks edges the eigenvectors show, and the descent of the edge
+    # tests from it ends at no better fit: the split of its heavy edges read as twins
+    # returns 86 edges (F1 0.93), sparser than the rival, with its own warning
     G = _wide_weights(nx.path_graph(80), 6, "ln15")
     B = fourier_basis(G)
-    # the test of the non-edges may warn too (the truth's heavy edges are missing)
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*significantly negative")
-        # and its family may hold a sparser member (``_family_doubt``)
-        warnings.filterwarnings("ignore", message=".*one member of a family")
-        with pytest.warns(AmbiguousGraphWarning, match="sparser graph"):
-            res = infer_laplacian(_perturbed(_shuffled(B.eigenvectors, 6), 1e-3, 6), rng=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(_perturbed(_shuffled(B.eigenvectors, 6), 1e-3, 6), rng=0)
+    messages = [str(w.message) for w in caught]
     f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
-    assert f1 == 1.0 or res.history["sparser_rival_agreement"] < 0.95
-    assert res.history["sparser_rival_edges"] < res.n_edges
+    if res.history.get("edge_test_split"):
+        assert any("joining the pairs that a column" in m for m in messages)
+        assert res.n_edges < res.history["candidate_edges"][-1]
+    else:
+        assert any(
+            w.category is AmbiguousGraphWarning and "sparser graph" in str(w.message)
+            for w in caught
+        )
+        assert f1 == 1.0 or res.history["sparser_rival_agreement"] < 0.95
+        assert res.history["sparser_rival_edges"] < res.n_edges
+    assert f1 == 1.0 or caught
     assert res.n_candidates == len(res.history["candidate_edges"])
 
 

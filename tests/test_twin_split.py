@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -10,8 +12,11 @@ from _basis_inputs import perturbed, shuffled
 from test_edge_test_descent import _basis, _edges, _weights
 
 from gsp_householder import fourier_basis
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs._edge_test_descent import edge_test_descent
 from gsp_householder.graphs._laplacian_fit import _residuals
 from gsp_householder.graphs._twin_split import twin_pairs, twin_split
+from gsp_householder.graphs.laplacian_inference import _edge_test_descended
 
 HEAVY = (5, 17)
 
@@ -54,3 +59,24 @@ def test_no_pair_on_the_cycle_itself():
     W = sp.csr_array(_weights(G))
     assert twin_pairs(basis["V"], W) == []
     assert twin_split(basis, W) is None
+
+
+@pytest.mark.parametrize(("seed", "draw"), [(1, 0), (6, 2)])
+def test_split_where_the_descent_fails(seed, draw):
+    """From the cycle with its heavy edges read as twins and five chords, the
+    missing-edges test flags enough non-edges for the descent, which ends at a denser
+    graph (48 and 52 edges for 47), refused: the inference splits the graph found
+    instead, and the cycle is returned, with a warning."""
+    G = _heavy_cycle(40, seed)
+    basis = _basis(perturbed(shuffled(fourier_basis(G).eigenvectors, draw), 1e-3, draw))
+    chords = [(0, 20), (10, 30), (25, 35), (2, 12), (8, 28)]
+    start = sp.csr_array(_as_twins(G) + _weights(nx.empty_graph(40), extra=chords))
+    descended = edge_test_descent(basis, start)
+    assert descended is None or sp.triu(descended, 1).nnz >= sp.triu(start, 1).nnz
+    m = sp.triu(start, 1).nnz
+    B = SimpleNamespace(n=40, n_pairs=40 * 39 // 2)
+    history = {"noise": 1e-4}
+    with pytest.warns(ConvergenceWarning, match="joining the pairs that a column"):
+        A, _ = _edge_test_descended(basis, B, [(m, 0.0, None, start)], history)
+    assert A is not None and history["twin_split"] and history["edge_test_split"]
+    assert _edges(A) == _edges(_weights(G))

@@ -141,6 +141,20 @@ def edge_test_descent(basis, W) -> sp.csr_array | None:
     return None
 
 
+def settled(basis, W) -> bool:
+    """Whether the edge tests move nothing on the graph of weights ``W`` (a fit of
+    `anchored_fit`), tested on ``basis["V"]`` as `edge_test_descent` tests: no weak
+    edge and no missing pair, the end of a descent. False when the edge test cannot
+    be made."""
+    tested = basis["V"]
+    L = _laplacian(W, basis)
+    eigenvalues, _ = _diagonal_fit(tested, L)
+    test = edge_significance(tested, L, eigenvalues)
+    if test is None or test["weak"].any():
+        return False
+    return _missing_pairs(tested, L, eigenvalues, test)[0].size == 0
+
+
 def connected(W) -> bool:
     """Whether the graph of weights ``W`` is connected."""
     return connected_components(W, directed=False)[0] == 1

@@ -72,6 +72,10 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = capped_fallback(_ladder, B, basis, tol, rng, history)
+    if not ranked and "hopeless_basis" in history:
+        # the rankings' kept pairs leave most eigenvalues free: no other search
+        # (``_hopeless_basis``; the complete graph is returned, warned)
+        return ranked, family_dimension, history
     if not ranked and "unresolvable" not in history:
         # dense graphs with near-uniform degrees: one fitted vector ranks the pairs
         history["leverage_noise_estimates"] = history["noise_estimates"]

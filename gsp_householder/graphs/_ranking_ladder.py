@@ -33,6 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._hopeless_basis import hopeless_basis
 from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -281,6 +282,14 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                              refit=(basis, order, searches))
         if exact:
             return exact
+        if leverage and not deep:
+            # the first rankings' kept pairs leave most eigenvalues free: any graph found
+            # is one member of a family that large; no search (``_hopeless_basis``)
+            hopeless = hopeless_basis(B, _consistent_first(order, ranking), ranking,
+                                      (EXACT_LEVEL, MAX_NOISE), tol)
+            if hopeless is not None:
+                history["hopeless_basis"] = hopeless
+                return [], max(hopeless[0])
         # the uncapped rankings' last resort (truncated families at the largest estimate,
         # with two thirds of the pairs trimmed) is left to the capped ladder that
         # ``capped_fallback`` runs when they give no graph

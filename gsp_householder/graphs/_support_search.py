@@ -318,7 +318,7 @@ class PrefixSearch:
             active[worst[excess[worst] > 0.0]] = True
         return None
 
-    def _near_null(self, c, gram: PairGram, r=8, first=None):
+    def _near_null(self, c, gram: PairGram, r=8, first=None, cap=None):
         """Directions that fit the pairs after the first ``c`` to rounding or to the noise,
         the mask of those that fit to rounding, and whether more directions than
         ``MAX_FAMILY`` fit (a truncated family: unless ``search_truncated``, the prefix
@@ -332,7 +332,8 @@ class PrefixSearch:
         the error it would give a graph of equal eigenvalues of the direction's norm,
         if larger: ``_graph_energy``). At most ``MAX_FAMILY`` plus the local columns.
         ``first``: ``gram.null_directions(r)`` if already computed (not used when the
-        local columns are left out).
+        local columns are left out). ``cap``: most directions computed instead of
+        ``MAX_FAMILY`` plus the local columns (``_hopeless_basis`` counts them all).
         """
         B = self.B
         local = self._local_columns(c)
@@ -344,6 +345,8 @@ class PrefixSearch:
 
             def directions(r):
                 return other_null_directions(gram, local, r)
+        cap = min(B.g, MAX_FAMILY + B.n_local) if cap is None else min(B.g, cap)
+        size = -1
         while True:
             mu, Lam = first if first is not None else directions(r)
             first = None
@@ -354,9 +357,9 @@ class PrefixSearch:
                 limit = np.maximum(limit, NULL_FACTOR * self.noise ** 2 * energy)
             near = mu <= limit
             reach = NULL_FACTOR * self.noise ** 2 * self._max_energy() if self.noise else 0.0
-            if not (near[-1] or mu[-1] <= reach) or mu.size >= min(B.g, MAX_FAMILY + B.n_local):
+            if not (near[-1] or mu[-1] <= reach) or mu.size >= cap or mu.size == size:
                 break
-            r *= 2
+            r, size = 2 * r, mu.size
         truncated = bool(near[-1]) and mu.size < B.g
         near[0] = True
         exact = mu[near] <= B.cluster(mu[0])

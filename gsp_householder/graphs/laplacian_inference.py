@@ -110,6 +110,7 @@ from gsp_householder.graphs._family_doubt import (
     sparsest_possible_member,
 )
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
+from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -821,7 +822,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     # the searches' doubts about the graph they found are given once the graph returned
     # is known: a grid read behind it (``_grid_behind``) keeps them in its history only
     searches = [] if _grid_may_replace(basis) else None
-    if not ranked or ranked[0][0] == B.n_pairs:
+    if (not ranked or ranked[0][0] == B.n_pairs) and "hopeless_basis" not in history:
         # the searches ended at the complete graph, which gives the tree behind a dense
         # graph (``_tree_behind``) no start: a tree searched on the eigenvectors alone
         # that fits them as well is returned (the complete graph, if found, next)
@@ -838,7 +839,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             ranked = [(n - 1, 0.0, None, tree), *ranked]
             history["searched_tree"] = True
     if not ranked:
-        if "unresolvable" in history:
+        if "hopeless_basis" in history:
+            # no search was made: the kept pairs leave most eigenvalues free
+            hopeless_basis_warning(history)
+        elif "unresolvable" in history:
             _searches_warning(searches, f"the eigenvectors are too noisy to tell edges "
                               f"from non-edges: the least edge-like pairs show a "
                               f"standardised noise level {history['unresolvable']:.3g}, "

@@ -1,0 +1,93 @@
+"""Noisy bases whose kept pairs leave most eigenvalues free: no search, warned."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import pytest
+from _basis_inputs import perturbed, shuffled
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs._hopeless_basis import kept_family
+from gsp_householder.graphs._hopeless_family import HOPELESS_FRACTION
+from gsp_householder.graphs._support_search import MAX_FAMILY, leverage_ranking, robust_noise
+
+
+def _cograph(size, seed):
+    G = nx.random_cograph(size, seed=seed)
+    return G if nx.is_connected(G) else nx.complement(G)
+
+
+def _pair_basis(V):
+    return _basis_input._anchored_pair_basis(_basis_input._read_basis(V, None, None, None, None))
+
+
+def _infer(V):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, rng=0)
+    return result, [str(w.message) for w in caught if w.category is ConvergenceWarning]
+
+
+@pytest.fixture(scope="module")
+def cograph64():
+    """``random_cograph(6, seed=62)``'s complement (64 nodes, 1792 edges, an eigenvalue
+    of multiplicity 32) and its eigenvectors shuffled and perturbed by 1e-3."""
+    B = fourier_basis(_cograph(6, 62))
+    return B, perturbed(shuffled(B.eigenvectors, 1), 1e-3, 1)
+
+
+def test_kept_family_is_counted_beyond_the_family_cap(cograph64):
+    _, V = cograph64
+    B = _pair_basis(V)
+    _, trimmed = leverage_ranking(B, keep=0.7, r=8)
+    dim = kept_family(B, trimmed, robust_noise(B, trimmed))
+    # the ranking's kept third of the pairs leaves most of the 63 unknowns free, more
+    # than the searches' cap on a family (``MAX_FAMILY`` plus the local columns)
+    assert dim > HOPELESS_FRACTION * B.g
+    assert dim > MAX_FAMILY + B.n_local
+
+
+def test_hopeless_basis_returns_the_complete_graph_without_searches(cograph64):
+    B0, V = cograph64
+    result, messages = _infer(V)
+    dims, g = result.history["hopeless_basis"]
+    assert g == 63 and len(dims) == 2
+    assert all(d > HOPELESS_FRACTION * g for d in dims)
+    # no prefix of any ranking was evaluated, and the complete graph is returned, warned
+    assert result.history["n_evaluations"] == 0
+    assert result.n_edges == 64 * 63 // 2
+    assert any("no search was made" in m for m in messages)
+    assert compare_graphs(B0.laplacian, result.laplacian)["f1"] < 1.0
+
+
+@pytest.mark.parametrize(
+    "G", [nx.karate_club_graph(), nx.random_labeled_tree(60, seed=3)], ids=["karate", "tree"]
+)
+def test_identifiable_bases_are_searched(G):
+    # graphs the noisy ladder finds: their kept pairs pin down most eigenvalues
+    B0 = fourier_basis(G)
+    V = perturbed(shuffled(B0.eigenvectors, 1), 1e-3, 1)
+    B = _pair_basis(V)
+    _, trimmed = leverage_ranking(B, keep=0.7, r=8)
+    assert kept_family(B, trimmed, robust_noise(B, trimmed)) <= HOPELESS_FRACTION * B.g
+    result, _ = _infer(V)
+    assert "hopeless_basis" not in result.history
+    assert result.history["n_evaluations"] > 0
+
+
+def test_a_tree_at_the_start_is_searched():
+    # windmill_graph(8, 4) perturbed: its kept pairs leave most eigenvalues free, but
+    # the search starts from the star (sharing its eigenvectors): searched, and
+    # the star returned as before
+    G = nx.windmill_graph(8, 4)
+    V = perturbed(shuffled(fourier_basis(G).eigenvectors, 0), 1e-3, 0)
+    B = _pair_basis(V)
+    _, trimmed = leverage_ranking(B, keep=0.7, r=8)
+    assert kept_family(B, trimmed, robust_noise(B, trimmed)) > HOPELESS_FRACTION * B.g
+    result, _ = _infer(V)
+    assert "hopeless_basis" not in result.history
+    assert result.n_edges == G.number_of_nodes() - 1

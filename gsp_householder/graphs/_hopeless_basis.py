@@ -75,14 +75,17 @@ def hopeless_basis(
     estimate is in ``levels`` (``(low, high]``) and the ``g`` unknowns, when they all
     exceed ``HOPELESS_FRACTION`` of ``g`` and the search of each would start from no
     graph (``hopeless_start``); else None (also above ``LADDER_MAX_N`` nodes, where the
-    rankings are sampled). ``ranking(key)`` gives ``(scores, trimmed, noise)``; ``tol``
-    is the searches' tolerance.
+    rankings are sampled, and on a basis whose columns are grouped into eigenspaces,
+    ``B.G``: the searches with eigenvalues tied on groups, ``_eigenspace_search``,
+    whose warnings are silenced and whose graphs compete with the ungrouped search's,
+    so that no graph there changes the answer without a warning). ``ranking(key)``
+    gives ``(scores, trimmed, noise)``; ``tol`` is the searches' tolerance.
 
     A kept family whose search starts from a graph (``windmill_graph(8, 4)`` perturbed:
     families of 19 and 20 of 24 unknowns, and the star, which shares the windmill's
     eigenvectors) is searched as before.
     """
-    if B.n > LADDER_MAX_N:
+    if B.n > LADDER_MAX_N or B.G is not None:
         return None
     low, high = levels
     noisy = [key for key in keys if low < ranking(key)[2] <= high][:HOPELESS_SEARCHES]

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from gsp_householder.graphs._edge_test_descent import pair_gram
+from gsp_householder.graphs._edge_test_descent import anchored_pair_gram
 
 #: Weights within this share of the largest are too close to zero for an updated Gram
 #: to decide their sign (the fit is then left to ``support_fit``): its weights differ
@@ -41,13 +41,11 @@ class EdgeSetFits:
 
     def __init__(self, basis: dict, edges) -> None:
         V = np.asarray(basis["V_anchored"])
-        if "anchored_pair_gram" not in basis:
-            basis["anchored_pair_gram"] = pair_gram(V)
         self.V = V
         self.pairs = np.array(sorted(edges), dtype=np.int64).reshape(-1, 2)
         self.index = {pair: t for t, pair in enumerate(map(tuple, self.pairs.tolist()))}
         self.rows = V[self.pairs[:, 0]] * V[self.pairs[:, 1]]
-        self.gram = basis["anchored_pair_gram"] - self.rows.T @ self.rows
+        self.gram = anchored_pair_gram(basis) - self.rows.T @ self.rows
         self.free = np.flatnonzero(np.arange(V.shape[0]) != basis["zero_column"])
 
     def fit(self, added, removed) -> sp.csr_array | None:

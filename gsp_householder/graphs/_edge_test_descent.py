@@ -81,10 +81,16 @@ def anchored_fit(basis, rows, cols) -> sp.csr_array:
     """`support_fit` on the anchored basis (``basis["V_anchored"]``,
     ``basis["zero_column"]``), its `pair_gram` kept in ``basis["anchored_pair_gram"]``
     for the next fits."""
-    V = basis["V_anchored"]
+    return support_fit(basis["V_anchored"], basis["zero_column"], rows, cols,
+                       anchored_pair_gram(basis))
+
+
+def anchored_pair_gram(basis) -> np.ndarray:
+    """The `pair_gram` of the anchored basis (``basis["V_anchored"]``), formed once and
+    kept in ``basis["anchored_pair_gram"]`` for the fits that follow."""
     if "anchored_pair_gram" not in basis:
-        basis["anchored_pair_gram"] = pair_gram(np.asarray(V))
-    return support_fit(V, basis["zero_column"], rows, cols, basis["anchored_pair_gram"])
+        basis["anchored_pair_gram"] = pair_gram(np.asarray(basis["V_anchored"]))
+    return basis["anchored_pair_gram"]
 
 
 def _missing_pairs(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray]:

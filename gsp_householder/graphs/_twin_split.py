@@ -101,43 +101,44 @@ def twin_split(basis, W) -> sp.csr_array | None:
     upper = sp.triu(W, 1).tocoo()
     edges = set(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
     neighbours = [set(W.indices[W.indptr[a] : W.indptr[a + 1]].tolist()) for a in range(W.shape[0])]
-    current = _residuals(basis, _fit(basis, edges))[1]
+    current, fitted = _exact(basis, edges, [], [])
     split, fits = False, None
     for i, j in twin_pairs(basis["V"], W):
         shared = sorted(neighbours[i] & neighbours[j])
         if len(shared) > MAX_SHARED:
             continue
         fits = EdgeSetFits(basis, edges) if fits is None else fits
-        best = None  # (edges, rotation, added, removed, fitted as the graph taken)
+        # (edges, rotation, added, removed, fitted as the graph taken, its weights)
+        best = None
         for added, removed in _choices(edges, i, j, shared):
             size = len(edges) + len(added) - len(removed)
             A = fits.fit(added, removed)
             if A is None:
-                rotation, exact = _rotation(basis, edges, added, removed), True
+                (rotation, A), exact = _exact(basis, edges, added, removed), True
             else:
                 rotation, exact = _residuals(basis, A)[1], False
             same = best is not None and size == best[0]
             if not exact and (_near(rotation, current) or (same and _near(rotation, best[1]))):
-                rotation, exact = _rotation(basis, edges, added, removed), True
+                (rotation, A), exact = _exact(basis, edges, added, removed), True
                 if same and not best[4]:
-                    refit = _rotation(basis, edges, best[2], best[3])
-                    best = (best[0], refit, best[2], best[3], True)
+                    refit, B = _exact(basis, edges, best[2], best[3])
+                    best = (best[0], refit, best[2], best[3], True, B)
             if rotation < current and (best is None or (size, rotation) < best[:2]):
-                best = (size, rotation, added, removed, exact)
+                best = (size, rotation, added, removed, exact, A)
         if best is not None:
             trial = (edges | set(best[2])) - set(best[3])
-            current = best[1] if best[4] else _rotation(basis, trial, [], [])
+            current, fitted = (best[1], best[5]) if best[4] else _exact(basis, trial, [], [])
             edges, split, fits = trial, True, None
     if not split:
         return None
-    A = _fit(basis, edges)
-    descended = edge_test_descent(basis, A)
+    descended = edge_test_descent(basis, fitted)
     if descended is None or sp.triu(descended, 1).nnz > len(edges):
-        return A
+        return fitted
     return descended
 
 
-def _rotation(basis, edges, added, removed) -> float:
-    """The rotation residual (``_residuals``) of the `_fit` of ``edges`` with the pairs
-    ``added`` and without those ``removed``."""
-    return _residuals(basis, _fit(basis, (edges | set(added)) - set(removed)))[1]
+def _exact(basis, edges, added, removed) -> tuple[float, sp.csr_array]:
+    """The rotation residual (``_residuals``) and the weights of the `_fit` of ``edges``
+    with the pairs ``added`` and without those ``removed``."""
+    A = _fit(basis, (edges | set(added)) - set(removed))
+    return _residuals(basis, A)[1], A

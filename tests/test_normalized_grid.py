@@ -85,19 +85,34 @@ def _infer(V):
     return result, [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
 
 
+def _grid_inference(a, b, s, noise=None):
+    """The normalized `a` x `b` grid, its Fourier basis, and `_infer` on its eigenvectors
+    (perturbed by ``noise``, draw ``s``, when given) shuffled by ``s``."""
+    G, _ = _grid(a, b)
+    B = fourier_basis(G, laplacian="normalized")
+    V = B.eigenvectors if noise is None else perturbed(B.eigenvectors, noise, s)
+    return G, B, *_infer(shuffled(V, s))
+
+
+def _is_the_grid_or_a_twin(result, G):
+    L = result.laplacian.toarray()
+    A = (np.abs(L) > 1e-9) & ~np.eye(L.shape[0], dtype=bool)
+    return nx.is_isomorphic(nx.from_numpy_array(A.astype(float)), G)
+
+
+def _truth_listed(B, result):
+    return max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+
+
 @pytest.mark.parametrize("s", [0, 1])
 def test_exact_normalized_grid_above_42_nodes_has_the_grid_among_the_candidates(s):
     # main: a weighted member of 50 edges for 80, warned, the grid not a candidate
-    G, _ = _grid(4, 12)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(B.eigenvectors, s))
+    G, B, result, caught = _grid_inference(4, 12, s)
     assert caught
     assert result.n_edges == 80
     assert result.history.get("normalized_grid")
-    L = result.laplacian.toarray()
-    A = (np.abs(L) > 1e-9) & ~np.eye(48, dtype=bool)
-    assert nx.is_isomorphic(nx.from_numpy_array(A.astype(float)), G)  # the grid or a twin
-    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+    assert _is_the_grid_or_a_twin(result, G)
+    assert _truth_listed(B, result)
 
 
 def test_pair_noise_level_only_behind_an_overstated_search_level():
@@ -113,25 +128,21 @@ def test_perturbed_normalized_3x15_grid_is_warned():
     # search ended at 0.021, above UNRESOLVABLE_NOISE, its fit at the pairs' 3.6e-4; then
     # warned of its unequal weights, the grid listed; now the grid read, which fits as
     # well with fewer edges, is returned (``_grid_behind``), warned, the member listed
-    G, _ = _grid(3, 15)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 0), 0))
+    _, B, result, caught = _grid_inference(3, 15, 0, noise=1e-3)
     assert caught
     assert result.n_edges == 72
     assert 72 + result.history["normalized_grid_edges"] in result.history["candidate_edges"]
-    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+    assert _truth_listed(B, result)
 
 
 @pytest.mark.parametrize("s", [0, 1])
 def test_perturbed_normalized_grid_lists_the_grid_behind_a_weighted_member(s):
     # main: 50 edges for 80 (F1 0.77), warned, the grid not among the candidates
-    G, _ = _grid(4, 12)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, s), s))
+    _, B, result, caught = _grid_inference(4, 12, s, noise=1e-3)
     assert caught
     assert result.history["unit_family_doubt"] == "unequal weights"
     assert result.history["normalized_grid"] >= 1
-    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+    assert _truth_listed(B, result)
 
 
 def test_perturbed_grid_is_read_with_the_noisy_tolerances():
@@ -194,20 +205,16 @@ def test_sign_blocks_split_the_eigenspaces_paired_by_the_bipartition():
 def test_exact_square_normalized_grid_has_the_grid_among_the_candidates():
     # main: a weighted member of 3476 edges for 220 (F1 0.115), warned, the grid not
     # among the candidates
-    G, _ = _grid(11, 11)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(B.eigenvectors, 0))
+    _, B, result, caught = _grid_inference(11, 11, 0)
     assert caught
     assert result.history.get("normalized_grid")
-    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+    assert _truth_listed(B, result)
 
 
 def test_perturbed_square_grid_behind_a_denser_graph_is_returned():
     # main: the complete graph (3240 edges, F1 0.085), no grid among the candidates; the
     # grid read from the degrees and spectrum fits better (both residuals) and is sparser
-    G, _ = _grid(9, 9)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 1), 1))
+    G, B, result, caught = _grid_inference(9, 9, 1, noise=1e-3)
     assert caught
     assert result.n_edges == 144
     # the graph the searches found (the complete graph with one BLAS thread, a weighted
@@ -216,7 +223,5 @@ def test_perturbed_square_grid_behind_a_denser_graph_is_returned():
     found = 144 + result.history["normalized_grid_edges"]
     assert found > 144
     assert found in result.history["candidate_edges"]
-    L = result.laplacian.toarray()
-    A = (np.abs(L) > 1e-9) & ~np.eye(81, dtype=bool)
-    assert nx.is_isomorphic(nx.from_numpy_array(A.astype(float)), G)  # the grid or a twin
-    assert max(compare_graphs(B.laplacian, L)["f1"] for L in result.candidates) == 1.0
+    assert _is_the_grid_or_a_twin(result, G)
+    assert _truth_listed(B, result)

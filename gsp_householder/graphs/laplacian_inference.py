@@ -456,15 +456,14 @@ def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
         basis["V_anchored"], basis["zero_column"], system, B.u)
     if W is None or _residuals(basis, W)[0] > FITS_EXACTLY:
         return None
-    weights = sp.triu(W, 1).data
-    item = (int(weights.size), float(weights.std() / weights.mean()), None, W)
+    item = _ranked_entry(W)
     if system.family_dimension > 1:
         # a member of the family need not give the columns of one eigenspace one
         # eigenvalue, nor keep their order: kept for bases without either
         if basis["groups"] is None and not basis["ordered"]:
             basis["unit_diagonal_member"] = item
         return None
-    history = {"noise": 0.0, "unit_diagonal_graph": int(weights.size)}
+    history = {"noise": 0.0, "unit_diagonal_graph": item[0]}
     return _result(basis, B, [item], 1, history)
 
 
@@ -508,9 +507,7 @@ def _unit_diagonal_settled(basis, B):
             # graph in its place (the weighted 4 x 7 grid: 183 edges for 45)
             W = drawn[1]
             if W is not None and _residuals(basis, W)[0] <= FITS_EXACTLY:
-                weights = sp.triu(W, 1).data
-                basis["unit_diagonal_member"] = (
-                    int(weights.size), float(weights.std() / weights.mean()), None, W)
+                basis["unit_diagonal_member"] = _ranked_entry(W)
             return None
         history = {"noise": 0.0, "unit_diagonal_member": (item[0], None)}
         return [item], system.family_dimension, history
@@ -606,8 +603,7 @@ def _with_noisy_unit_diagonal_member(basis, B, ranked, family_dimension, history
         if (searched[0] <= NOISY_MEMBER_MISFIT * fit[0]
                 or searched[1] <= NOISY_MEMBER_MISFIT * fit[1]):
             return ranked, family_dimension
-    weights = sp.triu(member.W, 1).data
-    item = (int(weights.size), float(weights.std() / weights.mean()), None, member.W)
+    item = _ranked_entry(member.W)
     history["noisy_unit_diagonal_member"] = (item[0], int(ranked[0][0]) if ranked else None,
                                              member.dimension, member.gap)
     return _ahead([item], ranked), max(family_dimension, member.dimension)
@@ -1122,8 +1118,7 @@ def _sparser_first(basis, ranked, laps, history, W, key):
     ``history["candidate_edges"]`` follows, and ``history[key]`` is the number of edges
     fewer. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
     found = ranked[0]
-    weights = sp.triu(W, 1).data
-    ranked = [(weights.size, float(weights.std() / weights.mean()), None, W), *ranked[1:]]
+    ranked = [_ranked_entry(W), *ranked[1:]]
     laps[0] = L = _laplacian(W, basis)
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     laps.append(_laplacian(found[3], basis))
@@ -1474,6 +1469,13 @@ def _descended_fits(basis, W, m, A, history) -> bool:
     before, after = _residuals(basis, W), _residuals(basis, A)
     best = min((g["rotation"] for g in history.get("noisy_graphs", [])), default=before[1])
     return after[0] < before[0] and after[1] < before[1] and after[1] <= best
+
+
+def _ranked_entry(W) -> tuple:
+    """The entry of the graph of weights ``W`` in a list of graphs found (``ranked``):
+    its number of edges, its weights' coefficient of variation, no direction, ``W``."""
+    weights = sp.triu(W, 1).data
+    return (int(weights.size), float(weights.std() / weights.mean()), None, W)
 
 
 def _complete_weights(B, ranked) -> sp.csr_array:

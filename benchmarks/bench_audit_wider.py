@@ -24,6 +24,9 @@ with the true Laplacian (``comm``: it has the true eigenvectors, relative commut
 - ``wrong, family only``: missed, no warning, but ``family_dimension`` > 1 or several
   candidates;
 - ``wrong warned``: missed with a warning;
+- ``wrong, complement only``: missed, no warning and no family flag, but the answer's
+  complement, connected, has the same eigenvectors (``complement_twin``: a dense
+  unweighted graph answered by its sparser complement);
 - ``WRONG SILENT``: missed with no flag at all;
 - ``crash``: an exception (none is expected: every input is a valid basis);
 - ``SLOW`` is added above the time limit of ``bench_audit.time_limit`` (2 s at n <= 200).
@@ -57,8 +60,8 @@ from bench_inference_sweep import _from_pygsp, _multiplicity, _relabel, run_one
 import gsp_householder
 from gsp_householder import fourier_basis
 
-CLASSES = ["crash", "WRONG SILENT", "wrong warned", "wrong, family only", "right warned",
-           "right quiet"]
+CLASSES = ["crash", "WRONG SILENT", "wrong warned", "wrong, family only",
+           "wrong, complement only", "right warned", "right quiet"]
 
 
 def _pygsp_graph(name, *args, **kwargs):
@@ -224,6 +227,8 @@ def classify(kind: str, mult: int, f1: float, res, warned: bool, target=None) ->
         return "wrong warned"
     if res.family_dimension > 1 or res.n_candidates > 1:
         return "wrong, family only"
+    if getattr(res, "complement_twin", False):
+        return "wrong, complement only"
     return "WRONG SILENT"
 
 

@@ -18,7 +18,7 @@ signals >= 0.98, noisy signals (``--snr``) >= 0.95 as perturbed input):
   (it commutes with the true Laplacian) and at most as many edges, and the result
   flags a family or warns: the eigenvectors do not identify the graph;
 - ``flagged``: missed, with a family flag (``family_dimension`` > 1 or several
-  candidates) or a warning;
+  candidates), the complement flag (``complement_twin``) or a warning;
 - ``SILENT``: missed with neither, the worst failure;
 - ``error``: ``infer_laplacian`` refused the input (the message is printed).
 
@@ -308,7 +308,8 @@ def verdict(kind, mult, f1, res, warned, alternative, snr_db=None):
         target = TARGET["perturbed"]
     if f1 >= target - 1e-12:
         return "ok"
-    flagged = res.family_dimension > 1 or res.n_candidates > 1 or warned
+    flagged = (res.family_dimension > 1 or res.n_candidates > 1 or warned
+               or getattr(res, "complement_twin", False))
     if flagged and alternative:
         return "alt"
     return "flagged" if flagged else "SILENT"

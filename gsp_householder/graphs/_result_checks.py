@@ -5,7 +5,9 @@ leaves a family although the spectrum is simple (``_undetermined_support``), a g
 the fitted rankings that does not fit (``_unranked_doubt``), the noise level a graph fits
 to (``_fitted_noise``), and an equal-weight graph's connected complement that shares its
 eigenvectors (``_close_complement``) or, whatever the weights and the noise, a complement
-with no more edges that fits them as well (``_fitting_complement``).
+with no more edges that fits them as well (``_fitting_complement``). Every equal-weight
+graph whose complement is connected shares its eigenvectors with that complement
+(``_complement_twin``, the result's ``complement_twin`` flag), however dense.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._complement_graph import complement_connected
 from gsp_householder.graphs._equal_sparsity import _floored_residuals
 from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
@@ -29,10 +32,16 @@ from gsp_householder.graphs._thresholds import (
     UNRESOLVABLE_NOISE,
 )
 
-# an equal-weight graph whose connected complement has at most this many times its
-# edges is reported (AmbiguousGraphWarning, the complement among the candidates): the
-# two share their eigenvectors and only the prior "sparser" tells them apart
+#: An equal-weight graph whose connected complement has at most this many times its
+#: edges is warned of (AmbiguousGraphWarning, the complement among the candidates): the
+#: two share their eigenvectors and only the prior "sparser" tells them apart, by
+#: little. Beyond it the complement is flagged only (``_complement_twin``: the result's
+#: ``complement_twin``, the complement built on demand), as every sparse unweighted
+#: answer's is.
 COMPLEMENT_RATIO = 2.0
+#: Coefficient of variation of the weights below which a graph has equal weights (exact
+#: eigenvectors; with noise, ``_equal_within_noise`` at the level the graph was found at).
+EQUAL_WEIGHT_CV = 1e-6
 #: Eigenvalues of a graph found closer than this, relative to the largest, are one
 #: repeated eigenvalue (``_undetermined_support``: exact eigenvectors, rounding level).
 SIMPLE_SPECTRUM_GAP = 1e-8
@@ -148,33 +157,46 @@ def _fitted_noise(history) -> float:
     return noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE and fits else 0.0
 
 
-def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
-    """The complement of the graph ``best`` when it shares its eigenvectors and is close.
+def _complement_twin(basis, best, noise: float = 0.0) -> bool:
+    """Whether the complement of the graph ``best`` (a ``ranked`` entry: edges, weights'
+    coefficient of variation, direction, weights) is a connected graph with the same
+    eigenvectors.
 
     For a combinatorial Laplacian $L$ with equal weights $c$, $c(nI - J) - L$ is the
     Laplacian of the complement with the same weight, diagonal in every basis that
-    diagonalises $L$ and has the constant vector. Returned only when that complement
-    is connected and has at most ``COMPLEMENT_RATIO`` times the edges of ``best``
-    (then the graph is at least a third of all pairs, so a dense matrix costs no
-    more than the graph itself); otherwise ``None``. With the eigenvalue order known
-    (``ordered``) the complement, whose eigenvalues $cn - \\lambda$ run the other way,
-    is not valid and is not returned. With noisy eigenvectors (``noise``, the level the
-    graph was found at, ``_fitted_noise``), equal weights are equal to that level
-    (``_equal_within_noise``).
+    diagonalises $L$ and has the constant vector: no inference from eigenvectors tells
+    the two apart, and the prior "sparser" picks one. True when the basis is
+    combinatorial with no eigenvalue order (with the order known the complement, whose
+    eigenvalues $cn - \\lambda$ run the other way, is not valid), the graph is neither
+    empty nor complete, its weights are equal (coefficient of variation at most
+    ``EQUAL_WEIGHT_CV``, or, with noisy eigenvectors, equal to the level ``noise`` the
+    graph was found at, ``_fitted_noise``: ``_equal_within_noise``) and its complement
+    is connected (``complement_connected``, no dense matrix formed).
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]
+    if (basis["kind"] != "combinatorial" or basis["ordered"]
+            or not 0 < n_edges < n * (n - 1) // 2):
+        return False
+    if cv > EQUAL_WEIGHT_CV and not (noise > EXACT_NOISE
+                                     and _equal_within_noise(basis, W, noise)):
+        return False
+    return complement_connected(W)
+
+
+def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
+    """Unit weights of the complement of the graph ``best`` when it shares its
+    eigenvectors (``_complement_twin``) and is close: at most ``COMPLEMENT_RATIO`` times
+    the edges of ``best`` (then the graph is at least a third of all pairs, so a dense
+    matrix costs no more than the graph itself); otherwise ``None``.
+    """
+    n_edges, W = best[0], best[3]
+    n = W.shape[0]
     pairs = n * (n - 1) // 2
-    if (basis["kind"] != "combinatorial" or basis["ordered"] or n_edges >= pairs
-            or pairs - n_edges > COMPLEMENT_RATIO * n_edges):
-        return None
-    if cv > 1e-6 and not (noise > EXACT_NOISE and _equal_within_noise(basis, W, noise)):
+    if pairs - n_edges > COMPLEMENT_RATIO * n_edges or not _complement_twin(basis, best, noise):
         return None
     # unit weights: `_laplacian` sets the scale
-    C = sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())
-    if sp.csgraph.connected_components(C, directed=False)[0] > 1:
-        return None
-    return C
+    return sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())
 
 
 def _fitting_complement(basis, W, noise: float = 0.0) -> sp.csr_array | None:

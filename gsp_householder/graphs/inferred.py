@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder._validation import check_real_array, check_scalar
+from gsp_householder.graphs._complement_graph import complement_laplacian
 from gsp_householder.learning.result import DictionaryResult
 
 __all__ = ["InferredLaplacian", "to_networkx"]
@@ -44,6 +45,18 @@ class InferredLaplacian:
     candidates : list of scipy.sparse.csr_array
         The distinct valid connected Laplacians found, sparsest first;
         ``candidates[0]`` is ``laplacian``.
+    complement_twin : bool
+        Whether the complement of the inferred graph is a connected graph with the same
+        eigenvectors: true for every graph with equal weights (to the noise level, with
+        noisy eigenvectors) whose complement is connected, from a combinatorial basis
+        with no eigenvalue order. For such a graph $L$ with weight $c$,
+        $c(nI - J) - L$ is the complement's Laplacian and is diagonal in the same
+        basis, so no inference from eigenvectors tells the two apart: the sparser is
+        returned, a prior that answers a graph with more than half of the pairs by its
+        complement. Not a warning (it holds for every sparse unweighted answer, as for
+        the truth): the complement, built on demand by ``complement()``, is not among
+        the ``candidates``, unless it has at most ``COMPLEMENT_RATIO`` (2) times the
+        edges, where it is listed and warned of (``history["complement_edges"]``).
     learned : DictionaryResult or None
         Set by `gsp_householder.graphs.from_signals.learn_graph`: the learned
         basis (``learned.dictionary``, a HouseholderProduct whose columns are the
@@ -148,6 +161,7 @@ class InferredLaplacian:
     candidates: list = field(default_factory=list, repr=False)
     learned: DictionaryResult | None = field(default=None, repr=False)
     history: dict = field(default_factory=dict, repr=False)
+    complement_twin: bool = False
 
     @property
     def n_candidates(self) -> int:
@@ -163,6 +177,53 @@ class InferredLaplacian:
         return (self.family_dimension > 1 or edges.count(self.n_edges) > 1
                 or "complement_edges" in self.history or "superset_edges" in self.history
                 or bool(self.history.get("undecided")))
+
+    @property
+    def n_complement_edges(self) -> int:
+        """Number of edges of the complement of the inferred graph (pairs less edges)."""
+        n = self.laplacian.shape[0]
+        return n * (n - 1) // 2 - self.n_edges
+
+    def complement(self) -> sp.csr_array:
+        """The Laplacian of the complement of the inferred graph, built on demand.
+
+        Unit weights on the pairs that are not edges, $nI - J - L_1$ for the unit-weight
+        Laplacian $L_1$ of the graph, scaled to the trace of ``laplacian``: for an
+        equal-weight graph this is $c(nI - J) - L$ up to that scale, with the same
+        eigenvectors (see ``complement_twin``). Formed as an $n \\times n$ matrix
+        each time it is asked for, never stored.
+
+        Returns
+        -------
+        scipy.sparse.csr_array of shape (n, n)
+
+        Raises
+        ------
+        ValueError
+            If ``complement_twin`` is false: the complement is disconnected, the graph
+            has unequal weights or is a normalized Laplacian, or the eigenvalue order
+            was given, and the complement does not share the eigenvectors as a valid
+            graph.
+        """
+        if not self.complement_twin:
+            raise ValueError("the complement of this graph does not share its eigenvectors "
+                             "as a connected graph (complement_twin is False)")
+        return complement_laplacian(self.laplacian)
+
+    def summary(self) -> str:
+        """A few lines on the answer: its size, its fit, the family and candidates found,
+        and the complement with the same eigenvectors (``complement_twin``)."""
+        n = self.laplacian.shape[0]
+        lines = [f"{self.laplacian_type} Laplacian: {n} nodes, {self.n_edges} edges, "
+                 f"residual {self.residual:.2e}",
+                 f"family dimension {self.family_dimension}, {self.n_candidates} "
+                 f"candidate(s)" + ("; ambiguous" if self.ambiguous else "")]
+        if self.complement_twin:
+            listed = " (among the candidates)" if "complement_edges" in self.history else ""
+            lines.append(f"complement: a connected graph with {self.n_complement_edges} "
+                         f"edges has the same eigenvectors{listed}; the sparser is "
+                         f"returned (complement() builds it)")
+        return "\n".join(lines)
 
     def to_networkx(self, nodelist=None):
         """The inferred graph as a ``networkx.Graph`` with the basis's node labels.

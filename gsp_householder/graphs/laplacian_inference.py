@@ -138,6 +138,7 @@ from gsp_householder.graphs._regular_family import (
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._result_checks import (
     _close_complement,
+    _complement_twin,
     _exact_misfit,
     _fitted_noise,
     _fitting_complement,
@@ -253,7 +254,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     Returns
     -------
     InferredLaplacian
-        With ``family_dimension`` and ``candidates`` reporting the other valid graphs.
+        With ``family_dimension`` and ``candidates`` reporting the other valid graphs,
+        and ``complement_twin`` whether the graph's complement, connected, has the same
+        eigenvectors (an equal-weight graph: ``complement()`` builds it).
 
     Raises
     ------
@@ -326,7 +329,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     AmbiguousGraphWarning
         If the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
-        complement is then the last of the candidates). Also if, with noisy
+        complement is then the last of the candidates; a denser complement is flagged
+        only, by ``complement_twin``). Also if, with noisy
         eigenvectors, a sparser graph with the eigenspaces of the graph returned fits
         them to their noise level, with a rotation residual per free pair within 5
         times (not within 1.25 times) that graph's (``history["rival_edges"]``, the
@@ -1106,10 +1110,16 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
     window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
     _weak_edges(basis, L, eigenvalues, history, tested)
+    # the complement of an equal-weight graph shares its eigenvectors however dense: a
+    # flag, not a warning (every sparse unweighted answer has it); equal weights judged
+    # at the level the complement check above took (``exact_search_noise`` kept it)
+    twin = _complement_twin(basis, ranked[0],
+                            _fitted_noise(history) or history.get("exact_search_noise", 0.0))
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
-        family_dimension=int(family_dimension), candidates=laps, history=history)
+        family_dimension=int(family_dimension), candidates=laps, history=history,
+        complement_twin=twin)
 
 
 def _sparser_first(basis, ranked, laps, history, W, key):

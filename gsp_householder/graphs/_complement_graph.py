@@ -1,0 +1,94 @@
+"""The complement of a graph: whether it is connected, and its Laplacian on demand.
+
+An unweighted graph and its complement share their eigenvectors: with $L$ the
+Laplacian of the graph, $nI - J - L$ is the complement's, and both are diagonal in
+every basis that diagonalises $L$ and holds the constant vector. The inference reports
+it for every equal-weight answer whose complement is connected
+(``InferredLaplacian.complement_twin``); these two functions serve that report without
+forming an $n \\times n$ matrix unless the complement is asked for.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["complement_connected", "complement_laplacian"]
+
+
+def complement_connected(W) -> bool:
+    """Whether the complement of the graph with adjacency (or weights) ``W`` is connected.
+
+    A breadth-first search on the complement that keeps the set of nodes not reached:
+    each node taken out of the queue reaches every such node that is not its neighbour
+    in ``W``. Every node left unreached at a step is a neighbour of the node taken, so
+    the work is $O(n + m)$ for $m$ edges and no dense matrix is formed.
+
+    Parameters
+    ----------
+    W : scipy sparse array or array_like of shape (n, n)
+        Symmetric; its nonzero off-diagonal entries are the edges.
+
+    Returns
+    -------
+    bool
+        True for one node, or when the complement has a single connected component.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> complement_connected(nx.to_scipy_sparse_array(nx.cycle_graph(5)))
+    True
+    >>> complement_connected(nx.to_scipy_sparse_array(nx.complete_bipartite_graph(2, 3)))
+    False
+    """
+    A = sp.csr_array(W)
+    n = A.shape[0]
+    unreached = set(range(1, n))
+    queue = [0]
+    while queue and unreached:
+        u = queue.pop()
+        neighbours = set(A.indices[A.indptr[u] : A.indptr[u + 1]].tolist())
+        reached = [v for v in unreached if v not in neighbours]
+        unreached.difference_update(reached)
+        queue.extend(reached)
+    return not unreached
+
+
+def complement_laplacian(L) -> sp.csr_array:
+    """The combinatorial Laplacian of the complement of the graph of ``L``, unit weights
+    scaled to the trace of ``L``.
+
+    With $L_1$ the unit-weight Laplacian of the edges of ``L`` (its nonzero off-diagonal
+    entries), the result is $t\\,(nI - J - L_1)$ with $t$ such that its trace is that of
+    ``L``: for an equal-weight ``L`` whose complement is connected, it has the same
+    eigenvectors and the scale of ``L`` (the inference's trace ``n * scale``).
+
+    Parameters
+    ----------
+    L : scipy sparse array or array_like of shape (n, n)
+        A combinatorial Laplacian that is not that of the complete graph.
+
+    Returns
+    -------
+    scipy.sparse.csr_array of shape (n, n)
+        Dense in its pattern: the complement of a sparse graph holds most pairs.
+
+    Raises
+    ------
+    ValueError
+        If ``L`` is the Laplacian of the complete graph (its complement has no edge).
+    """
+    L = sp.csr_array(L)
+    n = L.shape[0]
+    edges = sp.triu(L, 1).tocoo()
+    keep = edges.data != 0
+    adjacent = np.zeros((n, n), dtype=bool)
+    adjacent[edges.row[keep], edges.col[keep]] = True
+    C = ~(adjacent | adjacent.T)
+    np.fill_diagonal(C, False)
+    degrees = C.sum(axis=1)
+    if not degrees.any():
+        raise ValueError("the graph is complete: its complement has no edge")
+    Lc = np.diag(degrees.astype(float)) - C
+    return sp.csr_array(Lc * (float(L.diagonal().sum()) / float(degrees.sum())))

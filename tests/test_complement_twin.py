@@ -127,3 +127,32 @@ def test_no_flag_where_the_complement_is_no_valid_graph():
     B = fourier_basis(nx.complement(nx.random_regular_graph(4, 30, seed=75)))
     res, _ = _quiet_inference(B)
     assert res.n_edges > 60 and not res.complement_twin
+
+
+@pytest.mark.parametrize("draw", [None, 1])
+def test_normalized_regular_answer_flagged_with_its_complement(draw):
+    # normalized Laplacians of regular graphs: I - A/d and I - (J - I - A)/(n - 1 - d)
+    # share their eigenvectors; the sparser (the 4-regular graph) is returned
+    G = nx.complement(nx.random_regular_graph(4, 30, seed=75))
+    V = fourier_basis(G, "normalized").eigenvectors
+    V = shuffled(V, 0) if draw is None else audit_input(V, 1e-3, draw)
+    res, _ = _quiet_inference(V, laplacian="normalized")
+    assert compare_graphs(nx.complement(G), res.laplacian)["f1"] == 1.0
+    assert res.complement_twin
+    C = res.complement().toarray()
+    A = nx.to_numpy_array(G, nodelist=range(30))
+    assert np.allclose(C, np.eye(30) - A / 25.0, atol=1e-12)
+    off = V.T @ C @ V
+    off -= np.diag(np.diag(off))
+    assert np.linalg.norm(off) / np.linalg.norm(C) < (1e-8 if draw is None else 1e-2)
+
+
+def test_no_flag_for_an_irregular_normalized_answer():
+    G = nx.gnp_random_graph(20, 0.3, seed=1)
+    assert nx.is_connected(G) and nx.is_connected(nx.complement(G))
+    res, _ = _quiet_inference(
+        shuffled(fourier_basis(G, "normalized").eigenvectors, 0), laplacian="normalized"
+    )
+    assert compare_graphs(G, res.laplacian)["f1"] == 1.0 and not res.complement_twin
+    with pytest.raises(ValueError, match="isolated"):
+        complement_laplacian(nx.normalized_laplacian_matrix(nx.star_graph(4)), "normalized")

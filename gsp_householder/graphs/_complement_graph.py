@@ -55,19 +55,24 @@ def complement_connected(W) -> bool:
     return not unreached
 
 
-def complement_laplacian(L) -> sp.csr_array:
-    """The combinatorial Laplacian of the complement of the graph of ``L``, unit weights
-    scaled to the trace of ``L``.
+def complement_laplacian(L, kind: str = "combinatorial") -> sp.csr_array:
+    """The Laplacian of the complement of the graph of ``L``, with unit weights.
 
-    With $L_1$ the unit-weight Laplacian of the edges of ``L`` (its nonzero off-diagonal
-    entries), the result is $t\\,(nI - J - L_1)$ with $t$ such that its trace is that of
-    ``L``: for an equal-weight ``L`` whose complement is connected, it has the same
-    eigenvectors and the scale of ``L`` (the inference's trace ``n * scale``).
+    With $A$ the adjacency of the edges of ``L`` (its nonzero off-diagonal entries) and
+    $C = J - I - A$ that of the complement, $D_C$ its degrees: for a combinatorial
+    ``L``, $t\\,(D_C - C)$, $t$ such that its trace is that of ``L`` (for an
+    equal-weight ``L`` this is $c(nI - J) - L$ at the scale of ``L``, the inference's
+    trace ``n * scale``); for a normalized one, $I - D_C^{-1/2} C D_C^{-1/2}$
+    ($I - C/(n - 1 - d)$ for a $d$-regular graph). Either has the eigenvectors of ``L``
+    when ``L`` has equal weights (and is regular, if normalized) and the complement is
+    connected.
 
     Parameters
     ----------
     L : scipy sparse array or array_like of shape (n, n)
-        A combinatorial Laplacian that is not that of the complete graph.
+        A Laplacian that is not that of the complete graph.
+    kind : {"combinatorial", "normalized"}, default "combinatorial"
+        The type of ``L`` and of the result.
 
     Returns
     -------
@@ -77,7 +82,8 @@ def complement_laplacian(L) -> sp.csr_array:
     Raises
     ------
     ValueError
-        If ``L`` is the Laplacian of the complete graph (its complement has no edge).
+        If ``L`` is the Laplacian of the complete graph (its complement has no edge),
+        or, normalized, the complement has an isolated node.
     """
     L = sp.csr_array(L)
     n = L.shape[0]
@@ -87,8 +93,13 @@ def complement_laplacian(L) -> sp.csr_array:
     adjacent[edges.row[keep], edges.col[keep]] = True
     C = ~(adjacent | adjacent.T)
     np.fill_diagonal(C, False)
-    degrees = C.sum(axis=1)
+    degrees = C.sum(axis=1).astype(float)
     if not degrees.any():
         raise ValueError("the graph is complete: its complement has no edge")
-    Lc = np.diag(degrees.astype(float)) - C
+    if kind == "normalized":
+        if not degrees.all():
+            raise ValueError("the complement has an isolated node: no normalized Laplacian")
+        s = 1.0 / np.sqrt(degrees)
+        return sp.csr_array(np.eye(n) - C * np.outer(s, s))
+    Lc = np.diag(degrees) - C
     return sp.csr_array(Lc * (float(L.diagonal().sum()) / float(degrees.sum())))

@@ -165,18 +165,26 @@ def _complement_twin(basis, best, noise: float = 0.0) -> bool:
     For a combinatorial Laplacian $L$ with equal weights $c$, $c(nI - J) - L$ is the
     Laplacian of the complement with the same weight, diagonal in every basis that
     diagonalises $L$ and has the constant vector: no inference from eigenvectors tells
-    the two apart, and the prior "sparser" picks one. True when the basis is
-    combinatorial with no eigenvalue order (with the order known the complement, whose
-    eigenvalues $cn - \\lambda$ run the other way, is not valid), the graph is neither
-    empty nor complete, its weights are equal (coefficient of variation at most
+    the two apart, and the prior "sparser" picks one. For a normalized Laplacian
+    $I - A/d$ of a $d$-regular graph, $I - (J - I - A)/(n - 1 - d)$ is its complement's
+    likewise (an irregular graph's complement does not share its eigenvectors: the
+    zero-eigenvalue vector $D^{1/2}\\mathbf 1$ is not constant). True when the basis has
+    no eigenvalue order (with the order known the complement, whose eigenvalues run the
+    other way, is not valid), the graph is neither empty nor complete (and regular, for
+    a normalized basis), its weights are equal (coefficient of variation at most
     ``EQUAL_WEIGHT_CV``, or, with noisy eigenvectors, equal to the level ``noise`` the
     graph was found at, ``_fitted_noise``: ``_equal_within_noise``) and its complement
     is connected (``complement_connected``, no dense matrix formed).
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]
-    if (basis["kind"] != "combinatorial" or basis["ordered"]
-            or not 0 < n_edges < n * (n - 1) // 2):
+    if basis["ordered"] or not 0 < n_edges < n * (n - 1) // 2:
+        return False
+    if basis["kind"] == "normalized":
+        degrees = np.asarray((sp.csr_array(W) != 0).sum(axis=1)).ravel()
+        if np.any(degrees != degrees[0]):
+            return False
+    elif basis["kind"] != "combinatorial":
         return False
     if cv > EQUAL_WEIGHT_CV and not (noise > EXACT_NOISE
                                      and _equal_within_noise(basis, W, noise)):
@@ -188,12 +196,14 @@ def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:
     """Unit weights of the complement of the graph ``best`` when it shares its
     eigenvectors (``_complement_twin``) and is close: at most ``COMPLEMENT_RATIO`` times
     the edges of ``best`` (then the graph is at least a third of all pairs, so a dense
-    matrix costs no more than the graph itself); otherwise ``None``.
+    matrix costs no more than the graph itself), for a combinatorial basis; otherwise
+    ``None``.
     """
     n_edges, W = best[0], best[3]
     n = W.shape[0]
     pairs = n * (n - 1) // 2
-    if pairs - n_edges > COMPLEMENT_RATIO * n_edges or not _complement_twin(basis, best, noise):
+    if (basis["kind"] != "combinatorial" or pairs - n_edges > COMPLEMENT_RATIO * n_edges
+            or not _complement_twin(basis, best, noise)):
         return None
     # unit weights: `_laplacian` sets the scale
     return sp.csr_array(1.0 - np.eye(n) - W.astype(bool).toarray())

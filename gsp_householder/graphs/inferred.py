@@ -48,15 +48,17 @@ class InferredLaplacian:
     complement_twin : bool
         Whether the complement of the inferred graph is a connected graph with the same
         eigenvectors: true for every graph with equal weights (to the noise level, with
-        noisy eigenvectors) whose complement is connected, from a combinatorial basis
-        with no eigenvalue order. For such a graph $L$ with weight $c$,
-        $c(nI - J) - L$ is the complement's Laplacian and is diagonal in the same
-        basis, so no inference from eigenvectors tells the two apart: the sparser is
-        returned, a prior that answers a graph with more than half of the pairs by its
-        complement. Not a warning (it holds for every sparse unweighted answer, as for
-        the truth): the complement, built on demand by ``complement()``, is not among
-        the ``candidates``, unless it has at most ``COMPLEMENT_RATIO`` (2) times the
-        edges, where it is listed and warned of (``history["complement_edges"]``).
+        noisy eigenvectors; and regular, for a normalized Laplacian) whose complement is
+        connected, from a basis with no eigenvalue order. For such a graph $L$ with
+        weight $c$, $c(nI - J) - L$ is the complement's Laplacian (for a normalized
+        $I - A/d$, $I - (J - I - A)/(n - 1 - d)$) and is diagonal in the same basis, so
+        no inference from eigenvectors tells the two apart: the sparser is returned, a
+        prior that answers a graph with more than half of the pairs by its complement.
+        Not a warning (it holds for every sparse unweighted answer, as for the truth):
+        the complement, built on demand by ``complement()``, is not among the
+        ``candidates``, unless it has at most ``COMPLEMENT_RATIO`` (2) times the edges
+        (combinatorial), where it is listed and warned of
+        (``history["complement_edges"]``).
     learned : DictionaryResult or None
         Set by `gsp_householder.graphs.from_signals.learn_graph`: the learned
         basis (``learned.dictionary``, a HouseholderProduct whose columns are the
@@ -190,7 +192,8 @@ class InferredLaplacian:
         Unit weights on the pairs that are not edges, $nI - J - L_1$ for the unit-weight
         Laplacian $L_1$ of the graph, scaled to the trace of ``laplacian``: for an
         equal-weight graph this is $c(nI - J) - L$ up to that scale, with the same
-        eigenvectors (see ``complement_twin``). Formed as an $n \\times n$ matrix
+        eigenvectors (see ``complement_twin``); for a normalized Laplacian, the
+        complement's normalized Laplacian. Formed as an $n \\times n$ matrix
         each time it is asked for, never stored.
 
         Returns
@@ -201,14 +204,14 @@ class InferredLaplacian:
         ------
         ValueError
             If ``complement_twin`` is false: the complement is disconnected, the graph
-            has unequal weights or is a normalized Laplacian, or the eigenvalue order
-            was given, and the complement does not share the eigenvectors as a valid
-            graph.
+            has unequal weights (or, normalized, is not regular), or the eigenvalue
+            order was given, and the complement does not share the eigenvectors as a
+            valid graph.
         """
         if not self.complement_twin:
             raise ValueError("the complement of this graph does not share its eigenvectors "
                              "as a connected graph (complement_twin is False)")
-        return complement_laplacian(self.laplacian)
+        return complement_laplacian(self.laplacian, self.laplacian_type)
 
     def summary(self) -> str:
         """A few lines on the answer: its size, its fit, the family and candidates found,

@@ -47,6 +47,18 @@ def test_complement_connected_as_networkx_says(G):
     assert complement_connected(W) == nx.is_connected(nx.complement(G))
 
 
+def test_complement_connected_ignores_stored_zeros():
+    # the path 0-1-2-3's complement (0-2, 0-3, 1-3) is connected; a stored zero at
+    # (0, 3) read as an edge would cut it
+    W = sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(4)))
+    assert complement_connected(W)
+    W = sp.csr_array(
+        (np.r_[W.data, 0.0, 0.0], (np.r_[W.tocoo().row, 0, 3], np.r_[W.tocoo().col, 3, 0])),
+        shape=(4, 4),
+    )
+    assert W.nnz == 8 and complement_connected(W)
+
+
 def test_complement_laplacian_is_nI_minus_J_minus_L_at_the_trace_of_L():
     G = nx.gnp_random_graph(15, 0.3, seed=4)
     L1 = _unit_laplacian(G, 15)

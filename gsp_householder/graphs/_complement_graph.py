@@ -27,7 +27,8 @@ def complement_connected(W) -> bool:
     Parameters
     ----------
     W : scipy sparse array or array_like of shape (n, n)
-        Symmetric; its nonzero off-diagonal entries are the edges.
+        Symmetric; its nonzero off-diagonal entries are the edges (stored zeros are
+        not).
 
     Returns
     -------
@@ -42,7 +43,8 @@ def complement_connected(W) -> bool:
     >>> complement_connected(nx.to_scipy_sparse_array(nx.complete_bipartite_graph(2, 3)))
     False
     """
-    A = sp.csr_array(W)
+    A = sp.csr_array(W, copy=True)
+    A.eliminate_zeros()  # a stored zero is no edge
     n = A.shape[0]
     unreached = set(range(1, n))
     queue = [0]

@@ -20,8 +20,8 @@ def wider(monkeypatch):
     return bench_audit_wider
 
 
-def _result(dim=1, cands=1):
-    return SimpleNamespace(family_dimension=dim, n_candidates=cands)
+def _result(dim=1, cands=1, complement=False):
+    return SimpleNamespace(family_dimension=dim, n_candidates=cands, complement_twin=complement)
 
 
 def test_classes(wider):
@@ -37,10 +37,18 @@ def test_classes(wider):
     assert wider.classify("perturbed", 1, 0.5, _result(dim=2), True) == "wrong warned"
     assert wider.classify("perturbed", 1, 0.5, _result(dim=2), False) == "wrong, family only"
     assert wider.classify("exact", 1, 0.5, _result(cands=3), False) == "wrong, family only"
+    # the complement flag (a dense graph answered by its complement) below the family flag
+    assert wider.classify("exact", 1, 0.0, _result(complement=True), False) == (
+        "wrong, complement only")
+    assert wider.classify("exact", 1, 0.0, _result(dim=2, complement=True), False) == (
+        "wrong, family only")
+    assert wider.classify("exact", 1, 0.0, _result(complement=True), True) == "wrong warned"
+    assert wider.classify("exact", 1, 1.0, _result(complement=True), False) == "right quiet"
     # a NaN F1 (a non-finite Laplacian) is never right
     assert wider.classify("exact", 1, float("nan"), _result(), False) == "WRONG SILENT"
     assert set(wider.CLASSES) == {"crash", "WRONG SILENT", "wrong warned",
-                                  "wrong, family only", "right warned", "right quiet"}
+                                  "wrong, family only", "wrong, complement only",
+                                  "right warned", "right quiet"}
 
 
 def test_graphs_are_held_out(wider):

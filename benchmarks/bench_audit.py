@@ -22,7 +22,8 @@ the true Laplacian (``comm``: it has the true eigenvectors, relative commutator 
 
 - ``ok``: the target is met (exact: F1 = 1 on a simple spectrum, >= 0.98 otherwise;
   perturbed >= 0.95; signals >= 0.98);
-- ``flagged``: missed, with ``family_dimension`` > 1, several candidates or a warning;
+- ``flagged``: missed, with ``family_dimension`` > 1, several candidates, the complement
+  flag (``complement_twin``) or a warning;
 - ``SILENT WRONG``: missed with no flag;
 - ``error``: the input was refused (the message is printed);
 - ``SLOW`` is added when the inference took longer than 2 s at n <= 200,
@@ -187,7 +188,8 @@ def verdict(kind: str, mult: int, f1: float, res, warned: bool) -> str:
     target = TARGET.get(kind, 1.0 if mult == 1 else 0.98)
     if f1 >= target - 1e-12:
         return "ok"
-    if res.family_dimension > 1 or res.n_candidates > 1 or warned:
+    if (res.family_dimension > 1 or res.n_candidates > 1 or warned
+            or getattr(res, "complement_twin", False)):
         return "flagged"
     return "SILENT WRONG"
 

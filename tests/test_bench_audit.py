@@ -23,8 +23,8 @@ def audit(monkeypatch):
     return bench_audit
 
 
-def _result(dim=1, cands=1):
-    return SimpleNamespace(family_dimension=dim, n_candidates=cands)
+def _result(dim=1, cands=1, complement=False):
+    return SimpleNamespace(family_dimension=dim, n_candidates=cands, complement_twin=complement)
 
 
 def test_verdicts(audit):
@@ -40,6 +40,8 @@ def test_verdicts(audit):
     assert audit.verdict("perturbed", 1, 0.5, _result(dim=2), False) == "flagged"
     assert audit.verdict("perturbed", 1, 0.5, _result(cands=3), False) == "flagged"
     assert audit.verdict("exact", 1, 0.5, _result(), True) == "flagged"
+    # or by the complement flag (a dense graph answered by its complement)
+    assert audit.verdict("exact", 1, 0.0, _result(complement=True), False) == "flagged"
 
 
 def test_time_limits(audit):

@@ -83,7 +83,6 @@ from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._bipartite_halves import column_halves_graph
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
-from gsp_householder.graphs._cayley_sparsest import sparsest_cayley
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
@@ -646,16 +645,7 @@ def _search(basis, B, tol, rng):
     grouped = None
     if basis["groups"] is None and not basis["ordered"]:
         grouped = _character_search(basis, tol, rng)
-        level = None if grouped is None or B.n > GROUPED_ONLY_MIN_N else _settled_cayley(
-            basis, grouped[0][0][3])
-        if level is not None:
-            # the sparsest Cayley graphs of the group read: the grouped search answers
-            # alone, its graphs then the level's other Cayley graphs
-            keys = {_edge_key(item[3]) for item in grouped[0]}
-            more = [_ranked_entry(A) for A in level if _edge_key(A) not in keys]
-            grouped[2]["cayley_level_edges"] = (int(grouped[0][0][0]), len(more))
-            grouped = ([*grouped[0], *more], *grouped[1:])
-        if grouped is not None and (B.n > GROUPED_ONLY_MIN_N or level is not None):
+        if grouped is not None and B.n > GROUPED_ONLY_MIN_N:
             if not _symmetry_complement(B, grouped[0][0][3]):
                 return (_grouped_result, _regular_first(
                     basis, B, _equalised_first(basis, grouped[0], grouped[2]), grouped[2],
@@ -699,20 +689,6 @@ def _search(basis, B, tol, rng):
     ranked = _extreme_first(basis, B, _equalised_first(basis, ranked, history),
                             family_dimension, history)
     return _result, _regular_first(basis, B, ranked, history, rng), family_dimension, history
-
-
-def _settled_cayley(basis, W) -> list | None:
-    """When the grouped search's graph of weights ``W`` fits the eigenvectors exactly
-    and is a Cayley graph of the abelian group read off them with no sparser Cayley
-    graph of that group sharing them, the other Cayley graphs with as many edges that
-    fit them (``sparsest_cayley``); else None. The grouped search then answers alone
-    below ``GROUPED_ONLY_MIN_N`` nodes too: on ``hkn_harary_graph(5, 60)`` exact, draw
-    1, the ungrouped search took 8.7 of 9.0 CPU s (its exact ladder's graph does not
-    fit, and its refit ladders end at another Cayley graph of 120 edges), and the graph
-    returned was the grouped search's."""
-    if _residuals(basis, W)[0] > FITS_EXACTLY:
-        return None
-    return sparsest_cayley(basis, W)
 
 
 def _equalised_first(basis, ranked, history):

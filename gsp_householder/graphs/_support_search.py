@@ -30,6 +30,7 @@ from gsp_householder.graphs._pair_geometry import (
 from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
 from gsp_householder.graphs._upper_leverage import upper_leverage_scores
+from gsp_householder.graphs._whole_ranking import stops_before_whole
 
 #: Called with the number of excluded pairs after every prefix evaluated (the progress
 #: bar of ``infer_laplacian`` sets it; None: nothing is called).
@@ -439,7 +440,9 @@ class PrefixSearch:
         not ``bisect``); the best ``Fit`` or None. In the uncapped rankings' searches
         (``graph_energy``), a doubling that reaches a truncated family searches the sizes
         between it and the last one first (``_prefix_window``). The same search of this
-        basis that found nothing before is not made again (``_failed_searches``)."""
+        basis that found nothing before is not made again (``_failed_searches``). An
+        exact search of more than ``_whole_ranking.MIN_N`` nodes does not go on to the
+        whole ranking (``_whole_ranking``)."""
         return remembered_run(self, start, bisect, self._run, evaluation_hook)
 
     def _run(self, start, bisect):
@@ -464,6 +467,10 @@ class PrefixSearch:
                     best, c, lo, lo_gram = found
                     self.window_fits += 1
                     break
+            if stops_before_whole(B.n, self.noise, 2 * c, c_max):
+                # exact, above ``MIN_N`` nodes: the whole ranking's downdated Gram decides
+                # on rounding (``_whole_ranking``)
+                return None
             lo, lo_gram, base_c, base, c = c, gram, c, gram, 2 * c
         if not bisect or (not self.noise and best.Lam.shape[1] == 1):
             # exact and determined: the pairs after a smaller c include these, so any

@@ -38,6 +38,7 @@ from gsp_householder.graphs._thresholds import (
     RESIDUAL_SLACK,
     ROUNDING_FIT,
 )
+from gsp_householder.graphs._unresolvable_exact import fitted_exact
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
@@ -72,6 +73,15 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         if ranked:
             return ranked, family_dimension, history
     ranked, family_dimension = capped_fallback(_ladder, B, basis, tol, rng, history)
+    if not ranked and "unresolvable" in history:
+        # unclean leverage rankings of exact eigenvectors may agree on such a level: the
+        # fitted rankings' graph is taken if it fits them to rounding
+        # (``_unresolvable_exact``)
+        exact = fitted_exact(B, basis, tol, rng, history, FITTED_RANKINGS)
+        if exact is not None:
+            ranked, family_dimension = exact[:2]
+            history.clear()
+            history.update(exact[2])
     if not ranked and "hopeless_basis" in history:
         # the rankings' kept pairs leave most eigenvalues free: no other search
         # (``_hopeless_basis``; the complete graph is returned, warned)

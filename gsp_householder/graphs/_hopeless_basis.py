@@ -94,7 +94,8 @@ def _isolated():
 
 def seed_start(B: PairBasis, trimmed, tol: float, noise: float):
     """The graph the search of a ranking (``trimmed`` from ``leverage_ranking``) at the
-    noise level ``noise`` starts from, as ``_search_at_noise`` draws it: the first
+    noise level ``noise`` starts from, drawn as ``_search_at_noise`` draws it (with
+    another generator, below: its random objectives may pick another vertex): the first
     candidate (``(edges, weight_cv, lam, W)``) of its seed's family (``seed_fit`` at the
     tolerance ``tol``, then ``_candidates``), with the family's dimension; or None when
     the seed finds no valid Laplacian clean on the kept pairs or its family gives no

@@ -7,7 +7,9 @@ fitting error is within the noise's) holds every graph that has none of them as 
 edge. When it spans more than ``HOPELESS_FRACTION`` of the unknown eigenvalues (the
 basis's ``g``) for each of the first ``HOPELESS_SEARCHES`` rankings the noisy ladder
 would search, and the search of each would start from no graph (``seed_fit`` finds no
-valid Laplacian clean on those pairs), these rows pin down almost nothing at the noise
+valid Laplacian clean on those pairs, or its family no candidate graph) or from a
+hopeless member (``hopeless_start``: a weighted graph of that family, which may hold a
+member far sparser), these rows pin down almost nothing at the noise
 level (the kept pairs hold edges): a few directions (eigenvectors localised on few
 nodes, an eigenvalue of high multiplicity) carry them, and every graph a search can
 give is a weighted member of a family of that size, which the noisy ladder's
@@ -19,22 +21,40 @@ diagonalises) is returned with a warning (``hopeless_basis_warning``).
 A random cograph of 64 nodes (``random_cograph(6, seed=62)``'s complement, an
 eigenvalue of multiplicity 32) perturbed by 1e-3: the kept pairs of its first two
 rankings leave 59 of 63 eigenvalues free; its searches found no graph for 30 CPU s,
-then a member of 297 edges (the truth has 1792) in a family of 60.
+then a member of 297 edges (the truth has 1792) in a family of 60. On
+``random_cograph(6, seed=65)``'s complement, draw 1, the second ranking's search starts
+from a weighted graph of 393 edges (the truth has 1760) in a family of 60 of 63: judged
+by the seed alone it was searched, 15 CPU s, for a member of 418 edges.
 
 Internal module: arguments are validated by the caller.
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import warnings
 
 import numpy as np
 
 from gsp_householder.exceptions import ConvergenceWarning
-from gsp_householder.graphs._hopeless_family import HOPELESS_FRACTION, HOPELESS_SEARCHES
+from gsp_householder.graphs import _program_memo as program_memo
+from gsp_householder.graphs import _span_memo as span_memo
+from gsp_householder.graphs._candidate_search import _candidates
+from gsp_householder.graphs._hopeless_family import (
+    HOPELESS_FRACTION,
+    HOPELESS_SEARCHES,
+    hopeless_member,
+)
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._support_search import PrefixSearch, seed_fit
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
+
+#: The seed of the generator with which ``seed_start`` draws a search's start (the
+#: candidates' random objectives): its own, so that the verdict does not depend on how
+#: far the inference's generator has gone.
+START_SEED = 0
 
 
 def _fresh(trimmed, B: PairBasis | None = None):
@@ -59,16 +79,73 @@ def kept_family(B: PairBasis, trimmed, noise: float) -> int:
     return int(mu.size)
 
 
-def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float) -> bool:
+@contextlib.contextmanager
+def _isolated():
+    """A block whose linear programs neither read nor fill the inference's memos of
+    programs and spans (``_program_memo``, ``_span_memo``): what it solves leaves the
+    searches made later as without it."""
+    tokens = (program_memo._memo.set(None), span_memo._record.set(None))
+    try:
+        yield
+    finally:
+        span_memo._record.reset(tokens[1])
+        program_memo._memo.reset(tokens[0])
+
+
+def seed_start(B: PairBasis, trimmed, tol: float, noise: float):
+    """The graph the search of a ranking (``trimmed`` from ``leverage_ranking``) at the
+    noise level ``noise`` starts from, drawn as ``_search_at_noise`` draws it (with
+    another generator, below: its random objectives may pick another vertex): the first
+    candidate (``(edges, weight_cv, lam, W)``) of its seed's family (``seed_fit`` at the
+    tolerance ``tol``, then ``_candidates``), with the family's dimension; or None when
+    the seed finds no valid Laplacian clean on the kept pairs or its family gives no
+    candidate graph (the search then starts from no graph).
+
+    Drawn on a deep copy of the basis, outside the memos (``_isolated``), with a
+    generator of its own (``START_SEED``) instead of the inference's: the searches made
+    later compute as without this call, and the verdict is the basis's alone, the same
+    in every search of one inference (an undecided graph is searched again with the
+    generator further on, ``laplacian_inference._undecided``: a verdict drawn with it
+    differed there, and that search's "no graph" changed which outcome was chosen).
+    """
+    B2 = copy.deepcopy(B)
+    with _isolated():
+        fit = seed_fit(B2, _fresh(trimmed, B2), tol, noise)
+        if fit is None:
+            return None
+        family = _candidates(B2, fit, np.random.default_rng(START_SEED), seed=True)
+    if not family:
+        return None
+    return family[0], int(fit.Lam.shape[1])
+
+
+def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) -> bool:
     """Whether the search of a ranking (``trimmed`` from ``leverage_ranking``) at the
-    noise level ``noise`` would start from no graph: its seed (``seed_fit`` at the
-    tolerance ``tol``, on a fresh copy of the kept pairs' Gram) finds no valid Laplacian
-    clean on the kept pairs."""
-    return seed_fit(B, _fresh(trimmed), tol, noise) is None
+    noise level ``noise`` starts from no graph or from a hopeless member.
+
+    No graph: its seed (``seed_fit`` at the tolerance ``tol``, on a fresh copy of the
+    kept pairs' Gram) finds no valid Laplacian clean on the kept pairs. With ``basis``
+    (the inference's Laplacian kind and scale), also when the seed's family gives no
+    candidate graph, or when its first candidate (``seed_start``), the graph the
+    search starts from, is a member of a hopeless family (``hopeless_member``:
+    weights not equal to the noise level, ``_equal_within_noise``; the seed's family
+    above ``HOPELESS_FRACTION`` of ``g``; and a family that may hold a member far
+    sparser, which trees and graphs close to one cannot): every graph the search
+    gives is reported with that family at least, and the noisy ladder's hopeless-family
+    rule (``_hopeless_family``) judges its graphs by the same test.
+    """
+    if basis is None:
+        return seed_fit(B, _fresh(trimmed), tol, noise) is None
+    start = seed_start(B, trimmed, tol, noise)
+    if start is None:
+        return True
+    (edges, _, _, W), dimension = start
+    equal = _equal_within_noise(basis, W, noise)
+    return hopeless_member(B.n, int(B.g), int(edges), dimension, equal)
 
 
 def hopeless_basis(
-    B: PairBasis, keys, ranking, levels, tol: float = 0.0
+    B: PairBasis, keys, ranking, levels, tol: float = 0.0, basis=None
 ) -> tuple[list[int], int] | None:
     """The kept families' dimensions (``kept_family``) of the first
     ``HOPELESS_SEARCHES`` rankings of ``keys`` (in the noisy ladder's order) whose noise
@@ -79,11 +156,13 @@ def hopeless_basis(
     ``B.G``: the searches with eigenvalues tied on groups, ``_eigenspace_search``,
     whose warnings are silenced and whose graphs compete with the ungrouped search's,
     so that no graph there changes the answer without a warning). ``ranking(key)``
-    gives ``(scores, trimmed, noise)``; ``tol`` is the searches' tolerance.
+    gives ``(scores, trimmed, noise)``; ``tol`` is the searches' tolerance; with
+    ``basis`` (the inference's Laplacian kind and scale) a search's start is judged by
+    its graph too (``hopeless_start``), without it by the seed alone.
 
-    A kept family whose search starts from a graph (``windmill_graph(8, 4)`` perturbed:
-    families of 19 and 20 of 24 unknowns, and the star, which shares the windmill's
-    eigenvectors) is searched as before.
+    A kept family whose search starts from a graph that is not a hopeless member
+    (``windmill_graph(8, 4)`` perturbed: families of 19 and 20 of 24 unknowns, and the
+    star, a tree that shares the windmill's eigenvectors) is searched as before.
     """
     if B.n > LADDER_MAX_N or B.G is not None:
         return None
@@ -99,7 +178,7 @@ def hopeless_basis(
             return None
     for key in noisy:
         _, trimmed, noise = ranking(key)
-        if not hopeless_start(B, trimmed, tol, noise):
+        if not hopeless_start(B, trimmed, tol, noise, basis):
             return None
     return dims, int(B.g)
 

@@ -286,7 +286,7 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             # the first rankings' kept pairs leave most eigenvalues free: any graph found
             # is one member of a family that large; no search (``_hopeless_basis``)
             hopeless = hopeless_basis(B, _consistent_first(order, ranking), ranking,
-                                      (EXACT_LEVEL, MAX_NOISE), tol)
+                                      (EXACT_LEVEL, MAX_NOISE), tol, basis)
             if hopeless is not None:
                 history["hopeless_basis"] = hopeless
                 return [], max(hopeless[0])

@@ -37,6 +37,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from gsp_householder.graphs._chain_optimum import ANSWERED
 from gsp_householder.graphs._program_memo import program_key
 
 #: The key of a cache's token (the digest of its history).
@@ -158,6 +159,8 @@ def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool):
         return ok, (None if lam is None else lam.copy()), t
     cache.pop(TOKEN, None)  # not known while ``solve`` runs (it may raise)
     ok, lam, t = solve()
+    if cache.get(ANSWERED):
+        return ok, lam, t  # answered by its chain (``_chain_optimum``): not kept
     if remember:
         entries = {k: v for k, v in cache.items() if k not in ("warm", TOKEN)}
         if "rows" in entries:

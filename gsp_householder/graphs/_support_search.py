@@ -19,6 +19,7 @@ import contextvars
 
 import numpy as np
 
+from gsp_householder.graphs._chain_optimum import ANSWERED, CHAIN_ANSWERS
 from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._graph_energy import graph_energy
 from gsp_householder.graphs._pair_geometry import (
@@ -170,6 +171,20 @@ class PrefixSearch:
         self.graph_energy = bool(graph_energy_floor.get())
 
     def evaluate(self, c, gram: PairGram):
+        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None
+        (``_evaluate``).
+
+        Inside ``run`` (``_chain_optimum.CHAIN_ANSWERS``), a fit whose max-margin program
+        its certificate chain answered keeps ``gram`` as ``chained_gram``: ``run``
+        evaluates the size it returns again without chain answers.
+        """
+        fit = self._evaluate(c, gram)
+        if fit is not None and (fit.__dict__.pop("chained", False)
+                                or "chained_gram" in fit.__dict__):
+            fit.chained_gram = gram
+        return fit
+
+    def _evaluate(self, c, gram: PairGram):
         """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
 
         The span searched is first the directions that fit to rounding; with noise, if
@@ -219,7 +234,22 @@ class PrefixSearch:
                 break
             programs = {}
             ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint, cache=programs)
-            if ok and (not family or self._residual_noise(c, lam)[1] is not None):
+            clean = ok and (not family or self._residual_noise(c, lam)[1] is not None)
+            if programs.get(ANSWERED):
+                if clean:
+                    fit = Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
+                    fit.chained = True          # a verdict: ``run`` fits it again
+                    return fit
+                # the answer and the rows the next programs start from, as the rounds
+                # give them (``_chain_optimum``)
+                token, programs = CHAIN_ANSWERS.set(False), {}
+                try:
+                    ok, lam, _ = valid_in_span(B, Lam[:, span], tol, floor, hint,
+                                               cache=programs)
+                finally:
+                    CHAIN_ANSWERS.reset(token)
+                clean = ok and (not family or self._residual_noise(c, lam)[1] is not None)
+            if clean:
                 return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
             if span.all():
                 break
@@ -446,6 +476,27 @@ class PrefixSearch:
         return remembered_run(self, start, bisect, self._run, evaluation_hook)
 
     def _run(self, start, bisect):
+        """``_sizes`` with the max-margin programs of its sizes answered by their chains
+        where they can be (``_chain_optimum``), and the fit found, if such an answer
+        made it, evaluated again at its size without them (the same gram): the fit
+        returned is the one the rounds give."""
+        token = CHAIN_ANSWERS.set(True)
+        try:
+            fit = self._sizes(start, bisect)
+        finally:
+            CHAIN_ANSWERS.reset(token)
+        gram = None if fit is None else fit.__dict__.pop("chained_gram", None)
+        if gram is None:
+            return fit
+        hook = evaluation_hook.set(None)     # not a size of the search
+        try:
+            exact = self.evaluate(fit.c, gram)
+        finally:
+            evaluation_hook.reset(hook)
+        self.n_evaluations -= 1
+        return fit if exact is None else exact
+
+    def _sizes(self, start, bisect):
         B = self.B
         c_max = len(self.i)
         within = sum(grp.i.size for grp in B.local_groups)    # first in the order

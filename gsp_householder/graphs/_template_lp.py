@@ -17,6 +17,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs import _dense_lp
+from gsp_householder.graphs._chain_optimum import (
+    ANSWERED,
+    CHAIN_ANSWERS,
+    ChainOptimum,
+    chain_optimum,
+)
 from gsp_householder.graphs._long_certificate import converging, rounds_allowed
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
@@ -123,7 +129,11 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     settles most failing programs at a fraction of the cost; when the first round would
     hold ``CUT_ROWS`` rows, up to ``CERTIFY_ROUNDS`` more small relaxations follow, each
     with the ``CERTIFY_ROWS`` pairs most violated at the last optimum (``_certified``).
-    If they do not settle it, the rounds start as they would without them. Before a
+    If they do not settle it, the rounds start as they would without them; inside a
+    prefix search's sizes (``_chain_optimum.CHAIN_ANSWERS``), over a noisy span (pair
+    bounds at least ``WARM_MIN_SLACK``) without a band, a small relaxation whose optimum
+    violates no pair row and is its only optimum answers the program instead of the
+    rounds (``_chain_optimum``; ``cache`` is marked ``ANSWERED``). Before a
     later round that adds more than ``CERTIFY_ROWS`` rows, small relaxations of it (the
     rows binding at the last optimum plus the most violated new rows, ``CERTIFY_ROUNDS``
     times) are tried the same way: an infeasible round of a few thousand rows can take
@@ -266,11 +276,23 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
 
     certify = objective is None and not settle
     if "H" not in cache:
-        if certify and len(hint[0]) > 2 * CERTIFY_ROWS and _certified(
-                B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS, chain, below_floor):
-            return False, None, -np.inf           # a small relaxation settles it
+        verdict = False
+        if certify and len(hint[0]) > 2 * CERTIFY_ROWS:
+            verdict = _certified(B, Lam, trace_row, tol, hint, len(hint[0]) > CUT_ROWS, chain,
+                                 below_floor, band is None and CHAIN_ANSWERS.get())
+            if verdict is True:
+                return False, None, -np.inf       # a small relaxation settles it
         kept = (cache["pair_rows"], cache["live"]) if "pair_rows" in cache else None
         cache.update(_pair_constraints(B, Lam, tol, hint, rows=kept))
+        if isinstance(verdict, ChainOptimum):
+            # the chain's last optimum is the program's (``chain_optimum``): its rows are
+            # the rows this span's later programs start from
+            cache["rows"] = verdict.mask(len(hint[0]))[cache["live"]]
+            cache[ANSWERED] = True
+            t = float(verdict.x[-1])
+            if t < floor:
+                return False, None, t
+            return True, Lam @ verdict.x[:-1], t
     H, h = cache["H"], cache["h"]
     warm = _warm_program(cache, objective is not None and band is None, floor, fixed_rows,
                          fixed_ub, A_eq, b_eq, lower, upper)
@@ -455,7 +477,7 @@ def same_span(cache) -> dict:
 
 
 def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
-               below_floor) -> bool:
+               below_floor, answer=False) -> bool | ChainOptimum:
     """Whether small relaxations of a max-margin program prove it below the floor.
 
     The first holds the ``CERTIFY_ROWS`` pair rows nearest to binding at the first
@@ -468,10 +490,13 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
     ``relaxation()`` gives a ``_Chain`` of the fixed rows, to which the pair
     rows are added; ``below_floor`` tells a solution whose margin is below the floor. A
     relaxation's margin bounds the program's from above, so a True answer is a proof; a
-    False one leaves the program to the cutting-plane rounds.
+    False one leaves the program to the cutting-plane rounds. With ``answer``, over a
+    noisy span, a relaxation whose optimum no pair row violates may answer the program
+    itself (``chain_optimum``): its ``ChainOptimum`` is returned.
     """
     I, J = hint
     h = POSITIVE_SLACK * (tol[I] + tol[J])
+    answer = answer and bool(h.size) and float(h.min()) >= WARM_MIN_SLACK
     rows = _nearest_rows(B, Q, trace_row, h, hint)
     program, new = relaxation(), rows
     last, margins = rounds_allowed(len(I), chain, CERTIFY_ROUNDS), []
@@ -479,10 +504,11 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
         res = program.add(B.products(I[new], J[new], Q), h[new])
         if below_floor(res):
             return True
-        if res.status != 0 or k == last:
+        if res.status != 0 or (k == last and not answer):
             return False
         margins.append(float(res.x[-1]))
-        if k >= CERTIFY_ROUNDS and not converging(margins, CERTIFY_ROUNDS):
+        stop = k == last or (k >= CERTIFY_ROUNDS and not converging(margins, CERTIFY_ROUNDS))
+        if stop and not answer:
             return False
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
@@ -490,6 +516,8 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
         worst = np.argsort(-excess)[:CERTIFY_ROWS]
         worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
         if worst.size == 0:
+            return chain_optimum(program.program, res.x, rows) if answer else False
+        if stop:
             return False
         rows, new = np.concatenate([rows, worst]), worst
     return False

@@ -136,5 +136,5 @@ def test_main_classifies_normalized_and_combinatorial_runs(fourth, monkeypatch, 
         "right quiet |",
     )
     assert "| 30 / 160 |" in rows["complement"]
-    assert rows["complement"].endswith("| WRONG SILENT |")
+    assert rows["complement"].endswith("| wrong, complement only |")
     assert rows["complement normalized"].endswith("| wrong, family only |")

@@ -32,6 +32,19 @@ def _pair_basis(V):
     return _basis_input._anchored_pair_basis(_basis_input._read_basis(V, None, None, None, None))
 
 
+def _assert_same_answer(result, without):
+    """The Laplacian and every candidate of ``result`` equal those of ``without``,
+    bit for bit."""
+
+    def dense(M):
+        return sp.csr_array(M).toarray()
+
+    assert np.array_equal(dense(result.laplacian), dense(without.laplacian))
+    assert len(result.candidates) == len(without.candidates)
+    for c, d in zip(result.candidates, without.candidates, strict=True):
+        assert np.array_equal(dense(c), dense(d))
+
+
 def _infer(V):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -130,14 +143,7 @@ def test_grouped_searches_are_searched_as_without_the_rule(monkeypatch):
     assert "hopeless_basis" not in result.history
     monkeypatch.setattr(_ranking_ladder, "hopeless_basis", lambda *args, **kwargs: None)
     without, _ = _infer(V)
-
-    def dense(M):
-        return sp.csr_array(M).toarray()
-
-    assert np.array_equal(dense(result.laplacian), dense(without.laplacian))
-    assert len(result.candidates) == len(without.candidates)
-    for c, d in zip(result.candidates, without.candidates, strict=True):
-        assert np.array_equal(dense(c), dense(d))
+    _assert_same_answer(result, without)
 
 
 def _bench_input(G, draw):
@@ -218,11 +224,4 @@ def test_a_start_drawn_and_not_hopeless_leaves_the_search_as_without_the_rule(mo
     assert "hopeless_basis" not in result.history
     monkeypatch.setattr(_ranking_ladder, "hopeless_basis", lambda *args, **kwargs: None)
     without, _ = _infer(V)
-
-    def dense(M):
-        return sp.csr_array(M).toarray()
-
-    assert np.array_equal(dense(result.laplacian), dense(without.laplacian))
-    assert len(result.candidates) == len(without.candidates)
-    for c, d in zip(result.candidates, without.candidates, strict=True):
-        assert np.array_equal(dense(c), dense(d))
+    _assert_same_answer(result, without)

@@ -225,3 +225,28 @@ def test_a_start_drawn_and_not_hopeless_leaves_the_search_as_without_the_rule(mo
     monkeypatch.setattr(_ranking_ladder, "hopeless_basis", lambda *args, **kwargs: None)
     without, _ = _infer(V)
     _assert_same_answer(result, without)
+
+
+@pytest.mark.parametrize("G", [nx.balanced_tree(6, 2)], ids=["balanced_tree(6, 2)"])
+def test_a_tree_that_fits_is_searched(G):
+    # balanced_tree(6, 2) perturbed (43 nodes; its 36 leaves in sibling groups of 6 give
+    # an eigenvalue of multiplicity 30): the kept families exceed the fraction and both
+    # searches start from hopeless members, but a spanning tree with unit weights fits
+    # the eigenvectors at the noise level (``sparse_fit``), so the rule does not fire
+    # and the searches find the tree (the complete graph, 903 edges, before the guard)
+    V = _bench_input(G, 0)
+    result, messages = _infer(V)
+    assert "hopeless_basis" not in result.history
+    assert not any("no search was made" in m for m in messages)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+
+
+def test_sparse_fit_reads_a_tree_and_not_a_cograph(cograph61):
+    basis = {"kind": "combinatorial", "ordered": False, "V": None}
+    tree = _bench_input(nx.balanced_tree(6, 2), 0)
+    assert _hopeless_basis.sparse_fit(_pair_basis(tree), {**basis, "V": tree})
+    assert not _hopeless_basis.sparse_fit(_pair_basis(cograph61), {**basis, "V": cograph61})
+    # other Laplacian kinds: no tree with unit weights is read
+    assert not _hopeless_basis.sparse_fit(
+        _pair_basis(tree), {**basis, "V": tree, "kind": "normalized"}
+    )

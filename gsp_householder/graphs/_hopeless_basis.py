@@ -56,6 +56,11 @@ from gsp_householder.graphs._tree_search import DONE_MISFIT, MAX_NODES, SEED, se
 #: candidates' random objectives): its own, so that the verdict does not depend on how
 #: far the inference's generator has gone.
 START_SEED = 0
+#: Random starts of the tree search ``sparse_fit`` makes (seeds ``SEED`` on): one start
+#: ends at a local minimum on some trees (``nx.balanced_tree(4, 3)`` perturbed, draw 0:
+#: misfit 49 from seed 0, 4e-4 from seeds 1 to 3); a start costs 0.02 to 0.2 CPU s on
+#: 40 to 121 nodes, trees or not.
+SPARSE_FIT_STARTS = 3
 
 
 def _fresh(trimmed, B: PairBasis | None = None):
@@ -148,8 +153,8 @@ def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) 
 def sparse_fit(B: PairBasis, basis) -> bool:
     """Whether a graph with equal weights and the fewest edges a connected graph can
     have fits the eigenvectors at the noise level: a spanning tree with unit weights
-    searched on them (``_tree_search.search_tree``, its seed ``SEED`` as
-    ``laplacian_inference._searched_tree``) whose misfit is below ``DONE_MISFIT`` (the
+    searched on them (``_tree_search.search_tree`` from ``SPARSE_FIT_STARTS`` random
+    starts, seeds ``SEED`` on) whose misfit is below ``DONE_MISFIT`` (the
     tree search's own verdict of a tree found: a wrong edge costs about 1, a tree that
     fits eigenvectors perturbed by 1e-3 leaves some 5e-4). Only for combinatorial
     Laplacians without an eigenvalue order (a twin class's basis neither) on at most
@@ -158,9 +163,11 @@ def sparse_fit(B: PairBasis, basis) -> bool:
     Such a basis pins down a sparse graph, however large the kept pairs' family: a
     tree with eigenspaces of high multiplicity (sibling leaves: eigenvectors localised
     on two of them) leaves most eigenvalues free in the kept pairs' rows, and its
-    searches find it (``nx.balanced_tree(3, 4)`` perturbed: families of 96 and 101 of
-    120 unknowns; a spanning tree of misfit 5e-4 in 0.04 CPU s, then the tree in 7 CPU
-    s). A cograph's eigenvectors leave every tree a misfit of tens to hundreds.
+    searches are made as before the rule (``nx.balanced_tree(3, 4)`` perturbed, draw 0:
+    families of 96 and 101 of 120 unknowns; a spanning tree of misfit 5e-4 in 0.04 CPU
+    s, then the searches' tree in 7 CPU s). The cographs the rule answers leave every
+    tree searched a misfit of 10 to 110 (``turan_graph(40, 4)``, random cographs of 64
+    nodes).
     """
     if (
         basis is None
@@ -170,8 +177,10 @@ def sparse_fit(B: PairBasis, basis) -> bool:
         or not 2 < B.n <= MAX_NODES
     ):
         return False
-    _, value = search_tree(basis["V"], np.random.default_rng(SEED))
-    return value < DONE_MISFIT
+    return any(
+        search_tree(basis["V"], np.random.default_rng(SEED + start))[1] < DONE_MISFIT
+        for start in range(SPARSE_FIT_STARTS)
+    )
 
 
 def hopeless_basis(

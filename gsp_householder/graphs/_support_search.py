@@ -171,21 +171,11 @@ class PrefixSearch:
         self.graph_energy = bool(graph_energy_floor.get())
 
     def evaluate(self, c, gram: PairGram):
-        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None
-        (``_evaluate``).
+        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
 
         Inside ``run`` (``_chain_optimum.CHAIN_ANSWERS``), a fit whose max-margin program
         its certificate chain answered keeps ``gram`` as ``chained_gram``: ``run``
         evaluates the size it returns again without chain answers.
-        """
-        fit = self._evaluate(c, gram)
-        if fit is not None and (fit.__dict__.pop("chained", False)
-                                or "chained_gram" in fit.__dict__):
-            fit.chained_gram = gram
-        return fit
-
-    def _evaluate(self, c, gram: PairGram):
-        """A ``Fit`` if the pairs after the first ``c`` are clean and valid, else None.
 
         The span searched is first the directions that fit to rounding; with noise, if
         it holds no valid Laplacian, the directions that fit to the noise level. A span
@@ -237,9 +227,9 @@ class PrefixSearch:
             clean = ok and (not family or self._residual_noise(c, lam)[1] is not None)
             if programs.get(ANSWERED):
                 if clean:
-                    fit = Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs)
-                    fit.chained = True          # a verdict: ``run`` fits it again
-                    return fit
+                    # a verdict: ``run`` fits it again
+                    return Fit(lam, Lam[:, span], mu[span], c, tol, floor, hint, programs,
+                               chained_gram=gram)
                 # the answer and the rows the next programs start from, as the rounds
                 # give them (``_chain_optimum``)
                 token, programs = CHAIN_ANSWERS.set(False), {}
@@ -485,9 +475,10 @@ class PrefixSearch:
             fit = self._sizes(start, bisect)
         finally:
             CHAIN_ANSWERS.reset(token)
-        gram = None if fit is None else fit.__dict__.pop("chained_gram", None)
+        gram = None if fit is None else fit.chained_gram
         if gram is None:
             return fit
+        fit.chained_gram = None
         hook = evaluation_hook.set(None)     # not a size of the search
         try:
             exact = self.evaluate(fit.c, gram)

@@ -97,6 +97,9 @@ class Fit:
     ``programs`` is the ``cache`` of ``valid_in_span`` for this span, tolerance and
     hint (the pair constraints and the rows the linear programs needed so far).
     ``draws`` is the number of random objectives ``sparse_vertices`` solves for.
+    ``chained_gram`` is the Gram the fit was found on when a certificate chain answered
+    its max-margin program (``_chain_optimum``): the prefix search evaluates that size
+    again without chain answers before it returns the fit; None otherwise.
     """
 
     lam: np.ndarray
@@ -108,6 +111,7 @@ class Fit:
     hint: tuple
     programs: dict = field(default_factory=dict, repr=False)
     draws: int = RANDOM_OBJECTIVES
+    chained_gram: object = field(default=None, repr=False, compare=False)
 
 
 def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None,

@@ -11,7 +11,12 @@ import pytest
 import scipy.sparse as sp
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.graphs._complement_graph import complement_connected, complement_laplacian
+from gsp_householder.graphs._complement_graph import (
+    complement_connected,
+    complement_laplacian,
+    complement_residuals,
+)
+from gsp_householder.graphs._laplacian_fit import _residuals
 from tests._basis_inputs import audit_input, shuffled
 
 
@@ -168,3 +173,53 @@ def test_no_flag_for_an_irregular_normalized_answer():
     assert compare_graphs(G, res.laplacian)["f1"] == 1.0 and not res.complement_twin
     with pytest.raises(ValueError, match="isolated"):
         complement_laplacian(nx.normalized_laplacian_matrix(nx.star_graph(4)), "normalized")
+
+
+@pytest.mark.parametrize(
+    "G, kind",
+    [
+        (nx.petersen_graph(), "combinatorial"),
+        (nx.petersen_graph(), "normalized"),
+        (nx.random_regular_graph(3, 40, seed=90), "normalized"),
+        (nx.karate_club_graph(), "combinatorial"),
+        (nx.path_graph(7), "combinatorial"),
+    ],
+)
+def test_complement_residuals_are_those_of_the_dense_complement(G, kind):
+    # no dense matrix formed: the same residuals as the complement's Laplacian built
+    # whole, on noisy eigenvectors (for a normalized basis, of a regular graph)
+    n = G.number_of_nodes()
+    V = audit_input(fourier_basis(G, kind).eigenvectors, 1e-3, 0)
+    W = nx.to_scipy_sparse_array(G, nodelist=range(n), weight=None).astype(float)
+    C = sp.csr_array(1.0 - np.eye(n) - W.toarray())
+    expected = _residuals({"V": V, "kind": kind, "scale": None}, C)
+    assert np.allclose(complement_residuals(V, W), expected, rtol=1e-6, atol=0.0)
+    # the graph's own weights do not matter, its edges do
+    assert np.allclose(complement_residuals(V, 3.0 * W), expected, rtol=1e-6, atol=0.0)
+
+
+@pytest.mark.parametrize("draw", [0, 1])
+def test_complement_flag_judged_by_fit_where_no_noise_level_is_known(draw):
+    # the perturbed complement of the Petersen graph: 45 pairs for 9 unknowns, every
+    # ranking fits the noisy eigenvectors to rounding (searched as exact, no level);
+    # the answer is the Petersen graph with weights spread by 5e-4, which fits as
+    # well with unit weights, and so does its complement (the truth): flagged, and
+    # the warning within COMPLEMENT_RATIO (weights equal at a known level) not added
+    G = nx.complement(nx.petersen_graph())
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, draw)
+    res, caught = _quiet_inference(V)
+    assert res.history["noise"] <= 1e-11 and "complement_edges" not in res.history
+    assert not caught
+    assert compare_graphs(nx.petersen_graph(), res.laplacian)["f1"] == 1.0
+    assert res.complement_twin
+    assert compare_graphs(G, res.complement())["f1"] == 1.0
+
+
+def test_no_flag_by_fit_for_a_weighted_answer():
+    # perturbed weighted cubic graph: its unit-weight graph does not fit as well
+    G = nx.convert_node_labels_to_integers(nx.random_regular_graph(3, 40, seed=90))
+    rng = np.random.default_rng(5)
+    for u, v in G.edges():
+        G[u][v]["weight"] = rng.uniform(1.0, 2.0)
+    res, _ = _quiet_inference(audit_input(fourier_basis(G).eigenvectors, 1e-3, 0))
+    assert compare_graphs(G, res.laplacian)["f1"] == 1.0 and not res.complement_twin

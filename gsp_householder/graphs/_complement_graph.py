@@ -5,7 +5,9 @@ Laplacian of the graph, $nI - J - L$ is the complement's, and both are diagonal 
 every basis that diagonalises $L$ and holds the constant vector. The inference reports
 it for every equal-weight answer whose complement is connected
 (``InferredLaplacian.complement_twin``); these two functions serve that report without
-forming an $n \\times n$ matrix unless the complement is asked for.
+forming an $n \\times n$ matrix unless the complement is asked for; a third,
+``complement_residuals``, tells how well the complement fits noisy eigenvectors, for the
+graphs whose weights are equal to no level the inference knows.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["complement_connected", "complement_laplacian"]
+from gsp_householder.graphs._laplacian_fit import _rotated_parts
+
+__all__ = ["complement_connected", "complement_laplacian", "complement_residuals"]
 
 
 def complement_connected(W) -> bool:
@@ -105,3 +109,52 @@ def complement_laplacian(L, kind: str = "combinatorial") -> sp.csr_array:
         return sp.csr_array(np.eye(n) - C * np.outer(s, s))
     Lc = np.diag(degrees) - C
     return sp.csr_array(Lc * (float(L.diagonal().sum()) / float(degrees.sum())))
+
+
+def complement_residuals(V, W) -> tuple[float, float]:
+    """``_residuals`` (residual, rotation residual) of the complement of the graph of
+    ``W`` with unit weights, in the basis ``V``, without forming its $n \\times n$
+    Laplacian.
+
+    With $A$ the unit-weight adjacency of the edges of ``W``, $L_A$ its Laplacian and
+    $a = V^T \\mathbf 1$, the complement's Laplacian is $nI - J - L_A$ (times a scale,
+    which neither residual sees), so $V^T (nI - J - L_A) V = nI - a a^T - X$ with
+    $X = V^T L_A V$: its off-diagonal part has the squared norm
+    $\\|\\mathrm{off}\\,X\\|^2 - 2 \\sum_i X_{ii} a_i^2 + \\sum_{i \\ne j} a_i^2 a_j^2$
+    ($a^T X a = \\mathbf 1^T L_A \\mathbf 1 = 0$), and its Frobenius norm is
+    $\\sum_i (n - 1 - d_i)^2$ plus the complement's $2 \\binom n2 - 2m$ unit entries:
+    $O(mn)$ work for $m$ edges, as for the graph itself. For a $d$-regular graph the
+    normalized complement $I - (J - I - A)/(n - 1 - d)$ is the same matrix divided by
+    $n - 1 - d$, with the same residuals.
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        Orthogonal: the eigenvectors as given (``basis["V"]``).
+    W : scipy sparse array of shape (n, n)
+        Symmetric weights; their nonzero off-diagonal entries are the edges.
+
+    Returns
+    -------
+    tuple of float
+        The residual relative to the Frobenius norm of the complement's Laplacian and
+        relative to the spread of its spectrum, as ``_residuals`` gives for that
+        Laplacian (up to rounding).
+    """
+    A = sp.csr_array(sp.triu(sp.csr_array(W), 1))
+    A.eliminate_zeros()
+    A.data[:] = 1.0
+    A = sp.csr_array(A + A.T)
+    n = A.shape[0]
+    d = np.asarray(A.sum(axis=1)).ravel()
+    x, off_x = _rotated_parts(V, sp.csr_array(sp.diags_array(d) - A))
+    a2 = V.sum(axis=0) ** 2
+    c = int(np.argmax(a2))
+    rest = np.delete(a2, c)
+    # sum over i != j of a_i^2 a_j^2, the large a_c^2 kept apart (no cancellation)
+    aa2 = 2.0 * a2[c] * rest.sum() + rest.sum() ** 2 - float(rest @ rest)
+    off = float(np.sqrt(max(off_x**2 - 2.0 * float(x @ a2) + aa2, 0.0)))
+    lam = n - a2 - x
+    norm = float(np.sqrt(np.sum((n - 1 - d) ** 2) + n * (n - 1) - d.sum()))
+    spread = float(np.sqrt(lam.size * np.sum((lam - lam.mean()) ** 2)))
+    return (off / norm if norm > 0 else 0.0), (off / spread if spread > 0 else np.inf)

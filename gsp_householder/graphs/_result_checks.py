@@ -7,7 +7,9 @@ to (``_fitted_noise``), and an equal-weight graph's connected complement that sh
 eigenvectors (``_close_complement``) or, whatever the weights and the noise, a complement
 with no more edges that fits them as well (``_fitting_complement``). Every equal-weight
 graph whose complement is connected shares its eigenvectors with that complement
-(``_complement_twin``, the result's ``complement_twin`` flag), however dense.
+(``_complement_twin``, the result's ``complement_twin`` flag), however dense, and so
+does, to the noise, a graph with unequal weights whose unit-weight graph and its
+complement fit the eigenvectors as well (``_complement_fits``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._complement_graph import complement_connected
+from gsp_householder.graphs._complement_graph import complement_connected, complement_residuals
 from gsp_householder.graphs._equal_sparsity import _floored_residuals
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well
+from gsp_householder.graphs._laplacian_fit import (
+    _equal_within_noise,
+    _fits_as_well,
+    _per_free_pair,
+    equal_weights,
+)
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._regular_family import constant_diagonal_noise
 from gsp_householder.graphs._small_search import MAX_NODES as SMALL_NODES
@@ -157,7 +164,7 @@ def _fitted_noise(history) -> float:
     return noise if EXACT_NOISE < noise <= UNRESOLVABLE_NOISE and fits else 0.0
 
 
-def _complement_twin(basis, best, noise: float = 0.0) -> bool:
+def _complement_twin(basis, best, noise: float = 0.0, by_fit: bool = False) -> bool:
     """Whether the complement of the graph ``best`` (a ``ranked`` entry: edges, weights'
     coefficient of variation, direction, weights) is a connected graph with the same
     eigenvectors.
@@ -175,6 +182,13 @@ def _complement_twin(basis, best, noise: float = 0.0) -> bool:
     ``EQUAL_WEIGHT_CV``, or, with noisy eigenvectors, equal to the level ``noise`` the
     graph was found at, ``_fitted_noise``: ``_equal_within_noise``) and its complement
     is connected (``complement_connected``, no dense matrix formed).
+
+    With ``by_fit`` (the result's flag; ``_close_complement``, which warns, keeps the
+    rule above) a graph whose weights are equal to no level known is a twin too when
+    its complement fits the eigenvectors as well (``_complement_fits``): noisy
+    eigenvectors searched as exact leave no level (the perturbed complement of the
+    Petersen graph, draws 0 and 1: 45 pairs for 9 unknowns, every ranking fits them to
+    rounding), and the graph found, with weights spread by 5e-4, is the Petersen graph.
     """
     n_edges, cv, _, W = best[:4]
     n = W.shape[0]
@@ -186,10 +200,38 @@ def _complement_twin(basis, best, noise: float = 0.0) -> bool:
             return False
     elif basis["kind"] != "combinatorial":
         return False
-    if cv > EQUAL_WEIGHT_CV and not (noise > EXACT_NOISE
-                                     and _equal_within_noise(basis, W, noise)):
+    equal = cv <= EQUAL_WEIGHT_CV or (noise > EXACT_NOISE
+                                      and _equal_within_noise(basis, W, noise))
+    if not equal and not by_fit:
         return False
-    return complement_connected(W)
+    return complement_connected(W) and (equal or _complement_fits(basis, W))
+
+
+def _complement_fits(basis, W) -> bool:
+    """Whether the graph of weights ``W`` with unit weights and its complement with unit
+    weights both fit the eigenvectors as well as ``W`` does (``_fits_as_well``,
+    residuals floored at ``ROUNDING_FIT``; the complement's from
+    ``complement_residuals``, no dense matrix formed).
+
+    The complement of an equal-weight graph shares its eigenvectors: $c(nI - J) - L_1$
+    has the off-diagonal part of $V^T L_1 V$ negated, plus that of the constant vector's
+    own rotation, so it fits a noisy basis about as well as the unit-weight graph does.
+    A graph with unequal weights fits in its weights the noise on its own pairs, which
+    its unit-weight graph and the complement of that cannot: ``W``'s residuals are
+    taken per pair it leaves free (``_per_free_pair``) before the comparison (the
+    perturbed complement of the Petersen graph, draw 0: the graph found, 15 edges of
+    45 pairs, has a rotation residual 1.42 times below its unit-weight graph's, 1.16
+    per free pair). A weighted graph's complement (the weighted twin $c(nI - J) - L$,
+    which holds all pairs but the heaviest edges) is no sparse graph with unit
+    weights, and its unit-weight graph does not fit: it fails the test.
+    """
+    n = W.shape[0]
+    reference = _per_free_pair(_floored_residuals(basis, W), sp.triu(W, 1).nnz,
+                               n * (n - 1) // 2)
+    if not _fits_as_well(_floored_residuals(basis, equal_weights(W)), reference):
+        return False
+    fit = [max(r, ROUNDING_FIT) for r in complement_residuals(basis["V"], W)]
+    return _fits_as_well(fit, reference)
 
 
 def _close_complement(basis, best, noise: float = 0.0) -> sp.csr_array | None:

@@ -137,7 +137,9 @@ from gsp_householder.graphs._regular_family import (
     constant_diagonal_noise,
 )
 from gsp_householder.graphs._regular_member import sparser_regular_members
+from gsp_householder.graphs._regular_reading import regular_reading
 from gsp_householder.graphs._result_checks import (
+    EQUAL_WEIGHT_CV,
     _close_complement,
     _complement_twin,
     _exact_misfit,
@@ -443,7 +445,30 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
     ranked, family_dimension = _with_noisy_unit_diagonal_member(basis, B, ranked,
                                                                 family_dimension, history)
     ranked = _with_sparser_cayley_twin(basis, B, ranked, history)
+    ranked = _with_regular_reading(basis, B, ranked, history, tol, rng)
     return finish(basis, B, ranked, family_dimension, history)
+
+
+def _with_regular_reading(basis, B, ranked, history, tol, rng):
+    """``ranked`` with, for a normalized basis without eigenspaces or order whose
+    searches gave a graph with unequal weights (coefficient of variation above
+    ``EQUAL_WEIGHT_CV``, and not equal to the noise level it was found at), the sparser
+    regular graph of the combinatorial inference of the same eigenvectors first when
+    it fits them as well (module ``_regular_reading``: the basis's zero vector is
+    constant); ``history["regular_reading"]`` gives the edges of the graph found and of
+    the regular graph. Up to ``FAMILY_SEARCH_MAX_N`` nodes."""
+    noise = history.get("noise", 0.0)
+    if (basis["kind"] != "normalized" or basis["groups"] is not None or basis["ordered"]
+            or basis.get("twin_class") or not ranked or ranked[0][0] >= B.n_pairs
+            or B.n > FAMILY_SEARCH_MAX_N or ranked[0][1] <= EQUAL_WEIGHT_CV
+            or (noise > EXACT_NOISE and _equal_within_noise(basis, ranked[0][3], noise))):
+        return ranked
+    A = regular_reading(basis, ranked[0][3], lambda reading: _infer(reading, tol, rng))
+    if A is None:
+        return ranked
+    item = _ranked_entry(A)
+    history["regular_reading"] = (int(ranked[0][0]), item[0])
+    return _ahead([item], ranked)
 
 
 def _unit_diagonal_result(basis, B) -> InferredLaplacian | None:
@@ -1143,7 +1168,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     # flag, not a warning (every sparse unweighted answer has it); equal weights judged
     # at the level the complement check above took (``exact_search_noise`` kept it)
     twin = _complement_twin(basis, ranked[0],
-                            _fitted_noise(history) or history.get("exact_search_noise", 0.0))
+                            _fitted_noise(history) or history.get("exact_search_noise", 0.0),
+                            by_fit=True)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=int(ranked[0][0]), residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],

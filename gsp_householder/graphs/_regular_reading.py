@@ -58,10 +58,12 @@ def constant_zero_vector(u) -> bool:
     return bool(np.abs(u * np.sqrt(u.size) - 1.0).max() <= UNRESOLVABLE_NOISE)
 
 
-def regular_reading(basis, W, infer: Callable) -> sp.csr_array | None:
+def regular_reading(basis, W, infer: Callable) -> tuple[sp.csr_array, list] | None:
     """Unit weights of a regular graph sparser than the graph of weights ``W`` that the
     combinatorial inference of the basis finds, when it fits the eigenvectors as a
-    normalized Laplacian as well as ``W``; else None.
+    normalized Laplacian as well as ``W``, and the warnings that inference raised about
+    it (the caller raises them again: an equally sparse twin of the regular graph is
+    as much in doubt read either way); else None.
 
     Parameters
     ----------
@@ -74,12 +76,13 @@ def regular_reading(basis, W, infer: Callable) -> sp.csr_array | None:
     infer : callable
         ``infer(combinatorial_basis)`` returns the ``InferredLaplacian`` of a validated
         basis dict (``_infer`` with the caller's tolerance and generator); its warnings
-        are not raised (its graph is only a candidate here).
+        are recorded, not raised.
 
     Returns
     -------
-    scipy.sparse.csr_array or None
-        The regular graph's adjacency with unit weights.
+    tuple or None
+        The regular graph's adjacency with unit weights and the list of
+        ``warnings.WarningMessage`` of its inference.
     """
     if not constant_zero_vector(basis["V_anchored"][:, basis["zero_column"]]):
         return None
@@ -91,8 +94,8 @@ def regular_reading(basis, W, infer: Callable) -> sp.csr_array | None:
         "nodelist": basis["nodelist"],
         "scale": None,
     }
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             found = infer(reading)
         except ValueError:
@@ -112,4 +115,4 @@ def regular_reading(basis, W, infer: Callable) -> sp.csr_array | None:
         return None
     if not _fits_as_well(_floored_residuals(basis, A), _floored_residuals(basis, W)):
         return None
-    return A
+    return A, list(caught)

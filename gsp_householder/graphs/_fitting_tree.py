@@ -15,10 +15,11 @@ weight to fit: one that leaves the eigenvectors a residual (relative to
 $\\|L\\|_F$, ``_diagonal_fit``) within ``RESIDUAL_CONSISTENT`` times the smallest noise
 level the rankings show (the test by which a result is said to fit the eigenvectors
 to their noise level, ``history["noise_ratio"]``) is a sparsest valid graph at that
-level. Perturbed trees leave 2.8 to 3.2 times that level; a spanning tree searched on
+level. Perturbed trees leave 2.6 to 4.6 times that level; a spanning tree searched on
 a graph with cycles leaves a misfit of 10 or more (the cographs of the hopeless-basis
-rule, grids, rings, sensor graphs: 10 to 10000), some 100 times the level or more. A
-wrong edge costs a misfit of about 1, a residual some 30 times the level on 100 nodes.
+rule, grids, rings, sensor graphs: 10 to 10000), some 700 times the level or more. A
+wrong edge costs a misfit of about 1, a residual over 100 times the level on 85 to 120
+nodes.
 
 Two uses: ``early_tree``, when the rankings' kept pairs leave most eigenvalues free
 and the tree of ``_hopeless_basis.sparse_fit`` fits at the noise level (the tree is

@@ -233,7 +233,8 @@ def test_a_tree_that_fits_is_searched(G):
     # an eigenvalue of multiplicity 30): the kept families exceed the fraction and both
     # searches start from hopeless members, but a spanning tree with unit weights fits
     # the eigenvectors at the noise level (``sparse_fit``), so the rule does not fire
-    # and the searches find the tree (the complete graph, 903 edges, before the guard)
+    # and the tree is the answer (``_fitting_tree``; the complete graph, 903 edges,
+    # before the guard)
     V = _bench_input(G, 0)
     result, messages = _infer(V)
     assert "hopeless_basis" not in result.history
@@ -244,9 +245,10 @@ def test_a_tree_that_fits_is_searched(G):
 def test_sparse_fit_reads_a_tree_and_not_a_cograph(cograph61):
     basis = {"kind": "combinatorial", "ordered": False, "V": None}
     tree = _bench_input(nx.balanced_tree(6, 2), 0)
-    assert _hopeless_basis.sparse_fit(_pair_basis(tree), {**basis, "V": tree})
-    assert not _hopeless_basis.sparse_fit(_pair_basis(cograph61), {**basis, "V": cograph61})
+    assert _hopeless_basis.sparse_fit(_pair_basis(tree), {**basis, "V": tree}) is not None
+    assert _hopeless_basis.sparse_fit(_pair_basis(cograph61), {**basis, "V": cograph61}) is None
     # other Laplacian kinds: no tree with unit weights is read
-    assert not _hopeless_basis.sparse_fit(
-        _pair_basis(tree), {**basis, "V": tree, "kind": "normalized"}
+    assert (
+        _hopeless_basis.sparse_fit(_pair_basis(tree), {**basis, "V": tree, "kind": "normalized"})
+        is None
     )

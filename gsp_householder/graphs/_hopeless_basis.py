@@ -150,22 +150,24 @@ def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) 
     return hopeless_member(B.n, int(B.g), int(edges), dimension, equal)
 
 
-def sparse_fit(B: PairBasis, basis) -> bool:
-    """Whether a graph with equal weights and the fewest edges a connected graph can
-    have fits the eigenvectors at the noise level: a spanning tree with unit weights
+def sparse_fit(B: PairBasis, basis):
+    """The unit weights of a spanning tree that fits the eigenvectors at the noise level
+    (a graph with equal weights and the fewest edges a connected graph can have), or
+    None: a spanning tree with unit weights
     searched on them (``_tree_search.search_tree`` from ``SPARSE_FIT_STARTS`` random
     starts, seeds ``SEED`` on) whose misfit is below ``DONE_MISFIT`` (the
     tree search's own verdict of a tree found: a wrong edge costs about 1, a tree that
     fits eigenvectors perturbed by 1e-3 leaves some 5e-4). Only for combinatorial
     Laplacians without an eigenvalue order (a twin class's basis neither) on at most
-    ``_tree_search.MAX_NODES`` nodes, as for that search; else False.
+    ``_tree_search.MAX_NODES`` nodes, as for that search; else None.
 
     Such a basis pins down a sparse graph, however large the kept pairs' family: a
     tree with eigenspaces of high multiplicity (sibling leaves: eigenvectors localised
-    on two of them) leaves most eigenvalues free in the kept pairs' rows, and its
-    searches are made as before the rule (``nx.balanced_tree(3, 4)`` perturbed, draw 0:
-    families of 96 and 101 of 120 unknowns; a spanning tree of misfit 5e-4 in 0.04 CPU
-    s, then the searches' tree in 7 CPU s). The cographs the rule answers leave every
+    on two of them) leaves most eigenvalues free in the kept pairs' rows, and the rule
+    does not fire (``nx.balanced_tree(3, 4)`` perturbed, draw 0: families of 96 and
+    101 of 120 unknowns; a spanning tree of misfit 5e-4 in 0.04 CPU s); the tree is
+    the answer when it fits at the rankings' noise level (``_fitting_tree.early_tree``),
+    else the searches are made as before the rule. The cographs the rule answers leave every
     tree searched a misfit of 10 to 110 (``turan_graph(40, 4)``, random cographs of 64
     nodes).
     """
@@ -176,15 +178,16 @@ def sparse_fit(B: PairBasis, basis) -> bool:
         or basis.get("twin_class")
         or not 2 < B.n <= MAX_NODES
     ):
-        return False
-    return any(
-        search_tree(basis["V"], np.random.default_rng(SEED + start))[1] < DONE_MISFIT
-        for start in range(SPARSE_FIT_STARTS)
-    )
+        return None
+    for start in range(SPARSE_FIT_STARTS):
+        tree, misfit = search_tree(basis["V"], np.random.default_rng(SEED + start))
+        if misfit < DONE_MISFIT:
+            return tree
+    return None
 
 
 def hopeless_basis(
-    B: PairBasis, keys, ranking, levels, tol: float = 0.0, basis=None
+    B: PairBasis, keys, ranking, levels, tol: float = 0.0, basis=None, trees=None
 ) -> tuple[list[int], int] | None:
     """The kept families' dimensions (``kept_family``) of the first
     ``HOPELESS_SEARCHES`` rankings of ``keys`` (in the noisy ladder's order) whose noise
@@ -203,7 +206,8 @@ def hopeless_basis(
     (``windmill_graph(8, 4)`` perturbed: families of 19 and 20 of 24 unknowns, and the
     star, a tree that shares the windmill's eigenvectors) is searched as before; so is
     a basis that a spanning tree with unit weights fits at the noise level
-    (``sparse_fit``: a tree whose sibling leaves give eigenvalues of high multiplicity).
+    (``sparse_fit``: a tree whose sibling leaves give eigenvalues of high multiplicity),
+    the tree then appended to the list ``trees`` if given.
     """
     if B.n > LADDER_MAX_N or B.G is not None:
         return None
@@ -221,7 +225,10 @@ def hopeless_basis(
         _, trimmed, noise = ranking(key)
         if not hopeless_start(B, trimmed, tol, noise, basis):
             return None
-    if sparse_fit(B, basis):
+    tree = sparse_fit(B, basis)
+    if tree is not None:
+        if trees is not None:
+            trees.append(tree)
         return None
     return dims, int(B.g)
 

@@ -33,6 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._fitting_tree import early_tree
 from gsp_householder.graphs._hopeless_basis import hopeless_basis
 from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
 from gsp_householder.graphs._laplacian_fit import (
@@ -285,11 +286,19 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         if leverage and not deep:
             # the first rankings' kept pairs leave most eigenvalues free: any graph found
             # is one member of a family that large; no search (``_hopeless_basis``)
+            trees = []
             hopeless = hopeless_basis(B, _consistent_first(order, ranking), ranking,
-                                      (EXACT_LEVEL, MAX_NOISE), tol, basis)
+                                      (EXACT_LEVEL, MAX_NOISE), tol, basis, trees)
             if hopeless is not None:
                 history["hopeless_basis"] = hopeless
                 return [], max(hopeless[0])
+            tree = early_tree(B, basis, trees, history)
+            if tree is not None:
+                # a spanning tree with unit weights fits the eigenvectors at their noise
+                # level where the kept pairs leave most eigenvalues free: no connected
+                # graph is sparser, and the searches would end at weighted members of
+                # the kept pairs' family (``_fitting_tree``)
+                return tree
         # the uncapped rankings' last resort (truncated families at the largest estimate,
         # with two thirds of the pairs trimmed) is left to the capped ladder that
         # ``capped_fallback`` runs when they give no graph

@@ -117,6 +117,12 @@ class InferredLaplacian:
         searches ended at the complete graph and a tree searched on the eigenvectors
         that fits them as well was returned (the complete graph, if found, follows it
         among the candidates); ``"tree_search_misfit"``, the misfit of a tree searched.
+        ``"fitting_tree"``, when a spanning tree with unit weights that fits noisy
+        eigenvectors at the rankings' noise level was returned before any search (the
+        rankings' kept pairs leave most eigenvalues free): its residual in units of
+        that level; ``"fitting_tree_edges"``, when such a tree was returned in place of
+        a weighted member of a large family (the number of edges fewer; the graph found
+        is the last of the candidates; module ``_fitting_tree``).
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph

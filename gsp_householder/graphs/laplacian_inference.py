@@ -110,6 +110,7 @@ from gsp_householder.graphs._family_doubt import (
     family_agreement,
     sparsest_possible_member,
 )
+from gsp_householder.graphs._fitting_tree import tree_in_place
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
@@ -1009,6 +1010,17 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # the candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           tree, "spanning_tree_edges")
+    else:
+        tree = tree_in_place(basis, B, ranked[0], family_dimension, _fitted_noise(history),
+                             min(levels, default=0.0))
+        if tree is not None:
+            # a noisy search can return a weighted member of a family that may hold a
+            # much sparser member (a tree whose sibling leaves give eigenvalues of high
+            # multiplicity): a spanning tree searched on the eigenvectors that fits them
+            # at their noise level and as well is returned (``_fitting_tree``); the
+            # graph found is the last of the candidates
+            ranked, L, eigenvalues, residual = _sparser_first(
+                basis, ranked, laps, history, tree, "fitting_tree_edges")
     grid = _grid_behind(basis, B, ranked, residual, family_dimension)
     if grid is not None:
         # a noisy search can return a denser graph (the complete graph, when the searches

@@ -1,0 +1,161 @@
+"""A spanning tree that fits noisy eigenvectors at their noise level: the graph sought.
+
+A tree whose sibling leaves give eigenvalues of high multiplicity (eigenvectors
+localised on two leaves) leaves most eigenvalues free in the rows of the pairs the
+rankings keep: ``balanced_tree(3, 4)`` perturbed by 1e-3, families of 96 to 101 of its
+120 unknowns. The noisy searches then end at weighted members of a family of 64
+dimensions, denser than the tree and warned (``balanced_tree(3, 4)`` draw 2: 136 edges
+for 120; ``full_rary_tree(4, 120)`` draw 1: 164 for 119) or not fitting the
+eigenvectors at all (``balanced_tree(4, 3)`` draws 0 and 1: 412 and 647 edges for 84,
+25 to 32 CPU s), while a spanning tree with unit weights searched on the eigenvectors
+alone (``_tree_search.search_tree``) is the truth and fits them at their noise level.
+
+No connected graph has fewer edges than a tree, and a tree with unit weights has no
+weight to fit: one that leaves the eigenvectors a residual (relative to
+$\\|L\\|_F$, ``_diagonal_fit``) within ``RESIDUAL_CONSISTENT`` times the smallest noise
+level the rankings show (the test by which a result is said to fit the eigenvectors
+to their noise level, ``history["noise_ratio"]``) is a sparsest valid graph at that
+level. Perturbed trees leave 2.6 to 4.6 times that level; a spanning tree searched on
+a graph with cycles leaves a misfit of 10 or more (the cographs of the hopeless-basis
+rule, grids, rings, sensor graphs: 10 to 10000), some 700 times the level or more. A
+wrong edge costs a misfit of about 1, a residual over 100 times the level on 85 to 120
+nodes.
+
+Two uses: ``early_tree``, when the rankings' kept pairs leave most eigenvalues free
+and the tree of ``_hopeless_basis.sparse_fit`` fits at the noise level (the tree is
+the answer, no search is made); ``tree_in_place``, when the searches' answer is a
+weighted member of a family that may hold a much sparser member (the warning of
+``laplacian_inference._family_doubt``) and a tree searched fits at the noise level
+and as well as that answer (the tree goes first, the answer among the candidates).
+Combinatorial Laplacians without an eigenvalue order only (a twin class's basis
+neither), on at most ``_tree_search.MAX_NODES`` nodes, as for the tree search.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._family_doubt import EDGE_AGREEMENT, family_agreement
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _equal_within_noise,
+    _fits_as_well,
+    _laplacian,
+    _residuals,
+)
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._support_search import EXACT_NOISE, PrefixSearch
+from gsp_householder.graphs._thresholds import (
+    EXACT_LEVEL,
+    MAX_NOISE,
+    RESIDUAL_CONSISTENT,
+    UNRESOLVABLE_NOISE,
+)
+from gsp_householder.graphs._tree_search import DONE_MISFIT, MAX_NODES, SEED, search_tree
+
+#: Random starts of the tree search ``tree_in_place`` makes (seeds ``SEED`` on), as
+#: ``_hopeless_basis.SPARSE_FIT_STARTS``: one start stalls on some trees.
+TREE_STARTS = 3
+
+
+def searchable(basis, n: int) -> bool:
+    """Whether a tree with unit weights is searched on the basis ``basis`` of ``n``
+    nodes: a combinatorial Laplacian without an eigenvalue order (a twin class's basis
+    neither) on 3 to ``_tree_search.MAX_NODES`` nodes."""
+    return (
+        basis is not None
+        and not basis["ordered"]
+        and basis["kind"] == "combinatorial"
+        and not basis.get("twin_class")
+        and 2 < n <= MAX_NODES
+    )
+
+
+def noise_level(history) -> float:
+    """The smallest noise estimate of the rankings between ``EXACT_LEVEL`` and
+    ``MAX_NOISE`` (``history["noise_estimates"]``), or 0 when none is."""
+    levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
+    return min(levels, default=0.0)
+
+
+def fits_at_noise(basis, T, level: float) -> bool:
+    """Whether the graph of weights ``T`` is connected and leaves the eigenvectors a
+    residual (``_diagonal_fit``) within ``RESIDUAL_CONSISTENT`` times ``level``
+    (positive)."""
+    if level <= 0.0 or connected_components(T, directed=False)[0] != 1:
+        return False
+    return _diagonal_fit(basis["V"], _laplacian(T, basis))[1] <= RESIDUAL_CONSISTENT * level
+
+
+def tree_family(B: PairBasis, T, noise: float) -> int:
+    """Dimension of the family of the tree ``T`` at the noise level ``noise``: the
+    near-null directions of the rows of the pairs that are not its edges
+    (``PrefixSearch._near_null``, at most ``MAX_FAMILY`` plus the local columns, as the
+    searches report a graph's family)."""
+    upper = sp.triu(sp.csr_array(T), 1).tocoo()
+    mask = np.ones((B.n, B.n), dtype=bool)
+    mask[upper.row, upper.col] = False
+    i, j = np.nonzero(np.triu(mask, 1))
+    gram = PairGram(B).without(upper.row, upper.col)
+    order = (np.concatenate([i, upper.row]), np.concatenate([j, upper.col]))
+    mu, _, _, _ = PrefixSearch(B, order, 0.0, noise)._near_null(len(i), gram)
+    return max(int(mu.size), 1)
+
+
+def early_tree(B: PairBasis, basis, trees, history):
+    """``(ranked, family dimension)`` with the first tree of ``trees`` (from
+    ``_hopeless_basis.sparse_fit``) when it fits the eigenvectors at the rankings'
+    smallest noise level (``fits_at_noise``); else None. ``history["noise"]`` is then
+    that level and ``history["fitting_tree"]`` the tree's residual in its units."""
+    level = noise_level(history)
+    if not trees or not searchable(basis, B.n) or not fits_at_noise(basis, trees[0], level):
+        return None
+    T = sp.csr_array(trees[0], dtype=float)
+    history["noise"] = level
+    history["fitting_tree"] = _diagonal_fit(basis["V"], _laplacian(T, basis))[1] / level
+    return [(B.n - 1, 0.0, None, T)], tree_family(B, T, level)
+
+
+def _doubted(basis, B, found, family_dimension: int, noise: float) -> bool:
+    """Whether the graph ``found`` (a ``ranked`` entry), found at the noise level
+    ``noise``, is what ``laplacian_inference._family_doubt`` warns of: weights not equal
+    to the noise level, from a family that may hold a member agreeing with it below
+    ``EDGE_AGREEMENT``."""
+    edges = int(found[0])
+    return (
+        family_dimension >= 2
+        and B.n - 1 < edges < B.n_pairs
+        and family_agreement(B.n, edges, int(family_dimension)) < EDGE_AGREEMENT
+        and not _equal_within_noise(basis, found[3], noise)
+    )
+
+
+def tree_in_place(basis, B: PairBasis, found, family_dimension: int, noise: float, level: float):
+    """A spanning tree with unit weights to return in place of the graph ``found`` (a
+    ``ranked`` entry found at the noise level ``noise``, between ``EXACT_NOISE`` and
+    ``UNRESOLVABLE_NOISE``, which fits the eigenvectors to it) when ``found`` is a
+    weighted member of a family that may hold a much sparser member (``_doubted``) and
+    a tree searched on the eigenvectors (``search_tree`` from ``TREE_STARTS`` starts,
+    stopping at the first below ``DONE_MISFIT``) fits them at the level ``level``
+    (``fits_at_noise``) and as well as ``found`` (``_fits_as_well``); else None."""
+    if (
+        not searchable(basis, B.n)
+        or not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE
+        or not _doubted(basis, B, found, family_dimension, noise)
+    ):
+        return None
+    for start in range(TREE_STARTS):
+        T, misfit = search_tree(basis["V"], np.random.default_rng(SEED + start))
+        if misfit < DONE_MISFIT:
+            break
+    else:
+        return None
+    if fits_at_noise(basis, T, level) and _fits_as_well(
+        _residuals(basis, T), _residuals(basis, found[3])
+    ):
+        return T
+    return None

@@ -1,0 +1,144 @@
+"""A spanning tree that fits noisy eigenvectors at their noise level is the answer."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs._fitting_tree import (
+    fits_at_noise,
+    tree_family,
+    tree_in_place,
+)
+from gsp_householder.graphs._hopeless_basis import sparse_fit
+
+#: The noise level the rankings show on these inputs (eigenvectors perturbed by 1e-3):
+#: 2.3e-4 to 2.6e-4 on the trees below.
+LEVEL = 2.5e-4
+
+
+def _bench_input(G, draw):
+    """The eigenvectors of ``G`` perturbed by 1e-3, then shuffled (as
+    ``bench_inference_sweep`` draws them, ``default_rng(draw)``)."""
+    rng = np.random.default_rng(draw)
+    V = fourier_basis(nx.convert_node_labels_to_integers(G)).eigenvectors
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    V = U @ Wt
+    return V[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
+
+
+def _basis(V):
+    return {"kind": "combinatorial", "ordered": False, "V": V, "scale": None}
+
+
+def _pair_basis(V):
+    return _basis_input._anchored_pair_basis(_basis_input._read_basis(V, None, None, None, None))
+
+
+def _unit(G):
+    return sp.csr_array(
+        nx.to_scipy_sparse_array(nx.convert_node_labels_to_integers(G), dtype=float)
+    )
+
+
+@pytest.fixture(scope="module")
+def tree():
+    """``balanced_tree(6, 2)`` (43 nodes; sibling leaves in groups of 6, an eigenvalue
+    of multiplicity 30) and its perturbed eigenvectors, draw 0."""
+    G = nx.balanced_tree(6, 2)
+    return G, _bench_input(G, 0)
+
+
+def test_a_tree_that_fits_is_answered_without_searches(tree):
+    G, V = tree
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert not caught
+    # the tree read before the searches (none made: no noisy graph recorded), at the
+    # noise level (its residual within 5 times the rankings' smallest estimate)
+    assert result.history["fitting_tree"] <= 5.0
+    assert "noisy_graphs" not in result.history
+    assert "hopeless_basis" not in result.history
+    # no other graph with the tree's non-edges fits: a family of one dimension
+    assert result.family_dimension == 1
+
+
+def test_the_truth_fits_at_the_noise_level_and_a_wrong_edge_does_not(tree):
+    G, V = tree
+    basis = _basis(V)
+    T = _unit(G)
+    assert fits_at_noise(basis, T, LEVEL)
+    # one leaf moved to another parent: a spanning tree with one wrong edge
+    H = nx.convert_node_labels_to_integers(G)
+    leaf = max(H)
+    parent = next(iter(H[leaf]))
+    other = next(v for v in H[0] if v != parent)
+    H.remove_edge(leaf, parent)
+    H.add_edge(leaf, other)
+    assert nx.is_tree(H)
+    assert not fits_at_noise(basis, _unit(H), LEVEL)
+    # nor at a level 10 times smaller, nor without a level, nor disconnected
+    assert not fits_at_noise(basis, T, LEVEL / 10)
+    assert not fits_at_noise(basis, T, 0.0)
+    H = nx.convert_node_labels_to_integers(G)
+    H.remove_edge(0, 1)
+    assert not fits_at_noise(basis, _unit(H), LEVEL)
+
+
+def test_the_tree_sparse_fit_reads_is_the_truth(tree):
+    G, V = tree
+    found = sparse_fit(_pair_basis(V), {**_basis(V), "twin_class": False})
+    assert found is not None
+    assert abs(found - _unit(G)).sum() == 0
+    assert tree_family(_pair_basis(V), found, LEVEL) == 1
+
+
+def _weighted_superset(G, seed):
+    """``G``'s edges with weights spread 0.5 to 1.5 plus 10 random non-edges of weight
+    0.3: a denser weighted graph (unit weights on ``G`` would be equal)."""
+    rng = np.random.default_rng(seed)
+    H = nx.convert_node_labels_to_integers(G)
+    n = H.number_of_nodes()
+    W = nx.Graph()
+    W.add_nodes_from(range(n))
+    for u, v in H.edges:
+        W.add_edge(u, v, weight=rng.uniform(0.5, 1.5))
+    while W.number_of_edges() < H.number_of_edges() + 10:
+        u, v = rng.choice(n, 2, replace=False)
+        if not W.has_edge(u, v):
+            W.add_edge(int(u), int(v), weight=0.3)
+    return sp.csr_array(nx.to_scipy_sparse_array(W))
+
+
+def test_a_weighted_member_of_a_large_family_gives_way_to_the_tree(tree):
+    G, V = tree
+    B = _pair_basis(V)
+    A = _weighted_superset(G, 0)
+    found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
+    T = tree_in_place(_basis(V), B, found, 64, LEVEL, LEVEL)
+    assert T is not None
+    assert abs(T - _unit(G)).sum() == 0
+    # not a family member that cannot be far from its sparsest member, nor a graph with
+    # equal weights, nor a graph found without a noise level
+    assert tree_in_place(_basis(V), B, found, 2, LEVEL, LEVEL) is None
+    E = sp.csr_array((A > 0).astype(float))
+    assert tree_in_place(_basis(V), B, (found[0], 0.0, None, E), 64, LEVEL, LEVEL) is None
+    assert tree_in_place(_basis(V), B, found, 64, 0.0, LEVEL) is None
+
+
+def test_no_tree_in_place_of_a_graph_with_cycles():
+    # a perturbed 6 x 7 grid: the tree searched keeps a misfit far above the noise's
+    G = nx.grid_2d_graph(6, 7)
+    V = _bench_input(G, 0)
+    A = _weighted_superset(G, 1)
+    found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
+    assert tree_in_place(_basis(V), _pair_basis(V), found, 64, LEVEL, LEVEL) is None

@@ -257,8 +257,17 @@ def label_report(G: nx.Graph, exported: nx.Graph) -> tuple[str, float]:
     return "labels ok", f1
 
 
-def label_runs(name: str, laplacian: str | None, signals: bool):
-    """The label check of one graph: (input, labels, F1 by label, CPU s) per run."""
+def label_runs(
+    name: str,
+    laplacian: str | None,
+    signals: bool,
+    graphs: dict | None = None,
+    settings=((5, 0.1),),
+    seed: int = SEED,
+):
+    """The label check of one graph of ``graphs`` (default this audit's), its labels
+    drawn with ``seed``: (input, labels, F1 by label, CPU s) per run, with
+    ``learn_graph`` at each (signals per node, theta) of ``settings`` when ``signals``."""
     from bench_inference_sweep import _shuffle
 
     from gsp_householder import (
@@ -269,7 +278,7 @@ def label_runs(name: str, laplacian: str | None, signals: bool):
         make_graph_signals,
     )
 
-    G = stringed(GRAPHS[name](), SEED)
+    G = stringed((graphs or GRAPHS)[name](), seed)
     B = fourier_basis(G, laplacian)
     out = []
     with warnings.catch_warnings():
@@ -287,13 +296,15 @@ def label_runs(name: str, laplacian: str | None, signals: bool):
                 time.process_time() - c,
             )
         )
-        if signals:
+        for per_node, theta in settings if signals else ():
             c = time.process_time()
-            Y = make_graph_signals(G, 5 * B.n, BernoulliUniform(0.1), rng=0, laplacian=laplacian)
+            Y = make_graph_signals(
+                G, per_node * B.n, BernoulliUniform(theta), rng=0, laplacian=laplacian
+            )
             res = learn_graph(Y, rng=0, progress=False, laplacian=laplacian or "combinatorial")
             out.append(
                 (
-                    "signals 5n, theta 0.1",
+                    f"signals {per_node}n, theta {theta}",
                     *label_report(G, res.to_networkx()),
                     time.process_time() - c,
                 )
@@ -301,15 +312,21 @@ def label_runs(name: str, laplacian: str | None, signals: bool):
     return out
 
 
-def labels_main(argv):
-    """The label check from the command line (``--labels [--only NAME ...]``)."""
-    names = list(GRAPHS)
+def labels_main(argv, graphs=None, laplacians=None, signals=None, settings=((5, 0.1),), seed=SEED):
+    """The label check from the command line (``--labels [--only NAME ...]``) on
+    ``graphs``, ``laplacians`` and ``signals`` (default this audit's), learning at each
+    (signals per node, theta) of ``settings``, labels drawn with ``seed``."""
+    graphs = graphs or GRAPHS
+    laplacians = LAPLACIANS if laplacians is None else laplacians
+    signals = SIGNALS if signals is None else signals
+    names = list(graphs)
     if "--only" in argv:
         names = argv[argv.index("--only") + 1 :]
     print("| graph | input | labels | F1 by label | cpu s |")
     print("|---|---|---|---|---|")
     for name in names:
-        for kind, labels, f1, cpu in label_runs(name, LAPLACIANS.get(name), name in SIGNALS):
+        runs = label_runs(name, laplacians.get(name), name in signals, graphs, settings, seed)
+        for kind, labels, f1, cpu in runs:
             print(f"| {name} | {kind} | {labels} | {f1:.4f} | {cpu:.2f} |", flush=True)
 
 

@@ -280,9 +280,9 @@ def _valid_alternative(L_true, L_hat, tol):
 
 def run_one(B, kind, seed, noise, snr_db=None, per_node=5, theta=0.1, laplacian=None):
     """One inference on ``kind`` input (signals: ``per_node * n`` of them with codes of
-    density ``theta``; exact and perturbed eigenvectors of the ``laplacian`` of
-    ``infer_laplacian``, default combinatorial); returns the result, the comparison, CPU
-    seconds and warnings."""
+    density ``theta``, learned with ``learn_graph``; exact and perturbed eigenvectors of
+    ``infer_laplacian``; both with ``laplacian``, default combinatorial); returns the
+    result, the comparison, CPU seconds and warnings."""
     n = B.n
     rng = np.random.default_rng(seed)
     c = time.process_time()
@@ -296,7 +296,7 @@ def run_one(B, kind, seed, noise, snr_db=None, per_node=5, theta=0.1, laplacian=
         else:
             Y, _ = make_signals(B.eigenvectors, per_node * n, BernoulliUniform(theta),
                                 snr_db=snr_db, rng=seed)
-            res = learn_graph(Y, rng=0, progress=False)
+            res = learn_graph(Y, rng=0, progress=False, laplacian=laplacian or "combinatorial")
     cpu = time.process_time() - c
     cmp = compare_graphs(B.laplacian, res.laplacian)
     return res, cmp, cpu, [str(w.message)[:60] for w in caught]

@@ -47,6 +47,7 @@ from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._prefix_window import doubtful_window_graph
 from gsp_householder.graphs._result_checks import _undetermined_support
+from gsp_householder.graphs._rounding_level_fit import rounding_level_fit
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sparser_rival import record_sparser_rival
 from gsp_householder.graphs._support_search import (
@@ -506,6 +507,11 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     edges, residual 2.6e-4). At a noise level those directions are not near-null,
     and the same rankings give the cycle (residual 5e-15).
 
+    Before those levels, the level ``EXACT_LEVEL``: a graph the rankings give there that
+    fits to rounding is returned (``_rounding_level_fit``; an eigenvalue fit inexact
+    beyond the exact searches' rounding), and otherwise the search goes on as if it had
+    not been made.
+
     ``searches`` is the record of ``_repeatable_search`` shared by the levels' ladders:
     when no ranking gives a graph, each ladder's last resort searches every noisy
     ranking at the largest noise estimate, the same level whatever the level of the
@@ -525,6 +531,15 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
         # one ranking clean to rounding, most not: noisy eigenvectors whose few pairs per
         # unknown let a ranking's kept pairs fit them (perturbed karate: 9.8e-16)
         return ranked, dim
+    exact = rounding_level_fit(
+        lambda own, trial, level: _noisy_ladder(B, basis, tol, own, trial, order, ranking,
+                                                fixed_noise=level, every=True,
+                                                searches=searches),
+        rng, history, ranked[0][0])
+    if exact is not None:
+        # the eigenvalue fit is inexact beyond the exact searches' rounding
+        # (``_rounding_level_fit``)
+        return exact
     original = saved = history["noise"]
     best, tried = (ranked, dim, residual), []
     # the noisy searches' records (``_undecided`` reads them) are those of noisy input

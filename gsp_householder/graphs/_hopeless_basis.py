@@ -9,14 +9,14 @@ basis's ``g``) for each of the first ``HOPELESS_SEARCHES`` rankings the noisy la
 would search, and the search of each would start from no graph (``seed_fit`` finds no
 valid Laplacian clean on those pairs, or its family no candidate graph) or from a
 hopeless member (``hopeless_start``: a weighted graph of that family, which may hold a
-member far sparser), these rows pin down almost nothing at the noise
-level (the kept pairs hold edges): a few directions (eigenvectors localised on few
-nodes, an eigenvalue of high multiplicity) carry them, and every graph a search can
-give is a weighted member of a family of that size, which the noisy ladder's
-hopeless-family rule
-(``_hopeless_family``) stops on after paying for the searches. The searches are then
-not made, and the complete graph (which every basis with this zero-eigenvalue vector
-diagonalises) is returned with a warning (``hopeless_basis_warning``).
+member far sparser, or most of whose edges are weak at the noise level), these rows
+pin down almost nothing at the noise level (the kept pairs hold edges): a few
+directions (eigenvectors localised on few nodes, an eigenvalue of high multiplicity)
+carry them, and every graph a search can give is a weighted member of a family of that
+size, which the noisy ladder's hopeless-family rule (``_hopeless_family``) stops on
+after paying for the searches. The searches are then not made, and the complete
+graph (which every basis with this zero-eigenvalue vector diagonalises) is returned
+with a warning (``hopeless_basis_warning``).
 
 A random cograph of 64 nodes (``random_cograph(6, seed=62)``'s complement, an
 eigenvalue of multiplicity 32) perturbed by 1e-3: the kept pairs of its first two
@@ -140,7 +140,11 @@ def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) 
     above ``HOPELESS_FRACTION`` of ``g``; and a family that may hold a member far
     sparser, which trees and graphs close to one cannot): every graph the search
     gives is reported with that family at least, and the noisy ladder's hopeless-family
-    rule (``_hopeless_family``) judges its graphs by the same test.
+    rule (``_hopeless_family``) judges its graphs by the same test. A weighted start in
+    such a family that is too dense for that test (its family cannot drop enough of
+    its edges) is hopeless too when most of its edges are weak at the noise level
+    (``weak_agreement`` below ``EDGE_AGREEMENT``, the weak-edge warning's test): its
+    density is then no evidence that the family holds no far sparser member.
     """
     if basis is None:
         return seed_fit(B, _fresh(trimmed), tol, noise) is None

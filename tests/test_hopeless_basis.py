@@ -203,6 +203,48 @@ def test_a_hopeless_member_at_the_start_is_hopeless():
     assert hopeless_start(B, trimmed, 0.0, noise, basis)
 
 
+@pytest.fixture(scope="module")
+def cograph65():
+    """``random_cograph(6, seed=65)``'s complement (64 nodes, 1760 edges), draw 2: the
+    first ranking's search starts from a dense weighted graph of 938 edges in the
+    seed's family of 60 of 63 unknowns, most of whose edges are weak."""
+    return _bench_input(_cograph(6, 65), 2)
+
+
+def test_a_start_of_weak_edges_is_hopeless(cograph65):
+    B = _pair_basis(cograph65)
+    _, trimmed = leverage_ranking(B, keep=0.7, r=8)
+    noise = robust_noise(B, trimmed)
+    start = seed_start(B, trimmed, 0.0, noise)
+    assert start is not None
+    (edges, _, _, W), dimension = start
+    assert dimension > HOPELESS_FRACTION * B.g and edges > 900
+    # too dense for its family to hold a member far sparser: not a hopeless member ...
+    assert not hopeless_member(B.n, B.g, edges, dimension, False)
+    # ... but the eigenvectors tell most of its edges from zero no better than the noise
+    basis = {"kind": "combinatorial", "scale": None, "V": cograph65}
+    assert _hopeless_basis.weak_agreement(basis, W) < 0.5
+    assert hopeless_start(B, trimmed, 0.0, noise, basis)
+
+
+def test_a_start_of_weak_edges_is_answered_without_searches(cograph65):
+    result, messages = _infer(cograph65)
+    dims, g = result.history["hopeless_basis"]
+    assert g == 63 and all(d > HOPELESS_FRACTION * g for d in dims)
+    assert result.history["n_evaluations"] == 0
+    assert result.n_edges == 64 * 63 // 2
+    assert any("no search was made" in m for m in messages)
+
+
+def test_weak_agreement_of_a_graph_the_eigenvectors_fit():
+    # the star perturbed by 1e-3, read with its own Laplacian: every edge significant
+    G = nx.star_graph(30)
+    V = _bench_input(G, 0)
+    W = sp.csr_array(nx.adjacency_matrix(G, nodelist=range(31)).astype(float))
+    basis = {"kind": "combinatorial", "scale": None, "V": V}
+    assert _hopeless_basis.weak_agreement(basis, W) == 1.0
+
+
 def test_a_start_drawn_and_not_hopeless_leaves_the_search_as_without_the_rule(monkeypatch):
     # windmill_graph(8, 4) perturbed: both kept families exceed the fraction, so the
     # rule draws the start of the first search (the star, a tree: not a hopeless member)

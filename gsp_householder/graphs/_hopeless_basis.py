@@ -9,14 +9,14 @@ basis's ``g``) for each of the first ``HOPELESS_SEARCHES`` rankings the noisy la
 would search, and the search of each would start from no graph (``seed_fit`` finds no
 valid Laplacian clean on those pairs, or its family no candidate graph) or from a
 hopeless member (``hopeless_start``: a weighted graph of that family, which may hold a
-member far sparser), these rows pin down almost nothing at the noise
-level (the kept pairs hold edges): a few directions (eigenvectors localised on few
-nodes, an eigenvalue of high multiplicity) carry them, and every graph a search can
-give is a weighted member of a family of that size, which the noisy ladder's
-hopeless-family rule
-(``_hopeless_family``) stops on after paying for the searches. The searches are then
-not made, and the complete graph (which every basis with this zero-eigenvalue vector
-diagonalises) is returned with a warning (``hopeless_basis_warning``).
+member far sparser, or most of whose edges are weak at the noise level), these rows
+pin down almost nothing at the noise level (the kept pairs hold edges): a few
+directions (eigenvectors localised on few nodes, an eigenvalue of high multiplicity)
+carry them, and every graph a search can give is a weighted member of a family of that
+size, which the noisy ladder's hopeless-family rule (``_hopeless_family``) stops on
+after paying for the searches. The searches are then not made, and the complete
+graph (which every basis with this zero-eigenvalue vector diagonalises) is returned
+with a warning (``hopeless_basis_warning``).
 
 A random cograph of 64 nodes (``random_cograph(6, seed=62)``'s complement, an
 eigenvalue of multiplicity 32) perturbed by 1e-3: the kept pairs of its first two
@@ -41,12 +41,14 @@ from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs import _program_memo as program_memo
 from gsp_householder.graphs import _span_memo as span_memo
 from gsp_householder.graphs._candidate_search import _candidates
+from gsp_householder.graphs._edge_significance import edge_significance
+from gsp_householder.graphs._family_doubt import EDGE_AGREEMENT
 from gsp_householder.graphs._hopeless_family import (
     HOPELESS_FRACTION,
     HOPELESS_SEARCHES,
     hopeless_member,
 )
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _equal_within_noise, _laplacian
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._support_search import PrefixSearch, seed_fit
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
@@ -138,7 +140,11 @@ def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) 
     above ``HOPELESS_FRACTION`` of ``g``; and a family that may hold a member far
     sparser, which trees and graphs close to one cannot): every graph the search
     gives is reported with that family at least, and the noisy ladder's hopeless-family
-    rule (``_hopeless_family``) judges its graphs by the same test.
+    rule (``_hopeless_family``) judges its graphs by the same test. A weighted start in
+    such a family that is too dense for that test (its family cannot drop enough of
+    its edges) is hopeless too when most of its edges are weak at the noise level
+    (``weak_agreement`` below ``EDGE_AGREEMENT``, the weak-edge warning's test): its
+    density is then no evidence that the family holds no far sparser member.
     """
     if basis is None:
         return seed_fit(B, _fresh(trimmed), tol, noise) is None
@@ -147,7 +153,39 @@ def hopeless_start(B: PairBasis, trimmed, tol: float, noise: float, basis=None) 
         return True
     (edges, _, _, W), dimension = start
     equal = _equal_within_noise(basis, W, noise)
-    return hopeless_member(B.n, int(B.g), int(edges), dimension, equal)
+    if hopeless_member(B.n, int(B.g), int(edges), dimension, equal):
+        return True
+    return (
+        not equal
+        and dimension > HOPELESS_FRACTION * B.g
+        and weak_agreement(basis, W) < EDGE_AGREEMENT
+    )
+
+
+def weak_agreement(basis, W) -> float:
+    """F1 agreement of the graph of weights ``W`` with itself without the edges whose
+    weights are not significantly nonzero at the noise level of the eigenvectors
+    ``basis["V"]`` (``edge_significance``, eigenvalues read off by ``_diagonal_fit``, as
+    ``laplacian_inference._weak_edges`` tests the graph returned): $2(m - k) / (2m - k)$
+    for $k$ weak edges of $m$; 1.0 when there is nothing to test (no edge, rounding
+    level) and on a twin class's basis, which ``_weak_edges`` does not test either.
+
+    Below ``EDGE_AGREEMENT`` the inference would warn of the graph's weak edges: the
+    eigenvectors do not tell most of them from zero, and a much sparser graph fits as
+    well. A dense start is thereby no evidence that its family cannot hold a far
+    sparser member: ``random_cograph(6, seed=65)``'s complement perturbed by 1e-3, draw
+    2, first ranking: 938 edges in a family of 60 of 63 (``family_agreement`` 0.97),
+    772 of them weak (agreement 0.30; the largest weight 3e4 times the median).
+    """
+    if basis.get("twin_class"):
+        return 1.0
+    L = _laplacian(W, basis)
+    eigenvalues, _ = _diagonal_fit(basis["V"], L)
+    test = edge_significance(basis["V"], L, eigenvalues)
+    if test is None:
+        return 1.0
+    weak, m = int(test["weak"].sum()), int(test["z"].size)
+    return 2.0 * (m - weak) / (2.0 * m - weak)
 
 
 def sparse_fit(B: PairBasis, basis):

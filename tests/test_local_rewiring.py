@@ -334,3 +334,76 @@ def test_kept_inverses_fill_the_parent_first():
     other = subset_inverses(C, 64, child)              # the parent is full: kept here
     assert child.entries == 120 * 9 and subset_inverses(C, 64, child) is other
     assert subset_inverses(C, 64, KeptInverses(parent=parent)) is not other
+
+
+def test_a_group_without_edges_solves_no_system(monkeypatch):
+    # no eigenvalues leave fewer edges than none: while a group's pairs hold no edge its
+    # systems are not solved and the eigenvalues are kept; with an edge they are solved
+    from gsp_householder.graphs import _local_rewiring
+
+    calls = []
+
+    def counted_entries(A, base, slacks, *args, **kwargs):
+        calls.append(A.shape)
+        return [None] * len(slacks)
+
+    monkeypatch.setattr(_local_rewiring, "sparsest_entries", counted_entries)
+    grp = SimpleNamespace(i=np.array([0, 0, 1]), j=np.array([1, 2, 2]))
+    R = np.array([[1.0, -1.0], [0.5, 0.5], [0.0, 1.0]])
+    systems = [(np.array([0, 1]), np.array([0, 1, 2]))]
+    limit, tol = np.full(3, -0.1), np.zeros(3)
+    for lam, solved in ((np.array([1.0, 1.0]), False), (np.array([1.0, -1.0]), True)):
+        before = lam.copy()
+        assert _local_rewiring._holds_edges(R, lam, limit) is solved
+        calls.clear()
+        _local_rewiring._sparser_systems(grp, R, systems, lam, tol, limit, 0.0)
+        assert bool(calls) is solved and np.array_equal(lam, before)
+
+
+def test_groups_without_edges_give_the_rewiring_of_every_system(monkeypatch):
+    # a hub's eight leaves (twins: no edge among them) beside the two pendant paths: the
+    # leaves' group is not solved, and the rewiring is the one that solving every system
+    # gives (the tree; on draw 1 the leaves' seven columns are a group of their own)
+    from gsp_householder.graphs import _local_rewiring
+
+    G = nx.path_graph(95)
+    G.add_edges_from([(40, 95), (95, 96), (40, 97), (97, 98)])
+    G.add_edges_from((70, 99 + t) for t in range(8))
+    n, H = G.number_of_nodes(), _cycle_graph(G, (95, 96, 97, 98))
+    V = perturbed(shuffled(_common_basis(G, H, n), 1), 1e-3, 1)
+    holds, entries = _local_rewiring._holds_edges, _local_rewiring.sparsest_entries
+    skipped = []
+
+    def counted_holds(R, lam, limit):
+        out = holds(R, lam, limit)
+        skipped.extend([] if out else [R.shape])
+        return out
+
+    monkeypatch.setattr(_local_rewiring, "_holds_edges", counted_holds)
+    basis, B = _basis(V)
+    found = sparser_on_local_columns(basis, B, _weights(H, n), NOISE)
+    assert found is not None and _edges(found) == _edges(_weights(G, n))
+    assert (28, n - 1) in skipped  # the leaves' group: 28 pairs, every column
+
+    def every_system(grp, R, systems, lam, tol, limit, floor, kept=None):
+        # ``_sparser_systems`` without the test of the group's edges
+        for _ in range(_local_rewiring.NESTED_PASSES):
+            changed = False
+            for cols, pairs in systems:
+                Rp = R[pairs]
+                base = Rp @ lam - Rp[:, cols] @ lam[cols]
+                slack = tol[grp.i[pairs]] + tol[grp.j[pairs]]
+                x = entries(
+                    Rp[:, cols], base, [slack], floor, _local_rewiring.NESTED_SUBSETS, kept
+                )[0]
+                if x is not None and _local_rewiring._fewer_edges(R, lam, cols, x, limit):
+                    lam[cols] = x
+                    changed = True
+            if not changed:
+                return
+
+    monkeypatch.setattr(_local_rewiring, "_sparser_systems", every_system)
+    basis, B = _basis(V)
+    every = sparser_on_local_columns(basis, B, _weights(H, n), NOISE)
+    assert (found != every).nnz == 0
+    assert np.array_equal(found.data, every.data)

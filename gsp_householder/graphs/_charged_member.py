@@ -92,6 +92,8 @@ def _interior_point(N0, Y, charge):
             and np.abs(rd).max() <= 1e-10
         ):
             break
+        if not gap > 0.0:  # finished, or NaN: the certificate decides
+            break
         D = 1.0 / (z / a + w / s)
         M = (A * D) @ Y
         point = (a, s, z, w)
@@ -139,6 +141,6 @@ def _certified_vertex(N0, Y, charge, a):
     above = (N0 + Y @ x > 0).astype(float)
     above[basis] = 0.0
     dual = np.linalg.solve(Y[basis].T, Y.sum(axis=0) / charge - Y.T @ above)
-    if dual.min() < -CERTIFICATE_TOLERANCE or dual.max() > 1.0 + CERTIFICATE_TOLERANCE:
-        return None
-    return x
+    # written so that NaN (a failed solve) is not certified
+    certified = dual.min() >= -CERTIFICATE_TOLERANCE and dual.max() <= 1.0 + CERTIFICATE_TOLERANCE
+    return x if certified and np.isfinite(x).all() else None

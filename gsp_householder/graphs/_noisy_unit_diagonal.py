@@ -20,7 +20,8 @@ members' entries on the non-edges are at the noise, 1e-4 to 6e-3, while the edge
 2. a member of each family: for $k = 1$ the singular vector; otherwise the member
    maximising the sum of its off-diagonal entries (the least $\\ell_1$ norm) with
    each positive entry charged ``PENALTIES`` times (noise leaves no member without
-   one), one HiGHS program per charge;
+   one), one program per charge (module ``_charged_member``: an interior point method
+   and its certified vertex; HiGHS's simplex when the vertex is not certified);
 3. its edges: the pairs above the largest ratio between consecutive entries (sorted,
    most negative first), among the entries above their median magnitude (the noise,
    the graphs being sparse: no member of more than ``MAX_EDGE_SHARE`` of the pairs is
@@ -47,6 +48,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._charged_member import charged_member
 
 #: Ratio between consecutive singular values (ascending) of $[Z, -\\mathbf 1]$ that
 #: ends a near-null family: the measured jumps are 20 to 8000 (1.3 to 3.9 decades).
@@ -159,19 +162,27 @@ def _members(Vf, null):
     directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
     Q = np.linalg.qr(directions.T)[0]
     Y = np.stack([((Vf * q) @ Vf.T)[iu, ju] for q in Q.T], axis=1)
+    for charge in PENALTIES:
+        x = charged_member(N0, Y, charge)
+        if x is None:
+            x = _simplex_member(N0, Y, charge)
+        if x is not None:
+            yield N0 + Y @ x
+
+
+def _simplex_member(N0, Y, charge):
+    """The minimiser of ``_charged_member``'s $F$ by HiGHS, one slack per pair, or None
+    when the program fails."""
     m, pairs = Y.shape[1], Y.shape[0]
     A = sp.hstack([sp.csr_array(Y), -sp.identity(pairs, format="csr")]).tocsr()
-    bounds = [(None, None)] * m + [(0, None)] * pairs
-    for charge in PENALTIES:
-        res = linprog(
-            np.r_[-Y.sum(axis=0), np.full(pairs, charge)],
-            A_ub=A,
-            b_ub=-N0,
-            bounds=bounds,
-            method="highs",
-        )
-        if res.status == 0:
-            yield N0 + Y @ res.x[:m]
+    res = linprog(
+        np.r_[-Y.sum(axis=0), np.full(pairs, charge)],
+        A_ub=A,
+        b_ub=-N0,
+        bounds=[(None, None)] * m + [(0, None)] * pairs,
+        method="highs",
+    )
+    return res.x[:m] if res.status == 0 else None
 
 
 def _read_member(Vf, Z, u, off):

@@ -84,6 +84,7 @@ from gsp_householder.graphs._bipartite_halves import column_halves_graph
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
@@ -1463,6 +1464,13 @@ def _edge_test_descended(basis, B, ranked, history):
     m = int(ranked[0][0])
     if found is None or found["count"] == 0:
         return None, tested
+    # a weighted cycle read from the eigenvectors (``_cycle_read``) first: the sparsest
+    # the descents could give but a tree, and it reaches rings whose graph found the
+    # descents circle round (heavy edges read as twins, pairs around them kept)
+    C = read_cycle(basis, eigenvalues, W)
+    if _descended_fits(basis, W, m, C, history):
+        history["cycle_read"] = True
+        return C, tested
     if 2.0 * m / (2.0 * m + found["count"]) >= EDGE_AGREEMENT:
         # too few missing edges to descend from: heavy edges read as twins, if any, are
         # split first (``_twin_split``), then the descent

@@ -2,20 +2,23 @@
 
 The two eigenvectors of least nonzero eigenvalue of a weighted cycle wind once round
 it: node $i$ at the angle of $(V_{i a}, V_{i b})$ in their plane, the angles in the
-order of the cycle. Nodes joined by a heavy edge sit at nearly the same angle, and the
-noise can swap them; such an edge has a column of its own (the difference of its two
-nodes, with a large eigenvalue), as a chain of two heavy edges has two columns on its
-three nodes. So the nodes on which a column has at least ``MIN_COS`` squared of its
-squared norm, at most ``MAX_GROUP`` of them (a heavy group; groups that share a node
-merged), are put next to each other at their mean angle, and each group's order is the
-one of least rotation residual (``_laplacian_fit._residuals``) of the cycle refitted
-(``_edge_test_descent.anchored_fit``), group after group. Nothing here decides whether
-the cycle is the graph sought: the caller compares its fit and size with the graph found.
+order of the cycle (the exact eigenvectors of PyGSP ``RandomRing(180, seeds 3-5)`` and
+``RandomRing(200, seeds 1, 4, 5)`` give their rings so). Which two columns those are is
+read from the eigenvalues of a graph found. Nodes joined by a heavy edge sit at nearly
+the same angle, and the noise can swap them; such an edge has a column of its own (the
+difference of its two nodes, with a large eigenvalue), as a chain of two heavy edges
+has two columns on its three nodes. So the nodes on which a column has at least
+``MIN_COS`` squared of its squared norm, two to ``MAX_GROUP`` of them (a heavy group;
+groups that share a node merged), when consecutive in the angles' order, are ordered as
+the cycle refitted (``_edge_test_descent.anchored_fit``) fits best in rotation residual
+(``_laplacian_fit._residuals``), group after group, again until no group moves.
+Nothing here decides whether the cycle is the graph sought: the caller compares its fit
+and size with the graph found.
 
 Perturbed PyGSP ``RandomRing(200, seed=1)`` (draw 0 of ``bench_inference.py --pygsp``,
-1e-3; weights 0.18 to 55): the angles alone give 196 of the 200 edges; with its nine
-heavy groups ordered (14 fits, 0.1 CPU s) the ring, rotation residual 7.02e-5 against
-7.46e-5 for the 240 edges the searches found.
+1e-3; weights 0.18 to 55): the angles alone give 196 of the 200 edges; with its heavy
+groups ordered the ring (0.8 CPU s), rotation residual 7.02e-5 against 7.46e-5 for the
+240 edges the searches found.
 
 Internal module: arguments are validated by the caller.
 """
@@ -85,6 +88,7 @@ def _consecutive(places, n: int) -> bool:
 
 
 def _cycle_fit(basis, order) -> sp.csr_array:
+    """The `anchored_fit` of the cycle through the nodes in ``order``."""
     after = np.roll(order, -1)
     return anchored_fit(basis, np.minimum(order, after), np.maximum(order, after))
 

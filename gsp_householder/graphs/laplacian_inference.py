@@ -1449,7 +1449,7 @@ def _edge_test_descended(basis, B, ranked, history):
     under the same conditions (``history["cycle_read"]``): perturbed PyGSP
     ``RandomRing(200, seeds 1-3)``, whose descents circle round graphs of 225 to 344
     edges (F1 0.65 to 0.94), give their rings so (rotation residuals 7.02e-5 to 7.24e-5
-    against 7.46e-5 to 9.65e-5).
+    against 7.46e-5 to 9.65e-5 for the graphs found).
 
     Perturbed PyGSP ``RandomRing(180, seed=2)``: 254 edges found (F1 0.811), 110 such
     non-edges; the ring read, rotation residual 7.62e-5 against 1.05e-4. Perturbed

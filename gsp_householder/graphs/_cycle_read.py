@@ -1,0 +1,133 @@
+"""A weighted cycle read from the eigenvectors: the nodes in the order of their angle.
+
+The two eigenvectors of least nonzero eigenvalue of a weighted cycle wind once round
+it: node $i$ at the angle of $(V_{i a}, V_{i b})$ in their plane, the angles in the
+order of the cycle (the exact eigenvectors of PyGSP ``RandomRing(180, seeds 3-5)`` and
+``RandomRing(200, seeds 1, 4, 5)`` give their rings so). Which two columns those are is
+read from the eigenvalues of a graph found. Nodes joined by a heavy edge sit at nearly
+the same angle, and the noise can swap them; such an edge has a column of its own (the
+difference of its two nodes, with a large eigenvalue), as a chain of two heavy edges
+has two columns on its three nodes. So the nodes on which a column has at least
+``MIN_COS`` squared of its squared norm, two to ``MAX_GROUP`` of them (a heavy group;
+groups that share a node merged), when consecutive in the angles' order, are ordered as
+the cycle refitted (``_edge_test_descent.anchored_fit``) fits best in rotation residual
+(``_laplacian_fit._residuals``), group after group, again until no group moves.
+Nothing here decides whether the cycle is the graph sought: the caller compares its fit
+and size with the graph found.
+
+Perturbed PyGSP ``RandomRing(200, seed=1)`` (draw 0 of ``bench_inference.py --pygsp``,
+1e-3; weights 0.18 to 55): the angles alone give 196 of the 200 edges; with its heavy
+groups ordered the ring (0.8 CPU s), rotation residual 7.02e-5 against 7.46e-5 for the
+240 edges the searches found.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._basis_input import MIN_COS
+from gsp_householder.graphs._edge_test_descent import anchored_fit
+from gsp_householder.graphs._laplacian_fit import _residuals
+
+#: Most nodes of a heavy group whose orders are tried (``MAX_GROUP``! fits each).
+MAX_GROUP = 3
+
+
+def heavy_groups(V, zero_column: int) -> list[list[int]]:
+    """The heavy groups of the module docstring: for each column of ``V`` but
+    ``zero_column``, the fewest nodes (two to ``MAX_GROUP``) on which it has at least
+    ``MIN_COS`` squared of its squared norm; groups that share a node merged, those
+    merged beyond ``MAX_GROUP`` nodes left out."""
+    V = np.asarray(V)
+    n = V.shape[0]
+    parent = list(range(n))
+
+    def root(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    grouped = set()
+    for k in range(V.shape[1]):
+        if k == zero_column:
+            continue
+        squares = V[:, k] ** 2
+        top = np.argsort(squares)[::-1][:MAX_GROUP]
+        shares = np.cumsum(squares[top]) / float(squares.sum())
+        size = int(np.searchsorted(shares, MIN_COS**2)) + 1
+        if 2 <= size <= MAX_GROUP:
+            nodes = [int(a) for a in top[:size]]
+            grouped.update(nodes)
+            for a in nodes[1:]:
+                parent[root(a)] = root(nodes[0])
+    groups: dict[int, list[int]] = {}
+    for a in sorted(grouped):
+        groups.setdefault(root(a), []).append(a)
+    return [g for g in groups.values() if len(g) <= MAX_GROUP]
+
+
+def cycle_order(V, eigenvalues, zero_column: int) -> np.ndarray:
+    """The nodes in the order of their angle in the plane of the two columns of ``V``
+    of least ``eigenvalues`` (``zero_column`` left out)."""
+    V = np.asarray(V)
+    columns = [k for k in np.argsort(eigenvalues, kind="stable") if k != zero_column][:2]
+    angles = np.arctan2(V[:, columns[1]], V[:, columns[0]])
+    return np.lexsort((np.arange(V.shape[0]), angles))
+
+
+def _consecutive(places, n: int) -> bool:
+    """Whether the sorted positions ``places`` are consecutive on a cycle of ``n``."""
+    gaps = np.diff(np.r_[places, places[0] + n])
+    return int(np.count_nonzero(gaps != 1)) <= 1
+
+
+def _cycle_fit(basis, order) -> sp.csr_array:
+    """The `anchored_fit` of the cycle through the nodes in ``order``."""
+    after = np.roll(order, -1)
+    return anchored_fit(basis, np.minimum(order, after), np.maximum(order, after))
+
+
+def read_cycle(basis, eigenvalues, W) -> sp.csr_array | None:
+    """The weights of the cycle of the module docstring, refitted on the anchored basis
+    (``basis["V_anchored"]``, ``basis["zero_column"]``), read from ``basis["V"]`` and the
+    columns' ``eigenvalues`` (those of the graph found, of weights ``W``, which order its
+    columns); None when the graph found holds no more than half of the edges of the
+    cycle of the angles alone (no cycle behind it: its heavy groups are not ordered)."""
+    V, zero = basis["V"], basis["zero_column"]
+    order = cycle_order(V, eigenvalues, zero)
+    after = np.roll(order, -1)
+    if 2 * int(np.count_nonzero(sp.csr_array(W)[order, after])) <= order.size:
+        return None
+    fitted = _cycle_fit(basis, order)
+    best = _residuals(basis, fitted)[1]
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    groups = [g for g in heavy_groups(V, zero) if _consecutive(np.sort(position[g]), order.size)]
+    groups.sort(key=lambda g: int(position[g].min()))
+    moved = True
+    while moved:
+        # each group's order of least residual, the others held; again until none moves
+        # (a strictly falling residual: it ends)
+        moved = False
+        for group in groups:
+            places = np.sort(position[group])
+            nodes = order[places].copy()
+            pick = None
+            for perm in itertools.permutations(range(len(group))):
+                if list(perm) == sorted(perm):
+                    continue
+                trial = order.copy()
+                trial[places] = nodes[list(perm)]
+                A = _cycle_fit(basis, trial)
+                rotation = _residuals(basis, A)[1]
+                if rotation < best:
+                    best, fitted, pick = rotation, A, trial
+            if pick is not None:
+                order, moved = pick, True
+    return fitted

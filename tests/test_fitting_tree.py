@@ -12,8 +12,11 @@ import scipy.sparse as sp
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs import _basis_input
 from gsp_householder.graphs._fitting_tree import (
+    exact_tree,
     fits_at_noise,
+    fits_to_rounding,
     tree_family,
+    tree_for_exact,
     tree_in_place,
 )
 from gsp_householder.graphs._hopeless_basis import sparse_fit
@@ -142,3 +145,81 @@ def test_no_tree_in_place_of_a_graph_with_cycles():
     A = _weighted_superset(G, 1)
     found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
     assert tree_in_place(_basis(V), _pair_basis(V), found, 64, LEVEL, LEVEL) is None
+
+
+def _exact_input(G, draw):
+    """The exact eigenvectors of ``G``, shuffled (as ``bench_inference_sweep`` draws
+    them, ``default_rng(draw)``)."""
+    rng = np.random.default_rng(draw)
+    V = fourier_basis(nx.convert_node_labels_to_integers(G)).eigenvectors
+    return V[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
+
+
+def test_an_exact_tree_fits_to_rounding_and_a_wrong_or_noisy_one_does_not(tree):
+    G, V = tree
+    exact = _exact_input(G, 0)
+    T = exact_tree(_basis(exact), G.number_of_nodes())
+    assert T is not None
+    assert abs(T - _unit(G)).sum() == 0
+    assert fits_to_rounding(_basis(exact), T)
+    # perturbed eigenvectors: the truth fits at their noise level, not to rounding
+    assert not fits_to_rounding(_basis(V), T)
+    assert exact_tree(_basis(V), G.number_of_nodes()) is None
+    # a leaf moved to another parent
+    H = nx.convert_node_labels_to_integers(G)
+    leaf = max(H)
+    H.remove_edge(leaf, next(iter(H[leaf])))
+    H.add_edge(leaf, 0)
+    assert not fits_to_rounding(_basis(exact), _unit(H))
+
+
+def test_no_exact_tree_on_graphs_with_cycles():
+    for G in (nx.grid_2d_graph(6, 7), nx.cycle_graph(30), nx.karate_club_graph()):
+        V = _exact_input(G, 0)
+        assert exact_tree(_basis(V), G.number_of_nodes()) is None
+
+
+def test_exact_tree_asked_only_for_a_denser_member_of_a_large_family(tree):
+    G, _ = tree
+    V = _exact_input(G, 0)
+    B = _pair_basis(V)
+    n = G.number_of_nodes()
+    A = _weighted_superset(G, 0)
+    found = (int(sp.triu(A, 1).nnz), 0.0, None, A)
+    assert abs(tree_for_exact(_basis(V), B, found, 30, 0.0) - _unit(G)).sum() == 0
+    # not for a graph found at a noise level, nor for one of a family that cannot be
+    # far from its sparsest member, nor for a graph no denser than a tree, nor for the
+    # complete graph (searched where the searches end at it)
+    assert tree_for_exact(_basis(V), B, found, 30, 1e-4) is None
+    assert tree_for_exact(_basis(V), B, found, 2, 0.0) is None
+    assert tree_for_exact(_basis(V), B, (n - 1, 0.0, None, _unit(G)), 30, 0.0) is None
+    K = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    assert tree_for_exact(_basis(V), B, (n * (n - 1) // 2, 0.0, None, K), 30, 0.0) is None
+
+
+def test_an_exact_tree_replaces_a_denser_exact_family_member():
+    # full_rary_tree(6, 100), exact, draw 0: the exact searches end at a member of
+    # 135 edges (family 36); the tree fits to rounding and is returned, the member
+    # is the last of the candidates
+    G = nx.full_rary_tree(6, 100)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_exact_input(G, 0), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert result.history["exact_tree_edges"] == 36
+    assert result.residual <= 1e-9
+    assert int((sp.triu(-result.candidates[-1], 1) > 0).sum()) == 135
+    assert not caught
+
+
+def test_an_exact_tree_answers_before_the_other_searches():
+    # balanced_tree(2, 7), exact, draw 0: no exact graph, and the other searches ended
+    # at the complete graph; the tree fits to rounding and is returned first
+    G = nx.balanced_tree(2, 7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_exact_input(G, 0), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert result.history["exact_tree"] is True
+    assert "noisy_graphs" not in result.history
+    assert not caught

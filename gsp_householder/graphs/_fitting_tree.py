@@ -27,6 +27,16 @@ the answer, no search is made); ``tree_in_place``, when the searches' answer is 
 weighted member of a family that may hold a much sparser member (the warning of
 ``laplacian_inference._family_doubt``) and a tree searched fits at the noise level
 and as well as that answer (the tree goes first, the answer among the candidates).
+
+Exact eigenvectors of such trees were answered by a denser member of a family
+(``full_rary_tree(6, 100)``: 135 edges with equal weights for 99) or by the complete
+graph (``balanced_tree(2, 7)``), while the tree searched fits them to 2e-15; a tree
+searched on a graph with cycles leaves 0.1 to 0.5. A tree that fits to rounding
+(``fits_to_rounding``: ``ROUNDING_FIT``) is the answer: ``early_exact_tree`` where the
+exact searches gave no graph, before the others; ``exact_tree`` where the searches
+ended at the complete graph; ``tree_for_exact`` in place of a denser member of a family
+found exact that may hold a member far from it (``family_agreement``).
+
 Combinatorial Laplacians without an eigenvalue order only (a twin class's basis
 neither), on at most ``_tree_search.MAX_NODES`` nodes, as for the tree search.
 
@@ -53,6 +63,7 @@ from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
     MAX_NOISE,
     RESIDUAL_CONSISTENT,
+    ROUNDING_FIT,
     UNRESOLVABLE_NOISE,
 )
 from gsp_householder.graphs._tree_search import DONE_MISFIT, MAX_NODES, SEED, search_tree
@@ -120,6 +131,67 @@ def early_tree(B: PairBasis, basis, trees, history):
     return [(B.n - 1, 0.0, None, T)], tree_family(B, T, level)
 
 
+def fits_to_rounding(basis, T) -> bool:
+    """Whether the graph of weights ``T`` is connected and leaves the eigenvectors a
+    residual (``_diagonal_fit``) within ``ROUNDING_FIT``: it fits exact eigenvectors."""
+    if connected_components(T, directed=False)[0] != 1:
+        return False
+    return _diagonal_fit(basis["V"], _laplacian(T, basis))[1] <= ROUNDING_FIT
+
+
+def _searched(basis):
+    """The tree ``search_tree`` finds from ``TREE_STARTS`` starts (the first below
+    ``DONE_MISFIT``), or None."""
+    for start in range(TREE_STARTS):
+        T, misfit = search_tree(basis["V"], np.random.default_rng(SEED + start))
+        if misfit < DONE_MISFIT:
+            return T
+    return None
+
+
+def exact_tree(basis, n: int):
+    """A spanning tree with unit weights searched on exact eigenvectors
+    (``search_tree`` from ``TREE_STARTS`` starts) that fits them to rounding
+    (``fits_to_rounding``), on a basis ``searchable`` on ``n`` nodes; else None."""
+    if not searchable(basis, n):
+        return None
+    T = _searched(basis)
+    return T if T is not None and fits_to_rounding(basis, T) else None
+
+
+def early_exact_tree(B: PairBasis, basis, history):
+    """``(ranked, family dimension)`` with a spanning tree that fits exact eigenvectors
+    to rounding (``exact_tree``), asked where a ranking is clean to rounding and the
+    exact searches gave no graph; else None. ``history["exact_tree"]`` is then True and
+    ``history["noise"]`` 0; False when no tree fits (not searched again at the result)."""
+    T = exact_tree(basis, B.n)
+    if T is None:
+        history["exact_tree"] = False
+        return None
+    history["noise"] = 0.0
+    history["exact_tree"] = True
+    return [(B.n - 1, 0.0, None, sp.csr_array(T, dtype=float))], tree_family(B, T, 0.0)
+
+
+def tree_for_exact(basis, B: PairBasis, found, family_dimension: int, noise: float):
+    """A spanning tree with unit weights to return in place of the graph ``found`` (a
+    ``ranked`` entry found at a rounding level, ``noise`` at most ``EXACT_NOISE``) when
+    ``found`` is denser than a tree, not the complete graph (``laplacian_inference``
+    asks ``exact_tree`` for it), and a member of a family that may hold a member
+    agreeing with it below ``EDGE_AGREEMENT`` (``family_agreement``, the test of
+    ``laplacian_inference._family_doubt``), and a tree searched on the eigenvectors
+    fits them to rounding (``exact_tree``); else None."""
+    edges = int(found[0])
+    if (
+        noise > EXACT_NOISE
+        or not B.n - 1 < edges < B.n_pairs
+        or family_dimension < 2
+        or family_agreement(B.n, edges, int(family_dimension)) >= EDGE_AGREEMENT
+    ):
+        return None
+    return exact_tree(basis, B.n)
+
+
 def _doubted(basis, B, found, family_dimension: int, noise: float) -> bool:
     """Whether the graph ``found`` (a ``ranked`` entry), found at the noise level
     ``noise``, is what ``laplacian_inference._family_doubt`` warns of: weights not equal
@@ -148,14 +220,11 @@ def tree_in_place(basis, B: PairBasis, found, family_dimension: int, noise: floa
         or not _doubted(basis, B, found, family_dimension, noise)
     ):
         return None
-    for start in range(TREE_STARTS):
-        T, misfit = search_tree(basis["V"], np.random.default_rng(SEED + start))
-        if misfit < DONE_MISFIT:
-            break
-    else:
-        return None
-    if fits_at_noise(basis, T, level) and _fits_as_well(
-        _residuals(basis, T), _residuals(basis, found[3])
+    T = _searched(basis)
+    if (
+        T is not None
+        and fits_at_noise(basis, T, level)
+        and _fits_as_well(_residuals(basis, T), _residuals(basis, found[3]))
     ):
         return T
     return None

@@ -33,7 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
-from gsp_householder.graphs._fitting_tree import early_tree
+from gsp_householder.graphs._fitting_tree import early_exact_tree, early_tree
 from gsp_householder.graphs._hopeless_basis import hopeless_basis
 from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
 from gsp_householder.graphs._laplacian_fit import (
@@ -339,6 +339,13 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             return wide, dim2
         history["noise"] = noise
         return ranked, dim
+    if exact_level and leverage:
+        tree = early_exact_tree(B, basis, history)
+        if tree is not None:
+            # exact eigenvectors and no exact graph: a spanning tree with unit weights
+            # that fits them to rounding is a sparsest connected valid graph, which the
+            # searches at noise levels would miss (``_fitting_tree``)
+            return tree
     if exact_level and leverage:
         # exact eigenvectors and no exact graph: the refit levels before the searches
         # at the rounding level (``_refit_first``)

@@ -122,7 +122,13 @@ class InferredLaplacian:
         rankings' kept pairs leave most eigenvalues free): its residual in units of
         that level; ``"fitting_tree_edges"``, when such a tree was returned in place of
         a weighted member of a large family (the number of edges fewer; the graph found
-        is the last of the candidates; module ``_fitting_tree``).
+        is the last of the candidates; module ``_fitting_tree``). ``"exact_tree"``,
+        when a spanning tree with unit weights that fits exact eigenvectors to rounding
+        was returned where the exact searches gave no graph (before the other searches)
+        or where they ended at the complete graph (False when one was searched before
+        the other searches and none fitted); ``"exact_tree_edges"``, when such a
+        tree was returned in place of a denser member of a family found exact (the
+        number of edges fewer; the graph found is the last of the candidates).
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph

@@ -111,7 +111,7 @@ from gsp_householder.graphs._family_doubt import (
     family_agreement,
     sparsest_possible_member,
 )
-from gsp_householder.graphs._fitting_tree import tree_in_place
+from gsp_householder.graphs._fitting_tree import exact_tree, tree_for_exact, tree_in_place
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
@@ -897,6 +897,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         K = _complete_weights(B, ranked)
         reference = (np.inf, _residuals(basis, K)[1]) if noise > 0.0 else None
         tree = _searched_tree(basis, B, K, noise, history, reference)
+        if (tree is None and history.get("noise", 0.0) <= EXACT_NOISE
+                and "exact_tree" not in history):
+            # exact eigenvectors: a tree searched on them that fits them to rounding
+            # (``_fitting_tree.exact_tree``; not again after ``early_exact_tree``)
+            tree = exact_tree(basis, n)
+            if tree is not None:
+                history["exact_tree"] = True
         if tree is not None:
             ranked = [(n - 1, 0.0, None, tree), *ranked]
             history["searched_tree"] = True
@@ -1022,6 +1029,17 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             # graph found is the last of the candidates
             ranked, L, eigenvalues, residual = _sparser_first(
                 basis, ranked, laps, history, tree, "fitting_tree_edges")
+        else:
+            tree = tree_for_exact(basis, B, ranked[0], family_dimension,
+                                  history.get("noise", 0.0))
+            if tree is not None:
+                # an exact search can return a denser member of a family of valid
+                # graphs (a tree whose sibling leaves give eigenvalues of high
+                # multiplicity): a spanning tree searched on the eigenvectors that fits
+                # them to rounding is a sparsest connected valid graph and is returned
+                # (``_fitting_tree``); the graph found is the last of the candidates
+                ranked, L, eigenvalues, residual = _sparser_first(
+                    basis, ranked, laps, history, tree, "exact_tree_edges")
     grid = _grid_behind(basis, B, ranked, residual, family_dimension)
     if grid is not None:
         # a noisy search can return a denser graph (the complete graph, when the searches

@@ -346,9 +346,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             # that fits them to rounding is a sparsest connected valid graph, which the
             # searches at noise levels would miss (``_fitting_tree``)
             return tree
-    if exact_level and leverage:
-        # exact eigenvectors and no exact graph: the refit levels before the searches
-        # at the rounding level (``_refit_first``)
+        # else the refit levels before the searches at the rounding level
+        # (``_refit_first``)
         early = _refit_first(B, basis, tol, rng, history, order, ranking)
         if early is not None:
             return early

@@ -18,6 +18,7 @@ from gsp_householder.graphs._fitting_tree import (
     fits_to_rounding,
     tree_family,
     tree_for_exact,
+    tree_for_halves,
     tree_in_place,
 )
 from gsp_householder.graphs._hopeless_basis import sparse_fit
@@ -223,3 +224,28 @@ def test_an_exact_tree_answers_before_the_other_searches():
     assert result.history["exact_tree"] is True
     assert "noisy_graphs" not in result.history
     assert not caught
+
+
+def test_an_exact_tree_replaces_the_halves_bipartite_graph():
+    # binomial_tree(7), exact, draw 0: the searches end at the complete bipartite graph
+    # between the halves of a +-1 column (4096 edges, warned); the tree found from a
+    # hub's star fits to rounding and is returned, quiet, the bipartite graph next
+    G = nx.binomial_tree(7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_exact_input(G, 0), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert result.history["exact_tree"] is True
+    assert "column_halves_graph" not in result.history
+    assert int((sp.triu(-result.candidates[1], 1) > 0).sum()) == 4096
+    assert not caught
+
+
+def test_no_tree_for_the_halves_graph_at_a_noise_level_or_searched_before(tree):
+    G, _ = tree
+    n = G.number_of_nodes()
+    assert tree_for_halves(_basis(_exact_input(G, 0)), n, {"noise": 1e-4}) is None
+    assert tree_for_halves(_basis(_exact_input(G, 0)), n, {"exact_tree": False}) is None
+    history = {}
+    T = tree_for_halves(_basis(_exact_input(G, 0)), n, history)
+    assert abs(T - _unit(G)).sum() == 0 and history["exact_tree"] is True

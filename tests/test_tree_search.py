@@ -191,3 +191,26 @@ def test_the_search_is_the_stepped_search(graph):
     S, expected = _stepped_search(V, np.random.default_rng(0))
     assert (T != S).nnz == 0
     assert value == expected
+
+
+def test_a_stalled_random_start_gives_way_to_the_hub_star():
+    # perturbed star_graph(80) (draw 0 as bench_inference_sweep draws it): the random
+    # starts stall (misfit 33 to 61); the descent from the star on the row of largest
+    # entry (the centre) ends at the truth
+    G = nx.star_graph(80)
+    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
+    A = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(81)), dtype=float)
+    assert int(_tree_search.hub_nodes(V)[0]) == 0
+    rng = np.random.default_rng(_tree_search.SEED)
+    T, value = _tree_search.search_tree(V, rng)
+    assert value < _tree_search.DONE_MISFIT
+    assert _right(T, A) == 80
+    star = _tree_search.star(81, 5)
+    assert sp.triu(star, 1).nnz == 80 and star[[5]].sum() == 80
+
+
+def test_no_hub_star_fits_a_graph_with_cycles():
+    G = nx.grid_2d_graph(6, 7)
+    V = fourier_basis(nx.convert_node_labels_to_integers(G)).eigenvectors
+    _, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    assert value > 1.0

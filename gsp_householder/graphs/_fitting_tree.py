@@ -192,6 +192,23 @@ def tree_for_exact(basis, B: PairBasis, found, family_dimension: int, noise: flo
     return exact_tree(basis, B.n)
 
 
+def tree_for_halves(basis, n: int, history):
+    """A spanning tree with unit weights to return in place of the complete bipartite
+    graph between the halves of a $\\pm 1$ column of exact eigenvectors
+    (``_bipartite_halves.column_halves_graph``: valid for every basis with that column,
+    it says nothing about the others, as the complete graph says nothing about any):
+    a tree that fits them to rounding (``exact_tree``), searched when the graph was
+    found exact (``history["noise"]`` at most ``EXACT_NOISE``) and no tree was searched
+    before the searches (``history["exact_tree"]`` unset); else None.
+    ``history["exact_tree"]`` is then True."""
+    if history.get("noise", 0.0) > EXACT_NOISE or "exact_tree" in history:
+        return None
+    T = exact_tree(basis, n)
+    if T is not None:
+        history["exact_tree"] = True
+    return T
+
+
 def _doubted(basis, B, found, family_dimension: int, noise: float) -> bool:
     """Whether the graph ``found`` (a ``ranked`` entry), found at the noise level
     ``noise``, is what ``laplacian_inference._family_doubt`` warns of: weights not equal

@@ -111,7 +111,12 @@ from gsp_householder.graphs._family_doubt import (
     family_agreement,
     sparsest_possible_member,
 )
-from gsp_householder.graphs._fitting_tree import exact_tree, tree_for_exact, tree_in_place
+from gsp_householder.graphs._fitting_tree import (
+    exact_tree,
+    tree_for_exact,
+    tree_for_halves,
+    tree_in_place,
+)
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
 from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
@@ -930,6 +935,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                           "diagonalises: it says nothing about these eigenvectors, and the "
                           "graph sought was not found (the result's candidates are the "
                           "other graphs found)")
+    elif column_halves_graph(basis["V"], ranked[0][3]) and (
+            tree := tree_for_halves(basis, n, history)) is not None:
+        # exact eigenvectors: a tree that fits them to rounding is returned in place
+        # of the halves' complete bipartite graph (``_fitting_tree``), which is next
+        ranked = [(n - 1, 0.0, None, tree), *ranked]
+        history["searched_tree"] = True
     elif column_halves_graph(basis["V"], ranked[0][3]):
         history["column_halves_graph"] = True
         _searches_warning(searches, "the graph found is the complete bipartite graph "

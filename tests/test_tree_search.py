@@ -107,7 +107,8 @@ def test_the_inference_returns_the_tree_behind_the_complete_graph():
 
 def test_a_stalled_search_stops_after_the_stall_kicks(monkeypatch):
     # a 15 x 15 grid's perturbed eigenvectors: no kick lowers the first descent's misfit,
-    # and the search ends after STALL_KICKS kicks instead of MAX_KICKS
+    # and the search ends after STALL_KICKS kicks instead of MAX_KICKS (then one
+    # descent from each hub's star)
     G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(15, 15))
     V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
     calls = []
@@ -115,7 +116,7 @@ def test_a_stalled_search_stops_after_the_stall_kicks(monkeypatch):
     monkeypatch.setattr(_tree_search, "converge", lambda V, T: calls.append(1) or converge(V, T))
     _, value = _tree_search.search_tree(V, np.random.default_rng(0))
     assert value > _tree_search.DONE_MISFIT
-    assert len(calls) == 1 + _tree_search.STALL_KICKS
+    assert len(calls) == 1 + _tree_search.STALL_KICKS + _tree_search.HUB_STARTS
 
 
 def _stepped(V, T, steps):

@@ -35,7 +35,9 @@ searched on a graph with cycles leaves 0.1 to 0.5. A tree that fits to rounding
 (``fits_to_rounding``: ``ROUNDING_FIT``) is the answer: ``early_exact_tree`` where the
 exact searches gave no graph, before the others; ``exact_tree`` where the searches
 ended at the complete graph; ``tree_for_exact`` in place of a denser member of a family
-found exact that may hold a member far from it (``family_agreement``).
+found exact that may hold a member far from it (``family_agreement``);
+``tree_for_halves`` in place of the complete bipartite graph between the halves of a
+$\\pm 1$ column, which every basis with that column has.
 
 Combinatorial Laplacians without an eigenvalue order only (a twin class's basis
 neither), on at most ``_tree_search.MAX_NODES`` nodes, as for the tree search.

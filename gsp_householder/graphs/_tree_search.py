@@ -14,7 +14,9 @@ edges gather on a few nodes whose rows of $L_T - R$ are large. A kick perturbs t
 entries of $-R$ on the pairs of those nodes (rows above ``ROW_FACTOR`` times the median
 row) by symmetric Gaussian noise of ``KICK`` (unit weights), and the alternation starts
 again from the kicked matrix's maximum spanning tree; a tree of smaller misfit is kept
-(``search_tree``). On those trees the misfit falls from hundreds to the noise's (1e-3)
+(``search_tree``); when the kicks end above ``DONE_MISFIT``, descents from stars on the
+nodes of most localised rows (``hub_nodes``: a star's centre, a binomial tree's root)
+follow. On those trees the misfit falls from hundreds to the noise's (1e-3)
 in 8 to 45 kicks, 0.5 to 2 CPU s (spanning trees by Prim's algorithm on the dense
 matrix, ``_spanning``).
 

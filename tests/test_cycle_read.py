@@ -12,7 +12,12 @@ from _basis_inputs import perturbed, shuffled
 from test_edge_test_descent import _basis, _edges, _weights
 
 from gsp_householder import fourier_basis
-from gsp_householder.graphs._cycle_read import cycle_order, heavy_groups, read_cycle
+from gsp_householder.graphs._cycle_read import (
+    cycle_order,
+    heavy_groups,
+    read_cycle,
+    round_pairs,
+)
 from gsp_householder.graphs._edge_test_descent import anchored_fit, connected
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian, _residuals
 from gsp_householder.graphs.laplacian_inference import _edge_test_descended
@@ -54,6 +59,27 @@ def test_the_cycle_is_read(seed, draw):
     wrong = [(a, b) for a, b in zip(order, after, strict=True) if W[a, b] == 0]
     assert all(a in grouped or b in grouped for a, b in wrong)
     A = read_cycle(basis, eigenvalues, W)
+    assert A is not None
+    assert _edges(A) == _edges(W)
+
+
+@pytest.mark.parametrize(("seed", "draw"), [(1, 0), (5, 1)])
+def test_the_winding_pair_read_where_the_eigenvalues_misplace_it(seed, draw):
+    """With the eigenvalues of the ring's two least columns swapped with the two
+    largest (the graph found ranking them wrongly), the two columns of least eigenvalue
+    give a cycle the graph holds no more than half of; the pair read from the basis (the
+    roundest pairs) is the winding pair, and the cycle read is the cycle."""
+    G = _heavy_cycle(60, seed)
+    basis, W, eigenvalues = _setup(G, draw)
+    zero = basis["zero_column"]
+    least = [int(k) for k in np.argsort(eigenvalues, kind="stable") if k != zero][:2]
+    assert sorted(round_pairs(basis["V"], zero, 1)[0]) == sorted(least)
+    largest = [int(k) for k in np.argsort(eigenvalues, kind="stable")[-2:]]
+    misplaced = eigenvalues.copy()
+    misplaced[least + largest] = eigenvalues[largest + least]
+    order = cycle_order(basis["V"], misplaced, zero)
+    assert 2 * np.count_nonzero(W[order, np.roll(order, -1)]) <= 60
+    A = read_cycle(basis, misplaced, W)
     assert A is not None
     assert _edges(A) == _edges(W)
 

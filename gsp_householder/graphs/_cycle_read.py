@@ -15,6 +15,17 @@ the cycle refitted (``_edge_test_descent.anchored_fit``) fits best in rotation r
 Nothing here decides whether the cycle is the graph sought: the caller compares its fit
 and size with the graph found.
 
+The graph found can put the winding pair's eigenvalues in the wrong places (perturbed
+PyGSP ``RandomRing(180, seed=4)``, draw 1: the ring's least column is 26th of the graph
+found's; ``RandomRing(200, seed=5)``, draw 0: the second is 11th), and the least two
+columns' angles then give a cycle that the graph found holds no more than half of. The
+pair is then read from the basis itself (``winding_pair``): the two columns that wind
+once round the cycle put every node near a circle (its radius
+sqrt(V[i, a]^2 + V[i, b]^2) nearly constant: coefficient of variation 0.02 to 0.05
+on the five such rings, the next pair 0.07 to 0.10), so of the ``WINDING_PAIRS`` pairs
+of least coefficient of variation, the one whose angles' cycle the graph found holds
+the most edges.
+
 Perturbed PyGSP ``RandomRing(200, seed=1)`` (draw 0 of ``bench_inference.py --pygsp``,
 1e-3; weights 0.18 to 55): the angles alone give 196 of the 200 edges; with its heavy
 groups ordered the ring (0.8 CPU s), rotation residual 7.02e-5 against 7.46e-5 for the
@@ -36,6 +47,11 @@ from gsp_householder.graphs._laplacian_fit import _residuals
 
 #: Most nodes of a heavy group whose orders are tried (``MAX_GROUP``! fits each).
 MAX_GROUP = 3
+
+#: Pairs of columns of least radius variation whose cycles are compared with the graph
+#: found (``winding_pair``): a cycle of nearly equal weights has a pair as round for
+#: each harmonic, which winds more than once.
+WINDING_PAIRS = 4
 
 
 def heavy_groups(V, zero_column: int) -> list[list[int]]:
@@ -72,13 +88,51 @@ def heavy_groups(V, zero_column: int) -> list[list[int]]:
     return [g for g in groups.values() if len(g) <= MAX_GROUP]
 
 
+def _angle_order(V, a: int, b: int) -> np.ndarray:
+    """The nodes in the order of their angle in the plane of the columns ``a``, ``b``."""
+    angles = np.arctan2(V[:, b], V[:, a])
+    return np.lexsort((np.arange(V.shape[0]), angles))
+
+
 def cycle_order(V, eigenvalues, zero_column: int) -> np.ndarray:
     """The nodes in the order of their angle in the plane of the two columns of ``V``
     of least ``eigenvalues`` (``zero_column`` left out)."""
     V = np.asarray(V)
     columns = [k for k in np.argsort(eigenvalues, kind="stable") if k != zero_column][:2]
-    angles = np.arctan2(V[:, columns[1]], V[:, columns[0]])
-    return np.lexsort((np.arange(V.shape[0]), angles))
+    return _angle_order(V, columns[0], columns[1])
+
+
+def round_pairs(V, zero_column: int, count: int) -> list[tuple[int, int]]:
+    """The ``count`` pairs of columns of ``V`` (``zero_column`` left out) whose nodes'
+    radii sqrt(V[i, a]^2 + V[i, b]^2) vary least (coefficient of variation), the
+    roundest first."""
+    V = np.asarray(V)
+    columns = np.array([k for k in range(V.shape[1]) if k != zero_column])
+    squares = V[:, columns] ** 2
+    found: list[tuple[float, int, int]] = []
+    for i in range(columns.size - 1):
+        radii = np.sqrt(squares[:, i : i + 1] + squares[:, i + 1 :])
+        variation = radii.std(axis=0) / radii.mean(axis=0)
+        for j in np.argsort(variation, kind="stable")[:count]:
+            found.append((float(variation[j]), int(columns[i]), int(columns[i + 1 + j])))
+    found.sort()
+    return [(a, b) for _, a, b in found[:count]]
+
+
+def _held(W, order) -> int:
+    """How many edges of the cycle through ``order`` the graph of weights ``W`` has."""
+    return int(np.count_nonzero(W[order, np.roll(order, -1)]))
+
+
+def winding_pair(V, zero_column: int, W) -> np.ndarray:
+    """The nodes in the order of their angle in the plane of the pair of columns that
+    winds once round the cycle, read from the basis (module docstring): of the
+    ``WINDING_PAIRS`` pairs of ``round_pairs``, the one whose angles' cycle the graph
+    of weights ``W`` holds the most edges of (the first of those on a tie)."""
+    V = np.asarray(V)
+    orders = [_angle_order(V, a, b) for a, b in round_pairs(V, zero_column, WINDING_PAIRS)]
+    held = [_held(W, order) for order in orders]
+    return orders[int(np.argmax(held))]
 
 
 def _consecutive(places, n: int) -> bool:
@@ -98,12 +152,16 @@ def read_cycle(basis, eigenvalues, W) -> sp.csr_array | None:
     (``basis["V_anchored"]``, ``basis["zero_column"]``), read from ``basis["V"]`` and the
     columns' ``eigenvalues`` (those of the graph found, of weights ``W``, which order its
     columns); None when the graph found holds no more than half of the edges of the
-    cycle of the angles alone (no cycle behind it: its heavy groups are not ordered)."""
+    cycle of the angles alone (no cycle behind it: its heavy groups are not ordered),
+    for the two columns of least ``eigenvalues`` and for the pair ``winding_pair`` reads
+    from the basis (tried when the first fails)."""
     V, zero = basis["V"], basis["zero_column"]
+    W = sp.csr_array(W)
     order = cycle_order(V, eigenvalues, zero)
-    after = np.roll(order, -1)
-    if 2 * int(np.count_nonzero(sp.csr_array(W)[order, after])) <= order.size:
-        return None
+    if 2 * _held(W, order) <= order.size:
+        order = winding_pair(V, zero, W)
+        if 2 * _held(W, order) <= order.size:
+            return None
     fitted = _cycle_fit(basis, order)
     best = _residuals(basis, fitted)[1]
     position = np.empty_like(order)

@@ -153,6 +153,16 @@ def _exact_input(G, draw):
     return V[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
 
 
+def _exact_answer(G):
+    """The inference from the exact shuffled eigenvectors of ``G`` (draw 0), asserted
+    to be ``G``, and the warnings it raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_exact_input(G, 0), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    return result, caught
+
+
 def test_an_exact_tree_fits_to_rounding_and_a_wrong_or_noisy_one_does_not(tree):
     G, V = tree
     exact = _exact_input(G, 0)
@@ -200,10 +210,7 @@ def test_an_exact_tree_replaces_a_denser_exact_family_member():
     # 135 edges (family 36; F1 0.744 without a warning before); the tree fits to
     # rounding and is returned, the member is the last of the candidates
     G = nx.full_rary_tree(6, 100)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(_exact_input(G, 0), rng=0)
-    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    result, caught = _exact_answer(G)
     assert result.residual <= 1e-9
     assert not caught
     # which of the family's members the exact searches end at is decided by rounding:
@@ -217,10 +224,7 @@ def test_an_exact_tree_answers_before_the_other_searches():
     # balanced_tree(2, 7), exact, draw 0: no exact graph, and the other searches ended
     # at the complete graph; the tree fits to rounding and is returned first
     G = nx.balanced_tree(2, 7)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(_exact_input(G, 0), rng=0)
-    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    result, caught = _exact_answer(G)
     assert result.history["exact_tree"] is True
     assert "noisy_graphs" not in result.history
     assert not caught
@@ -231,10 +235,7 @@ def test_an_exact_tree_replaces_the_halves_bipartite_graph():
     # between the halves of a +-1 column (4096 edges, warned); the tree found from a
     # hub's star fits to rounding and is returned, quiet, the bipartite graph next
     G = nx.binomial_tree(7)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(_exact_input(G, 0), rng=0)
-    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    result, caught = _exact_answer(G)
     assert result.history["exact_tree"] is True
     assert "column_halves_graph" not in result.history
     assert int((sp.triu(-result.candidates[1], 1) > 0).sum()) == 4096

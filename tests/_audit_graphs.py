@@ -47,3 +47,29 @@ def connected_simple_sized(graphs: dict, names, low: int, high: int) -> list[str
         if not nx.is_connected(G) or nx.number_of_selfloops(G) or not low <= n <= high:
             bad.append(name)
     return bad
+
+
+def assert_held_out(
+    audit, earlier, min_graphs: int, min_laplacians: int, last_seed: int, generators
+) -> None:
+    """Assert that the audit module ``audit`` is held out: none of its graphs among the
+    benchmarks' and the ``earlier`` audits' (their ``GRAPHS``), at least ``min_graphs``
+    graphs and ``min_laplacians`` with a Laplacian of their own, its signals and
+    Laplacians named among its graphs, its ``SEED`` above ``last_seed`` (the earlier
+    audits' last) and none of its ``generators`` in another benchmark's source."""
+    from pathlib import Path
+
+    import bench_inference
+
+    assert not listed_graphs(*(m.GRAPHS for m in earlier)) & plain(audit.GRAPHS)
+    assert len(audit.GRAPHS) >= min_graphs
+    assert set(audit.SIGNALS) <= set(audit.GRAPHS)
+    assert set(audit.LAPLACIANS) <= set(audit.GRAPHS)
+    assert len(audit.LAPLACIANS) >= min_laplacians
+    assert audit.SEED > last_seed
+    own = Path(audit.__file__).name
+    others = "".join(
+        p.read_text() for p in Path(bench_inference.__file__).parent.glob("*.py") if p.name != own
+    )
+    for generator in generators:
+        assert generator not in others, generator

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from _audit_graphs import connected_simple_sized, listed_graphs, plain
+from _audit_graphs import assert_held_out, connected_simple_sized
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -28,31 +28,25 @@ def test_graphs_are_held_out(sixth):
     import bench_audit_fourth
     import bench_audit_third
 
-    earlier = listed_graphs(
-        bench_audit_third.GRAPHS, bench_audit_fourth.GRAPHS, bench_audit_fifth.GRAPHS
+    # no seed of the earlier audits (theirs end at 325); generators no other
+    # benchmark calls
+    assert_held_out(
+        sixth,
+        (bench_audit_third, bench_audit_fourth, bench_audit_fifth),
+        40,
+        7,
+        325,
+        (
+            "geometric_soft_configuration_graph",
+            "random_reference",
+            "random_unlabeled_rooted_tree",
+            "nx.watts_strogatz_graph",
+            "nx.power(",
+            "nx.k_core",
+            "pappus_graph",
+            '"Path"',
+        ),
     )
-    assert not earlier & plain(sixth.GRAPHS)
-    assert len(sixth.GRAPHS) >= 40
-    assert set(sixth.SIGNALS) <= set(sixth.GRAPHS)
-    assert set(sixth.LAPLACIANS) <= set(sixth.GRAPHS)
-    assert len(sixth.LAPLACIANS) >= 7
-    # no seed of the earlier audits (the fifth's last was 325)
-    assert sixth.SEED > 325
-    # generators no other benchmark calls
-    others = "".join(
-        p.read_text() for p in BENCHMARKS.glob("*.py") if p.name != "bench_audit_sixth.py"
-    )
-    for generator in (
-        "geometric_soft_configuration_graph",
-        "random_reference",
-        "random_unlabeled_rooted_tree",
-        "nx.watts_strogatz_graph",
-        "nx.power(",
-        "nx.k_core",
-        "pappus_graph",
-        '"Path"',
-    ):
-        assert generator not in others, generator
 
 
 def test_graphs_are_connected_simple_and_sized(sixth):

@@ -101,9 +101,12 @@ def test_a_denser_family_member_does_not_replace_a_graph_that_fits():
 def test_dense_members_are_not_read():
     # Davis southern women at noise 3e-3: every member of the near-null family (13
     # dimensions) cuts 237 to 240 of the 496 pairs as edges (89 true), fitting better
-    # than the truth; the median entry is then no noise level, and none is read
+    # than the truth; the median entry is then no noise level, and no charged member is
+    # read; one read off the sampled members (116 edges) fits no better than the
+    # complete graph, and is not returned
     B, V = _noisy(nx.davis_southern_women_graph(), 0, 3e-3)
-    assert _member(V)[1] is None
+    member = _member(V)[1]
+    assert member is None or member.sampled
     result, caught = _infer(V)
     assert "noisy_unit_diagonal_member" not in result.history
     assert compare_graphs(B.laplacian, result)["f1"] >= 0.95 or caught

@@ -37,6 +37,15 @@ The member of the largest gap is returned: the truth's gap is 3.9 to 420 on the 
 above, the wrong members' 1.8 to 7.2 (each beside one of the truth's at another
 charge). The caller decides whether it replaces the searches' graph (by their fits).
 
+When no charged member reads as a graph (every charge gives a dense member: the
+normalized triangular lattices, whose family of dimension 8 or 9 holds the lattice and
+an equally sparse twin), the members that vanish on random sets of pairs are read
+instead (module ``_sampled_zeros``): of the graphs read, those that fit the
+eigenvectors as well as the best one, the sparsest (then the largest gap) is returned,
+the others with no more edges kept (``NoisyMember.others``) for the caller to list.
+The same reading serves combinatorial bases of regular graphs
+(``sampled_regular_member``), whose constant-diagonal system is this one.
+
 Internal module: arguments are validated by the caller.
 """
 
@@ -50,6 +59,9 @@ from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._charged_member import charged_member
+from gsp_householder.graphs._laplacian_fit import _fits_as_well, _per_free_pair, _residuals
+from gsp_householder.graphs._sampled_zeros import sampled_zero_members
+from gsp_householder.graphs._template_lp import edge_key
 
 #: Ratio between consecutive singular values (ascending) of $[Z, -\\mathbf 1]$ that
 #: ends a near-null family: the measured jumps are 20 to 8000 (1.3 to 3.9 decades).
@@ -85,11 +97,19 @@ class NoisyMember:
         The near-null family's dimension $k$.
     gap : float
         Ratio between its weakest edge's entry and the largest non-edge's above.
+    others : tuple of scipy.sparse.csr_array
+        The other graphs read off the family's sampled members (none when a charged
+        member reads) that fit the eigenvectors as well with no more edges than ``W``
+        (sparsest, then by decreasing gap).
+    sampled : bool
+        Whether ``W`` was read off a sampled member (no charged member read).
     """
 
     W: sp.csr_array
     dimension: int
     gap: float
+    others: tuple = ()
+    sampled: bool = False
 
 
 def noisy_unit_diagonal_member(
@@ -118,12 +138,91 @@ def noisy_unit_diagonal_member(
     Z = Vf * Vf
     _, s, Wt = np.linalg.svd(np.c_[Z, -np.ones(n)])
     best = None
-    for k in near_null_dimensions(s):
+    dimensions = near_null_dimensions(s)
+    for k in dimensions:
         for off in _members(Vf, Wt[n - k :]):
             found = _read_member(Vf, Z, u, off)
             if found is not None and (best is None or found[1] > best.gap):
                 best = NoisyMember(found[0], k, found[1])
+    if best is None:
+        best = _sampled_member(V, Vf, Z, u, Wt, dimensions, "normalized")
     return best
+
+
+def sampled_regular_member(V: np.ndarray, zero_column: int) -> NoisyMember | None:
+    """The graph read off the sampled members (module ``_sampled_zeros``) of the
+    near-null constant-diagonal family of the noisy basis ``V`` of a combinatorial
+    Laplacian, or None.
+
+    A regular graph's combinatorial Laplacian is its normalized one times its degree,
+    and its zero-eigenvalue vector is constant: the unit-diagonal system of the module
+    docstring is then the constant-diagonal one, and its near-null families, of
+    dimension above 1 (the first holds the complete graph, whose eigenvalues are all
+    equal, in every basis), hold the regular graphs with these eigenvectors
+    (``frucht_graph()`` boxed with a 4-cycle perturbed by 1e-3: a family of dimension
+    27, the graph among the members that vanish on random pairs, on every draw
+    measured).
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        Orthonormal basis, its zero-eigenvalue column exactly constant.
+    zero_column : int
+        That column.
+
+    Returns
+    -------
+    NoisyMember or None
+        Its weights are those of the normalized Laplacian fitted (equal, for a regular
+        graph, to the combinatorial one's up to scale).
+    """
+    n = V.shape[0]
+    if n > NOISY_MAX_N or n < 3:
+        return None
+    Vf = np.delete(V, zero_column, axis=1)
+    Z = Vf * Vf
+    _, s, Wt = np.linalg.svd(np.c_[Z, -np.ones(n)])
+    dimensions = [k for k in near_null_dimensions(s) if k > 1]
+    u = np.full(n, 1.0 / np.sqrt(n))
+    return _sampled_member(V, Vf, Z, u, Wt, dimensions, "combinatorial")
+
+
+def _sampled_member(V, Vf, Z, u, Wt, dimensions, kind) -> NoisyMember | None:
+    """The graph read off the members of the near-null families (``dimensions``, rows
+    of ``Wt``) that vanish on random pairs (``_sampled_zeros``): of the distinct
+    graphs read, those that fit ``V`` as well (``_fits_as_well``, the Laplacian of
+    ``kind``, residuals per free pair: ``_per_free_pair``) as the one of the least
+    rotation residual, the sparsest (then the one of
+    the largest gap) first, the others with no more edges as its ``others``; None when
+    none reads."""
+    n = Vf.shape[0]
+    graphs = {}
+    for k in dimensions:
+        for off in _members(Vf, Wt[n - k :], sampled=True):
+            found = _read_member(Vf, Z, u, off)
+            if found is None:
+                continue
+            key = edge_key(sp.triu(found[0], 1))
+            if key not in graphs or found[1] > graphs[key][2]:
+                graphs[key] = (found[0], k, found[1])
+    if not graphs:
+        return None
+    basis = {"V": V, "kind": kind, "scale": None}
+    pairs = n * (n - 1) // 2
+    # per free pair: a denser graph fits its own pairs (``_per_free_pair``)
+    fits = [
+        (_per_free_pair(_residuals(basis, g[0]), sp.triu(g[0], 1).nnz, pairs), g)
+        for g in graphs.values()
+    ]
+    reference = min(fits, key=lambda f: f[0][1])[0]
+    fitting = sorted(
+        (g for fit, g in fits if _fits_as_well(fit, reference)),
+        key=lambda g: (sp.triu(g[0], 1).nnz, -g[2]),
+    )
+    W, k, gap = fitting[0]
+    edges = sp.triu(W, 1).nnz
+    others = tuple(g[0] for g in fitting[1:] if sp.triu(g[0], 1).nnz <= edges)
+    return NoisyMember(W, k, gap, others, sampled=True)
 
 
 def near_null_dimensions(s: np.ndarray) -> list[int]:
@@ -147,9 +246,10 @@ def near_null_dimensions(s: np.ndarray) -> list[int]:
     ]
 
 
-def _members(Vf, null):
+def _members(Vf, null, sampled: bool = False):
     """The upper off-diagonal entries of the family ``null`` (rows $(\\lambda, t)$)'s
-    members: the one vector's scaled to $t = 1$, or one per charge of ``PENALTIES``."""
+    members: the one vector's scaled to $t = 1$, or one per charge of ``PENALTIES``
+    (``sampled``: those vanishing on random pairs, ``sampled_zero_members``, instead)."""
     k = int(np.argmax(np.abs(null[:, -1])))
     if abs(null[k, -1]) <= np.finfo(float).eps:
         return
@@ -157,11 +257,15 @@ def _members(Vf, null):
     iu, ju = np.triu_indices(Vf.shape[0], 1)
     N0 = ((Vf * base[:-1]) @ Vf.T)[iu, ju]
     if null.shape[0] == 1:
-        yield N0
+        if not sampled:  # one member: the charged pass read it already
+            yield N0
         return
     directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
     Q = np.linalg.qr(directions.T)[0]
     Y = np.stack([((Vf * q) @ Vf.T)[iu, ju] for q in Q.T], axis=1)
+    if sampled:
+        yield from sampled_zero_members(N0, Y)
+        return
     for charge in PENALTIES:
         x = charged_member(N0, Y, charge)
         if x is None:

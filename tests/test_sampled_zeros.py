@@ -1,0 +1,104 @@
+"""Members of near-null families that vanish on random pairs (module ``_sampled_zeros``):
+the unit-diagonal family of the perturbed normalized triangular lattices, the
+constant-diagonal family of perturbed regular box products."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from _basis_inputs import perturbed, shuffled
+
+from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
+from gsp_householder.graphs._noisy_unit_diagonal import sampled_regular_member
+from gsp_householder.graphs._sampled_zeros import MAX_FREE, sampled_zero_members
+
+
+def _lattice(rows, columns, draw):
+    G = nx.convert_node_labels_to_integers(nx.triangular_lattice_graph(rows, columns))
+    B = fourier_basis(G, laplacian="normalized")
+    V = shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, laplacian="normalized", rng=0)
+    return B, result, [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+
+
+def test_a_planted_member_is_drawn():
+    rng = np.random.default_rng(3)
+    Y = rng.standard_normal((60, 4))
+    x = np.array([0.5, -2.0, 1.0, 0.25])
+    N0 = -Y @ x + 1e-6 * rng.standard_normal(60)
+    N0[:15] += rng.uniform(0.1, 1.0, 15)  # a quarter of the pairs are edges
+    members = list(sampled_zero_members(N0, Y))
+    # (3/4)^4 of the draws avoid every edge: their member is the planted one to the noise
+    planted = [m for m in members if np.abs(m[15:]).max() < 1e-4]
+    assert len(members) > 0 and len(planted) >= 0.1 * len(members)
+    assert all(np.all(m[:15] > 0.05) for m in planted)
+    # too many free coefficients, or too few pairs: nothing is drawn
+    assert not list(sampled_zero_members(np.zeros(100), np.ones((100, MAX_FREE + 1))))
+    assert not list(sampled_zero_members(np.zeros(5), np.ones((5, 3))))
+
+
+def test_perturbed_normalized_triangular_lattices_are_found():
+    # triangular_lattice_graph(3, 7) at 1e-3: the searches gave 153, 59 and 36 edges for
+    # 38 (F1 0.40, 0.45, 0.27); every charged member of its family (8 dimensions) is dense
+    for draw in (0, 1, 2):
+        B, result, _ = _lattice(3, 7, draw)
+        assert compare_graphs(B.laplacian, result)["f1"] == 1.0, draw
+        assert result.history["noisy_unit_diagonal_member"][0] == 38
+
+
+def test_an_equally_sparse_twin_is_listed_and_warned():
+    # triangular_lattice_graph(4, 8), draw 0: the searches gave 148 edges for 56; the
+    # family holds the lattice and a twin of 56 edges that fits as well: the twin is
+    # returned, warned, the lattice among the candidates
+    B, result, ambiguous = _lattice(4, 8, 0)
+    assert result.n_edges == 56 and result.history["noisy_unit_diagonal_twins"] == [56]
+    assert max(compare_graphs(B.laplacian, C)["f1"] for C in result.candidates) == 1.0
+    assert any("read off the near-null family" in str(w.message) for w in ambiguous)
+
+
+def _box(graph, cycle, draw):
+    G = nx.convert_node_labels_to_integers(nx.cartesian_product(graph, nx.cycle_graph(cycle)))
+    B = fourier_basis(G)
+    V = shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, rng=0)
+    return G, B, V, result, [w for w in caught if issubclass(w.category, UserWarning)]
+
+
+def test_the_regular_family_holds_the_box_product():
+    # frucht_graph() boxed with a 4-cycle (5-regular, 120 edges) at 1e-3: a
+    # constant-diagonal family of 27 dimensions, the graph among its sampled members
+    _, B, V, _, _ = _box(nx.frucht_graph(), 4, 1)
+    basis = _read_basis(V, None, False, "combinatorial", None)
+    _anchored_pair_basis(basis)
+    member = sampled_regular_member(basis["V_anchored"], basis["zero_column"])
+    assert member is not None and member.sampled and member.dimension == 27
+    W = member.W
+    assert compare_graphs(B.laplacian, sp.diags_array(W.sum(axis=1)) - W)["f1"] == 1.0
+
+
+def test_a_perturbed_box_product_is_found():
+    # the searches gave the complete graph (F1 0.19, warned): the regular graph read
+    # off the family fits at the noise level and replaces it
+    _, B, _, result, _ = _box(nx.frucht_graph(), 4, 0)
+    assert compare_graphs(B.laplacian, result)["f1"] == 1.0
+    assert result.history["sampled_regular_member"][:2] == (120, None)
+
+
+def test_a_sparser_regular_graph_replaces_a_weighted_one_warned():
+    # frucht_graph() boxed with a 5-cycle, draw 2: the searches gave a weighted graph of
+    # 300 edges that fits at the noise (F1 0.36, no warning); a regular graph of 150
+    # edges fits as well: returned, warned (it is the graph with the 5-cycle relabelled
+    # by the multiplier 2, which has the same eigenvectors), the graph found listed
+    _, _, _, result, caught = _box(nx.frucht_graph(), 5, 2)
+    assert result.n_edges == 150 and result.history["sampled_regular_sparser"]
+    assert any("sparser regular graph" in str(w.message) for w in caught)
+    assert 300 in [int((C.count_nonzero() - C.shape[0]) // 2) for C in result.candidates]

@@ -86,8 +86,10 @@ def test_sparser_member_reached_once_is_warned():
     if compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0:
         assert caught
     if res.history.get("extreme_members_unconfirmed"):
-        assert any(issubclass(w.category, ConvergenceWarning)
-                   and "a still sparser graph" in str(w.message) for w in caught)
+        assert any(
+            issubclass(w.category, ConvergenceWarning) and "a still sparser graph" in str(w.message)
+            for w in caught
+        )
 
 
 def test_members_are_sparser_exact_connected_equal_weight_graphs():
@@ -107,8 +109,9 @@ def test_members_are_sparser_exact_connected_equal_weight_graphs():
         assert np.all(sp.triu(A, 1).data == 1.0)
         assert sp.csgraph.connected_components(A, directed=False)[0] == 1
         assert _residual(basis, A) <= 1e-6
-    assert any(compare_graphs(L, sp.diags_array(A.sum(axis=1)) - A)["f1"] == 1.0
-               for *_, A in members)
+    assert any(
+        compare_graphs(L, sp.diags_array(A.sum(axis=1)) - A)["f1"] == 1.0 for *_, A in members
+    )
 
 
 def test_sparsest_graph_found_is_not_searched_or_kept(monkeypatch):
@@ -128,8 +131,9 @@ def test_not_searched_with_noise_or_order():
     B = fourier_basis(_margulis())
     rng = np.random.default_rng(3)
     E = rng.standard_normal(B.eigenvectors.shape)
-    U, _, Wt = np.linalg.svd(B.eigenvectors + 1e-3 * np.linalg.norm(B.eigenvectors)
-                             * E / np.linalg.norm(E))
+    U, _, Wt = np.linalg.svd(
+        B.eigenvectors + 1e-3 * np.linalg.norm(B.eigenvectors) * E / np.linalg.norm(E)
+    )
     assert "extreme_members" not in _infer(shuffled(U @ Wt, 0)).history
     assert "extreme_members" not in _infer(B).history
 
@@ -155,3 +159,47 @@ def test_mycielski_graph_found_behind_an_equally_sparse_or_misfit_graph(seed):
             assert found >= sparsest == 236
     else:
         assert f1 == 1.0 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+def _cycle_with_chord():
+    # the seventh audit's cycle(40) + chord (0, 13), unit weights, as it labels it
+    G = nx.Graph([*nx.cycle_graph(40).edges, (0, 13)])
+    return nx.convert_node_labels_to_integers(G)
+
+
+def test_cycle_with_chord_found_behind_different_split_vertices():
+    # exact cycle(40) with a chord, shuffle 1: the searches end at an equal-weight
+    # graph of 57 edges (family 20); the first three programs reach three different
+    # split vertices (22, 44 and 60 edges leaving 19, 9 and 3 components) and the scan
+    # stopped there, before the truth, the vertex of four programs (the sixth first)
+    B = fourier_basis(_cycle_with_chord())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["extreme_members"] == (57, 41)
+    assert "extreme_members_unconfirmed" not in res.history
+    assert not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
+def test_scan_stops_at_a_split_vertex_reached_again(monkeypatch):
+    # 3-regular(60, seed 2): its adjacent twins send every program to the same split
+    # vertex, and the scan stops when it is reached the third time in a row after
+    # the first (4 programs of 59; all 59 cost about 4 CPU s)
+    from gsp_householder.graphs import _eigenvalue_extremes
+
+    B = fourier_basis(nx.random_regular_graph(3, 60, seed=2))
+    calls = _captured(monkeypatch, shuffled(B.eigenvectors, 0))
+    assert calls
+    solves = []
+    original = _eigenvalue_extremes.WarmProgram.solve
+
+    def counted(self, c):
+        solves.append(1)
+        return original(self, c)
+
+    monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
+    for B_, basis, found in calls:
+        solves.clear()
+        assert sparser_extreme_members(B_, basis, found) == ([], 0)
+        assert len(solves) <= 4

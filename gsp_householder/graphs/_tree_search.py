@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import hashlib
+import pickle
 
 import numpy as np
 import scipy.sparse as sp
@@ -228,7 +229,7 @@ def _search_key(V: np.ndarray, rng: np.random.Generator, start) -> bytes:
     V = np.ascontiguousarray(V, dtype=np.float64)
     digest.update(repr(V.shape).encode())
     digest.update(V.reshape(-1))
-    digest.update(repr(rng.bit_generator.state).encode())
+    digest.update(pickle.dumps(rng.bit_generator.state))
     digest.update(b"" if start is None else _tree_key(start))
     return digest.digest()
 

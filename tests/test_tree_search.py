@@ -113,7 +113,9 @@ def test_a_stalled_search_stops_after_the_stall_kicks(monkeypatch):
     V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
     calls = []
     converge = _tree_search.converge
-    monkeypatch.setattr(_tree_search, "converge", lambda V, T: calls.append(1) or converge(V, T))
+    monkeypatch.setattr(
+        _tree_search, "converge", lambda V, T, *rest: calls.append(1) or converge(V, T, *rest)
+    )
     _, value = _tree_search.search_tree(V, np.random.default_rng(0))
     assert value > _tree_search.DONE_MISFIT
     assert len(calls) == 1 + _tree_search.STALL_KICKS + _tree_search.HUB_STARTS
@@ -215,3 +217,61 @@ def test_no_hub_star_fits_a_graph_with_cycles():
     V = fourier_basis(nx.convert_node_labels_to_integers(G)).eigenvectors
     _, value = _tree_search.search_tree(V, np.random.default_rng(0))
     assert value > 1.0
+
+
+def _hub_input():
+    # perturbed random_internet_as_graph(60, seed=1): hubs and their leaves, no tree
+    G = nx.random_internet_as_graph(60, seed=1)
+    G = nx.convert_node_labels_to_integers(G.subgraph(max(nx.connected_components(G), key=len)))
+    return shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
+
+
+def _counted_search(monkeypatch, V, shared: bool):
+    # search_tree with the spanning trees computed counted; without ``shared`` each
+    # descent steps every tree itself
+    calls = []
+    spanning, converge = _tree_search._spanning, _tree_search.converge
+    monkeypatch.setattr(_tree_search, "_spanning", lambda W: calls.append(1) or spanning(W))
+    if not shared:
+        monkeypatch.setattr(_tree_search, "converge", lambda V, T, steps=None: converge(V, T))
+    T, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    monkeypatch.undo()
+    return T, value, len(calls)
+
+
+def test_descents_that_share_their_steps_give_the_same_search(monkeypatch):
+    # the descents of the kicks meet trees stepped from before: 87 spanning trees are
+    # computed instead of 125, and the search ends at the same tree and misfit
+    V = _hub_input()
+    T, value, shared = _counted_search(monkeypatch, V, True)
+    S, expected, alone = _counted_search(monkeypatch, V, False)
+    assert (T != S).nnz == 0
+    assert value == expected
+    assert shared < alone
+
+
+def test_a_search_made_again_is_answered_from_the_record(monkeypatch):
+    # inside remembered_searches the same basis and seed give the same tree, misfit and
+    # state of the generator without a descent; another seed is searched
+    V = _hub_input()
+    T, value = _tree_search.search_tree(V, np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    _tree_search.search_tree(V, rng)
+    after = rng.bit_generator.state
+    calls = []
+    converge = _tree_search.converge
+    monkeypatch.setattr(
+        _tree_search, "converge", lambda V, T, *rest: calls.append(1) or converge(V, T, *rest)
+    )
+    with _tree_search.remembered_searches():
+        first = _tree_search.search_tree(V, np.random.default_rng(0))
+        searched = len(calls)
+        again = np.random.default_rng(0)
+        S, repeated = _tree_search.search_tree(V, again)
+        assert len(calls) == searched
+        _tree_search.search_tree(V, np.random.default_rng(1))
+        assert len(calls) > searched
+    assert (first[0] != T).nnz == 0 and first[1] == value
+    assert (S != T).nnz == 0 and repeated == value
+    assert again.bit_generator.state == after
+    assert _tree_search._searches.get() is None

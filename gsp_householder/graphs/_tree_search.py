@@ -31,6 +31,11 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
+import pickle
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -65,6 +70,8 @@ STALL_FRACTION = 0.8
 #: Stars the search starts from when the random start ends above ``DONE_MISFIT``
 #: (``hub_nodes``, ``search_tree``).
 HUB_STARTS = 3
+
+_searches: contextvars.ContextVar = contextvars.ContextVar("tree_searches", default=None)
 
 
 def tree_eigenvalues(V: np.ndarray, T) -> np.ndarray:
@@ -126,7 +133,7 @@ def _tree_key(T) -> bytes:
     return b"".join(a.tobytes() for a in (np.asarray(T.shape), T.indptr, T.indices, T.data))
 
 
-def converge(V: np.ndarray, T) -> sp.csr_array:
+def converge(V: np.ndarray, T, steps: dict | None = None) -> sp.csr_array:
     """Alternate ``T`` with the maximum spanning tree of $-R$ until it repeats, at most
     ``MAX_STEPS`` steps: the tree the step leaves unchanged, or the tree after the last
     step.
@@ -137,13 +144,25 @@ def converge(V: np.ndarray, T) -> sp.csr_array:
     ``random_internet_as_graph(150, seed=25)`` (as ``bench_inference.py`` draws it) 13
     of the tree search's 21 descents went round a cycle of two trees until the last
     step (60 steps each: 830 steps in all, 159 now).
+
+    ``steps``: the steps made before on ``V`` (``search_tree``'s descents), each tree's
+    key to the tree after it and its key, read and filled here: a descent that meets a
+    tree stepped from before takes the same next tree (the same arrays) without the
+    projection and the spanning tree. Only trees that a step gave are recorded (the
+    spanning trees' canonical arrays); the start is stepped as it is given.
     """
     T = sp.csr_array(T, dtype=float)
-    seen = {_tree_key(T): 0}
+    key = _tree_key(T)
+    seen = {key: 0}
     trees = [T]
     for step in range(MAX_STEPS):
-        nxt = _spanning(-_projected(V, T))
-        key = _tree_key(nxt)
+        known = None if steps is None or step == 0 else steps.get(key)
+        if known is None:
+            nxt = _spanning(-_projected(V, T))
+            known = (nxt, _tree_key(nxt))
+            if steps is not None and step > 0:
+                steps[key] = known
+        nxt, key = known
         first = seen.get(key)
         if first == step:
             break
@@ -189,6 +208,32 @@ def star(n: int, centre: int) -> sp.csr_array:
     return _unit_graph(leaves, np.full(n - 1, centre), n)
 
 
+@contextlib.contextmanager
+def remembered_searches():
+    """Keep the answers of the searches made inside the block (``search_tree``); a block
+    inside another one shares its record."""
+    if _searches.get() is not None:
+        yield
+        return
+    token = _searches.set({})
+    try:
+        yield
+    finally:
+        _searches.reset(token)
+
+
+def _search_key(V: np.ndarray, rng: np.random.Generator, start) -> bytes:
+    """A 32-byte digest of a search's arguments: the bytes of ``V``, the state of
+    ``rng`` and the start's key (``_tree_key``)."""
+    digest = hashlib.blake2b(digest_size=32)
+    V = np.ascontiguousarray(V, dtype=np.float64)
+    digest.update(repr(V.shape).encode())
+    digest.update(V.reshape(-1))
+    digest.update(pickle.dumps(rng.bit_generator.state))
+    digest.update(b"" if start is None else _tree_key(start))
+    return digest.digest()
+
+
 def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp.csr_array, float]:
     """The tree of least misfit found from ``start`` (default: a random tree) by
     alternating projections and kicks (module docstring), and its misfit; the kicks
@@ -208,9 +253,34 @@ def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp
     -------
     tuple
         Symmetric unit weights of the tree (``scipy.sparse.csr_array``) and its misfit.
+
+    Notes
+    -----
+    The search is a function of ``V``, the state of ``rng`` and ``start``. Inside
+    ``remembered_searches`` a search made before with the same arguments is not made
+    again: its tree (a copy) and misfit are returned and ``rng`` is left in the state
+    the search left it in. The inferences search one basis from the same seeds more
+    than once (``_fitting_tree``'s exact tree, ``_hopeless_basis``'s sparse fit and the
+    result's searched tree).
     """
+    record = _searches.get()
+    if record is None:
+        return _search_tree(V, rng, start)
+    key = _search_key(V, rng, start)
+    if key not in record:
+        T, value = _search_tree(V, rng, start)
+        record[key] = (T, value, rng.bit_generator.state)
+    T, value, state = record[key]
+    rng.bit_generator.state = state
+    return T.copy(), value
+
+
+def _search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp.csr_array, float]:
+    """``search_tree`` without the record of ``remembered_searches``."""
     n = V.shape[0]
-    T = converge(V, random_tree(n, rng) if start is None else start)
+    # the steps of every descent on V, shared (``converge``)
+    steps: dict = {}
+    T = converge(V, random_tree(n, rng) if start is None else start, steps)
     best = first = misfit(V, T)
     R = None
     for kick in range(MAX_KICKS):
@@ -227,14 +297,14 @@ def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp
         noise = rng.standard_normal((n, n))
         noise = (noise + noise.T) / 2.0 * (worst[:, None] | worst[None, :])
         kicked = _spanning(-R + KICK * noise)
-        candidate = converge(V, kicked)
+        candidate = converge(V, kicked, steps)
         value = misfit(V, candidate)
         if value < best:
             T, best, R = candidate, value, None
     if best >= DONE_MISFIT:
         # the random start stalled: descend from a star on each hub (``hub_nodes``)
         for centre in hub_nodes(V):
-            candidate = converge(V, star(n, int(centre)))
+            candidate = converge(V, star(n, int(centre)), steps)
             value = misfit(V, candidate)
             if value < best:
                 T, best = candidate, value

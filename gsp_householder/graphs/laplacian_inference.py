@@ -185,7 +185,7 @@ from gsp_householder.graphs._thresholds import (
 from gsp_householder.graphs._torus_twins import torus_twins
 from gsp_householder.graphs._tree_search import MAX_NODES as TREE_SEARCH_MAX_N
 from gsp_householder.graphs._tree_search import SEED as TREE_SEARCH_SEED
-from gsp_householder.graphs._tree_search import search_tree
+from gsp_householder.graphs._tree_search import remembered_searches, search_tree
 from gsp_householder.graphs._twin_cliques import without_twin_cliques
 from gsp_householder.graphs._twin_split import twin_split
 from gsp_householder.graphs._twin_superset import (
@@ -411,8 +411,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
                        long_run=PROGRESS_MIN_N)
     # each cold linear program of one inference is solved once (``remembered_programs``),
     # and so is each max-margin call on a span's cache in one state (``remembered_spans``)
+    # and each tree search (``remembered_searches``)
     if bar is None:
-        with remembered_programs(), remembered_spans():
+        with remembered_programs(), remembered_spans(), remembered_searches():
             return _infer(basis, tol, rng)
 
     def tick(excluded):
@@ -420,7 +421,7 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         bar.set_postfix(excluded_pairs=excluded, refresh=False)
     token = evaluation_hook.set(tick)
     try:
-        with remembered_programs(), remembered_spans():
+        with remembered_programs(), remembered_spans(), remembered_searches():
             return _infer(basis, tol, rng)
     finally:
         evaluation_hook.reset(token)

@@ -38,8 +38,10 @@ def _stubbed_ladder(monkeypatch, capped_sizes, deep=False):
     monkeypatch.setattr(_ranking_ladder, "uncapped_sizes", lambda B, keep: ("deep", keep))
     monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: 1e-3)
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
-    # the stubbed rankings keep no pairs: the hopeless-basis rule has nothing to count
+    # the stubbed rankings keep no pairs: the hopeless-basis rule and the tree behind a
+    # large kept family have nothing to count
     monkeypatch.setattr(_ranking_ladder, "hopeless_basis", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_ranking_ladder, "large_family_tree", lambda *args, **kwargs: None)
     monkeypatch.setattr(
         _ranking_ladder, "deeper_order",
         lambda B, order, compute: [(*k[:2], DEEP) for k in order] if deep else order)

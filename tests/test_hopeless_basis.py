@@ -13,7 +13,12 @@ from _basis_inputs import audit_input, perturbed, shuffled
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs import _basis_input, _hopeless_basis
-from gsp_householder.graphs._hopeless_basis import hopeless_start, kept_family, seed_start
+from gsp_householder.graphs._hopeless_basis import (
+    hopeless_start,
+    kept_family,
+    large_family_tree,
+    seed_start,
+)
 from gsp_householder.graphs._hopeless_family import HOPELESS_FRACTION, hopeless_member
 from gsp_householder.graphs._support_search import (
     MAX_FAMILY,
@@ -284,3 +289,71 @@ def test_sparse_fit_reads_a_tree_and_not_a_cograph(cograph61):
         _hopeless_basis.sparse_fit(_pair_basis(tree), {**basis, "V": tree, "kind": "normalized"})
         is None
     )
+
+
+def test_one_large_kept_family_asks_for_the_tree(monkeypatch):
+    # the gate alone (kept families and the tree search stubbed): the tree is searched
+    # when one of the first two noisy rankings keeps a family above the fraction of g,
+    # not when neither does (a third ranking's is not read), nor above LADDER_MAX_N
+    # nodes or on a basis grouped into eigenspaces
+    searched = []
+    monkeypatch.setattr(_hopeless_basis, "kept_family", lambda B, trimmed, noise: trimmed)
+    monkeypatch.setattr(_hopeless_basis, "sparse_fit", lambda B, basis: searched.append(1) or "T")
+
+    class Basis:
+        n, g, G = 120, 119, None
+
+    def ranking(key):  # (scores, trimmed, noise): the trimmed pairs stand for the family
+        return None, key[0], key[1]
+
+    levels = (1e-9, 0.05)
+    large = int(HOPELESS_FRACTION * Basis.g) + 1
+    assert large_family_tree(Basis, [(large - 1, 2e-4), (large, 2e-4)], ranking, levels, {}) == "T"
+    # an exact ranking (outside the levels) is not one of the two read
+    keys = [(large, 1e-14), (large - 1, 2e-4), (large - 2, 3e-4), (large, 3e-4)]
+    assert large_family_tree(Basis, keys, ranking, levels, {}) is None
+    assert len(searched) == 1
+
+    class Grouped(Basis):
+        G = ((0, 1),)
+
+    class Large(Basis):
+        n = 600
+
+    for B in (Grouped, Large):
+        assert large_family_tree(B, [(large, 2e-4)] * 2, ranking, levels, {}) is None
+    assert len(searched) == 1
+
+
+def test_a_tree_behind_one_large_kept_family_is_answered_without_searches():
+    # full_rary_tree(4, 120) perturbed, draw 1: the first ranking's kept family is 89 of
+    # the 119 unknowns (at or below the fraction: the rule is not asked further), the
+    # second's 99; the tree fits at the noise level and answers before any search (the
+    # searches took 19 CPU s, then the tree replaced their answer: ``tree_in_place``)
+    G = nx.full_rary_tree(4, 120)
+    V = _bench_input(G, 1)
+    result, messages = _infer(V)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert not messages
+    assert result.history["fitting_tree"] <= 5.0
+    assert "noisy_graphs" not in result.history
+    assert "fitting_tree_edges" not in result.history
+    assert result.family_dimension == 1
+
+
+def test_no_tree_behind_a_large_family_of_a_cograph(cograph64):
+    # the hopeless cograph's kept families exceed the fraction: the tree is searched, and
+    # none is found (a misfit far above the tree search's own stop)
+    _, V = cograph64
+    PB = _pair_basis(V)
+    keys = [(8, 0.7), (16, 0.7)]
+    cache = {}
+
+    def ranking(key):
+        if key not in cache:
+            scores, trimmed = leverage_ranking(PB, keep=key[1], r=key[0])
+            cache[key] = scores, trimmed, robust_noise(PB, trimmed)
+        return cache[key]
+
+    basis = {"kind": "combinatorial", "ordered": False, "V": V}
+    assert large_family_tree(PB, keys, ranking, (1e-9, 0.05), basis) is None

@@ -34,7 +34,7 @@ from gsp_householder.graphs._deep_trimming import (
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._fitting_tree import early_exact_tree, early_tree
-from gsp_householder.graphs._hopeless_basis import hopeless_basis
+from gsp_householder.graphs._hopeless_basis import hopeless_basis, large_family_tree
 from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -293,6 +293,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
             if hopeless is not None:
                 history["hopeless_basis"] = hopeless
                 return [], max(hopeless[0])
+            if not trees:
+                # one ranking's kept family that large is enough for the tree search
+                # (``large_family_tree``); the rule above asks it of all
+                tree = large_family_tree(B, _consistent_first(order, ranking), ranking,
+                                         (EXACT_LEVEL, MAX_NOISE), basis)
+                trees = [] if tree is None else [tree]
             tree = early_tree(B, basis, trees, history)
             if tree is not None:
                 # a spanning tree with unit weights fits the eigenvectors at their noise

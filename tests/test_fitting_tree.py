@@ -16,12 +16,14 @@ from gsp_householder.graphs._fitting_tree import (
     exact_tree,
     fits_at_noise,
     fits_to_rounding,
+    tree_at_own_noise,
     tree_family,
     tree_for_exact,
     tree_for_halves,
     tree_in_place,
 )
 from gsp_householder.graphs._hopeless_basis import sparse_fit
+from gsp_householder.graphs._own_noise import own_noise
 
 #: The noise level the rankings show on these inputs (eigenvectors perturbed by 1e-3):
 #: 2.3e-4 to 2.6e-4 on the trees below.
@@ -250,3 +252,65 @@ def test_no_tree_for_the_halves_graph_at_a_noise_level_or_searched_before(tree):
     history = {}
     T = tree_for_halves(_basis(_exact_input(G, 0)), n, history)
     assert abs(T - _unit(G)).sum() == 0 and history["exact_tree"] is True
+
+
+#: The level the searches found a denser graph at on the perturbed ``star_graph(80)``
+#: (draw 0), and that graph's residual in units of the rankings' smallest estimate.
+STAR_NOISE, STAR_RATIO = 2.3e-5, 262.0
+
+
+def test_a_star_that_fits_its_own_noise_replaces_a_weighted_graph_that_does_not_fit():
+    G = nx.star_graph(80)
+    V = _bench_input(G, 0)
+    basis, B = _basis(V), _pair_basis(V)
+    A = _weighted_superset(G, 0)
+    found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
+    T, ratio = tree_at_own_noise(basis, B, found, STAR_NOISE, STAR_RATIO)
+    assert abs(T - _unit(G)).sum() == 0
+    # its residual is the one the noise of its non-edges predicts, while the rankings'
+    # smallest estimate is far below that noise (the eigenspace of dimension 79)
+    assert 0.8 < ratio < 1.25
+    # not asked for a graph that fits at the rankings' level, one found without a noise
+    # level, one with equal weights, or a tree
+    assert tree_at_own_noise(basis, B, found, STAR_NOISE, 5.0) is None
+    assert tree_at_own_noise(basis, B, found, 0.0, STAR_RATIO) is None
+    E = sp.csr_array((A > 0).astype(float))
+    assert tree_at_own_noise(basis, B, (found[0], 0.0, None, E), STAR_NOISE, STAR_RATIO) is None
+    star = (80, 0.5, None, _weighted_superset(G, 0).multiply(_unit(G)))
+    assert tree_at_own_noise(basis, B, star, STAR_NOISE, STAR_RATIO) is None
+
+
+def test_no_tree_at_its_own_noise_on_graphs_with_cycles(monkeypatch):
+    # a perturbed 6 x 7 grid: no tree searched fits (misfit far above the noise's)
+    G = nx.grid_2d_graph(6, 7)
+    V = _bench_input(G, 0)
+    A = _weighted_superset(G, 1)
+    found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
+    assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 100.0) is None
+    # weighted karate, the truth found: a spanning tree whose residual is spread over its
+    # pairs (within 5 times what its non-edges predict) shows on them a noise some 300
+    # times the truth's, and is not returned
+    K = nx.karate_club_graph()
+    V = _bench_input(K, 0)
+    W = sp.csr_array(nx.to_scipy_sparse_array(K, dtype=float))
+    tree = _unit(nx.bfs_tree(K, 0).to_undirected())
+    assert own_noise(_basis(V), tree)[1] <= 5.0
+    monkeypatch.setattr("gsp_householder.graphs._fitting_tree._searched", lambda basis: tree)
+    found = (int(sp.triu(W, 1).nnz), 0.5, None, W)
+    assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 10.0) is None
+
+
+def test_a_perturbed_star_is_answered_by_the_star_that_fits_its_own_noise():
+    # star_graph(30) perturbed, draw 3: the searches end at 105 edges (F1 0.44) whose
+    # residual is 15 times the rankings' smallest estimate, and the star, 30 times it
+    G = nx.star_graph(30)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_bench_input(G, 3), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert not caught
+    assert result.history["own_noise_tree_edges"] == 75
+    assert result.history["searches_noise_ratio"] > 5.0
+    assert 0.8 < result.history["noise_ratio"] < 1.25
+    # the graph the searches found is the last of the candidates
+    assert result.history["candidate_edges"][-1] == 105

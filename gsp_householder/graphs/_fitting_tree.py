@@ -28,6 +28,13 @@ weighted member of a family that may hold a much sparser member (the warning of
 ``laplacian_inference._family_doubt``) and a tree searched fits at the noise level
 and as well as that answer (the tree goes first, the answer among the candidates).
 
+A perturbed star leaves a residual some 1400 times the rankings' smallest estimate:
+its eigenspace of dimension $n - 2$ lets the rankings fit their kept pairs far below the
+eigenvectors' noise, and the unit-weight star cannot absorb the noise on its centre's
+row. ``tree_at_own_noise`` returns a tree searched in place of a weighted graph that
+does not fit at the rankings' level when the tree fits the noise its own non-edges show
+(``_own_noise``) and that noise is no larger than the graph found's.
+
 Exact eigenvectors of such trees were answered by a denser member of a family
 (``full_rary_tree(6, 100)``: 135 edges with equal weights for 99) or by the complete
 graph (``balanced_tree(2, 7)``), while the tree searched fits them to 2e-15; a tree
@@ -59,6 +66,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _laplacian,
     _residuals,
 )
+from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._support_search import EXACT_NOISE, PrefixSearch
 from gsp_householder.graphs._thresholds import (
@@ -247,3 +255,41 @@ def tree_in_place(basis, B: PairBasis, found, family_dimension: int, noise: floa
     ):
         return T
     return None
+
+
+def tree_at_own_noise(basis, B: PairBasis, found, noise: float, ratio: float):
+    """``(tree, ratio)``: a spanning tree with unit weights to return in place of the
+    graph ``found`` (a ``ranked`` entry found at the noise level ``noise``, between
+    ``EXACT_NOISE`` and ``UNRESOLVABLE_NOISE``, denser than a tree and not complete,
+    with weights not equal to that level: ``_equal_within_noise``) that does not fit
+    the eigenvectors at the rankings' smallest level (``ratio``, its residual in units
+    of that level, above ``RESIDUAL_CONSISTENT``), and the tree's rotation residual in
+    units of the one its non-edges' noise predicts (``_own_noise.own_noise``); else
+    None.
+
+    The tree is searched (``search_tree`` from ``TREE_STARTS`` starts, the first below
+    ``DONE_MISFIT``) and returned when it fits the noise its own non-edges show (that
+    ratio within ``RESIDUAL_CONSISTENT``) and that noise is within
+    ``RESIDUAL_CONSISTENT`` times the noise the non-edges of ``found`` show: a basis
+    with an eigenspace of dimension $n - 2$ (a star) lets the rankings fit their kept
+    pairs far below the noise of the eigenvectors (``_own_noise``), and a tree, with no
+    weight to fit, leaves more than a denser weighted graph; a wrong tree leaves more
+    than its non-edges predict, or shows on them a noise far above the graph found's.
+    """
+    if (
+        not searchable(basis, B.n)
+        or not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE
+        or ratio <= RESIDUAL_CONSISTENT
+        or not B.n - 1 < int(found[0]) < B.n_pairs
+        or _equal_within_noise(basis, found[3], noise)
+    ):
+        return None
+    T = _searched(basis)
+    if T is None:
+        return None
+    sigma, tree_ratio = own_noise(basis, T)
+    if tree_ratio > RESIDUAL_CONSISTENT:
+        return None
+    if sigma > RESIDUAL_CONSISTENT * own_noise(basis, found[3])[0]:
+        return None
+    return T, tree_ratio

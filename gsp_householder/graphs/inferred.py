@@ -129,6 +129,12 @@ class InferredLaplacian:
         the other searches and none fitted); ``"exact_tree_edges"``, when such a
         tree was returned in place of a denser member of a family found exact (the
         number of edges fewer; the graph found is the last of the candidates).
+        ``"own_noise_tree_edges"``, when a spanning tree with unit weights that fits
+        the noise its own non-edges show was returned in place of a weighted graph that
+        does not fit at the rankings' level (a star: module ``_own_noise``): the number
+        of edges fewer, ``"noise_ratio"`` then the tree's rotation residual in units of
+        the one that noise predicts and ``"searches_noise_ratio"`` the graph found's
+        (the last of the candidates).
         ``"disjoint_member_edges"``, when a sparser valid graph with none of the edges
         of the graph found fits the eigenvectors as well and was returned in its place
         (a cubic graph beside its distance-2 graph): its edges and those of the graph

@@ -113,6 +113,7 @@ from gsp_householder.graphs._family_doubt import (
 )
 from gsp_householder.graphs._fitting_tree import (
     exact_tree,
+    tree_at_own_noise,
     tree_for_exact,
     tree_for_halves,
     tree_in_place,
@@ -1081,6 +1082,17 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
         history["noise_ratio"] = residual / min(levels)
+        tree = tree_at_own_noise(basis, B, ranked[0], history["noise"], history["noise_ratio"])
+        if tree is not None:
+            # a basis with a large eigenspace (a star) lets the rankings fit their pairs
+            # far below the eigenvectors' noise: a spanning tree that fits the noise its
+            # own non-edges show, no larger than the graph found's, is returned in its
+            # place (``_fitting_tree``); its residual in units of the one that noise
+            # predicts replaces the ratio, the graph found is the last of the candidates
+            ranked, L, eigenvalues, residual = _sparser_first(
+                basis, ranked, laps, history, tree[0], "own_noise_tree_edges")
+            history["searches_noise_ratio"] = history["noise_ratio"]
+            history["noise_ratio"] = tree[1]
         if history["noise_ratio"] > RESIDUAL_CONSISTENT:
             _searches_warning(searches, _noise_level_message(history["noise_ratio"]))
     # a graph searched as exact on noisy eigenvectors is checked for graphs that fit as

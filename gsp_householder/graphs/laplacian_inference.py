@@ -639,8 +639,9 @@ def _with_noisy_unit_diagonal_member(basis, B, ranked, family_dimension, history
     ``NOISY_MEMBER_MISFIT`` times worse in both residuals (bases without eigenspaces
     or order whose unit diagonal does not hold to rounding; a graph read off the
     family's sampled members, ``NoisyMember.sampled``, must also fit them to the noise
-    level of their pairs, ``_fits_pair_noise``); the family's dimension is
-    then reported when larger, as for exact eigenvectors.
+    level of their pairs, ``_fits_pair_noise``, and is not read after a hopeless
+    basis, ``_hopeless_basis``); the family's dimension is then reported when larger,
+    as for exact eigenvectors.
     ``history["noisy_unit_diagonal_member"]`` gives the edges of that graph and of the
     graph it replaced, the family's dimension and its gap. The other graphs read off
     the family's sampled members (``NoisyMember.others``) that fit as well as it
@@ -654,10 +655,11 @@ def _with_noisy_unit_diagonal_member(basis, B, ranked, family_dimension, history
     if member is None:
         return ranked, family_dimension
     fit = _residuals(basis, member.W)
-    if member.sampled and not _fits_pair_noise(fit, history):
+    if member.sampled and ("hopeless_basis" in history or not _fits_pair_noise(fit, history)):
         # a graph read off random draws must fit the eigenvectors to their noise level
         # (Davis southern women at 3e-3: 116 edges for 89, residual 0.14, the truth's
-        # 1.2e-3)
+        # 1.2e-3), and is not read where the kept pairs leave most eigenvalues free
+        # (``_hopeless_basis``: any graph found is one member of a family that large)
         return ranked, family_dimension
     if ranked:
         searched = _residuals(basis, ranked[0][3])
@@ -691,7 +693,8 @@ def _with_sampled_regular_member(basis, B, ranked, family_dimension, history):
     them (to rounding, nor to the noise level of their pairs: ``_fits_pair_noise``),
     the graph read fits them to that level and the searches' graph, if not complete,
     fits them more than ``NOISY_MEMBER_MISFIT`` times worse in both residuals (bases
-    without eigenspaces, order or twin class); the family's dimension is then
+    without eigenspaces, order or twin class, whose kept pairs were not found to leave
+    most eigenvalues free, ``_hopeless_basis``); the family's dimension is then
     reported when larger, and the other graphs read that fit as well follow it, with
     an `AmbiguousGraphWarning`. ``history["sampled_regular_member"]`` gives the edges
     of that graph and of the graph it replaced, the family's dimension and its gap.
@@ -702,7 +705,10 @@ def _with_sampled_regular_member(basis, B, ranked, family_dimension, history):
     (F1 0.12 to 0.19), fitting 400 to 500 times worse than the graph (residual 0.15
     to 0.22 against 4e-4), whose family has 27 dimensions."""
     if (basis["kind"] != "combinatorial" or basis["ordered"] or basis["groups"] is not None
-            or basis.get("twin_class")):
+            or basis.get("twin_class") or "hopeless_basis" in history):
+        # not where the kept pairs leave most eigenvalues free (``_hopeless_basis``): the
+        # complement of ``random_cograph(6, seed=62)`` perturbed (56-regular, 1792 edges)
+        # reads a 652-edge graph that fits to the pairs' noise level (F1 0.42)
         return ranked, family_dimension
     noise = history.get("noise", 0.0)
     fitting = False

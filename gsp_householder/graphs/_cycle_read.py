@@ -42,7 +42,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._basis_input import MIN_COS
-from gsp_householder.graphs._edge_test_descent import anchored_fit
+from gsp_householder.graphs._cycle_repair import repair_order
+from gsp_householder.graphs._edge_test_descent import anchored_fit, connected
 from gsp_householder.graphs._laplacian_fit import _residuals
 
 #: Most nodes of a heavy group whose orders are tried (``MAX_GROUP``! fits each).
@@ -162,6 +163,7 @@ def read_cycle(basis, eigenvalues, W) -> sp.csr_array | None:
         order = winding_pair(V, zero, W)
         if 2 * _held(W, order) <= order.size:
             return None
+    angles = order
     fitted = _cycle_fit(basis, order)
     best = _residuals(basis, fitted)[1]
     position = np.empty_like(order)
@@ -188,4 +190,12 @@ def read_cycle(basis, eigenvalues, W) -> sp.csr_array | None:
                     best, fitted, pick = rotation, A, trial
             if pick is not None:
                 order, moved = pick, True
-    return fitted
+    if connected(fitted):
+        return fitted
+    # the refit fell apart (many edges left out: ``_cycle_repair``): the angles' order
+    # repaired by adjacent swaps judged by the cycle's support misfit, refitted
+    repaired = repair_order(basis, angles)
+    if np.array_equal(repaired, angles):
+        return fitted
+    refitted = _cycle_fit(basis, repaired)
+    return refitted if connected(refitted) else fitted

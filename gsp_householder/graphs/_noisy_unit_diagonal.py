@@ -134,9 +134,7 @@ def noisy_unit_diagonal_member(
     n = V.shape[0]
     if n > NOISY_MAX_N or n < 3:
         return None
-    Vf = np.delete(V, zero_column, axis=1)
-    Z = Vf * Vf
-    _, s, Wt = np.linalg.svd(np.c_[Z, -np.ones(n)])
+    Vf, Z, s, Wt = _unit_diagonal_system(V, zero_column)
     best = None
     dimensions = near_null_dimensions(s)
     for k in dimensions:
@@ -179,12 +177,20 @@ def sampled_regular_member(V: np.ndarray, zero_column: int) -> NoisyMember | Non
     n = V.shape[0]
     if n > NOISY_MAX_N or n < 3:
         return None
-    Vf = np.delete(V, zero_column, axis=1)
-    Z = Vf * Vf
-    _, s, Wt = np.linalg.svd(np.c_[Z, -np.ones(n)])
+    Vf, Z, s, Wt = _unit_diagonal_system(V, zero_column)
     dimensions = [k for k in near_null_dimensions(s) if k > 1]
     u = np.full(n, 1.0 / np.sqrt(n))
     return _sampled_member(V, Vf, Z, u, Wt, dimensions, "combinatorial")
+
+
+def _unit_diagonal_system(V, zero_column):
+    """The columns ``Vf`` of ``V`` but its ``zero_column``, their squares ``Z`` and the
+    singular values (descending) and right singular vectors of $[Z, -\\mathbf 1]$,
+    whose near-null rows are the families of the module docstring."""
+    Vf = np.delete(V, zero_column, axis=1)
+    Z = Vf * Vf
+    _, s, Wt = np.linalg.svd(np.c_[Z, -np.ones(V.shape[0])])
+    return Vf, Z, s, Wt
 
 
 def _sampled_member(V, Vf, Z, u, Wt, dimensions, kind) -> NoisyMember | None:

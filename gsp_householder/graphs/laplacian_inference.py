@@ -666,23 +666,8 @@ def _with_noisy_unit_diagonal_member(basis, B, ranked, family_dimension, history
         if (searched[0] <= NOISY_MEMBER_MISFIT * fit[0]
                 or searched[1] <= NOISY_MEMBER_MISFIT * fit[1]):
             return ranked, family_dimension
-    item = _ranked_entry(member.W)
-    history["noisy_unit_diagonal_member"] = (item[0], int(ranked[0][0]) if ranked else None,
-                                             member.dimension, member.gap)
-    # graphs read off the family's sampled members that fit as well (the normalized
-    # triangular lattice and its equally sparse twin) follow it among the candidates
-    twins = [_ranked_entry(W) for W in member.others
-             if _fits_as_well(_residuals(basis, W), fit)]
-    if twins:
-        history["noisy_unit_diagonal_twins"] = [t[0] for t in twins]
-        warnings.warn(f"{len(twins)} other valid graph(s) with no more edges than the graph "
-                      f"inferred ({item[0]}) fit the eigenvectors as well "
-                      f"({[t[0] for t in twins]} edges), all read off the near-null family "
-                      f"of the normalized Laplacians with these eigenvectors: the "
-                      f"eigenvectors do not tell them apart, and the graph returned may "
-                      f"not be the graph sought (they are among the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
-    return _ahead([item], _ahead(twins, ranked)), max(family_dimension, member.dimension)
+    return _member_first(basis, member, fit, ranked, family_dimension, history,
+                         "noisy_unit_diagonal", "the normalized Laplacians")
 
 
 def _with_sampled_regular_member(basis, B, ranked, family_dimension, history):
@@ -743,20 +728,34 @@ def _with_sampled_regular_member(basis, B, ranked, family_dimension, history):
         if (found[0] <= NOISY_MEMBER_MISFIT * fit[0]
                 or found[1] <= NOISY_MEMBER_MISFIT * fit[1]):
             return ranked, family_dimension
+    return _member_first(basis, member, fit, ranked, family_dimension, history,
+                         "sampled_regular", "the regular graphs")
+
+
+def _member_first(basis, member, fit, ranked, family_dimension, history, key, graphs):
+    """``ranked`` with the graph of the near-null family's ``member``
+    (``NoisyMember``, residuals ``fit``) first and the other graphs read off its
+    sampled members that fit as well (``_fits_as_well``) next, with an
+    `AmbiguousGraphWarning` naming the family of ``graphs``; and the family's
+    dimension when larger than ``family_dimension``. ``history[key + "_member"]``:
+    the edges of that graph and of the graph it replaced, the family's dimension and
+    its gap; ``history[key + "_twins"]``: the twins' edges."""
     item = _ranked_entry(member.W)
-    history["sampled_regular_member"] = (item[0], int(ranked[0][0]) if ranked else None,
-                                         member.dimension, member.gap)
+    history[f"{key}_member"] = (item[0], int(ranked[0][0]) if ranked else None,
+                                member.dimension, member.gap)
+    # graphs read off the family's sampled members that fit as well (the normalized
+    # triangular lattice and its equally sparse twin) follow it among the candidates
     twins = [_ranked_entry(W) for W in member.others
              if _fits_as_well(_residuals(basis, W), fit)]
     if twins:
-        history["sampled_regular_twins"] = [t[0] for t in twins]
+        history[f"{key}_twins"] = [t[0] for t in twins]
         warnings.warn(f"{len(twins)} other valid graph(s) with no more edges than the graph "
                       f"inferred ({item[0]}) fit the eigenvectors as well "
                       f"({[t[0] for t in twins]} edges), all read off the near-null family "
-                      f"of the regular graphs with these eigenvectors: the eigenvectors do "
-                      f"not tell them apart, and the graph returned may not be the graph "
-                      f"sought (they are among the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
+                      f"of {graphs} with these eigenvectors: the eigenvectors do not tell "
+                      f"them apart, and the graph returned may not be the graph sought "
+                      f"(they are among the candidates)",
+                      AmbiguousGraphWarning, stacklevel=5)
     return _ahead([item], _ahead(twins, ranked)), max(family_dimension, member.dimension)
 
 

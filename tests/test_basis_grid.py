@@ -8,11 +8,11 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import perturbed, rotated, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
-from gsp_householder.graphs._basis_grid import basis_grids, grid_weights
+from gsp_householder.graphs._basis_grid import basis_grid_members, basis_grids, grid_weights
 from gsp_householder.graphs._basis_input import _read_basis
 from gsp_householder.graphs._grid_twins import dct_relabelling, grid_twins, multipliers
 
@@ -92,3 +92,28 @@ def test_a_denser_member_of_a_grid_is_warned_with_the_grid_among_the_candidates(
     assert [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
     truth = {tuple(sorted(e)) for e in G.edges()}
     assert truth in [_edges(L) for L in result.candidates]
+
+
+@pytest.mark.parametrize(("a", "b", "seed"), [(4, 8, 0), (5, 10, 1), (4, 12, 2), (3, 9, 3)])
+def test_a_grid_whose_sides_divide_is_read_from_rotated_eigenspaces(a, b, seed):
+    # a divides b: every column constant on the a lines shares its eigenvalue with one
+    # of the other side's, and a rotation of the pair is constant on no line (the exact
+    # 20 x 40 grid: a denser member of 1578 edges for 1540, the family dimension its
+    # only flag); the lines of the other side, and the nodes' order along them, read it
+    G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(a, b))
+    B = fourier_basis(G)
+    V = shuffled(rotated(B, np.random.default_rng(seed)), seed)
+    basis = _read_basis(V, None, False, None, None)
+    truth = _edges(nx.laplacian_matrix(G))
+    members = basis_grid_members(basis, _denser_member(G), [])
+    assert members[0] == (a, b)
+    assert truth in [_edges(L) for L in members[1]]
+
+
+def _denser_member(G, T=10.0) -> sp.csr_array:
+    """The weights of $T L - L^2$, a valid Laplacian ($T$ above twice the largest
+    degree) denser than ``G``'s, with its eigenvectors."""
+    L = nx.laplacian_matrix(G).toarray().astype(float)
+    W = -(T * L - L @ L)
+    np.fill_diagonal(W, 0.0)
+    return sp.csr_array(W)

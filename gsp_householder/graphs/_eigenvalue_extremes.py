@@ -46,9 +46,10 @@ from gsp_householder.graphs._thresholds import FITS_EXACTLY
 EXTREMES_MAX_N = 64
 #: A sparsest member reached by fewer programs than this is returned with a warning.
 CONFIRMING_PROGRAMS = 2
-#: Until a sparser graph is found the programs stop at this many returns to a vertex
-#: reached before that is not sparser (the graph found, or another graph with equal
-#: weights that the eigenvectors diagonalise, none sparser than it), or at this many
+#: Until a sparser graph is found the programs stop at the graph found reached a
+#: second time, at this many returns to a vertex reached before that is not sparser
+#: (the graph found, or another graph with equal weights that the eigenvectors
+#: diagonalise, none sparser than it), or at this many
 #: vertices in a row whose edges above ``LP_ACCURACY`` of the largest leave the graph
 #: split, each reached before.
 MAX_STRIKES = 3
@@ -120,7 +121,10 @@ def sparser_extreme_members(B: PairBasis, basis, found) -> tuple[list, int]:
             # a vertex that is not sparser counts from its second time, as a split one
             # does: the graph found and denser exact graphs come before the truth in
             # some orders of the columns (the exact cycle(30) with a chord (0, 11),
-            # shuffles 1 and 2: three denser graphs, or the graph found, first)
+            # shuffles 1 and 2: three denser graphs, or the graph found, first); the
+            # graph found reached again is taken as the sparsest
+            if key == own and not members:
+                break
             reached[key] += 1
             strikes += key not in members
             continue

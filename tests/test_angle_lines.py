@@ -38,11 +38,15 @@ def _fitting_grid(V, G):
     return None
 
 
-@pytest.mark.parametrize(("b", "draw"), [(50, 1), (50, 0), (60, 2)])
+@pytest.mark.parametrize(
+    ("b", "draw"), [(50, 1), (50, 0), (40, 3), (30, 0), (33, 1), (60, 2), (70, 1)]
+)
 def test_a_perturbed_ladder_is_read_from_its_basis(b, draw):
-    # the sorted columns cannot separate 50 lines at 1e-3 (no reading on main), and the
-    # across column may mix the two eigenvectors of the eigenvalue 2: the angles and
-    # the ladder's sides read the ladder or one of its DCT twins
+    # the sorted columns cannot separate 50 lines or more at 1e-3 (no reading on main),
+    # the across column may mix the two eigenvectors of the eigenvalue 2 (b even), and
+    # the first column constant on b runs may pair (0, j) with (1, b - 1 - j) (30 and
+    # 33, read on main from that column only): the angles, every order and the
+    # ladder's sides read from its lines give the ladder or one of its DCT twins
     G, V = _perturbed_ladder(b, draw)
     found = _fitting_grid(V, G)
     assert found is not None

@@ -111,11 +111,12 @@ def angle_line_readings(V, S, m: int) -> Iterator[np.ndarray]:
 
 def ladder_sides(V, lines) -> np.ndarray | None:
     """The side (0 or 1) of every node of a ladder $P_2 \\square P_b$ whose ``lines``
-    (``b`` lines of two nodes, ``angle_lines``) are known: a column $u_1 \\otimes w_l$
-    takes opposite values on a line's two nodes and $u_0 \\otimes w_l$ equal ones, of
-    the same magnitude, so the nodes where the two agree in sign are one side. None
-    unless such a pair of columns (differences within ``ANGLE_SPREAD`` of their values'
-    norm) is found.
+    (``b`` lines of two nodes, read from columns or angles) are known: a column
+    $u_1 \\otimes w_l$ takes opposite values on a line's two nodes and $u_0 \\otimes w_l$
+    equal ones, of the same magnitude, so the nodes where the two agree in sign are one
+    side; every antisymmetric column matched with the symmetric one nearest in
+    magnitude (within ``ANGLE_SPREAD`` of its values' norm) votes, and the sides are
+    the votes' consensus. None unless a pair is matched.
 
     Examples
     --------
@@ -137,8 +138,15 @@ def ladder_sides(V, lines) -> np.ndarray | None:
     if not evens.size or not odds.size:
         return None
     A, B = np.abs(V[p][:, odds]), np.abs(V[p][:, evens])
-    gap = np.linalg.norm(A[:, :, None] - B[:, None, :], axis=0)
-    i, k = np.unravel_index(np.argmin(gap), gap.shape)
-    if gap[i, k] >= ANGLE_SPREAD * np.linalg.norm(A[:, i]):
+    squares = (A * A).sum(axis=0)[:, None] + (B * B).sum(axis=0)[None, :]
+    gap = np.sqrt(np.maximum(squares - 2 * (A.T @ B), 0.0))
+    match = np.argmin(gap, axis=1)
+    kept = gap[np.arange(odds.size), match] < ANGLE_SPREAD * np.linalg.norm(A, axis=0)
+    if not kept.any():
         return None
-    return (np.sign(V[:, odds[i]]) != np.sign(V[:, evens[k]])).astype(np.int64)
+    # each matched pair votes a split (+-1 on the nodes); pairs of the same $l$ vote the
+    # sides up to sign, and other pairs of equal magnitudes (``ladder_graph(70)``:
+    # $u_1 \otimes w_0$ and $u_0 \otimes w_{35}$, both $\pm 1/\sqrt n$) do not: the
+    # sides are the votes' leading singular vector
+    votes = np.sign(V[:, odds[kept]]) * np.sign(V[:, evens[match[kept]]])
+    return (np.linalg.svd(votes, full_matrices=False)[0][:, 0] > 0).astype(np.int64)

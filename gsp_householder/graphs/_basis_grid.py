@@ -86,8 +86,8 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
     read from a column constant on $a$ lines (``line_columns``) and one constant on $b$
     lines crossing them in single nodes (up to ``MAX_ORDERS`` per $(a, b)$). A side
     whose lines no column shows is read from the angles of pairs of columns
-    (``_angle_lines``), each distinct order tried, and a ladder's sides ($a = 2$) then
-    also from its lines (``ladder_sides``). A generator: the caller keeps the first
+    (``_angle_lines``), each distinct order tried; a ladder's sides ($a = 2$) are also
+    read from its lines (``ladder_sides``). A generator: the caller keeps the first
     that fits the eigenvectors.
 
     Examples
@@ -106,7 +106,10 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
             continue
         b = n // a
         tried = 0
-        for x in [x for x, _ in _side_readings(V, S, a)] or [None]:
+        across = [x for x, _ in _side_readings(V, S, a)]
+        if not across and a != 2:
+            continue
+        for x in across or [None]:
             seen = set()
             for y, angled in _side_readings(V, S, b):
                 key = min(y.tobytes(), (b - 1 - y).tobytes())
@@ -114,10 +117,10 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
                     continue
                 seen.add(key)
                 sides = [] if x is None else [x]
-                if angled and a == 2:
+                if a == 2:
                     # (the across column may mix eigenvectors of a repeated eigenvalue:
-                    # ``ladder_graph(50)``'s eigenvalue 2 is $u_1 \otimes w_0$'s and
-                    # $u_0 \otimes w_{25}$'s; the sides are read from the lines)
+                    # for $b$ even the ladder's eigenvalue 2 is $u_1 \otimes w_0$'s and
+                    # $u_0 \otimes w_{b/2}$'s; the sides are read from the lines)
                     sides.append(ladder_sides(V, y))
                 found = False
                 for side in sides:
@@ -126,9 +129,12 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
                     found = True
                     tried += 1
                     yield a, b, np.column_stack([side, y])
-                if found and not angled:
+                if found and not angled and a != 2:
                     # (an angle's cosine column may be $u_k \otimes w_l$, $k \ne 0$,
-                    # whose lines cross these in other nodes: every order is tried)
+                    # whose lines cross these in other nodes, and so may a ladder's
+                    # column $u_1 \otimes w_l$, $\pm w_l$ on its sides, whose runs
+                    # pair $(0, j)$ with $(1, b - 1 - j)$ for $l$ odd: every order is
+                    # tried)
                     break
             if tried >= MAX_ORDERS:
                 break

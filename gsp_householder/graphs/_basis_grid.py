@@ -118,9 +118,10 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
                 seen.add(key)
                 sides = [] if x is None else [x]
                 if a == 2:
-                    # (the across column may mix eigenvectors of a repeated eigenvalue:
-                    # for $b$ even the ladder's eigenvalue 2 is $u_1 \otimes w_0$'s and
-                    # $u_0 \otimes w_{b/2}$'s; the sides are read from the lines)
+                    # (for $b$ even the ladder's eigenvalue 2 is $u_1 \otimes w_0$'s and
+                    # $u_0 \otimes w_{b/2}$'s, which the basis may mix, and the column
+                    # of two runs read may be $u_1 \otimes w_{b/2}$ instead: the sides
+                    # are read from the lines)
                     sides.append(ladder_sides(V, y))
                 found = False
                 for side in sides:

@@ -37,6 +37,7 @@ from collections.abc import Iterator
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._angle_lines import angle_line_readings, ladder_sides
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins, twin_residuals
 from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian
 from gsp_householder.graphs._template_lp import edge_key
@@ -123,8 +124,11 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
     """Candidate grids whose eigenvectors ``V`` (``n`` x ``n``, orthonormal columns)
     may be: ``(a, b, xy)`` for $a \\le b$, $ab = n$, $a \\ge 2$, ``xy`` the coordinates
     read from a column constant on $a$ lines (``line_columns``) and one constant on $b$
-    lines crossing them in single nodes (up to ``MAX_ORDERS`` per $(a, b)$). A
-    generator: the caller keeps the first that fits the eigenvectors.
+    lines crossing them in single nodes (up to ``MAX_ORDERS`` per $(a, b)$). A side
+    whose lines no column shows is read from the angles of pairs of columns
+    (``_angle_lines``), each distinct order tried; a ladder's sides ($a = 2$) are also
+    read from its lines (``ladder_sides``). A generator: the caller keeps the first
+    that fits the eigenvectors.
 
     Examples
     --------
@@ -141,17 +145,38 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
         if n % a or a * a == n:
             continue
         b = n // a
-        across, along = line_columns(S, a), line_columns(S, b)
         tried = 0
-        for i in across:
-            x = _lines(V[:, i], a)
-            for j in along:
-                y = _lines(V[:, j], b)
-                if np.unique(x * b + y).size != n:
+        across = [x for x, _ in _side_readings(V, S, a)]
+        if not across and a != 2:
+            continue
+        for x in across or [None]:
+            seen = set()
+            for y, angled in _side_readings(V, S, b):
+                key = min(y.tobytes(), (b - 1 - y).tobytes())
+                if key in seen:
                     continue
-                tried += 1
-                yield a, b, np.column_stack([x, y])
-                break
+                seen.add(key)
+                sides = [] if x is None else [x]
+                if a == 2:
+                    # (for $b$ even the ladder's eigenvalue 2 is $u_1 \otimes w_0$'s and
+                    # $u_0 \otimes w_{b/2}$'s, which the basis may mix, and the column
+                    # of two runs read may be $u_1 \otimes w_{b/2}$ instead: the sides
+                    # are read from the lines)
+                    sides.append(ladder_sides(V, y))
+                found = False
+                for side in sides:
+                    if side is None or np.unique(side * b + y).size != n:
+                        continue
+                    found = True
+                    tried += 1
+                    yield a, b, np.column_stack([side, y])
+                if found and not angled and a != 2:
+                    # (an angle's cosine column may be $u_k \otimes w_l$, $k \ne 0$,
+                    # whose lines cross these in other nodes, and so may a ladder's
+                    # column $u_1 \otimes w_l$, $\pm w_l$ on its sides, whose runs
+                    # pair $(0, j)$ with $(1, b - 1 - j)$ for $l$ odd: every order is
+                    # tried)
+                    break
             if tried >= MAX_ORDERS:
                 break
         if b % a == 0:
@@ -182,6 +207,20 @@ def _shared_side_grids(V, a: int, b: int, along) -> Iterator[tuple[int, int, np.
             break
         if tried >= MAX_ORDERS:
             return
+
+
+def _side_readings(V, S, m: int) -> Iterator[tuple[np.ndarray, bool]]:
+    """The lines (0 to ``m - 1``) of every node read from the columns constant on ``m``
+    lines (``line_columns``), or, when none is, from the angles of pairs of columns
+    (``_angle_lines.angle_line_readings``: a long side whose sorted values the noise
+    blurs), each with whether it was read from angles."""
+    cols = line_columns(S, m)
+    if cols.size:
+        for i in cols:
+            yield _lines(V[:, i], m), False
+        return
+    for lines in angle_line_readings(V, S, m):
+        yield lines, True
 
 
 def basis_grid_members(

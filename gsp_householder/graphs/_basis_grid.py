@@ -147,9 +147,9 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
         b = n // a
         tried = 0
         across = [x for x, _ in _side_readings(V, S, a)]
-        if not across and a != 2:
-            continue
-        for x in across or [None]:
+        # (a ladder's sides may be read from its lines, ``ladder_sides``, with no column
+        # across; a grid whose sides divide may have none either, ``_shared_side_grids``)
+        for x in across or ([None] if a == 2 else []):
             seen = set()
             for y, angled in _side_readings(V, S, b):
                 key = min(y.tobytes(), (b - 1 - y).tobytes())
@@ -182,7 +182,7 @@ def basis_grids(V) -> Iterator[tuple[int, int, np.ndarray]]:
         if b % a == 0:
             # the a lines' columns share their eigenvalues with the other side's: any
             # rotation of the pairs may be given, constant on no line or near one only
-            yield from _shared_side_grids(V, a, b, along)
+            yield from _shared_side_grids(V, a, b, line_columns(S, b))
 
 
 def _shared_side_grids(V, a: int, b: int, along) -> Iterator[tuple[int, int, np.ndarray]]:

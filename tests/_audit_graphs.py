@@ -35,6 +35,34 @@ def plain(names) -> set[str]:
     return {name.replace("_", " ") for name in names}
 
 
+#: The held-out audits in the order they were made: a generator an audit introduced is
+#: called by no benchmark but the audits after it (which draw other graphs from it).
+AUDITS = (
+    "bench_audit.py",
+    "bench_audit_wider.py",
+    "bench_audit_third.py",
+    "bench_audit_fourth.py",
+    "bench_audit_fifth.py",
+    "bench_audit_sixth.py",
+    "bench_audit_seventh.py",
+)
+
+
+def other_sources(own: str) -> str:
+    """The source of every benchmark but ``own`` (an audit's file name) and the audits
+    made after it (``AUDITS``)."""
+    from pathlib import Path
+
+    import bench_inference
+
+    later = set(AUDITS[AUDITS.index(own) + 1 :])
+    return "".join(
+        p.read_text()
+        for p in Path(bench_inference.__file__).parent.glob("*.py")
+        if p.name != own and p.name not in later
+    )
+
+
 def connected_simple_sized(graphs: dict, names, low: int, high: int) -> list[str]:
     """The ``names`` of ``graphs`` (name -> constructor) whose graph is disconnected, has
     a self-loop or has fewer than ``low`` or more than ``high`` nodes."""
@@ -56,10 +84,9 @@ def assert_held_out(
     benchmarks' and the ``earlier`` audits' (their ``GRAPHS``), at least ``min_graphs``
     graphs and ``min_laplacians`` with a Laplacian of their own, its signals and
     Laplacians named among its graphs, its ``SEED`` above ``last_seed`` (the earlier
-    audits' last) and none of its ``generators`` in another benchmark's source."""
+    audits' last) and none of its ``generators`` in another benchmark's source but the
+    later audits' (``other_sources``)."""
     from pathlib import Path
-
-    import bench_inference
 
     assert not listed_graphs(*(m.GRAPHS for m in earlier)) & plain(audit.GRAPHS)
     assert len(audit.GRAPHS) >= min_graphs
@@ -67,9 +94,6 @@ def assert_held_out(
     assert set(audit.LAPLACIANS) <= set(audit.GRAPHS)
     assert len(audit.LAPLACIANS) >= min_laplacians
     assert audit.SEED > last_seed
-    own = Path(audit.__file__).name
-    others = "".join(
-        p.read_text() for p in Path(bench_inference.__file__).parent.glob("*.py") if p.name != own
-    )
+    others = other_sources(Path(audit.__file__).name)
     for generator in generators:
         assert generator not in others, generator

@@ -330,8 +330,18 @@ def labels_main(argv, graphs=None, laplacians=None, signals=None, settings=((5, 
             print(f"| {name} | {kind} | {labels} | {f1:.4f} | {cpu:.2f} |", flush=True)
 
 
-if __name__ == "__main__":
+def audit_main(graphs, signals, settings, doc, laplacians, seed) -> None:
+    """An audit from the command line: the label check (``--labels [--only NAME ...]``,
+    ``labels_main``) or the audit itself (``bench_audit_third.main``) of ``graphs``,
+    ``signals`` learned at each (signals per node, theta) of ``settings``, ``doc`` its
+    description, ``laplacians`` the graphs' Laplacians, labels drawn with ``seed``."""
     if "--labels" in sys.argv:
-        labels_main(sys.argv[sys.argv.index("--labels") + 1 :])
+        labels_main(
+            sys.argv[sys.argv.index("--labels") + 1 :], graphs, laplacians, signals, settings, seed
+        )
     else:
-        main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS)
+        main(graphs, signals, settings, doc, laplacians)
+
+
+if __name__ == "__main__":
+    audit_main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS, SEED)

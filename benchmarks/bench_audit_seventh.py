@@ -43,7 +43,7 @@ import sys
 import networkx as nx
 import numpy as np
 from bench_audit import _davis_projection
-from bench_audit_fifth import _box, labels_main
+from bench_audit_fifth import _box, audit_main
 from bench_audit_fourth import _simple_lcc
 from bench_audit_third import _integer_weights, main
 from bench_audit_wider import _lcc, _pygsp_graph, _reweighted
@@ -238,17 +238,8 @@ SIGNALS_5N = [
 
 
 if __name__ == "__main__":
-    if "--labels" in sys.argv:
-        labels_main(
-            sys.argv[sys.argv.index("--labels") + 1 :],
-            GRAPHS,
-            LAPLACIANS,
-            SIGNALS,
-            SIGNAL_SETTINGS,
-            SEED,
-        )
-    elif "--signals-5n" in sys.argv:
+    if "--signals-5n" in sys.argv and "--labels" not in sys.argv:
         sys.argv.remove("--signals-5n")
         main(GRAPHS, SIGNALS_5N, [(5, 0.1)], __doc__, LAPLACIANS)
     else:
-        main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS)
+        audit_main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS, SEED)

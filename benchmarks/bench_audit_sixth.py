@@ -31,12 +31,10 @@ settings). Run from the repository root (one BLAS thread, CPU seconds)::
 
 from __future__ import annotations
 
-import sys
-
 import networkx as nx
-from bench_audit_fifth import _box, _kneser, labels_main
+from bench_audit_fifth import _box, _kneser, audit_main
 from bench_audit_fourth import _kernel_graph, _logo_ball, _simple_lcc
-from bench_audit_third import _integer_weights, main
+from bench_audit_third import _integer_weights
 from bench_audit_wider import _lcc, _pygsp_graph, _reweighted
 from bench_inference import _airfoil_ball, _minnesota_ball
 
@@ -193,14 +191,4 @@ SIGNAL_SETTINGS = [(20, 0.1), (20, 0.5)]
 
 
 if __name__ == "__main__":
-    if "--labels" in sys.argv:
-        labels_main(
-            sys.argv[sys.argv.index("--labels") + 1 :],
-            GRAPHS,
-            LAPLACIANS,
-            SIGNALS,
-            SIGNAL_SETTINGS,
-            SEED,
-        )
-    else:
-        main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS)
+    audit_main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS, SEED)

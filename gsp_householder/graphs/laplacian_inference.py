@@ -761,15 +761,29 @@ def _member_first(basis, member, fit, ranked, family_dimension, history, key, gr
 
 def _fits_pair_noise(residuals, history) -> bool:
     """Whether a graph of ``residuals`` (``_residuals``) fits noisy eigenvectors to the
-    noise level their pairs show: its residual at most ``RESIDUAL_CONSISTENT`` times
-    the least of the rankings' noise estimates and the leverage rankings' median (the
-    level `_result` judges the graph returned by); False without such a level."""
+    noise level their pairs show (``_pair_level``, the level `_result` judges the graph
+    returned by): its residual at most ``RESIDUAL_CONSISTENT`` times that level; False
+    without such a level."""
+    level = _pair_level(history)
+    return level is not None and residuals[0] <= RESIDUAL_CONSISTENT * level
+
+
+def _pair_level(history) -> float | None:
+    """The noise level the rankings' kept pairs show: the least of their noise
+    estimates within ``(EXACT_LEVEL, MAX_NOISE]`` and the leverage rankings' median
+    there; None without such an estimate.
+
+    The fitted rankings' estimates are the residuals of one fitted vector, not the
+    noise (rotated caveman(3, 6): 0.045 to 0.05, the leverage rankings' 4e-4, graphs
+    with residuals near 0.2), hence the leverage rankings' median (one of them may keep
+    pairs cleaner than the noise: 1e-4 beside 3e-4 to 5e-4 on rotated caveman(4, 4),
+    whose truth leaves 6e-4)."""
     levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
     leverage = [e for e in history.get("leverage_noise_estimates", [])
                 if EXACT_LEVEL < e <= MAX_NOISE]
     if leverage:
         levels.append(float(np.median(leverage)))
-    return bool(levels) and residuals[0] <= RESIDUAL_CONSISTENT * min(levels)
+    return min(levels) if levels else None
 
 
 def _with_sparser_cayley_twin(basis, B, ranked, history):
@@ -1072,21 +1086,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
-    levels = [e for e in history.get("noise_estimates", []) if EXACT_LEVEL < e <= MAX_NOISE]
-    leverage = [e for e in history.get("leverage_noise_estimates", [])
-                if EXACT_LEVEL < e <= MAX_NOISE]
-    if leverage:
-        # the fitted rankings gave the graph: their estimates are the residuals of one
-        # fitted vector, not the noise (rotated caveman(3, 6): 0.045 to 0.05, the
-        # leverage rankings' 4e-4, graphs with residuals near 0.2); the leverage
-        # rankings' median (one of them may keep pairs cleaner than the noise: 1e-4
-        # beside 3e-4 to 5e-4 on rotated caveman(4, 4), whose truth leaves 6e-4)
-        levels.append(float(np.median(leverage)))
-    if (history.get("noise", 0.0) > EXACT_NOISE and levels and L.count_nonzero()
+    level = _pair_level(history)
+    if (history.get("noise", 0.0) > EXACT_NOISE and level is not None and L.count_nonzero()
             and "unresolvable" not in history):
         # residual in units of the noise: above RESIDUAL_CONSISTENT the graph does not
         # fit the eigenvectors to their noise level
-        history["noise_ratio"] = residual / min(levels)
+        history["noise_ratio"] = residual / level
         tree = tree_at_own_noise(basis, B, ranked[0], history["noise"], history["noise_ratio"])
         if tree is not None:
             # a basis with a large eigenspace (a star) lets the rankings fit their pairs
@@ -1161,7 +1166,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                                                           tree, "spanning_tree_edges")
     else:
         tree = tree_in_place(basis, B, ranked[0], family_dimension, _fitted_noise(history),
-                             min(levels, default=0.0))
+                             level or 0.0)
         if tree is not None:
             # a noisy search can return a weighted member of a family that may hold a
             # much sparser member (a tree whose sibling leaves give eigenvalues of high
@@ -1191,7 +1196,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           grid, "normalized_grid_edges")
         _grid_behind_twins(basis, B, ranked, laps, residual, history, searches or [],
-                           levels)
+                           level)
     else:
         for message in searches or []:
             warnings.warn(message, ConvergenceWarning, stacklevel=4)
@@ -1573,7 +1578,7 @@ def _grid_behind(basis, B, ranked, residual, family_dimension) -> sp.csr_array |
 
 
 def _grid_behind_twins(basis, B, ranked, laps, residual, history,
-                       searches: list[str], levels: list[float]) -> None:
+                       searches: list[str], level: float | None) -> None:
     """List the twins of the grid `_grid_behind` returned (the other grids read that fit
     as well, ``_fits_as_well``, and ``grid_twins``) among the candidates ``laps``, their
     number in ``history["normalized_grid"]``, and warn (`AmbiguousGraphWarning`): the
@@ -1582,7 +1587,7 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history,
     The searches' warnings about the graph they found (``searches``: the complete
     graph, or a graph that does not fit to the noise level), which is not returned, are
     kept in ``history["searches_warnings"]``, not given; the grid's own residual in
-    units of the noise ``levels`` replaces ``history["noise_ratio"]`` (the graph
+    units of the noise ``level`` (``_pair_level``) replaces ``history["noise_ratio"]`` (the graph
     found's in ``history["searches_noise_ratio"]``), and is warned of as theirs is when
     the grid does not fit to the noise level either."""
     grid = ranked[0][3]
@@ -1612,9 +1617,9 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history,
                   f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
                   f"and the eigenvectors do not tell them apart{kept}",
                   AmbiguousGraphWarning, stacklevel=5)
-    if "noise_ratio" in history and levels:
+    if "noise_ratio" in history and level is not None:
         history["searches_noise_ratio"] = history["noise_ratio"]
-        history["noise_ratio"] = residual / min(levels)
+        history["noise_ratio"] = residual / level
         if history["noise_ratio"] > RESIDUAL_CONSISTENT:
             warnings.warn(_noise_level_message(history["noise_ratio"]), ConvergenceWarning,
                           stacklevel=5)

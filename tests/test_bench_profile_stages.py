@@ -134,3 +134,43 @@ def test_unknown_graph_is_refused(stages, monkeypatch):
     monkeypatch.setattr(sys, "argv", ["profile_inference_stages.py", "--only", "no such"])
     with pytest.raises(SystemExit, match="unknown graphs"):
         stages.main()
+
+
+def test_lp_kinds_count_every_run(stages):
+    # the HiGHS runs of a noisy search, counted by kind: every run of the LP stage once,
+    # the same answer, and the programs' run counters gone after the run
+    B = fourier_basis(load_graph("karate", weighted=False))
+    V = stages._inputs(B)["perturbed"]
+    plain = infer_laplacian(V, rng=0)
+    _, res, _, _, clock = stages.profile_row(B, V, lp_kinds=True)
+    assert (res.laplacian != plain.laplacian).nnz == 0
+    assert set(clock.kinds) == set(stages.LP_KINDS)
+    assert sum(n for _, n in clock.kinds.values()) == clock.n_lp
+    assert sum(t for t, _ in clock.kinds.values()) == pytest.approx(clock.totals["LP"], abs=1e-6)
+    assert clock.kinds["cold rounds"][1] > 0 and clock.kinds["relaxations"][1] > 0
+    assert not hasattr(_dense_lp.WarmProgram, "_lp_solves")
+    # without the option nothing is counted by kind
+    _, _, _, _, clock = stages.profile_row(B, V)
+    assert all(n == 0 for _, n in clock.kinds.values())
+
+
+def test_screens_are_their_own_kind(stages):
+    import inspect
+
+    assert stages.lp_kind("bound_exceeded", inspect.currentframe()) == "screens"
+    assert stages.lp_kind("_run", inspect.currentframe()) == "other"  # no program
+
+
+def test_audit_rows_take_the_audit_laplacian(stages):
+    # --audit fourth: its graphs, inputs and Laplacians (a normalized row)
+    import argparse
+
+    import bench_audit_fourth
+
+    name = "random_unlabeled_tree(60) s232 normalized"
+    assert bench_audit_fourth.LAPLACIANS[name] == "normalized"
+    args = argparse.Namespace(audit="fourth", only=[name], inputs=["perturbed"], draws=[1])
+    [(label, B, V, laplacian)] = list(stages._rows(args))
+    assert label == f"{name} | perturbed 1" and laplacian == "normalized"
+    assert np.array_equal(V, stages.audit_input(B, "perturbed", 1))
+    assert B.laplacian_type == "normalized"

@@ -79,3 +79,38 @@ def test_hand_built_shapes(eighth):
     assert all("weight" not in d for *_, d in karate.edges(data=True))
     mk = eighth._moebius_kantor()
     assert mk.number_of_nodes() == 16 and nx.is_regular(mk) and nx.girth(mk) == 6
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "verdict", "edges"),
+    [
+        ("florentine lognormal 1 s621", "perturbed", "right quiet", 20),
+        # the sparsest valid graphs: the star without the 3 leaf edges (45 edges for 48)
+        # and the star of stars (each K5 a star at the node joined to the hub: 30 edges
+        # for 66) share the truth's eigenvectors; flagged as a family, not warned
+        ("star(45) + 3 leaf edges s601", "exact", "wrong, family only", 45),
+        ("star_of_cliques(6 x K5)", "exact", "wrong, family only", 30),
+    ],
+)
+def test_rows_classified(eighth, name, kind, verdict, edges):
+    import numpy as np
+    from bench_audit_third import _classify
+    from bench_inference_sweep import _multiplicity, _relabel, run_one
+
+    from gsp_householder import compare_graphs, fourier_basis
+
+    G = eighth.GRAPHS[name]()
+    B = fourier_basis(_relabel(G), eighth.LAPLACIANS.get(name))
+    res, cmp, _, caught = run_one(B, kind, 0, 1e-3)
+    got = _classify(kind, _multiplicity(B.eigenvalues), cmp["f1"], res, bool(caught))
+    assert got == verdict
+    assert (res.laplacian.nnz - B.n) // 2 == edges
+    if verdict == "wrong, family only":
+        # a valid Laplacian with the truth's eigenvectors, a subgraph of the truth
+        L, T = res.laplacian.toarray(), B.laplacian.toarray()
+        L, T = L / np.abs(L).max(), T / np.abs(T).max()
+        assert np.abs(L @ T - T @ L).max() < 1e-8
+        # not a check that cannot fail: the truth does not commute with a relabelling
+        P = np.roll(np.eye(B.n), 1, axis=0)
+        assert np.abs(L @ (P @ T @ P.T) - (P @ T @ P.T) @ L).max() > 1e-2
+        assert compare_graphs(B.laplacian, res.laplacian)["precision"] == 1.0

@@ -330,15 +330,20 @@ def labels_main(argv, graphs=None, laplacians=None, signals=None, settings=((5, 
             print(f"| {name} | {kind} | {labels} | {f1:.4f} | {cpu:.2f} |", flush=True)
 
 
-def audit_main(graphs, signals, settings, doc, laplacians, seed) -> None:
+def audit_main(graphs, signals, settings, doc, laplacians, seed, signals_5n=None) -> None:
     """An audit from the command line: the label check (``--labels [--only NAME ...]``,
     ``labels_main``) or the audit itself (``bench_audit_third.main``) of ``graphs``,
     ``signals`` learned at each (signals per node, theta) of ``settings``, ``doc`` its
-    description, ``laplacians`` the graphs' Laplacians, labels drawn with ``seed``."""
+    description, ``laplacians`` the graphs' Laplacians, labels drawn with ``seed``; with
+    ``--signals-5n``, the audit learns the graphs of ``signals_5n`` at (5n, 0.1)
+    instead."""
     if "--labels" in sys.argv:
         labels_main(
             sys.argv[sys.argv.index("--labels") + 1 :], graphs, laplacians, signals, settings, seed
         )
+    elif signals_5n is not None and "--signals-5n" in sys.argv:
+        sys.argv.remove("--signals-5n")
+        main(graphs, signals_5n, [(5, 0.1)], doc, laplacians)
     else:
         main(graphs, signals, settings, doc, laplacians)
 

@@ -38,14 +38,12 @@ settings). Run from the repository root (one BLAS thread, CPU seconds)::
 
 from __future__ import annotations
 
-import sys
-
 import networkx as nx
 import numpy as np
 from bench_audit import _davis_projection
 from bench_audit_fifth import _box, audit_main
 from bench_audit_fourth import _simple_lcc
-from bench_audit_third import _integer_weights, main
+from bench_audit_third import _integer_weights
 from bench_audit_wider import _lcc, _pygsp_graph, _reweighted
 from bench_inference import _bunny_ball
 
@@ -238,8 +236,4 @@ SIGNALS_5N = [
 
 
 if __name__ == "__main__":
-    if "--signals-5n" in sys.argv and "--labels" not in sys.argv:
-        sys.argv.remove("--signals-5n")
-        main(GRAPHS, SIGNALS_5N, [(5, 0.1)], __doc__, LAPLACIANS)
-    else:
-        audit_main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS, SEED)
+    audit_main(GRAPHS, SIGNALS, SIGNAL_SETTINGS, __doc__, LAPLACIANS, SEED, SIGNALS_5N)

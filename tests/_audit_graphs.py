@@ -45,6 +45,7 @@ AUDITS = (
     "bench_audit_fifth.py",
     "bench_audit_sixth.py",
     "bench_audit_seventh.py",
+    "bench_audit_eighth.py",
 )
 
 

@@ -42,7 +42,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
     equal_weights,
 )
-from gsp_householder.graphs._noisy_vertex import noisy_vertex_graph
+from gsp_householder.graphs._noisy_vertex import node_split, noisy_vertex_graph
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
 from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, adjacency, edge_key
@@ -161,13 +161,17 @@ def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> t
                 break
             continue
         edges = sp.triu(A, 1).nnz
-        if edges < B.n - 1 or connected_components(A, directed=False)[0] > 1:
+        parts, labels = connected_components(A, directed=False)
+        if parts > 1:
             # the trace goes to a column on a few nodes (adjacent twins), the others
             # stay at the floor, and every program ends at that vertex: a split vertex
             # counts from its second time (the exact cycle(40) with a chord, shuffle 1:
-            # three different split vertices first, the truth the sixth program's)
-            split += key in split_seen
-            split_seen.add(key)
+            # three different split vertices first, the truth the sixth program's); on
+            # noisy eigenvectors no two vertices have the same edges, and a vertex is
+            # known by the split of the nodes it leaves (``node_split``)
+            split_key = key if noise <= 0.0 else node_split(labels)
+            split += split_key in split_seen
+            split_seen.add(split_key)
             continue
         split = 0
         if key == own:

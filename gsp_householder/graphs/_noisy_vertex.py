@@ -9,6 +9,8 @@ noisy rankings' clean prefixes are: an entry is an edge when it stands above
 ``CLEAN_FACTOR`` times the noise, standardised by $s_i + s_j$, $s_i^2 = (L^2)_{ii}$
 (``_laplacian_fit._equal_within_noise``).
 
+A vertex whose graph is split is known by its split of the nodes (``node_split``).
+
 On the unit cycle of 40 nodes with a chord (0, 13) perturbed by 1e-3 (draw 0, noise
 3.3e-4) four of the 39 programs end at a vertex read as the 41 true edges, and read the
 same for any cut from 1 % to 20 % of the largest entry; this reading cuts near 10 %.
@@ -55,3 +57,16 @@ def noisy_vertex_graph(B: PairBasis, basis, lam: np.ndarray, noise: float) -> sp
     keep = off.data > CLEAN_FACTOR * noise * (s[off.row] + s[off.col])
     upper = sp.coo_array((off.data[keep], (off.row[keep], off.col[keep])), shape=L.shape)
     return equal_weights(sp.csr_array(upper + upper.T))
+
+
+def node_split(labels: np.ndarray) -> bytes:
+    """The split of the nodes into the components ``labels`` (``connected_components``)
+    as a key that does not depend on the components' numbering.
+
+    On noisy eigenvectors the vertices that leave the graph split differ in their edges
+    from one program to the next but not in the split: on the ball of 60 nodes of
+    Minnesota perturbed by 1e-3 (draw 0) 36 of the 59 programs end at vertices of 136 to
+    207 edges that split the nodes the same way, into five parts.
+    """
+    _, first = np.unique(labels, return_index=True)
+    return np.argsort(np.argsort(first))[labels].astype(np.int64).tobytes()

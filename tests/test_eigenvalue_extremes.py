@@ -232,7 +232,7 @@ def test_perturbed_cycle_with_chord_found_behind_a_denser_member(draw):
     # the seventh audit's cycle(40) with a chord perturbed by 1e-3 (draws 0 and 2): the
     # noisy searches end at an equal-weight graph of 57 edges (family 10 and 13); the
     # truth fits as well (rotation residual 1.001 and 0.96 times) and its entries above
-    # the noise are the vertex of 4 and 5 of the 39 programs minimising one eigenvalue
+    # the noise are the vertex of 4 of the 39 programs minimising one eigenvalue
     B = fourier_basis(_cycle_with_chord())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -82,8 +82,8 @@ def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> t
     (``_equal_graph_fits``: residuals within the slacks of ``found``'s): the unit
     cycle of 40 nodes with a chord perturbed by 1e-3, draws 0 and 2, where the noisy
     searches end at an equal-weight graph of 57 edges and the truth (41 edges, rotation
-    residual 1.001 and 0.96 times the 57 edges') is the vertex of 4 and 5 of the 39
-    programs. Only behind a graph found with equal weights to the noise
+    residual 1.001 and 0.96 times the 57 edges') is the vertex of 4 of the 39
+    programs on each. Only behind a graph found with equal weights to the noise
     (``_equal_within_noise``), as the members have, and the scan ends at the first
     member reached a second time.
 

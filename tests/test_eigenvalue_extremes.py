@@ -128,9 +128,8 @@ def test_sparsest_graph_found_is_not_searched_or_kept(monkeypatch):
 
 
 def test_nothing_returned_with_noise_or_order():
-    # with the order nothing is searched; with noise the programs run behind a graph
-    # found with equal weights to the noise, and on the perturbed Margulis basis no
-    # vertex is a sparser graph that fits as well
+    # with the order nothing is searched; with noise the programs run, and on the
+    # perturbed Margulis basis no vertex is a sparser graph that fits as well
     B = fourier_basis(_margulis())
     rng = np.random.default_rng(3)
     E = rng.standard_normal(B.eigenvectors.shape)
@@ -232,7 +231,8 @@ def test_perturbed_cycle_with_chord_found_behind_a_denser_member(draw):
     # the seventh audit's cycle(40) with a chord perturbed by 1e-3 (draws 0 and 2): the
     # noisy searches end at an equal-weight graph of 57 edges (family 10 and 13); the
     # truth fits as well (rotation residual 1.001 and 0.96 times) and its entries above
-    # the noise are the vertex of 4 of the 39 programs minimising one eigenvalue
+    # the noise are the vertex of 4 of the 39 programs minimising one eigenvalue; fails
+    # before the scan ran on noisy eigenvectors (57 edges returned)
     B = fourier_basis(_cycle_with_chord())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -245,8 +245,7 @@ def test_perturbed_cycle_with_chord_found_behind_a_denser_member(draw):
 
 def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
     # every member read on noisy eigenvectors is a connected equal-weight graph with
-    # fewer edges than the graph found that fits them as well; behind a graph found
-    # with unequal weights beyond the noise nothing is searched
+    # fewer edges than the graph found that fits them as well
     B = fourier_basis(_cycle_with_chord())
     V = audit_input(B.eigenvectors, 1e-3, 0)
     calls = []
@@ -267,7 +266,3 @@ def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
         assert cv == 0.0 and B_.n - 1 <= edges < found[0]
         assert np.all(sp.triu(A, 1).data == 1.0)
         assert _equal_graph_fits(basis, A, _residuals(basis, found[3]), noise)
-    W = sp.csr_array(found[3], copy=True)
-    W.data *= np.random.default_rng(0).lognormal(0.0, 0.5, W.data.size)
-    W = sp.csr_array(W + W.T) / 2
-    assert sparser_extreme_members(B_, basis, (found[0], 0.3, None, W), noise) == ([], 0)

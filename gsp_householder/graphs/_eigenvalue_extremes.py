@@ -37,7 +37,6 @@ from scipy.sparse.csgraph import connected_components
 from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
 from gsp_householder.graphs._laplacian_fit import (
     _equal_graph_fits,
-    _equal_within_noise,
     _residual,
     _residuals,
     equal_weights,
@@ -83,9 +82,7 @@ def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> t
     cycle of 40 nodes with a chord perturbed by 1e-3, draws 0 and 2, where the noisy
     searches end at an equal-weight graph of 57 edges and the truth (41 edges, rotation
     residual 1.001 and 0.96 times the 57 edges') is the vertex of 4 of the 39
-    programs on each. Only behind a graph found with equal weights to the noise
-    (``_equal_within_noise``), as the members have, and the scan ends at the first
-    member reached a second time.
+    programs on each. The scan ends at the first member reached a second time.
 
     Parameters
     ----------
@@ -110,7 +107,6 @@ def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> t
         or B.G is not None
         or B.n > EXTREMES_MAX_N
         or found[0] <= B.n - 1
-        or (noise > 0.0 and not _equal_within_noise(basis, found[3], noise))
     ):
         return [], 0
     i, j = B.upper()
@@ -126,7 +122,7 @@ def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> t
     own = edge_key(found[3])
     # a graph found with unequal weights yields to an equal-weight one as sparse, as
     # the rankings' candidates do (``candidate_order``): Mycielski(6), 236 edges each;
-    # not on noisy eigenvectors, whose graphs are never equal-weight exactly
+    # on noisy eigenvectors only to a sparser one (no graph has equal weights exactly)
     weighted = found[1] > EQUAL_WEIGHTS_CV and noise <= 0.0
     reference = _residuals(basis, found[3]) if noise > 0.0 else None
     members, reached, strikes, split = {}, {}, 0, 0

@@ -892,9 +892,8 @@ def _extreme_first(basis, B, ranked, family_dimension, history):
     (``history["extreme_members_unconfirmed"]``); ``history["extreme_members"]`` gives
     the edges of the graph that was first and of the sparsest of them. Up to
     ``EXTREMES_MAX_N`` nodes (the grouped-only search runs above it). From noisy
-    eigenvectors too, behind a graph found with equal weights to the noise, each vertex
-    read above the noise (``noisy_vertex_graph``: the perturbed cycle of 40 nodes with a
-    chord, 41 edges behind 57)."""
+    eigenvectors too, each vertex read above the noise (``noisy_vertex_graph``: the
+    perturbed cycle of 40 nodes with a chord, 41 edges behind 57)."""
     if (not ranked or family_dimension < 2 or B.n > EXTREMES_MAX_N
             or ranked[0][0] >= B.n_pairs):
         # the graph found need not fit the exact eigenvectors itself: the members do

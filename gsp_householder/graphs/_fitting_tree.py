@@ -33,7 +33,10 @@ its eigenspace of dimension $n - 2$ lets the rankings fit their kept pairs far b
 eigenvectors' noise, and the unit-weight star cannot absorb the noise on its centre's
 row. ``tree_at_own_noise`` returns a tree searched in place of a weighted graph that
 does not fit at the rankings' level when the tree fits the noise its own non-edges show
-(``_own_noise``) and that noise is no larger than the graph found's.
+(``_own_noise``) and that noise is no larger than the graph found's; and in place of one
+that fits at that level but lacks edges the eigenvectors show (the tree
+``laplacian_inference._tree_behind`` searched for it, which does not fit as well as the
+weighted graph: ``star_graph(150)`` draw 1, 445 edges for 150, quiet before).
 
 Exact eigenvectors of such trees were answered by a denser member of a family
 (``full_rary_tree(6, 100)``: 135 edges with equal weights for 99) or by the complete

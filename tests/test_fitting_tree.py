@@ -273,6 +273,9 @@ def test_a_star_that_fits_its_own_noise_replaces_a_weighted_graph_that_does_not_
     # not asked for a graph that fits at the rankings' level, one found without a noise
     # level, one with equal weights, or a tree
     assert tree_at_own_noise(basis, B, found, STAR_NOISE, 5.0) is None
+    # unless it lacks edges the eigenvectors show: the tree searched from one start
+    T, ratio = tree_at_own_noise(basis, B, found, STAR_NOISE, 1.0, lacks_edges=True)
+    assert abs(T - _unit(G)).sum() == 0
     assert tree_at_own_noise(basis, B, found, 0.0, STAR_RATIO) is None
     E = sp.csr_array((A > 0).astype(float))
     assert tree_at_own_noise(basis, B, (found[0], 0.0, None, E), STAR_NOISE, STAR_RATIO) is None
@@ -287,6 +290,7 @@ def test_no_tree_at_its_own_noise_on_graphs_with_cycles(monkeypatch):
     A = _weighted_superset(G, 1)
     found = (int(sp.triu(A, 1).nnz), 0.5, None, A)
     assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 100.0) is None
+    assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 1.0, lacks_edges=True) is None
     # weighted karate, the truth found: a spanning tree whose residual is spread over its
     # pairs (within 5 times what its non-edges predict) shows on them a noise some 300
     # times the truth's, and is not returned
@@ -295,9 +299,11 @@ def test_no_tree_at_its_own_noise_on_graphs_with_cycles(monkeypatch):
     W = sp.csr_array(nx.to_scipy_sparse_array(K, dtype=float))
     tree = _unit(nx.bfs_tree(K, 0).to_undirected())
     assert own_noise(_basis(V), tree)[1] <= 5.0
-    monkeypatch.setattr("gsp_householder.graphs._fitting_tree._searched", lambda basis: tree)
+    monkeypatch.setattr("gsp_householder.graphs._fitting_tree._searched", lambda basis, *_: tree)
     found = (int(sp.triu(W, 1).nnz), 0.5, None, W)
     assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 10.0) is None
+    # nor in place of a graph that fits and lacks edges the eigenvectors show
+    assert tree_at_own_noise(_basis(V), _pair_basis(V), found, 1e-4, 1.0, lacks_edges=True) is None
 
 
 def test_a_perturbed_star_is_answered_by_the_star_that_fits_its_own_noise():
@@ -314,3 +320,19 @@ def test_a_perturbed_star_is_answered_by_the_star_that_fits_its_own_noise():
     assert 0.8 < result.history["noise_ratio"] < 1.25
     # the graph the searches found is the last of the candidates
     assert result.history["candidate_edges"][-1] == 105
+
+
+def test_a_perturbed_star_answered_by_a_denser_graph_that_fits_is_answered_by_the_star():
+    # star_graph(150) perturbed, draw 3: the searches end at a weighted graph of 446 edges
+    # that fits at the rankings' level (2.4 times it) and lacks edges the eigenvectors
+    # show; the star searched for it fits the noise its own non-edges show
+    G = nx.star_graph(150)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(_bench_input(G, 3), rng=0)
+    assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
+    assert not caught
+    assert result.history["own_noise_tree_edges"] == 296
+    assert 1.0 < result.history["searches_noise_ratio"] <= 5.0
+    assert 0.8 < result.history["noise_ratio"] < 1.25
+    assert result.history["candidate_edges"][-1] == 446

@@ -33,7 +33,10 @@ its eigenspace of dimension $n - 2$ lets the rankings fit their kept pairs far b
 eigenvectors' noise, and the unit-weight star cannot absorb the noise on its centre's
 row. ``tree_at_own_noise`` returns a tree searched in place of a weighted graph that
 does not fit at the rankings' level when the tree fits the noise its own non-edges show
-(``_own_noise``) and that noise is no larger than the graph found's.
+(``_own_noise``) and that noise is no larger than the graph found's; and in place of one
+that fits at that level but lacks edges the eigenvectors show (the tree
+``laplacian_inference._tree_behind`` searched for it, which does not fit as well as the
+weighted graph: ``star_graph(150)`` draw 1, 445 edges for 150, quiet before).
 
 Exact eigenvectors of such trees were answered by a denser member of a family
 (``full_rary_tree(6, 100)``: 135 edges with equal weights for 99) or by the complete
@@ -149,10 +152,10 @@ def fits_to_rounding(basis, T) -> bool:
     return _diagonal_fit(basis["V"], _laplacian(T, basis))[1] <= ROUNDING_FIT
 
 
-def _searched(basis):
-    """The tree ``search_tree`` finds from ``TREE_STARTS`` starts (the first below
+def _searched(basis, starts: int = TREE_STARTS):
+    """The tree ``search_tree`` finds from ``starts`` starts (the first below
     ``DONE_MISFIT``), or None."""
-    for start in range(TREE_STARTS):
+    for start in range(starts):
         T, misfit = search_tree(basis["V"], np.random.default_rng(SEED + start))
         if misfit < DONE_MISFIT:
             return T
@@ -257,34 +260,40 @@ def tree_in_place(basis, B: PairBasis, found, family_dimension: int, noise: floa
     return None
 
 
-def tree_at_own_noise(basis, B: PairBasis, found, noise: float, ratio: float):
+def tree_at_own_noise(
+    basis, B: PairBasis, found, noise: float, ratio: float, lacks_edges: bool = False
+):
     """``(tree, ratio)``: a spanning tree with unit weights to return in place of the
     graph ``found`` (a ``ranked`` entry found at the noise level ``noise``, between
     ``EXACT_NOISE`` and ``UNRESOLVABLE_NOISE``, denser than a tree and not complete,
     with weights not equal to that level: ``_equal_within_noise``) that does not fit
     the eigenvectors at the rankings' smallest level (``ratio``, its residual in units
-    of that level, above ``RESIDUAL_CONSISTENT``), and the tree's rotation residual in
-    units of the one its non-edges' noise predicts (``_own_noise.own_noise``); else
-    None.
+    of that level, above ``RESIDUAL_CONSISTENT``) or, with ``lacks_edges``, fits at that
+    level but lacks edges the eigenvectors show (``laplacian_inference._tree_behind``'s
+    missing-edges test, which searched a tree from one start), and the tree's rotation
+    residual in units of the one its non-edges' noise predicts
+    (``_own_noise.own_noise``); else None.
 
     The tree is searched (``search_tree`` from ``TREE_STARTS`` starts, the first below
-    ``DONE_MISFIT``) and returned when it fits the noise its own non-edges show (that
-    ratio within ``RESIDUAL_CONSISTENT``) and that noise is within
-    ``RESIDUAL_CONSISTENT`` times the noise the non-edges of ``found`` show: a basis
-    with an eigenspace of dimension $n - 2$ (a star) lets the rankings fit their kept
-    pairs far below the noise of the eigenvectors (``_own_noise``), and a tree, with no
-    weight to fit, leaves more than a denser weighted graph; a wrong tree leaves more
-    than its non-edges predict, or shows on them a noise far above the graph found's.
+    ``DONE_MISFIT``; with ``lacks_edges`` the one start already made, no search added)
+    and returned when it fits the noise its own non-edges show (that ratio within
+    ``RESIDUAL_CONSISTENT``) and that noise is within ``RESIDUAL_CONSISTENT`` times the
+    noise the non-edges of ``found`` show: a basis with an eigenspace of dimension
+    $n - 2$ (a star) lets the rankings fit their kept pairs far below the noise of the
+    eigenvectors (``_own_noise``), and a tree, with no weight to fit, leaves more than a
+    denser weighted graph; a wrong tree leaves more than its non-edges predict, or shows
+    on them a noise far above the graph found's. Both graphs then fit the noise of the
+    eigenvectors, and the tree is the sparser.
     """
     if (
         not searchable(basis, B.n)
         or not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE
-        or ratio <= RESIDUAL_CONSISTENT
+        or (ratio <= RESIDUAL_CONSISTENT and not lacks_edges)
         or not B.n - 1 < int(found[0]) < B.n_pairs
         or _equal_within_noise(basis, found[3], noise)
     ):
         return None
-    T = _searched(basis)
+    T = _searched(basis, 1 if lacks_edges else TREE_STARTS)
     if T is None:
         return None
     sigma, tree_ratio = own_noise(basis, T)

@@ -131,7 +131,8 @@ class InferredLaplacian:
         number of edges fewer; the graph found is the last of the candidates).
         ``"own_noise_tree_edges"``, when a spanning tree with unit weights that fits
         the noise its own non-edges show was returned in place of a weighted graph that
-        does not fit at the rankings' level (a star: module ``_own_noise``): the number
+        does not fit at the rankings' level, or fits at it but lacks edges the
+        eigenvectors show (a star: module ``_own_noise``): the number
         of edges fewer, ``"noise_ratio"`` then the tree's rotation residual in units of
         the one that noise predicts and ``"searches_noise_ratio"`` the graph found's
         (the last of the candidates).

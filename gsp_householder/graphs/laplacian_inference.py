@@ -1160,6 +1160,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           root, "quadratic_root_edges")
     tree = _tree_behind(basis, B, ranked, history)
+    lacks_edges = history.pop("lacks_edges", False)
+    own = None if tree is not None or not lacks_edges else tree_at_own_noise(
+        basis, B, ranked[0], history.get("noise", 0.0), history.get("noise_ratio", 0.0),
+        lacks_edges=True)
     if tree is not None:
         # a noisy search can return a valid graph that holds a tree among many more
         # edges (a window prefix's family): its maximum spanning tree with equal
@@ -1167,6 +1171,16 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # the candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           tree, "spanning_tree_edges")
+    elif own is not None:
+        # the graph found fits at the rankings' level but lacks edges the eigenvectors
+        # show, and the tree searched for it fits the noise its own non-edges show, no
+        # larger than the graph found's (a star, whose eigenspace lets the rankings fit
+        # below the eigenvectors' noise): the tree is returned, the graph found is the
+        # last of the candidates (``_fitting_tree.tree_at_own_noise``)
+        ranked, L, eigenvalues, residual = _sparser_first(
+            basis, ranked, laps, history, own[0], "own_noise_tree_edges")
+        history["searches_noise_ratio"] = history.get("noise_ratio")
+        history["noise_ratio"] = own[1]
     else:
         tree = tree_in_place(basis, B, ranked[0], family_dimension, _fitted_noise(history),
                              level or 0.0)
@@ -1501,7 +1515,8 @@ def _tree_behind(basis, B, ranked, history) -> sp.csr_array | None:
     # no read tree fits, and the eigenvectors show edges that the graph found lacks:
     # a tree searched on the eigenvectors alone (random labelled tree(550, seed 56)
     # perturbed: 3729 edges found, holding 548 of the 549, their maximum spanning tree
-    # 249)
+    # 249); the result asks that tree's fit at its own noise next (``lacks_edges``)
+    history["lacks_edges"] = True
     return _searched_tree(basis, B, ranked[0][3], noise, history, reference)
 
 

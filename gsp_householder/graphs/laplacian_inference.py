@@ -208,7 +208,10 @@ from gsp_householder.graphs._unit_family_doubt import (
     noisy_family_doubt,
     unsearched_family_doubt,
 )
-from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member
+from gsp_householder.graphs._unit_vertex_draws import (
+    equally_sparse_unit_member,
+    sparser_unit_member,
+)
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -529,9 +532,12 @@ def _unit_diagonal_settled(basis, B):
     and no valid member sparser than it is drawn (``sparser_unit_member``: trees and
     grids with unequal weights, whose member of least $\\ell_1$ norm is dense; a member
     drawn, connected and fitting, then takes its place in
-    ``basis["unit_diagonal_member"]``); the member is then the graph. None otherwise:
-    the searches run (members with equal weights: their twins are the searches' to
-    find, a path's), and when the family holds
+    ``basis["unit_diagonal_member"]``); the member is then the graph. A member with
+    equal weights is the graph too when no other valid member with no more edges is
+    drawn (``equally_sparse_unit_member``: the RGG, whose searches took over 150 CPU s
+    at 599 nodes; ``history["unit_equal_weight_settled"]``). None otherwise: the
+    searches run (members with equal weights and a drawn twin: the searches find the
+    twins of paths and cycles), and when the family holds
     connected graphs with equal weights that fit the eigenvectors
     (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
     kept in ``basis["unit_equal_weight"]`` for `_with_equal_weight_members` (also when
@@ -544,7 +550,12 @@ def _unit_diagonal_settled(basis, B):
         return None
     item = basis.get("unit_diagonal_member")
     if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
-        return None
+        if equally_sparse_unit_member(basis["V_anchored"], basis["zero_column"], system,
+                                      item[3]):
+            return None
+        history = {"noise": 0.0, "unit_diagonal_member": (item[0], None),
+                   "unit_equal_weight_settled": True}
+        return [item], system.family_dimension, history
     if integer_degrees(B.u) is None:
         if item is None:
             return None

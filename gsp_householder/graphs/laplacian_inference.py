@@ -137,6 +137,7 @@ from gsp_householder.graphs._noisy_unit_diagonal import (
     noisy_unit_diagonal_member,
     sampled_regular_member,
 )
+from gsp_householder.graphs._noisy_unit_settled import settled_noisy_member
 from gsp_householder.graphs._normalized_grid import normalized_grids
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
@@ -447,7 +448,7 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
         direct = _unit_diagonal_result(basis, B)
         if direct is not None:
             return direct
-        settled = _unit_diagonal_settled(basis, B)
+        settled = _unit_diagonal_settled(basis, B) or _noisy_unit_settled(basis, B)
         if settled is not None:
             return _result(basis, B, *settled)
     outcomes = [_search(basis, B, tol, rng)]
@@ -590,6 +591,25 @@ def _unit_diagonal_settled(basis, B):
     if members:
         basis["unit_equal_weight"] = members
     return None
+
+
+def _noisy_unit_settled(basis, B):
+    """``(ranked, family_dimension, history)`` for `_result` without the searches, for
+    noisy eigenvectors of a normalized Laplacian (no eigenspaces or order) above
+    ``NOISY_MAX_N`` nodes whose near-null unit-diagonal family reads a graph with the
+    integer degrees of the zero-eigenvalue vector (``settled_noisy_member``, module
+    ``_noisy_unit_settled``; the normalized RGG(600, 0.08) perturbed: its searches were
+    stopped at 300 CPU s); None otherwise. ``history["noisy_unit_settled"]`` gives its
+    edges, the family's dimension and its gap."""
+    system = basis.get("unit_diagonal")
+    if (system is None or system.exact or basis["groups"] is not None or basis["ordered"]):
+        return None
+    member = settled_noisy_member(basis["V_anchored"], basis["zero_column"], B.u)
+    if member is None:
+        return None
+    item = _ranked_entry(member.W)
+    history = {"noise": 0.0, "noisy_unit_settled": (item[0], member.dimension, member.gap)}
+    return [item], member.dimension, history
 
 
 def _with_equal_weight_members(basis, ranked, history):

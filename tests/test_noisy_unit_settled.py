@@ -60,3 +60,16 @@ def test_inference_returns_it_without_the_searches():
     assert compare_graphs(B.laplacian, result)["f1"] == 1.0
     assert "noisy_unit_settled" in result.history
     assert "n_evaluations" not in result.history  # no search ran
+
+
+def test_graphs_with_known_twins_are_left_to_the_searches():
+    # a grid's DCT twins, a tree's twin trees and a regular graph's relabellings have
+    # the same degrees: none is read before the searches
+    for G in (
+        nx.convert_node_labels_to_integers(nx.grid_2d_graph(17, 19)),
+        nx.random_labeled_tree(320, seed=4),
+        nx.random_regular_graph(4, 320, seed=4),
+    ):
+        B = fourier_basis(G, laplacian="normalized")
+        V, c, u = _anchored(shuffled(perturbed(B.eigenvectors, 1e-3, 0), 7))
+        assert settled_noisy_member(V, c, u) is None

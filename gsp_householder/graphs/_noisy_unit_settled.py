@@ -19,7 +19,10 @@ charge by charge, the first graph whose degrees agree ending the reading; where 
 vertex is not certified optimal, the vertex of its basis (a member all the same) is
 read instead of solving the program by the simplex (23 to 78 CPU s per program at 599
 to 800 nodes). Weighted graphs (no integer degrees), graphs whose degrees do not
-agree, and bases above ``UNIT_DIAGONAL_MAX_N`` go to the searches as before.
+agree, and bases above ``UNIT_DIAGONAL_MAX_N`` go to the searches as before; so do
+the graphs whose twins (other graphs of the same degrees with the same eigenvectors)
+are known: regular graphs (their degrees read as a cycle's), trees (twin trees of
+sibling leaves) and grids and paths (DCT twins).
 
 Internal module: arguments are validated by the caller.
 """
@@ -30,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._charged_member import _interior_point, charged_member
+from gsp_householder.graphs._grid_twins import grid_coordinates
 from gsp_householder.graphs._noisy_unit_diagonal import (
     NOISY_MAX_N,
     PENALTIES,
@@ -41,6 +45,11 @@ from gsp_householder.graphs._noisy_unit_diagonal import (
 from gsp_householder.graphs._unit_diagonal import UNIT_DIAGONAL_MAX_N
 from gsp_householder.graphs._unit_equal_weight import integer_degrees
 from gsp_householder.graphs._unit_family_doubt import NOISY_DEGREE_ROUNDING
+
+#: Largest $(k n)^2$ of a family read ($k$ its dimension): an interior point step costs
+#: $O(k^2 n^2)$ (RGG(800, 0.07): $k = 43$, 1.2e9, 22 CPU s for the four charges; the
+#: 17 x 19 grid's family, $k = 233$ at 323 nodes, 5.7e9, took minutes).
+MAX_FAMILY_WORK = 2e9
 
 
 def settled_noisy_member(V: np.ndarray, zero_column: int, u: np.ndarray) -> NoisyMember | None:
@@ -66,16 +75,21 @@ def settled_noisy_member(V: np.ndarray, zero_column: int, u: np.ndarray) -> Nois
     if n <= NOISY_MAX_N or n > UNIT_DIAGONAL_MAX_N:
         return None
     degrees = integer_degrees(u, NOISY_DEGREE_ROUNDING)
-    if degrees is None:
+    if degrees is None or degrees.min() == degrees.max() or degrees.sum() == 2 * (n - 1):
+        # regular graphs (their degrees read as a cycle's) and trees (sibling leaves:
+        # twin trees of the same degrees fit as well) are left to the searches
         return None
     Vf, Z, s, Wt = _unit_diagonal_system(V, zero_column)
     for k in near_null_dimensions(s):
+        if (k * n) ** 2 > MAX_FAMILY_WORK:
+            continue
         for off in _charged_members(Vf, Wt[n - k :]):
             found = _read_member(Vf, Z, u, off)
             if found is None:
                 continue
             counts = np.diff(sp.csr_array(found[0]).indptr)
-            if np.array_equal(counts, degrees):
+            if np.array_equal(counts, degrees) and grid_coordinates(found[0]) is None:
+                # (a grid's or a path's DCT twins have its degrees: left to the searches)
                 return NoisyMember(found[0], k, found[1])
     return None
 

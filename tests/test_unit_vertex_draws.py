@@ -12,10 +12,13 @@ import scipy.sparse as sp
 from _basis_inputs import anchored as _anchored
 from _basis_inputs import shuffled
 
-from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder import AmbiguousGraphWarning, compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs import _svd_fallback
 from gsp_householder.graphs._unit_diagonal import unit_diagonal_member, unit_diagonal_system
-from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member
+from gsp_householder.graphs._unit_vertex_draws import (
+    equally_sparse_unit_member,
+    sparser_unit_member,
+)
 
 
 def _gnr_tree(n, seed, weighted):
@@ -96,3 +99,52 @@ def test_normalized_gnr_tree_family_rows_do_not_stop_the_search():
     B = fourier_basis(_gnr_tree(70, 2, weighted=False), laplacian="normalized")
     result, _ = _infer(shuffled(B.eigenvectors, 0))
     assert compare_graphs(B.laplacian, result)["f1"] == 1.0
+
+
+def _rgg(n, radius, seed):
+    G = nx.random_geometric_graph(n, radius, seed=seed)
+    G = G.subgraph(max(nx.connected_components(G), key=len))
+    return nx.convert_node_labels_to_integers(G)
+
+
+def test_equal_weight_member_without_drawn_rival_is_settled():
+    # exact normalized RGG(60, 0.3, seed 1): the member of least l1 norm is the graph
+    # (equal weights) and no draw gives another valid member as sparse: returned
+    # without the searches (before: the same graph after them, family 39-45)
+    B = fourier_basis(_rgg(60, 0.3, 1), laplacian="normalized")
+    for seed in (0, 1):
+        result, caught = _infer(shuffled(B.eigenvectors, seed))
+        assert compare_graphs(B.laplacian, result)["f1"] == 1.0
+        assert result.history.get("unit_equal_weight_settled")
+        assert "n_evaluations" not in result.history  # no search ran
+        assert result.family_dimension == 2
+        assert not caught
+
+
+def test_path_twin_is_drawn_and_the_searches_run():
+    # a path's normalized family holds an equally sparse twin: the draws reach it, the
+    # member is not settled, the searches run and the twin is warned of
+    B = fourier_basis(nx.path_graph(20), laplacian="normalized")
+    V, c, u = _anchored(shuffled(B.eigenvectors, 1))
+    system = unit_diagonal_system(V, c)
+    W = unit_diagonal_member(V, c, system, u)
+    assert W.nnz == 2 * 19
+    assert equally_sparse_unit_member(V, c, system, W)
+    result, caught = _infer(shuffled(B.eigenvectors, 1))
+    assert "unit_equal_weight_settled" not in result.history
+    assert "n_evaluations" in result.history
+    assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+
+
+def test_equally_sparse_draws_skip_the_member_itself():
+    # on the RGG the draws reach the member only (its own support is no rival)
+    B = fourier_basis(_rgg(60, 0.3, 1), laplacian="normalized")
+    V, c, u = _anchored(shuffled(B.eigenvectors, 0))
+    system = unit_diagonal_system(V, c)
+    W = unit_diagonal_member(V, c, system, u)
+    assert not equally_sparse_unit_member(V, c, system, W)
+    # a denser stand-in for the member (one non-edge added) is matched by the draws
+    A = W.toarray()
+    i, j = map(int, np.argwhere(np.triu(A == 0, 1))[0])
+    A[i, j] = A[j, i] = 1.0
+    assert equally_sparse_unit_member(V, c, system, sp.csr_array(A))

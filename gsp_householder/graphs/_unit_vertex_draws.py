@@ -14,7 +14,10 @@ objectives). A sparse member is zero on most pairs, so $d$ pairs drawn at random
 often all among its zeros, and the member zero on them (a $d \\times d$ solve) is it.
 A valid member sparser than the least-$\\ell_1$ one means that member is not settled:
 the searches run, and the member drawn, when connected and fitting, takes the
-least-$\\ell_1$ member's place beside them.
+least-$\\ell_1$ member's place beside them. A member with equal weights is settled
+the same way when no draw gives another valid member with no more edges
+(``equally_sparse_unit_member``): a twin drawn (a path's, a cycle's, a grid's) leaves it
+to the searches.
 
 Internal module: arguments are validated by the caller.
 """
@@ -69,25 +72,9 @@ def sparser_unit_member(
     entries = _member_entries(V, zero_column, system)
     if entries is None or not entries[3].shape[1]:
         return None
-    iu, ju, N0, Y = entries
-    d = Y.shape[1]
-    # pairs that every member holds at zero (no edge of any) are not drawn
-    norms = np.linalg.norm(Y, axis=1)
-    live = np.flatnonzero(norms > ON_PAIR * norms.max())
-    if live.size <= d:
-        return None
-    rng = np.random.default_rng(SEED)
+    iu, ju, _, _ = entries
     best, best_off = edges, None
-    for _ in range(DRAWS):
-        rows = rng.choice(live, size=d, replace=False)
-        theta, *_, sv = np.linalg.lstsq(Y[rows], -N0[rows], rcond=None)
-        if sv.size < d or sv[-1] <= 1e-10 * sv[0]:
-            continue
-        off = N0 + Y @ theta
-        top = float(np.abs(off).max())
-        if top == 0.0 or off.max() > ZERO_ENTRY * top:
-            continue
-        count = int(np.count_nonzero(off < -ON_PAIR * top))
+    for off, count in _drawn_members(entries):
         if count < best:
             best, best_off = count, off
     if best_off is None:
@@ -99,3 +86,66 @@ def sparser_unit_member(
     if connected_components(W, directed=False)[0] > 1:
         return best, None
     return best, W
+
+
+def equally_sparse_unit_member(
+    V: np.ndarray, zero_column: int, system: UnitDiagonal, W: sp.csr_array
+) -> bool:
+    """Whether a valid member of the unit-diagonal family other than the graph of
+    weights ``W`` (a member, the one of least $\\ell_1$ norm) with no more edges is
+    among the members zero on ``DRAWS`` random sets of $d$ pairs (a twin of it, or a
+    sparser graph); True also when no member can be drawn (nothing is then known).
+
+    Parameters
+    ----------
+    V, zero_column : ndarray of shape (n, n), int
+        The anchored basis and its zero-eigenvalue column.
+    system : UnitDiagonal
+        Their unit-diagonal system (``unit_diagonal_system``), exact, with a family.
+    W : scipy.sparse.csr_array of shape (n, n)
+        The member's weights.
+
+    Returns
+    -------
+    bool
+    """
+    entries = _member_entries(V, zero_column, system)
+    if entries is None or not entries[3].shape[1]:
+        return True
+    iu = entries[0]
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    own = np.zeros(iu.size, dtype=bool)
+    i, j = upper.row.astype(np.int64), upper.col.astype(np.int64)
+    own[i * n - i * (i + 1) // 2 + (j - i - 1)] = True
+    edges = int(own.sum())
+    drawn = False
+    for off, count in _drawn_members(entries):
+        drawn = True
+        if count <= edges and not np.array_equal(off < -ON_PAIR * float(np.abs(off).max()), own):
+            return True
+    return not drawn
+
+
+def _drawn_members(entries):
+    """The valid members zero on ``DRAWS`` random sets of $d$ pairs of the family
+    ``entries`` (``_member_entries``), each with its number of edges: ``(off, edges)``,
+    ``off`` its upper off-diagonal entries (none when no more live pairs than $d$)."""
+    _, _, N0, Y = entries
+    d = Y.shape[1]
+    # pairs that every member holds at zero (no edge of any) are not drawn
+    norms = np.linalg.norm(Y, axis=1)
+    live = np.flatnonzero(norms > ON_PAIR * norms.max())
+    if live.size <= d:
+        return
+    rng = np.random.default_rng(SEED)
+    for _ in range(DRAWS):
+        rows = rng.choice(live, size=d, replace=False)
+        theta, *_, sv = np.linalg.lstsq(Y[rows], -N0[rows], rcond=None)
+        if sv.size < d or sv[-1] <= 1e-10 * sv[0]:
+            continue
+        off = N0 + Y @ theta
+        top = float(np.abs(off).max())
+        if top == 0.0 or off.max() > ZERO_ENTRY * top:
+            continue
+        yield off, int(np.count_nonzero(off < -ON_PAIR * top))

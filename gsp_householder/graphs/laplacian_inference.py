@@ -137,6 +137,7 @@ from gsp_householder.graphs._noisy_unit_diagonal import (
     noisy_unit_diagonal_member,
     sampled_regular_member,
 )
+from gsp_householder.graphs._noisy_unit_settled import settled_noisy_member
 from gsp_householder.graphs._normalized_grid import normalized_grids
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
@@ -208,7 +209,10 @@ from gsp_householder.graphs._unit_family_doubt import (
     noisy_family_doubt,
     unsearched_family_doubt,
 )
-from gsp_householder.graphs._unit_vertex_draws import sparser_unit_member
+from gsp_householder.graphs._unit_vertex_draws import (
+    equally_sparse_unit_member,
+    sparser_unit_member,
+)
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -444,7 +448,7 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
         direct = _unit_diagonal_result(basis, B)
         if direct is not None:
             return direct
-        settled = _unit_diagonal_settled(basis, B)
+        settled = _unit_diagonal_settled(basis, B) or _noisy_unit_settled(basis, B)
         if settled is not None:
             return _result(basis, B, *settled)
     outcomes = [_search(basis, B, tol, rng)]
@@ -529,9 +533,12 @@ def _unit_diagonal_settled(basis, B):
     and no valid member sparser than it is drawn (``sparser_unit_member``: trees and
     grids with unequal weights, whose member of least $\\ell_1$ norm is dense; a member
     drawn, connected and fitting, then takes its place in
-    ``basis["unit_diagonal_member"]``); the member is then the graph. None otherwise:
-    the searches run (members with equal weights: their twins are the searches' to
-    find, a path's), and when the family holds
+    ``basis["unit_diagonal_member"]``); the member is then the graph. A member with
+    equal weights is the graph too when no other valid member with no more edges is
+    drawn (``equally_sparse_unit_member``: the RGG, whose searches took over 150 CPU s
+    at 599 nodes; ``history["unit_equal_weight_settled"]``). None otherwise: the
+    searches run (members with equal weights and a drawn twin: the searches find the
+    twins of paths and cycles), and when the family holds
     connected graphs with equal weights that fit the eigenvectors
     (``equal_weight_unit_members``: the grid beside a sparser weighted member) they are
     kept in ``basis["unit_equal_weight"]`` for `_with_equal_weight_members` (also when
@@ -544,7 +551,12 @@ def _unit_diagonal_settled(basis, B):
         return None
     item = basis.get("unit_diagonal_member")
     if item is not None and item[1] <= EQUAL_WEIGHTS_CV:
-        return None
+        if equally_sparse_unit_member(basis["V_anchored"], basis["zero_column"], system,
+                                      item[3]):
+            return None
+        history = {"noise": 0.0, "unit_diagonal_member": (item[0], None),
+                   "unit_equal_weight_settled": True}
+        return [item], system.family_dimension, history
     if integer_degrees(B.u) is None:
         if item is None:
             return None
@@ -579,6 +591,25 @@ def _unit_diagonal_settled(basis, B):
     if members:
         basis["unit_equal_weight"] = members
     return None
+
+
+def _noisy_unit_settled(basis, B):
+    """``(ranked, family_dimension, history)`` for `_result` without the searches, for
+    noisy eigenvectors of a normalized Laplacian (no eigenspaces or order) above
+    ``NOISY_MAX_N`` nodes whose near-null unit-diagonal family reads a graph with the
+    integer degrees of the zero-eigenvalue vector (``settled_noisy_member``, module
+    ``_noisy_unit_settled``; the normalized RGG(600, 0.08) perturbed: its searches were
+    stopped at 300 CPU s); None otherwise. ``history["noisy_unit_settled"]`` gives its
+    edges, the family's dimension and its gap."""
+    system = basis.get("unit_diagonal")
+    if (system is None or system.exact or basis["groups"] is not None or basis["ordered"]):
+        return None
+    member = settled_noisy_member(basis["V_anchored"], basis["zero_column"], B.u)
+    if member is None:
+        return None
+    item = _ranked_entry(member.W)
+    history = {"noise": 0.0, "noisy_unit_settled": (item[0], member.dimension, member.gap)}
+    return [item], member.dimension, history
 
 
 def _with_equal_weight_members(basis, ranked, history):

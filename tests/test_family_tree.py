@@ -33,7 +33,7 @@ def _tree_and_span(extra: int, truth: bool):
 
 
 def _edges(T):
-    return set(zip(*sp.triu(sp.csr_array(T), 1).nonzero()))
+    return set(zip(*sp.triu(sp.csr_array(T), 1).nonzero(), strict=True))
 
 
 def test_a_search_held_to_a_span_that_holds_the_tree_finds_it():

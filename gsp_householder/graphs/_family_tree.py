@@ -16,12 +16,13 @@ that pairs' near-null family (``PrefixSearch._near_null``, as ``kept_family`` co
 to the noise level). The alternation of ``_tree_search`` held to that family
 (``family_descent``: a tree's eigenvalues $v_k^T L_T v_k$ projected onto the family's
 span before the maximum spanning tree of $-R$ is taken; $V$ is orthogonal, so this is
-the projection in the Frobenius norm onto the family's matrices) starts from random
-trees and reaches the truth there in 5 to 9 steps (0.1 CPU s at 600 nodes): the
-family pins down what the free eigenvalues let a wrong tree fit. The least misfit of
-``FAMILY_STARTS`` descents is refined by ``search_tree`` from it when above
-``DONE_MISFIT`` (the unconstrained search: a kept family holds the truth to the noise
-level only).
+the projection in the Frobenius norm onto the family's matrices), with the tree
+search's kicks (``family_search``), reaches the truth there on draws 0 and 1 (on draw
+1 from the second ranking's family, 0.15 CPU s, 3 seeds of 3; the first stalls at a
+misfit of 131): the family pins down what the free eigenvalues let a wrong tree
+fit. The families are searched in turn (one search each, seed ``SEED``); when none ends below
+``DONE_MISFIT``, ``search_tree`` starts from the best tree they found (the
+unconstrained search: a kept family holds the truth to the noise level only).
 
 The tree is the answer when it fits the eigenvectors at the rankings' smallest noise
 level (``_fitting_tree.fits_at_noise``, the test of ``early_tree``): no connected graph

@@ -169,12 +169,12 @@ def large_basis_tree(B: PairBasis, basis, keys, ranking, levels, history):
     the level and ``history["fitting_tree"]`` the tree's residual in its units, as
     ``_fitting_tree.early_tree`` records them."""
     if (
-        basis is None
+        not LADDER_MAX_N < B.n <= MAX_NODES
+        or basis is None
         or basis["ordered"]
         or basis["kind"] != "combinatorial"
         or basis.get("twin_class")
         or B.G is not None
-        or not LADDER_MAX_N < B.n <= MAX_NODES
     ):
         return None
     level = noise_level(history)

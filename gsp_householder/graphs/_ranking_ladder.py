@@ -32,6 +32,7 @@ from gsp_householder.graphs._deep_trimming import (
     uncapped_sizes,
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
+from gsp_householder.graphs._family_tree import large_basis_tree
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._fitting_tree import early_exact_tree, early_tree
 from gsp_householder.graphs._hopeless_basis import hopeless_basis, large_family_tree
@@ -300,6 +301,11 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                                          (EXACT_LEVEL, MAX_NOISE), basis)
                 trees = [] if tree is None else [tree]
             tree = early_tree(B, basis, trees, history)
+            if tree is None:
+                # above LADDER_MAX_N nodes: a tree searched inside the kept families
+                # (``_family_tree``), where the prefix searches would truncate them
+                tree = large_basis_tree(B, basis, _consistent_first(order, ranking),
+                                        ranking, (EXACT_LEVEL, MAX_NOISE), history)
             if tree is not None:
                 # a spanning tree with unit weights fits the eigenvectors at their noise
                 # level where the kept pairs leave most eigenvalues free: no connected

@@ -72,6 +72,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
     UNRESOLVABLE_NOISE,
 )
+from gsp_householder.graphs._weighted_tree import early_weighted_tree
 
 #: Two rankings' noise estimates within this factor of each other are taken as the
 #: noise level of the eigenvectors.
@@ -299,7 +300,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                 tree = large_family_tree(B, _consistent_first(order, ranking), ranking,
                                          (EXACT_LEVEL, MAX_NOISE), basis)
                 trees = [] if tree is None else [tree]
-            tree = early_tree(B, basis, trees, history)
+            tree = early_tree(B, basis, trees, history) or early_weighted_tree(
+                B, basis, history, _consistent_first(order, ranking), ranking)
             if tree is not None:
                 # a spanning tree with unit weights fits the eigenvectors at their noise
                 # level where the kept pairs leave most eigenvalues free: no connected

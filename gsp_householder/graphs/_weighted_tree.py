@@ -49,7 +49,7 @@ from gsp_householder.graphs._fitting_tree import (
 )
 from gsp_householder.graphs._hopeless_basis import kept_family
 from gsp_householder.graphs._hopeless_family import HOPELESS_SEARCHES
-from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _equal_within_noise, _laplacian
 from gsp_householder.graphs._own_noise import non_edge_noise, own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._thresholds import EXACT_LEVEL, MAX_NOISE, RESIDUAL_CONSISTENT
@@ -217,7 +217,9 @@ def early_weighted_tree(B: PairBasis, basis, history, keys, ranking):
     eigenvectors show (``reweighted_tree`` at the rankings' smallest noise level),
     asked where the tree with unit weights (``_fitting_tree.early_tree``) was not
     answered, before the noisy searches, when the rankings of ``keys`` leave most
-    eigenvalues free (``free_eigenvalues``); else None. ``history["noise"]`` is then
+    eigenvalues free (``free_eigenvalues``); else None, also for a tree whose weights
+    are equal to the noise level (``_equal_within_noise``: the unit-weight rules'
+    reading, as the perturbed ``star_graph(80)``'s). ``history["noise"]`` is then
     that level and ``history["weighted_tree"]`` the tree's residual in its units."""
     level = noise_level(history)
     if (
@@ -228,7 +230,8 @@ def early_weighted_tree(B: PairBasis, basis, history, keys, ranking):
     ):
         return None
     W = reweighted_tree(basis["V"], basis, level)
-    if W is None:
+    if W is None or _equal_within_noise(basis, W, level):
+        # a tree with equal weights is read by the unit-weight rules (``_fitting_tree``)
         return None
     history["noise"] = level
     history["weighted_tree"] = _diagonal_fit(basis["V"], _laplacian(W, basis))[1] / level

@@ -224,8 +224,8 @@ def early_weighted_tree(B: PairBasis, basis, history, keys, ranking):
     level = noise_level(history)
     if (
         level <= 0.0
-        or not searchable(basis, B.n)
         or B.n > MAX_NODES
+        or not searchable(basis, B.n)
         or not free_eigenvalues(B, keys, ranking, (EXACT_LEVEL, MAX_NOISE))
     ):
         return None

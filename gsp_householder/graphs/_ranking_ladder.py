@@ -73,6 +73,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
     UNRESOLVABLE_NOISE,
 )
+from gsp_householder.graphs._weighted_tree import early_weighted_tree
 
 #: Two rankings' noise estimates within this factor of each other are taken as the
 #: noise level of the eigenvectors.
@@ -300,7 +301,8 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                 tree = large_family_tree(B, _consistent_first(order, ranking), ranking,
                                          (EXACT_LEVEL, MAX_NOISE), basis)
                 trees = [] if tree is None else [tree]
-            tree = early_tree(B, basis, trees, history)
+            tree = early_tree(B, basis, trees, history) or early_weighted_tree(
+                B, basis, history, _consistent_first(order, ranking), ranking)
             if tree is None:
                 # above LADDER_MAX_N nodes: a tree searched inside the kept families
                 # (``_family_tree``), where the prefix searches would truncate them

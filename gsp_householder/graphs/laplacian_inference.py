@@ -164,6 +164,7 @@ from gsp_householder.graphs._span_memo import remembered_spans
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
+from gsp_householder.graphs._swap_doubt import doubtful_swap
 from gsp_householder.graphs._template_lp import (
     EQUAL_WEIGHTS_CV,
     candidate_order,
@@ -1019,6 +1020,7 @@ def _grouped_result(basis, B, ranked, family_dimension, history):
 
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
+    swap = history.pop("tested_swap", None)
     # the searches' doubts about the graph they found are given once the graph returned
     # is known: a grid read behind it (``_grid_behind``) keeps them in its history only
     searches = [] if _grid_may_replace(basis) else None
@@ -1246,6 +1248,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"({history['undecided_searches']['edges']} edges): the graph "
                       f"returned is one of several that these eigenvectors do not tell "
                       f"apart", AmbiguousGraphWarning, stacklevel=4)
+    if doubtful_swap(basis, ranked[0], swap, level):
+        _swap_warning(basis, ranked, laps, history, swap[1])
     superset = _twin_superset(basis, ranked[0][3])
     if superset is not None:
         _report_candidate(laps, history, "superset_edges", superset, basis, lambda e: (
@@ -2245,6 +2249,28 @@ def _twin_class_graph(Q):
             return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
     finally:
         evaluation_hook.reset(token)
+
+
+def _swap_warning(basis, ranked, laps, history, found) -> None:
+    """Warn (`AmbiguousGraphWarning`) that the graph returned, denser than the graph
+    found, answers through the tested-candidate swap without fitting clearly better
+    (``_swap_doubt.doubtful_swap``); the graph found is added to the candidates when
+    no longer among them. ``history["doubtful_swap"]`` gives the edges of the graph
+    returned and of the graph found."""
+    edges = int(sp.triu(found, 1).nnz)
+    history["doubtful_swap"] = (int(ranked[0][0]), edges)
+    key = _edge_key(found)
+    if all(_edge_key(item[3]) != key for item in ranked):
+        laps.append(_laplacian(found, basis))
+        history["candidate_edges"].append(edges)
+    missing = history.get("tested_candidate", (0, 0, 0))[2]
+    warnings.warn(f"the graph found ({edges} edges) fits the eigenvectors to their noise "
+                  f"level, but {missing} of its non-edges show weights (missing-edges "
+                  f"test) and a denser candidate that the edge tests accept was put in "
+                  f"its place; the graph inferred ({ranked[0][0]} edges) does not fit "
+                  f"them clearly better, and the eigenvectors do not tell the two apart "
+                  f"(the graph found is among the candidates)", AmbiguousGraphWarning,
+                  stacklevel=4)
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

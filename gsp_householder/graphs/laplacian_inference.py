@@ -320,7 +320,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         and a graph that fits them better was missed. (A candidate of the searches that fits
         them as well and that neither this test nor the weak-edges test rejects is
         returned in place of such a graph: ``history["tested_candidate"]``, module
-        ``_tested_candidates``.) Neither is asked when the graph
+        ``_tested_candidates``; when it is denser, the answer denser than the graph it
+        replaced, and it does not fit clearly better, that graph fitting the
+        eigenvectors' noise: ``history["doubtful_swap"]``, module ``_swap_doubt``, an
+        `AmbiguousGraphWarning`.) Neither is asked when the graph
         is already said not to fit them. And if, with noisy eigenvectors, the graph
         returned ($m$ edges, weights not equal to the noise level) comes from a family
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +

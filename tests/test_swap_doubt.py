@@ -100,12 +100,12 @@ def _lognormal_star(leaves, seed):
     return G
 
 
-def test_a_weighted_star_replaced_by_a_denser_candidate_is_warned_of():
+def test_a_weighted_star_replaced_by_a_denser_candidate_gets_it_back():
     """The lognormal star of 90 leaves (seed 906) perturbed by 1e-3 (the sweeps' input,
     draw 0): the searches find a 90-edge tree, the missing-edges test flags 15 of its
     non-edges, and the swap put a candidate of 594 edges (F1 0.26) first, with the family
-    flag only. Whenever the answer is denser than the graph the swap replaced, it is
-    warned of and that graph is among the candidates."""
+    flag only. The candidate fits no better: the 90-edge graph is returned, warned of,
+    the denser graph the next candidate."""
     B = fourier_basis(_lognormal_star(90, 906))
     rng = np.random.default_rng(0)
     V = B.eigenvectors
@@ -116,14 +116,18 @@ def test_a_weighted_star_replaced_by_a_denser_candidate_is_warned_of():
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
     swapped = res.history.get("tested_candidate")
-    if swapped is None or res.n_edges <= swapped[1]:
-        # the answer is no denser than any graph the swap replaced (another BLAS)
+    if swapped is None:
+        # no swap (another BLAS): no denser answer
         assert res.n_edges <= 100 or caught
         return
-    assert res.history["doubtful_swap"] == (res.n_edges, swapped[1])
+    put_first, found = swapped[:2]
+    assert res.history["doubtful_swap"] == (put_first, found)
+    assert res.n_edges == found == 90
+    assert res.history["candidate_edges"][:2] == [found, put_first]
+    assert len(res.candidates) == len(res.history["candidate_edges"])
+    assert res.candidates[1].nnz == res.candidates[1].shape[0] + 2 * put_first
     assert [
         w
         for w in caught
         if issubclass(w.category, AmbiguousGraphWarning) and "denser candidate" in str(w.message)
     ]
-    assert swapped[1] in res.history["candidate_edges"][1:]

@@ -1252,7 +1252,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"returned is one of several that these eigenvectors do not tell "
                       f"apart", AmbiguousGraphWarning, stacklevel=4)
     if doubtful_swap(basis, ranked[0], swap, level):
-        _swap_warning(basis, ranked, laps, history, swap[1])
+        # the tested-candidate swap put a denser graph first that fits no better than
+        # the graph it replaced (``_swap_doubt``): the sparser graph found is returned,
+        # warned of, the denser answer next among the candidates; its edge tests are
+        # made again (``tested``)
+        ranked, L, eigenvalues, residual = _swapped_back(basis, ranked, laps, history,
+                                                         swap[1])
+        tested = None
     superset = _twin_superset(basis, ranked[0][3])
     if superset is not None:
         _report_candidate(laps, history, "superset_edges", superset, basis, lambda e: (
@@ -2254,26 +2260,37 @@ def _twin_class_graph(Q):
         evaluation_hook.reset(token)
 
 
-def _swap_warning(basis, ranked, laps, history, found) -> None:
-    """Warn (`AmbiguousGraphWarning`) that the graph returned, denser than the graph
-    found, answers through the tested-candidate swap without fitting clearly better
-    (``_swap_doubt.doubtful_swap``); the graph found is added to the candidates when
-    no longer among them. ``history["doubtful_swap"]`` gives the edges of the graph
-    returned and of the graph found."""
-    edges = int(sp.triu(found, 1).nnz)
-    history["doubtful_swap"] = (int(ranked[0][0]), edges)
+def _swapped_back(basis, ranked, laps, history, found):
+    """``ranked`` (and the candidates ``laps``, ``history["candidate_edges"]``, in
+    place) with the graph of weights ``found``, which the tested-candidate swap replaced
+    by a denser one that does not fit clearly better (``_swap_doubt.doubtful_swap``),
+    first again and the graph that was first second, with an `AmbiguousGraphWarning`;
+    ``history["doubtful_swap"]`` gives the edges of the denser graph and of the graph
+    found. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
     key = _edge_key(found)
-    if all(_edge_key(item[3]) != key for item in ranked):
-        laps.append(_laplacian(found, basis))
-        history["candidate_edges"].append(edges)
+    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
+    denser = int(ranked[0][0])
+    if at is None:
+        item, lap, edges = _ranked_entry(found), _laplacian(found, basis), None
+    else:
+        item, lap = ranked.pop(at), laps.pop(at)
+        edges = history["candidate_edges"].pop(at)
+    ranked.insert(0, item)
+    laps.insert(0, lap)
+    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    history["doubtful_swap"] = (denser, int(item[0]))
     missing = history.get("tested_candidate", (0, 0, 0))[2]
-    warnings.warn(f"the graph found ({edges} edges) fits the eigenvectors to their noise "
-                  f"level, but {missing} of its non-edges show weights (missing-edges "
-                  f"test) and a denser candidate that the edge tests accept was put in "
-                  f"its place; the graph inferred ({ranked[0][0]} edges) does not fit "
-                  f"them clearly better, and the eigenvectors do not tell the two apart "
-                  f"(the graph found is among the candidates)", AmbiguousGraphWarning,
-                  stacklevel=4)
+    warnings.warn(
+        f"the graph found ({item[0]} edges) fits the eigenvectors to the noise its "
+        f"non-edges show, but {missing} of its non-edges show weights (missing-edges "
+        f"test); a denser candidate that the edge tests accept ({denser} edges) does not "
+        f"fit them clearly better (module _swap_doubt): the sparser is returned, and the "
+        f"eigenvectors do not tell the two apart (the denser is the next candidate)",
+        AmbiguousGraphWarning,
+        stacklevel=4,
+    )
+    eigenvalues, residual = _diagonal_fit(basis["V"], lap)
+    return ranked, lap, eigenvalues, residual
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

@@ -140,3 +140,7 @@ def test_a_perturbed_rgg_missing_edges_gives_way_to_an_accepted_candidate():
     if "tested_candidate" in res.history:
         put_first, found = res.history["tested_candidate"][:2]
         assert put_first == res.n_edges > found
+        # the graph found lacks edges (its non-edges show 6.9 times the candidate's
+        # noise): the candidate fits clearly better, no doubt is raised
+        assert "doubtful_swap" not in res.history
+        assert not [w for w in caught if "denser candidate" in str(w.message)]

@@ -74,7 +74,8 @@ def accepted_first(basis, ranked, history, agreement: float) -> list:
     ``agreement`` is the F1 the inference is held to (``EDGE_AGREEMENT``). A candidate
     is accepted when neither ``missing_rejects`` nor ``weak_rejects`` holds for it.
     ``history["tested_candidate"]`` records ``(edges of the graph put first, edges of
-    the graph found, missing pairs of the graph found)``.
+    the graph found, missing pairs of the graph found)``, ``history["tested_swap"]``
+    their weights ``(put first, found)`` (which ``_swap_doubt.doubtful_swap`` reads).
     """
     if len(ranked) < 2:
         return ranked
@@ -89,5 +90,6 @@ def accepted_first(basis, ranked, history, agreement: float) -> list:
         if tests is None or missing_rejects(tests, agreement) or weak_rejects(tests, agreement):
             continue
         history["tested_candidate"] = (int(item[0]), int(ranked[0][0]), first[1])
+        history["tested_swap"] = (item[3], ranked[0][3])
         return [item, *ranked[:k], *ranked[k + 1 :]]
     return ranked

@@ -165,6 +165,7 @@ from gsp_householder.graphs._span_memo import remembered_spans
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
+from gsp_householder.graphs._swap_doubt import doubtful_swap
 from gsp_householder.graphs._template_lp import (
     EQUAL_WEIGHTS_CV,
     candidate_order,
@@ -323,7 +324,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         and a graph that fits them better was missed. (A candidate of the searches that fits
         them as well and that neither this test nor the weak-edges test rejects is
         returned in place of such a graph: ``history["tested_candidate"]``, module
-        ``_tested_candidates``.) Neither is asked when the graph
+        ``_tested_candidates``; when it is denser, the answer denser than the graph it
+        replaced, and it does not fit clearly better, that graph fitting the
+        eigenvectors' noise: ``history["doubtful_swap"]``, module ``_swap_doubt``, an
+        `AmbiguousGraphWarning`.) Neither is asked when the graph
         is already said not to fit them. And if, with noisy eigenvectors, the graph
         returned ($m$ edges, weights not equal to the noise level) comes from a family
         of dimension $d$ that may hold a connected member of $s = \\max(n - 1, m - d +
@@ -1053,6 +1057,7 @@ def _grouped_result(basis, B, ranked, family_dimension, history):
 
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
+    swap = history.pop("tested_swap", None)
     # the searches' doubts about the graph they found are given once the graph returned
     # is known: a grid read behind it (``_grid_behind``) keeps them in its history only
     searches = [] if _grid_may_replace(basis) else None
@@ -1294,6 +1299,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                       f"({history['undecided_searches']['edges']} edges): the graph "
                       f"returned is one of several that these eigenvectors do not tell "
                       f"apart", AmbiguousGraphWarning, stacklevel=4)
+    if doubtful_swap(basis, ranked[0], swap, level):
+        # the tested-candidate swap put a denser graph first that fits no better than
+        # the graph it replaced (``_swap_doubt``): the sparser graph found is returned,
+        # warned of, the denser answer next among the candidates; its edge tests are
+        # made again (``tested``)
+        ranked, L, eigenvalues, residual = _swapped_back(basis, ranked, laps, history,
+                                                         swap[1])
+        tested = None
     superset = _twin_superset(basis, ranked[0][3])
     if superset is not None:
         _report_candidate(laps, history, "superset_edges", superset, basis, lambda e: (
@@ -2294,6 +2307,39 @@ def _twin_class_graph(Q):
             return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
     finally:
         evaluation_hook.reset(token)
+
+
+def _swapped_back(basis, ranked, laps, history, found):
+    """``ranked`` (and the candidates ``laps``, ``history["candidate_edges"]``, in
+    place) with the graph of weights ``found``, which the tested-candidate swap replaced
+    by a denser one that does not fit clearly better (``_swap_doubt.doubtful_swap``),
+    first again and the graph that was first second, with an `AmbiguousGraphWarning`;
+    ``history["doubtful_swap"]`` gives the edges of the denser graph and of the graph
+    found. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
+    key = _edge_key(found)
+    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
+    denser = int(ranked[0][0])
+    if at is None:
+        item, lap, edges = _ranked_entry(found), _laplacian(found, basis), None
+    else:
+        item, lap = ranked.pop(at), laps.pop(at)
+        edges = history["candidate_edges"].pop(at)
+    ranked.insert(0, item)
+    laps.insert(0, lap)
+    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    history["doubtful_swap"] = (denser, int(item[0]))
+    missing = history.get("tested_candidate", (0, 0, 0))[2]
+    warnings.warn(
+        f"the graph found ({item[0]} edges) fits the eigenvectors to the noise its "
+        f"non-edges show, but {missing} of its non-edges show weights (missing-edges "
+        f"test); a denser candidate that the edge tests accept ({denser} edges) does not "
+        f"fit them clearly better (module _swap_doubt): the sparser is returned, and the "
+        f"eigenvectors do not tell the two apart (the denser is the next candidate)",
+        AmbiguousGraphWarning,
+        stacklevel=4,
+    )
+    eigenvalues, residual = _diagonal_fit(basis["V"], lap)
+    return ranked, lap, eigenvalues, residual
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

@@ -14,7 +14,10 @@ from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs import laplacian_inference
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
-from gsp_householder.graphs._eigenvalue_extremes import sparser_extreme_members
+from gsp_householder.graphs._eigenvalue_extremes import (
+    scan_question,
+    sparser_extreme_members,
+)
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residual, _residuals
 from gsp_householder.graphs._support_search import EXACT_NOISE
 
@@ -266,3 +269,48 @@ def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
         assert cv == 0.0 and B_.n - 1 <= edges < found[0]
         assert np.all(sp.triu(A, 1).data == 1.0)
         assert _equal_graph_fits(basis, A, _residuals(basis, found[3]), noise)
+
+
+def _lognormal_cycle_with_chord():
+    # the held-out cycle(44) with a chord (0, 17), lognormal weights (sigma 0.5, seed 3)
+    G = nx.Graph([*nx.cycle_graph(44).edges, (0, 17)])
+    rng = np.random.default_rng(3)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0, 0.5))
+    return G
+
+
+def test_scan_asked_again_in_one_inference_is_answered_once(monkeypatch):
+    # perturbed by 1e-3 (draw 1) the noisy rankings leave the graph undecided and the
+    # inference searches twice; both searches end at the same weighted graph of 45
+    # edges (the truth) and ask the scan the same question: it is solved once, the
+    # answer as before (two scans before the scans were kept per inference)
+    B = fourier_basis(_lognormal_cycle_with_chord())
+    calls = []
+    original = laplacian_inference.sparser_extreme_members
+
+    def capture(B_, basis, found, noise=0.0):
+        calls.append(scan_question(found, noise))
+        return original(B_, basis, found, noise)
+
+    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    res = _infer(audit_input(B.eigenvectors, 1e-3, 1))
+    assert len(res.history["undecided_searches"]["edges"]) == 2
+    assert len(calls) == 1
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == 45
+
+
+def test_scan_question_holds_what_the_scan_reads():
+    # equal for a copy of the graph found; different for another weight, another
+    # noise level or another edge count (each changes what the scan reads)
+    B = fourier_basis(_lognormal_cycle_with_chord())
+    W = sp.csr_array(-sp.triu(B.laplacian, 1) - sp.tril(B.laplacian, -1))
+    found = (45, 0.5, None, W)
+    key = scan_question(found, 3e-4)
+    assert scan_question((45, 0.5, None, W.copy()), 3e-4) == key
+    other = W.copy()
+    other.data[0] *= 1.5
+    assert scan_question((45, 0.5, None, other), 3e-4) != key
+    assert scan_question(found, 4e-4) != key
+    assert scan_question((44, 0.5, None, W), 3e-4) != key

@@ -1208,12 +1208,19 @@ def test_eigenspaces_of_the_graph_found_split_at_the_widest_ratio():
 def test_fitted_ranking_graph_checked_against_the_leverage_noise(draw):
     # the fitted rankings gave graphs whose residual (0.17 to 0.23) is about 400 times the
     # noise the leverage rankings show; the fitted rankings' own estimates (0.045 to 0.05)
-    # are no noise level, and the wrong graph was returned silently
+    # are no noise level, and the wrong graph was returned silently. On draw 12 the scan
+    # of extreme members on noisy eigenvectors now finds the truth (45 edges) behind the
+    # 74-edge graph, quiet: a wrong graph must still be warned of
     B, V = _rotated_caveman_36(draw)
-    with pytest.warns(ConvergenceWarning, match="does not fit the eigenvectors"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
+    if compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0:
+        assert draw == 12 and res.history["extreme_members"] == (74, 45)
+        return
+    assert any(issubclass(w.category, ConvergenceWarning)
+               and "does not fit the eigenvectors" in str(w.message) for w in caught)
     assert res.history["noise_ratio"] > 50
-    assert compare_graphs(B.laplacian, res.laplacian)["f1"] < 0.95
 
 
 def test_grouped_search_never_returns_the_complete_graph():

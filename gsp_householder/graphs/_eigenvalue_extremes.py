@@ -61,6 +61,43 @@ CONFIRMING_PROGRAMS = 2
 MAX_STRIKES = 3
 
 
+def scan_question(found, noise: float = 0.0) -> tuple:
+    """What ``sparser_extreme_members`` reads of the graph found and the noise, as a
+    key: within one inference (one pair basis and validated basis) two scans with the
+    same key solve the same programs and read the same vertices, so the caller may
+    keep the first one's answer (``laplacian_inference._extreme_first``).
+
+    The programs depend on the pair basis only; of ``found`` the scan reads its edge
+    count, whether its weights are unequal (``EQUAL_WEIGHTS_CV``), its edges and, on
+    noisy eigenvectors, the residuals of its weights (``_residuals``): the key holds the
+    edge count, that flag, the weights' every entry and ``noise``.
+
+    Parameters
+    ----------
+    found : tuple
+        The graph found, ``(n_edges, weight_cv, lam, W)``.
+    noise : float, default 0.0
+        The eigenvectors' noise level passed to the scan.
+
+    Returns
+    -------
+    tuple
+        A hashable key; equal keys are equal questions.
+    """
+    W = sp.csr_array(found[3], copy=True)
+    W.sum_duplicates()
+    W.sort_indices()
+    return (
+        int(found[0]),
+        bool(found[1] > EQUAL_WEIGHTS_CV),
+        W.shape,
+        W.indptr.tobytes(),
+        W.indices.tobytes(),
+        W.data.tobytes(),
+        float(noise),
+    )
+
+
 def sparser_extreme_members(B: PairBasis, basis, found, noise: float = 0.0) -> tuple[list, int]:
     """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
     weights ``A`` and fewer edges than ``found`` (a candidate item; as many when

@@ -97,6 +97,7 @@ from gsp_householder.graphs._eigenspace_search import (
 from gsp_householder.graphs._eigenvalue_extremes import (
     CONFIRMING_PROGRAMS,
     EXTREMES_MAX_N,
+    scan_question,
     sparser_extreme_members,
 )
 from gsp_householder.graphs._equal_sparsity import (
@@ -455,9 +456,11 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
         settled = _unit_diagonal_settled(basis, B) or _noisy_unit_settled(basis, B)
         if settled is not None:
             return _result(basis, B, *settled)
-    outcomes = [_search(basis, B, tol, rng)]
+    # the scans of extreme members of this inference (``_extreme_first``), by question
+    scans = {}
+    outcomes = [_search(basis, B, tol, rng, scans)]
     while len(outcomes) < UNDECIDED_SEARCHES and _undecided(B, outcomes[-1][3]):
-        outcomes.append(_search(basis, B, tol, rng))
+        outcomes.append(_search(basis, B, tol, rng, scans))
     finish, ranked, family_dimension, history = _undecided_choice(basis, outcomes)
     ranked, family_dimension = _with_unit_diagonal_member(basis, ranked, family_dimension,
                                                           history)
@@ -848,10 +851,11 @@ def _with_sparser_cayley_twin(basis, B, ranked, history):
     return _ahead(members, ranked)
 
 
-def _search(basis, B, tol, rng):
+def _search(basis, B, tol, rng, scans):
     """The searches of `_infer` on the pair basis ``B``: ``(finish, ranked, family
     dimension, history)``, ``finish`` the function that makes the result of them
-    (``_result`` or ``_grouped_result``, which issue the warnings)."""
+    (``_result`` or ``_grouped_result``, which issue the warnings); ``scans`` the
+    inference's scans of extreme members (``_extreme_first``)."""
     grouped = None
     if basis["groups"] is None and not basis["ordered"]:
         grouped = _character_search(basis, tol, rng)
@@ -893,11 +897,11 @@ def _search(basis, B, tol, rng):
         history = {**history, **g_history}
         family_dimension = max(family_dimension, g_dim)
         ranked = _equalised_first(basis, _merge(ranked, g_ranked), history)
-        ranked = _extreme_first(basis, B, ranked, family_dimension, history)
+        ranked = _extreme_first(basis, B, ranked, family_dimension, history, scans)
         return (_grouped_result, _regular_first(basis, B, ranked, history, rng),
                 family_dimension, history)
     ranked = _extreme_first(basis, B, _equalised_first(basis, ranked, history),
-                            family_dimension, history)
+                            family_dimension, history, scans)
     return _result, _regular_first(basis, B, ranked, history, rng), family_dimension, history
 
 
@@ -917,7 +921,7 @@ def _equalised_first(basis, ranked, history):
     return _ahead(members, ranked)
 
 
-def _extreme_first(basis, B, ranked, family_dimension, history):
+def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
     """``ranked`` with, from exact eigenvectors whose graph found is one member of a
     family (``family_dimension`` above 1), fitting them or not, the sparser connected
     equal-weight graphs that they diagonalise found at the valid cone's vertices of one
@@ -928,7 +932,14 @@ def _extreme_first(basis, B, ranked, family_dimension, history):
     the edges of the graph that was first and of the sparsest of them. Up to
     ``EXTREMES_MAX_N`` nodes (the grouped-only search runs above it). From noisy
     eigenvectors too, each vertex read above the noise (``noisy_vertex_graph``: the
-    perturbed cycle of 40 nodes with a chord, 41 edges behind 57)."""
+    perturbed cycle of 40 nodes with a chord, 41 edges behind 57).
+
+    ``scans`` (a dict, or None) keeps the scans of one inference by ``scan_question``:
+    a later search of the same inference (``_undecided``) that ends at the same graph
+    found, with the same weights, asks the same question of the same pair basis and
+    eigenvectors (the scan reads nothing else and draws nothing), and takes the first
+    scan's answer (the held-out cycle(44) with a chord and lognormal weights perturbed,
+    draw 1: two searches, one scan). The warning is issued by each search as before."""
     if (not ranked or family_dimension < 2 or B.n > EXTREMES_MAX_N
             or ranked[0][0] >= B.n_pairs):
         # the graph found need not fit the exact eigenvectors itself: the members do
@@ -936,7 +947,13 @@ def _extreme_first(basis, B, ranked, family_dimension, history):
         # 236 edges, a vertex of two programs)
         return ranked
     noise = history["noise"] if history["noise"] > EXACT_NOISE else 0.0
-    members, reached = sparser_extreme_members(B, basis, ranked[0], noise)
+    question = scan_question(ranked[0], noise) if scans is not None else None
+    if question is not None and question in scans:
+        members, reached = scans[question]
+    else:
+        members, reached = sparser_extreme_members(B, basis, ranked[0], noise)
+        if question is not None:
+            scans[question] = members, reached
     if not members:
         return ranked
     fewest = int(min(m[0] for m in members))

@@ -47,15 +47,11 @@ from gsp_householder.graphs._support_search import MAX_FAMILY, PrefixSearch
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
 from gsp_householder.graphs._tree_search import (
     DONE_MISFIT,
-    KICK,
-    MAX_KICKS,
     MAX_STEPS,
-    ROW_FACTOR,
     SEED,
-    STALL_FRACTION,
-    STALL_KICKS,
     _spanning,
     _tree_key,
+    kicked_search,
     misfit,
     random_tree,
     search_tree,
@@ -109,31 +105,14 @@ def family_descent(Vs: np.ndarray, Q: np.ndarray, T) -> sp.csr_array:
 
 def family_search(Vs: np.ndarray, Q: np.ndarray, rng: np.random.Generator):
     """``(tree, misfit held to the family)``: ``_tree_search.search_tree`` with every
-    descent held to the span ``Q`` (``family_descent``): from a random tree, then kicks
-    of ``KICK`` on the pairs of the nodes whose rows of $L_T - R$ exceed
-    ``ROW_FACTOR`` times the median, a kicked tree kept when its misfit is smaller; at
-    most ``MAX_KICKS``, stopped below ``DONE_MISFIT`` or after ``STALL_KICKS`` kicks
-    above ``STALL_FRACTION`` of the first descent's misfit."""
+    descent held to the span ``Q`` (``family_descent``): from a random tree, then the
+    kicks of ``_tree_search.kicked_search``, $R$ the projection held to ``Q``."""
     n = Vs.shape[0]
     T = family_descent(Vs, Q, random_tree(n, rng))
-    best = first = _eigenvalues(Vs, Q, T)[1]
-    R = None
-    for kick in range(MAX_KICKS):
-        if best < DONE_MISFIT or (kick == STALL_KICKS and best > STALL_FRACTION * first):
-            break
-        if R is None:
-            R = (Vs * _eigenvalues(Vs, Q, T)[0]) @ Vs.T
-            E = -T.toarray() - R
-            E[np.diag_indices(n)] += np.asarray(T.sum(axis=1)).ravel()
-            rows = np.linalg.norm(E, axis=1)
-            worst = rows > ROW_FACTOR * np.median(rows)
-        noise = rng.standard_normal((n, n))
-        noise = (noise + noise.T) / 2.0 * (worst[:, None] | worst[None, :])
-        candidate = family_descent(Vs, Q, _spanning(-R + KICK * noise))
-        value = _eigenvalues(Vs, Q, candidate)[1]
-        if value < best:
-            T, best, R = candidate, value, None
-    return T, best
+    return kicked_search(T, _eigenvalues(Vs, Q, T)[1], rng,
+                         lambda T: (Vs * _eigenvalues(Vs, Q, T)[0]) @ Vs.T,
+                         lambda K: family_descent(Vs, Q, K),
+                         lambda T: _eigenvalues(Vs, Q, T)[1])
 
 
 def family_tree(B: PairBasis, basis, spans):

@@ -275,13 +275,17 @@ def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp
     return T.copy(), value
 
 
-def _search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp.csr_array, float]:
-    """``search_tree`` without the record of ``remembered_searches``."""
-    n = V.shape[0]
-    # the steps of every descent on V, shared (``converge``)
-    steps: dict = {}
-    T = converge(V, random_tree(n, rng) if start is None else start, steps)
-    best = first = misfit(V, T)
+def kicked_search(T, best: float, rng: np.random.Generator, projected, descend,
+                  misfit_of) -> tuple[sp.csr_array, float]:
+    """``(tree, misfit)`` after the kicks of ``search_tree`` from the descended tree
+    ``T`` of misfit ``best``: kicks of ``KICK`` on the pairs of the nodes whose rows of
+    $L_T - R$ exceed ``ROW_FACTOR`` times the median ($R$ = ``projected(T)``), the
+    maximum spanning tree of $-R$ plus the kick descended (``descend``) and kept when
+    its misfit (``misfit_of``) is smaller; at most ``MAX_KICKS``, stopped below
+    ``DONE_MISFIT`` or after ``STALL_KICKS`` kicks above ``STALL_FRACTION`` of
+    ``best``. Shared by ``search_tree`` and ``_family_tree.family_search``."""
+    n = T.shape[0]
+    first = best
     R = None
     for kick in range(MAX_KICKS):
         if best < DONE_MISFIT or (kick == STALL_KICKS and best > STALL_FRACTION * first):
@@ -289,18 +293,28 @@ def _search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[s
         if R is None:
             # the projection and the nodes kicked depend on T alone: made again only
             # when a kick has lowered the misfit
-            R = _projected(V, T)
+            R = projected(T)
             E = -T.toarray() - R
             E[np.diag_indices(n)] += np.asarray(T.sum(axis=1)).ravel()
             rows = np.linalg.norm(E, axis=1)
             worst = rows > ROW_FACTOR * np.median(rows)
         noise = rng.standard_normal((n, n))
         noise = (noise + noise.T) / 2.0 * (worst[:, None] | worst[None, :])
-        kicked = _spanning(-R + KICK * noise)
-        candidate = converge(V, kicked, steps)
-        value = misfit(V, candidate)
+        candidate = descend(_spanning(-R + KICK * noise))
+        value = misfit_of(candidate)
         if value < best:
             T, best, R = candidate, value, None
+    return T, best
+
+
+def _search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp.csr_array, float]:
+    """``search_tree`` without the record of ``remembered_searches``."""
+    n = V.shape[0]
+    # the steps of every descent on V, shared (``converge``)
+    steps: dict = {}
+    T = converge(V, random_tree(n, rng) if start is None else start, steps)
+    T, best = kicked_search(T, misfit(V, T), rng, lambda T: _projected(V, T),
+                            lambda K: converge(V, K, steps), lambda T: misfit(V, T))
     if best >= DONE_MISFIT:
         # the random start stalled: descend from a star on each hub (``hub_nodes``)
         for centre in hub_nodes(V):

@@ -323,16 +323,18 @@ def test_a_perturbed_star_is_answered_by_the_star_that_fits_its_own_noise():
 
 
 def test_a_perturbed_star_answered_by_a_denser_graph_that_fits_is_answered_by_the_star():
-    # star_graph(150) perturbed, draw 3: the searches end at a weighted graph of 446 edges
-    # that fits at the rankings' level (2.4 times it) and lacks edges the eigenvectors
-    # show; the star searched for it fits the noise its own non-edges show
+    # star_graph(150) perturbed, draw 1: the searches end at a weighted graph of 445 edges
+    # that fits at the rankings' level (2.8 times it) and lacks edges the eigenvectors
+    # show (F1 0.50, quiet before); the star searched for it fits the noise its own
+    # non-edges show (draw 3 is answered by the star too, but which graph the searches
+    # end at there depends on the BLAS threads)
     G = nx.star_graph(150)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = infer_laplacian(_bench_input(G, 3), rng=0)
+        result = infer_laplacian(_bench_input(G, 1), rng=0)
     assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
     assert not caught
-    assert result.history["own_noise_tree_edges"] == 296
+    assert result.history["own_noise_tree_edges"] == 295
     assert 1.0 < result.history["searches_noise_ratio"] <= 5.0
     assert 0.8 < result.history["noise_ratio"] < 1.25
-    assert result.history["candidate_edges"][-1] == 446
+    assert result.history["candidate_edges"][-1] == 445

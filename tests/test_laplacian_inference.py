@@ -1754,10 +1754,11 @@ def _stub_rankings(monkeypatch, estimates, draws=True):
     monkeypatch.setattr(_ranking_ladder, "trimming_sizes", lambda B, keep: keep)
     monkeypatch.setattr(_ranking_ladder, "robust_noise", lambda B, trimmed: estimates[trimmed])
     monkeypatch.setattr(_ranking_ladder, "_search_at_noise", search)
-    # the stubbed rankings keep no pairs: the hopeless-basis rule and the tree behind a
-    # large kept family have nothing to count
+    # the stubbed rankings keep no pairs: the hopeless-basis rule, the tree behind a
+    # large kept family and the weighted tree have nothing to count
     monkeypatch.setattr(_ranking_ladder, "hopeless_basis", lambda *args, **kwargs: None)
     monkeypatch.setattr(_ranking_ladder, "large_family_tree", lambda *args, **kwargs: None)
+    monkeypatch.setattr(_ranking_ladder, "early_weighted_tree", lambda *args, **kwargs: None)
     return calls, SimpleNamespace(n=100, g=99, n_pairs=4950, rankings={}), {
         "noise": 0.0, "noise_estimates": [], "n_evaluations": 0, "vertex_searches": 0}
 

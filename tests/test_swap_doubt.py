@@ -83,7 +83,7 @@ def test_the_pairs_level_reads_the_residual():
     basis, truth, lacking, _ = _case()
     mine, theirs = _residual(basis, truth), _residual(basis, lacking)
     assert fits_noise(basis, truth, None)
-    assert fits_noise(basis, truth, mine / RESIDUAL_CONSISTENT)
+    assert fits_noise(basis, truth, 1.01 * mine / RESIDUAL_CONSISTENT)
     assert not fits_noise(basis, truth, 0.99 * mine / RESIDUAL_CONSISTENT)
     assert mine < theirs
     assert clearly_better(basis, truth, lacking, 0.5 * (mine + theirs) / RESIDUAL_CONSISTENT)

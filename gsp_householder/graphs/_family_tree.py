@@ -39,11 +39,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._fitting_tree import fits_at_noise, noise_level, tree_family
-from gsp_householder.graphs._hopeless_basis import _fresh
+from gsp_householder.graphs._hopeless_basis import kept_near_null
 from gsp_householder.graphs._hopeless_family import HOPELESS_SEARCHES
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._support_search import MAX_FAMILY, PrefixSearch
+from gsp_householder.graphs._support_search import MAX_FAMILY
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
 from gsp_householder.graphs._tree_search import (
     DONE_MISFIT,
@@ -65,13 +65,7 @@ def family_span(B: PairBasis, trimmed, noise: float) -> np.ndarray:
     """Orthonormal basis (``(g, k)``) of the near-null family of the pairs a ranking
     keeps (``trimmed`` from the ranking: their Gram and the trimmed pairs) at the noise
     level ``noise``, counted up to the ``g`` unknowns (as ``kept_family``)."""
-    gram, i, j = _fresh(trimmed)
-    mask = np.ones((B.n, B.n), dtype=bool)
-    mask[i, j] = False
-    ki, kj = np.nonzero(np.triu(mask, 1))
-    search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), 0.0, noise)
-    _, Lam, _, _ = search._near_null(len(i), gram, cap=B.g)
-    Q, _ = np.linalg.qr(Lam)
+    Q, _ = np.linalg.qr(kept_near_null(B, trimmed, noise)[1])
     return Q
 
 

@@ -78,13 +78,21 @@ def kept_family(B: PairBasis, trimmed, noise: float) -> int:
     ``leverage_ranking``: their Gram and the trimmed pairs) at the noise level ``noise``:
     the span ``seed_fit`` would search, counted up to the ``g`` unknowns instead of
     ``MAX_FAMILY``."""
+    mu, _ = kept_near_null(B, trimmed, noise)
+    return int(mu.size)
+
+
+def kept_near_null(B: PairBasis, trimmed, noise: float) -> tuple[np.ndarray, np.ndarray]:
+    """The near-null family of the pairs a ranking keeps (``trimmed``) at the noise level
+    ``noise``, counted up to the ``g`` unknowns: its singular values and its directions
+    (``(g, k)``), as ``PrefixSearch._near_null`` gives them."""
     gram, i, j = _fresh(trimmed)
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
     search = PrefixSearch(B, (np.concatenate([i, ki]), np.concatenate([j, kj])), 0.0, noise)
-    mu, _, _, _ = search._near_null(len(i), gram, cap=B.g)
-    return int(mu.size)
+    mu, Lam, _, _ = search._near_null(len(i), gram, cap=B.g)
+    return mu, Lam
 
 
 @contextlib.contextmanager

@@ -252,10 +252,12 @@ def near_null_dimensions(s: np.ndarray) -> list[int]:
     ]
 
 
-def _members(Vf, null, sampled: bool = False):
+def _members(Vf, null, sampled: bool = False, uncertified=None):
     """The upper off-diagonal entries of the family ``null`` (rows $(\\lambda, t)$)'s
     members: the one vector's scaled to $t = 1$, or one per charge of ``PENALTIES``
-    (``sampled``: those vanishing on random pairs, ``sampled_zero_members``, instead)."""
+    (``sampled``: those vanishing on random pairs, ``sampled_zero_members``, instead).
+    A charged member that the interior point method does not certify is read by
+    ``uncertified(N0, Y, charge)`` (default ``_simplex_member``: HiGHS)."""
     k = int(np.argmax(np.abs(null[:, -1])))
     if abs(null[k, -1]) <= np.finfo(float).eps:
         return
@@ -275,7 +277,7 @@ def _members(Vf, null, sampled: bool = False):
     for charge in PENALTIES:
         x = charged_member(N0, Y, charge)
         if x is None:
-            x = _simplex_member(N0, Y, charge)
+            x = (uncertified or _simplex_member)(N0, Y, charge)
         if x is not None:
             yield N0 + Y @ x
 

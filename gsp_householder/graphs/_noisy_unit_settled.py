@@ -32,12 +32,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._charged_member import _interior_point, charged_member
+from gsp_householder.graphs._charged_member import _interior_point
 from gsp_householder.graphs._grid_twins import grid_coordinates
 from gsp_householder.graphs._noisy_unit_diagonal import (
     NOISY_MAX_N,
-    PENALTIES,
     NoisyMember,
+    _members,
     _read_member,
     _unit_diagonal_system,
     near_null_dimensions,
@@ -83,7 +83,7 @@ def settled_noisy_member(V: np.ndarray, zero_column: int, u: np.ndarray) -> Nois
     for k in near_null_dimensions(s):
         if (k * n) ** 2 > MAX_FAMILY_WORK:
             continue
-        for off in _charged_members(Vf, Wt[n - k :]):
+        for off in _members(Vf, Wt[n - k :], uncertified=_basis_vertex):
             found = _read_member(Vf, Z, u, off)
             if found is None:
                 continue
@@ -92,32 +92,6 @@ def settled_noisy_member(V: np.ndarray, zero_column: int, u: np.ndarray) -> Nois
                 # (a grid's or a path's DCT twins have its degrees: left to the searches)
                 return NoisyMember(found[0], k, found[1])
     return None
-
-
-def _charged_members(Vf, null):
-    """The upper off-diagonal entries of the family ``null``'s members: the one vector's
-    (scaled to $t = 1$), or the charged member of each charge of ``PENALTIES``
-    (certified, or its basis's vertex: ``_basis_vertex``)."""
-    k = int(np.argmax(np.abs(null[:, -1])))
-    if abs(null[k, -1]) <= np.finfo(float).eps:
-        return
-    base = null[k] / null[k, -1]
-    iu, ju = np.triu_indices(Vf.shape[0], 1)
-    N0 = ((Vf * base[:-1]) @ Vf.T)[iu, ju]
-    if null.shape[0] == 1:
-        yield N0
-        return
-    directions = np.delete(null - np.outer(null[:, -1], base), k, axis=0)[:, :-1]
-    Q = np.linalg.qr(directions.T)[0]
-    Y = np.stack([((Vf * q) @ Vf.T)[iu, ju] for q in Q.T], axis=1)
-    for charge in PENALTIES:
-        x = charged_member(N0, Y, charge)
-        if x is None:
-            # not certified optimal: the vertex of the basis read off the dual
-            # variables is still a member of the family, and the degrees judge its graph
-            x = _basis_vertex(N0, Y, charge)
-        if x is not None:
-            yield N0 + Y @ x
 
 
 def _basis_vertex(N0, Y, charge):

@@ -46,6 +46,7 @@ AUDITS = (
     "bench_audit_sixth.py",
     "bench_audit_seventh.py",
     "bench_audit_eighth.py",
+    "bench_audit_ninth.py",
 )
 
 

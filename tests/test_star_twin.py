@@ -150,9 +150,10 @@ def test_a_weighted_star_is_warned_of_with_its_twin_among_the_candidates():
         res = infer_laplacian(_perturbed(B, 0), rng=0)
     assert star_hub(sp.csr_array(-sp.triu(res.laplacian, 1) - sp.tril(res.laplacian, -1)))
     assert res.history["star_twin_edges"] == 90
-    assert {_edges(res.laplacian) == _edges(B.laplacian), _edges(res.candidates[-1]) == _edges(
-        B.laplacian
-    )} == {True, False}
+    assert {
+        _edges(res.laplacian) == _edges(B.laplacian),
+        _edges(res.candidates[-1]) == _edges(B.laplacian),
+    } == {True, False}
     assert [
         w
         for w in caught

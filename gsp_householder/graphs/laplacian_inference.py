@@ -165,6 +165,7 @@ from gsp_householder.graphs._sibling_twins import sibling_twins
 from gsp_householder.graphs._span_memo import remembered_spans
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
+from gsp_householder.graphs._star_twin import clearly_better, star_alternative
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._swap_doubt import doubtful_swap
 from gsp_householder.graphs._template_lp import (
@@ -1329,6 +1330,21 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         ranked, L, eigenvalues, residual = _swapped_back(basis, ranked, laps, history,
                                                          swap[1])
         tested = None
+    alternative = star_alternative(basis, ranked[0][3], [item[3] for item in ranked[1:]],
+                                   history.get("noise", 0.0))
+    if alternative is not None and alternative[1] is not None and clearly_better(
+            basis, alternative[1], ranked[0][3]):
+        # a weighted star and the star on its lightest leaf have the same eigenvectors
+        # (``_star_twin``); a graph that holds the twin with a few edges more and fits
+        # the eigenvectors clearly better than the star (a near-star answered by the
+        # twin of its star part) is returned, the star and its twin next
+        ranked, L, eigenvalues, residual = _star_twin_holder_first(
+            basis, ranked, laps, history, *alternative)
+        tested = None
+    elif alternative is not None:
+        # the twin, or a graph that holds it, fits as well: the eigenvectors do not tell
+        # them apart; the twin is the last of the candidates
+        _star_twin_warning(basis, ranked, laps, history, *alternative)
     superset = _twin_superset(basis, ranked[0][3])
     if superset is not None:
         _report_candidate(laps, history, "superset_edges", superset, basis, lambda e: (
@@ -2362,6 +2378,52 @@ def _swapped_back(basis, ranked, laps, history, found):
     )
     eigenvalues, residual = _diagonal_fit(basis["V"], lap)
     return ranked, lap, eigenvalues, residual
+
+
+def _star_twin_holder_first(basis, ranked, laps, history, twin, holder):
+    """``ranked`` (and the candidates ``laps``, ``history["candidate_edges"]``, in
+    place) with the graph of weights ``holder``, which holds the twin of the star
+    ``ranked[0]`` (``_star_twin``) and fits the eigenvectors clearly better, first (moved
+    from the candidates if it is one), the star second and its twin ``twin`` last;
+    ``history["star_twin_holder"]`` gives the edges of the holder and of the star.
+    Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
+    key = _edge_key(holder)
+    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
+    star = int(ranked[0][0])
+    if at is None:
+        item, lap, edges = _ranked_entry(holder), _laplacian(holder, basis), None
+    else:
+        item, lap = ranked.pop(at), laps.pop(at)
+        edges = history["candidate_edges"].pop(at)
+    ranked.insert(0, item)
+    laps.insert(0, lap)
+    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    history["star_twin_holder"] = (int(item[0]), star)
+    laps.append(_laplacian(twin, basis))
+    history["star_twin_edges"] = int(sp.triu(twin, 1).nnz)
+    history["candidate_edges"].append(history["star_twin_edges"])
+    eigenvalues, residual = _diagonal_fit(basis["V"], lap)
+    return ranked, lap, eigenvalues, residual
+
+
+def _star_twin_warning(basis, ranked, laps, history, twin, holder) -> None:
+    """Warn that the star ``ranked[0]`` has a twin that the eigenvectors do not tell
+    from it (``_star_twin.star_alternative``): ``twin`` (weights) fits them as well,
+    or the candidate ``holder`` (weights), which holds the twin's edges, does; the twin
+    is appended to the candidates, ``history["star_twin_edges"]`` its edges and
+    ``history["star_twin_holder_edges"]`` the holder's, if any."""
+    if holder is None:
+        how = "fits them as well"
+    else:
+        history["star_twin_holder_edges"] = int(sp.triu(holder, 1).nnz)
+        how = (f"and a candidate that holds its edges and {history['star_twin_holder_edges']} "
+               f"edges in all fits them as well")
+    _report_candidate(laps, history, "star_twin_edges", twin, basis, lambda e: (
+        f"the inferred graph is a weighted star, and the star on its lightest leaf ({e} "
+        f"edges) has the same eigenvectors (with mu the lightest weight, (L - mu I)^-1 "
+        f"+ I / mu is its Laplacian, which reverses the order of the nonzero "
+        f"eigenvalues) {how}: without the eigenvalue order the eigenvectors do "
+        f"not tell them apart (the twin star is the last of the candidates)"))
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

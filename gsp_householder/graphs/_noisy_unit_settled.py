@@ -18,7 +18,16 @@ searches. The members are the interior point method's (module ``_charged_member`
 charge by charge, the first graph whose degrees agree ending the reading; where its
 vertex is not certified optimal, the vertex of its basis (a member all the same) is
 read instead of solving the program by the simplex (23 to 78 CPU s per program at 599
-to 800 nodes). Weighted graphs (no integer degrees), graphs whose degrees do not
+to 800 nodes). When no charged member reads such a graph, the members that vanish on
+random sets of pairs are read the same way (module ``_sampled_zeros``, as
+``noisy_unit_diagonal_member`` falls back to them; families of at most
+``MAX_FREE + 1`` dimensions): the normalized RGG(500, 0.12) (seed 13, family of 32
+dimensions), whose charged members are dense at every charge (their top 5128 entries
+12 to 19 % edges), is read by the fourth draw (gap 144). A graph read either way is
+returned only when it also fits the noise its own non-edges show (``fits_own_noise``):
+a graph with the basis's degrees but two edges moved leaves 12 to 16 times the
+residual that noise predicts (the normalized RGG(330, 0.1)), the graph behind the
+eigenvectors about once. Weighted graphs (no integer degrees), graphs whose degrees do not
 agree, and bases above ``UNIT_DIAGONAL_MAX_N`` go to the searches as before; so do
 the graphs whose twins (other graphs of the same degrees with the same eigenvectors)
 are known: regular graphs (their degrees read as a cycle's), trees (twin trees of
@@ -42,6 +51,8 @@ from gsp_householder.graphs._noisy_unit_diagonal import (
     _unit_diagonal_system,
     near_null_dimensions,
 )
+from gsp_householder.graphs._own_noise import own_noise
+from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
 from gsp_householder.graphs._unit_diagonal import UNIT_DIAGONAL_MAX_N
 from gsp_householder.graphs._unit_equal_weight import integer_degrees
 from gsp_householder.graphs._unit_family_doubt import NOISY_DEGREE_ROUNDING
@@ -80,18 +91,49 @@ def settled_noisy_member(V: np.ndarray, zero_column: int, u: np.ndarray) -> Nois
         # twin trees of the same degrees fit as well) are left to the searches
         return None
     Vf, Z, s, Wt = _unit_diagonal_system(V, zero_column)
-    for k in near_null_dimensions(s):
-        if (k * n) ** 2 > MAX_FAMILY_WORK:
-            continue
-        for off in _members(Vf, Wt[n - k :], uncertified=_basis_vertex):
-            found = _read_member(Vf, Z, u, off)
-            if found is None:
-                continue
-            counts = np.diff(sp.csr_array(found[0]).indptr)
-            if np.array_equal(counts, degrees) and grid_coordinates(found[0]) is None:
-                # (a grid's or a path's DCT twins have its degrees: left to the searches)
-                return NoisyMember(found[0], k, found[1])
+    dimensions = [k for k in near_null_dimensions(s) if (k * n) ** 2 <= MAX_FAMILY_WORK]
+    for sampled in (False, True):
+        for k in dimensions:
+            members = _members(Vf, Wt[n - k :], sampled=sampled, uncertified=_basis_vertex)
+            for off in members:
+                found = _read_member(Vf, Z, u, off)
+                if found is not None and _settles(V, found[0], degrees):
+                    return NoisyMember(found[0], k, found[1], sampled=sampled)
     return None
+
+
+def _settles(V: np.ndarray, W, degrees: np.ndarray) -> bool:
+    """Whether the graph of weights ``W`` read off the family has the integer
+    ``degrees`` at every node, is no grid or path (their DCT twins have its degrees:
+    left to the searches) and fits the noise its own non-edges show
+    (``fits_own_noise``)."""
+    counts = np.diff(sp.csr_array(W).indptr)
+    return np.array_equal(counts, degrees) and grid_coordinates(W) is None and fits_own_noise(V, W)
+
+
+def fits_own_noise(V: np.ndarray, W) -> bool:
+    """Whether the normalized Laplacian of weights ``W`` leaves the basis ``V`` the
+    residual that the noise its own non-edges show predicts (``_own_noise.own_noise``:
+    the ratio within ``RESIDUAL_CONSISTENT``, as the trees read at their own noise are
+    judged, ``_fitting_tree.tree_at_own_noise``).
+
+    A graph with the basis's degrees but edges moved between its nodes leaves on the
+    moved pairs the entries of the graph behind the eigenvectors, far above what its
+    other non-edges show.
+
+    Parameters
+    ----------
+    V : ndarray of shape (n, n)
+        Orthonormal basis.
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric non-negative weights of a connected graph.
+
+    Returns
+    -------
+    bool
+    """
+    basis = {"V": V, "kind": "normalized", "scale": None}
+    return own_noise(basis, W)[1] <= RESIDUAL_CONSISTENT
 
 
 def _basis_vertex(N0, Y, charge):

@@ -140,6 +140,7 @@ from gsp_householder.graphs._noisy_unit_diagonal import (
 )
 from gsp_householder.graphs._noisy_unit_settled import settled_noisy_member
 from gsp_householder.graphs._normalized_grid import normalized_grids
+from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
@@ -608,7 +609,12 @@ def _noisy_unit_settled(basis, B):
     integer degrees of the zero-eigenvalue vector (``settled_noisy_member``, module
     ``_noisy_unit_settled``; the normalized RGG(600, 0.08) perturbed: its searches were
     stopped at 300 CPU s); None otherwise. ``history["noisy_unit_settled"]`` gives its
-    edges, the family's dimension and its gap."""
+    edges, the family's dimension and its gap; ``history["noise"]`` is the residual
+    that the noise its non-edges show predicts (``_own_noise.own_noise``, in the units
+    of ``_diagonal_fit``'s residual, as the rankings' levels are) and
+    ``history["noise_ratio"]`` its residual in units of it (at most
+    ``RESIDUAL_CONSISTENT``: ``settled_noisy_member`` reads no graph that leaves more),
+    the level at which `_result` judges its twins."""
     system = basis.get("unit_diagonal")
     if (system is None or system.exact or basis["groups"] is not None or basis["ordered"]):
         return None
@@ -616,7 +622,10 @@ def _noisy_unit_settled(basis, B):
     if member is None:
         return None
     item = _ranked_entry(member.W)
-    history = {"noise": 0.0, "noisy_unit_settled": (item[0], member.dimension, member.gap)}
+    _, ratio = own_noise(basis, member.W)
+    residual = _residuals(basis, member.W)[0]
+    history = {"noise": residual / ratio if ratio > 0.0 else 0.0, "noise_ratio": ratio,
+               "noisy_unit_settled": (item[0], member.dimension, member.gap)}
     return [item], member.dimension, history
 
 
@@ -1362,9 +1371,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         checked = pair_noise_level(history, residual)
     if ((exact or checked > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")
-            and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None)):
+            and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None
+                 or "noisy_unit_settled" in history)):
         # a grid or path has DCT twins at any size (the 25 x 40 grid, exact: a twin
-        # returned, F1 0); the circulant relabelling stays within FAMILY_SEARCH_MAX_N
+        # returned, F1 0), and so has a graph with isomorphic sibling branches read by its
+        # degrees before the searches (``_noisy_unit_settled``: the twin has them too);
+        # the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else checked,
                                 circulants=B.n <= FAMILY_SEARCH_MAX_N)
     if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")

@@ -282,3 +282,13 @@ def fitting_twins(basis, relabelled, reference, seen: set) -> list[sp.csr_array]
         if _fits_as_well(twin_residuals(basis, A), reference):
             twins.append(_laplacian(A, basis))
     return twins
+
+
+def split_listed(fitting, candidates) -> tuple[list[sp.csr_array], list[int]]:
+    """The twins ``fitting`` (Laplacians) that are not among the Laplacians
+    ``candidates``, and the indices of the candidates that are (by edge set): a search
+    can list a twin without a warning."""
+    listed = {laplacian_edge_key(L): k for k, L in enumerate(candidates)}
+    keys = [laplacian_edge_key(L) for L in fitting]
+    twins = [L for L, key in zip(fitting, keys, strict=True) if key not in listed]
+    return twins, [listed[key] for key in keys if key in listed]

@@ -31,8 +31,8 @@ from itertools import combinations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._grid_twins import fitting_twins, relabelled_source
-from gsp_householder.graphs._template_lp import edge_key, laplacian_edge_key
+from gsp_householder.graphs._grid_twins import fitting_twins, relabelled_source, split_listed
+from gsp_householder.graphs._template_lp import edge_key
 
 #: Most pairs of sibling branches relabelled (their twins' fits read at
 #: $O(\\mathrm{nnz}(L)\\, n)$ each).
@@ -179,8 +179,4 @@ def sibling_twins(basis, W, candidates, noise: float = 0.0) -> tuple[list[sp.csr
 
     fitting = fitting_twins(basis, (swapped(*pair) for pair in pairs[:MAX_PAIRS]),
                             reference, {edge_key(sp.triu(W, 1))})
-    listed = {laplacian_edge_key(L): k for k, L in enumerate(candidates)}
-    keys = [laplacian_edge_key(L) for L in fitting]
-    twins = [L for L, key in zip(fitting, keys, strict=True) if key not in listed]
-    tied = [listed[key] for key in keys if key in listed]
-    return twins, tied
+    return split_listed(fitting, candidates)

@@ -81,9 +81,11 @@ from gsp_householder.graphs._basis_grid import basis_grid_members
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._bipartite_halves import column_halves_graph
+from gsp_householder.graphs._box_twins import box_twins
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
@@ -1899,14 +1901,23 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     ``history["equally_sparse_edges"]`` lists their edges. A grid or path returned is
     relabelled first (``grid_twins``: its DCT twins that fit as well join the
     candidates, ``history["grid_twins"]`` their number), and so is a torus
-    (``torus_twins``: relabelled by multipliers of its sides), and a normalized graph
-    with isomorphic sibling branches (``sibling_twins``: their nodes of odd depth
+    (``torus_twins``: relabelled by multipliers of its sides), a box product with a
+    cycle or path (``box_twins``: relabelled along that factor, and along the other
+    when it is a cycle or path too, ``history["box_twins"]`` their number), a graph
+    whose eigenvalues conjugated in a quadratic field give another graph
+    (``conjugate_twins``, ``history["conjugate_twins"]``), and a normalized graph with
+    isomorphic sibling branches (``sibling_twins``: their nodes of odd depth
     swapped, ``history["sibling_twins"]`` their number, with those already among the
     candidates)."""
     twins = (grid_twins(basis, ranked[0][3], laps, noise)
              or torus_twins(basis, ranked[0][3], laps, noise))
     twin_key, listed = "grid_twins", []
     if not twins:
+        (twins, listed), twin_key = box_twins(basis, ranked[0][3], laps, noise), "box_twins"
+    if not twins and not listed:
+        (twins, listed), twin_key = (conjugate_twins(basis, ranked[0][3], laps, noise),
+                                     "conjugate_twins")
+    if not twins and not listed:
         (twins, listed), twin_key = sibling_twins(basis, ranked[0][3], laps, noise), "sibling_twins"
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))

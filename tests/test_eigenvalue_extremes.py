@@ -12,9 +12,11 @@ from _basis_inputs import audit_input, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import ConvergenceWarning
-from gsp_householder.graphs import laplacian_inference
+from gsp_householder.graphs import _eigenvalue_extremes, laplacian_inference
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._eigenvalue_extremes import (
+    MAX_STRIKES,
+    largest_first,
     scan_question,
     sparser_extreme_members,
 )
@@ -40,9 +42,9 @@ def _captured(monkeypatch, V):
     calls = []
     original = laplacian_inference.sparser_extreme_members
 
-    def capture(B, basis, found, noise=0.0):
+    def capture(B, basis, found, noise=0.0, family_dimension=0):
         calls.append((B, basis, found))
-        return original(B, basis, found, noise)
+        return original(B, basis, found, noise, family_dimension)
 
     monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
     _infer(V)
@@ -254,9 +256,9 @@ def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
     calls = []
     original = laplacian_inference.sparser_extreme_members
 
-    def capture(B_, basis, found, noise=0.0):
+    def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append((B_, basis, found, noise))
-        return original(B_, basis, found, noise)
+        return original(B_, basis, found, noise, family_dimension)
 
     monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
     _infer(V)
@@ -289,9 +291,9 @@ def test_scan_asked_again_in_one_inference_is_answered_once(monkeypatch):
     calls = []
     original = laplacian_inference.sparser_extreme_members
 
-    def capture(B_, basis, found, noise=0.0):
-        calls.append(scan_question(found, noise))
-        return original(B_, basis, found, noise)
+    def capture(B_, basis, found, noise=0.0, family_dimension=0):
+        calls.append(scan_question(found, noise, family_dimension))
+        return original(B_, basis, found, noise, family_dimension)
 
     monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
     res = _infer(audit_input(B.eigenvectors, 1e-3, 1))
@@ -314,3 +316,80 @@ def test_scan_question_holds_what_the_scan_reads():
     assert scan_question((45, 0.5, None, other), 3e-4) != key
     assert scan_question(found, 4e-4) != key
     assert scan_question((44, 0.5, None, W), 3e-4) != key
+
+
+def test_largest_first_orders_the_unknowns_by_the_graph_eigenvalues():
+    # a weighted path of 7 nodes (simple spectrum), its eigenvectors shuffled: the
+    # unknowns (the columns but the zero-eigenvalue one) by the graph's eigenvalues,
+    # largest first
+    G = nx.path_graph(7)
+    for (u, v), w in zip(G.edges, [1.0, 3.0, 0.5, 2.0, 1.5, 4.0], strict=True):
+        G[u][v]["weight"] = w
+    B = fourier_basis(G)
+    basis = _read_basis(shuffled(B.eigenvectors, 0), None, None, None, None)
+    _anchored_pair_basis(basis)
+    perm = np.random.default_rng(0).permutation(7)  # the columns of ``shuffled``
+    eigenvalues = np.delete(B.eigenvalues[perm], basis["zero_column"])
+    assert B.eigenvalues[perm][basis["zero_column"]] == pytest.approx(0.0, abs=1e-12)
+    W = nx.to_scipy_sparse_array(G, weight="weight", format="csr")
+    order = largest_first(basis, W)
+    assert sorted(order) == list(range(6))
+    np.testing.assert_array_equal(order, np.argsort(-eigenvalues))
+
+
+def _solves_of_the_noisy_scan(monkeypatch, V):
+    """The inference, the graph found, its family's dimension, the noisy scan's answer
+    and the programs it solved."""
+    calls = []
+    original = laplacian_inference.sparser_extreme_members
+
+    def capture(B_, basis, found, noise=0.0, family_dimension=0):
+        calls.append((B_, basis, found, noise, family_dimension))
+        return original(B_, basis, found, noise, family_dimension)
+
+    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    res = _infer(V)
+    monkeypatch.undo()
+    (B_, basis, found, noise, dimension), *_ = calls
+    assert noise > EXACT_NOISE
+    solves = []
+    solve = _eigenvalue_extremes.WarmProgram.solve
+
+    def counted(self, cost):
+        solves.append(int(np.argmax(cost)))
+        return solve(self, cost)
+
+    monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
+    members, reached = sparser_extreme_members(B_, basis, found, noise, dimension)
+    monkeypatch.undo()
+    return res, found, dimension, members, reached, solves
+
+
+@pytest.mark.parametrize("draw", [1, 3])
+def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(monkeypatch, draw):
+    # the audit's cycle(40) with a chord perturbed by 1e-3, draws 1 and 3: the searches
+    # end at the truth (41 edges, equal weights to the noise, family 12 and 10); the
+    # scan asks the programs of its largest eigenvalues first and, with no member,
+    # stops after as many as the family's dimension (before: the programs in the
+    # columns' order until the strikes or split vertices stopped it), the answer the same
+    B = fourier_basis(_cycle_with_chord())
+    res, found, dimension, members, reached, solves = _solves_of_the_noisy_scan(
+        monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
+    )
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert found[0] == 41 and (members, reached) == ([], 0)
+    assert dimension >= MAX_STRIKES and len(solves) == dimension
+
+
+@pytest.mark.parametrize("draw", [0, 2])
+def test_noisy_member_found_by_the_largest_eigenvalues_programs(monkeypatch, draw):
+    # draws 0 and 2: behind the 57-edge equal-weight graph found, the truth is the
+    # vertex of the programs of the 4 largest of its eigenvalues: confirmed by the first
+    # two programs (the 16th to 24th program before)
+    B = fourier_basis(_cycle_with_chord())
+    res, found, _, members, reached, solves = _solves_of_the_noisy_scan(
+        monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
+    )
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert found[0] == 57 and [m[0] for m in members] == [41] and reached == 2
+    assert len(solves) == 2

@@ -964,11 +964,13 @@ def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
         # 236 edges, a vertex of two programs)
         return ranked
     noise = history["noise"] if history["noise"] > EXACT_NOISE else 0.0
-    question = scan_question(ranked[0], noise) if scans is not None else None
+    question = (scan_question(ranked[0], noise, family_dimension)
+                if scans is not None else None)
     if question is not None and question in scans:
         members, reached = scans[question]
     else:
-        members, reached = sparser_extreme_members(B, basis, ranked[0], noise)
+        members, reached = sparser_extreme_members(B, basis, ranked[0], noise,
+                                                   family_dimension)
         if question is not None:
             scans[question] = members, reached
     if not members:

@@ -86,11 +86,14 @@ def test_the_regular_family_holds_the_box_product():
 
 
 def test_a_perturbed_box_product_is_found():
-    # the searches gave the complete graph (F1 0.19, warned): the regular graph read
-    # off the family fits at the noise level and replaces it
-    _, B, _, result, _ = _box(nx.frucht_graph(), 4, 0)
+    # the searches give no graph (OpenBLAS kernels Haswell, Zen) or a denser one that
+    # fits far worse (288 edges on SkylakeX and Cooperlake, 405 on Sandybridge): the
+    # regular graph read off the family fits at the noise level and is returned, quiet
+    _, B, _, result, caught = _box(nx.frucht_graph(), 4, 0)
     assert compare_graphs(B.laplacian, result)["f1"] == 1.0
-    assert result.history["sampled_regular_member"][:2] == (120, None)
+    edges, replaced = result.history["sampled_regular_member"][:2]
+    assert edges == 120 and (replaced is None or replaced > 120)
+    assert not caught
 
 
 def test_a_sparser_regular_graph_replaces_a_weighted_one_warned():

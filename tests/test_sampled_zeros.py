@@ -86,19 +86,26 @@ def test_the_regular_family_holds_the_box_product():
 
 
 def test_a_perturbed_box_product_is_found():
-    # the searches gave the complete graph (F1 0.19, warned): the regular graph read
-    # off the family fits at the noise level and replaces it
-    _, B, _, result, _ = _box(nx.frucht_graph(), 4, 0)
+    # the searches give no graph (OpenBLAS kernels Haswell, Zen) or a denser one that
+    # fits far worse (288 edges on SkylakeX and Cooperlake, 405 on Sandybridge): the
+    # regular graph read off the family fits at the noise level and is returned, quiet
+    _, B, _, result, caught = _box(nx.frucht_graph(), 4, 0)
     assert compare_graphs(B.laplacian, result)["f1"] == 1.0
-    assert result.history["sampled_regular_member"][:2] == (120, None)
+    edges, replaced = result.history["sampled_regular_member"][:2]
+    assert edges == 120 and (replaced is None or replaced > 120)
+    assert not caught
 
 
-def test_a_sparser_regular_graph_replaces_a_weighted_one_warned():
-    # frucht_graph() boxed with a 5-cycle, draw 2: the searches gave a weighted graph of
-    # 300 edges that fits at the noise (F1 0.36, no warning); a regular graph of 150
-    # edges fits as well: returned, warned (it is the graph with the 5-cycle relabelled
-    # by the multiplier 2, which has the same eigenvectors), the graph found listed
-    _, _, _, result, caught = _box(nx.frucht_graph(), 5, 2)
+def test_a_sparser_regular_graph_replaces_a_denser_one_warned():
+    # frucht_graph() boxed with a 5-cycle, draw 3: the scan of extreme members put an
+    # equal-weight graph of 180 edges first (F1 0.0) that fits at the noise; a regular
+    # graph of 150 edges fits as well: returned, warned (the graph, or the graph with
+    # the 5-cycle relabelled by the multiplier 2, which has the same eigenvectors), the
+    # graph found listed. Draw 2 takes this path on some BLAS kernels only (SkylakeX
+    # answers its 150-edge twin straight from the searches)
+    _, _, _, result, caught = _box(nx.frucht_graph(), 5, 3)
     assert result.n_edges == 150 and result.history["sampled_regular_sparser"]
     assert any("sparser regular graph" in str(w.message) for w in caught)
-    assert 300 in [int((C.count_nonzero() - C.shape[0]) // 2) for C in result.candidates]
+    replaced = result.history["sampled_regular_member"][1]
+    assert replaced > 150
+    assert replaced in [int((C.count_nonzero() - C.shape[0]) // 2) for C in result.candidates]

@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from gsp_householder import AmbiguousGraphWarning, fourier_basis, infer_laplacian
-from gsp_householder.graphs._basis_input import _read_basis
+from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._laplacian_fit import _residuals
 from gsp_householder.graphs._star_twin import star_alternative, star_hub, star_twin
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
@@ -73,6 +73,7 @@ def test_no_twin_for_equal_lightest_leaves_or_a_graph_that_is_not_a_star():
 def _basis(V, ordered=False):
     basis = _read_basis(V, None, None, None, None)
     basis["ordered"] = ordered
+    _anchored_pair_basis(basis)         # the anchored basis the fits read, as the inference has
     return basis
 
 

@@ -35,10 +35,10 @@ better (rotation residual 0.64 times) and is among the candidates.
 to the noise level, ``_laplacian_fit._equal_within_noise``: a unit star has an
 eigenspace of dimension $n - 2$ and no lightest leaf) and returns it when it fits the
 eigenvectors as well as the star (``_laplacian_fit._fits_as_well``, its weights refitted
-on its edges), else the sparsest candidate that holds the twin's edges, agrees with it
-at ``EDGE_AGREEMENT`` or above and fits as well; the result warns that the eigenvectors
-do not tell them apart. No constant is new. The star is still returned: which of the two
-is the graph sought, the eigenvectors do not say.
+on its edges, or to rounding: ``_as_well``), else the sparsest candidate that holds
+the twin's edges, agrees with it at ``EDGE_AGREEMENT`` or above and fits as well; the
+result warns that the eigenvectors do not tell them apart. No constant is new. The star
+is still returned: which of the two is the graph sought, the eigenvectors do not say.
 
 Internal module: arguments are validated by the caller.
 """
@@ -62,7 +62,7 @@ from gsp_householder.graphs._missing_edges import missing_threshold, non_edge_sc
 from gsp_householder.graphs._sparser_rival import edge_agreement
 from gsp_householder.graphs._support_search import EXACT_NOISE
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
-from gsp_householder.graphs._weighted_tree import fitted_weights
+from gsp_householder.graphs._weighted_tree import _symmetric, fitted_weights
 
 
 def star_hub(W) -> int | None:
@@ -75,13 +75,6 @@ def star_hub(W) -> int | None:
     degrees = np.diff(W.indptr)
     hub = int(np.argmax(degrees))
     return hub if degrees[hub] == n - 1 else None
-
-
-def _star(n: int, hub: int, leaves: np.ndarray, weights: np.ndarray) -> sp.csr_array:
-    """Symmetric weights of the star with ``hub`` joined to ``leaves`` by ``weights``."""
-    rows = np.concatenate([np.full(leaves.size, hub), leaves])
-    cols = np.concatenate([leaves, np.full(leaves.size, hub)])
-    return sp.csr_array((np.concatenate([weights, weights]), (rows, cols)), shape=(n, n))
 
 
 def star_twin(W) -> sp.csr_array | None:
@@ -122,7 +115,8 @@ def star_twin(W) -> sp.csr_array | None:
         return None
     others = leaves[leaves != m]
     twin = np.concatenate([[1.0 / mu], weights[others] / (mu * (weights[others] - mu))])
-    return _star(n, m, np.concatenate([[hub], others]), twin)
+    leaves = np.concatenate([[hub], others])
+    return _symmetric(np.full(leaves.size, m), leaves, twin, n)
 
 
 def refitted(V: np.ndarray, W) -> sp.csr_array:
@@ -133,10 +127,7 @@ def refitted(V: np.ndarray, W) -> sp.csr_array:
     weights = fitted_weights(V, upper.row, upper.col)
     if not np.all(weights > 0.0):
         return sp.csr_array(W)
-    n = W.shape[0]
-    rows = np.concatenate([upper.row, upper.col])
-    cols = np.concatenate([upper.col, upper.row])
-    return sp.csr_array((np.concatenate([weights, weights]), (rows, cols)), shape=(n, n))
+    return _symmetric(upper.row, upper.col, weights, W.shape[0])
 
 
 def _holds(W, T) -> bool:

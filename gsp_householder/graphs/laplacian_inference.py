@@ -2372,6 +2372,23 @@ def _twin_class_graph(Q):
         evaluation_hook.reset(token)
 
 
+def _put_first(basis, ranked, laps, history, W):
+    """Put the graph of weights ``W`` first in ``ranked`` (and in the candidates ``laps``
+    and ``history["candidate_edges"]``, in place): moved from the candidates if it is
+    one, else added. Returns its candidate item and Laplacian."""
+    key = _edge_key(W)
+    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
+    if at is None:
+        item, lap, edges = _ranked_entry(W), _laplacian(W, basis), None
+    else:
+        item, lap = ranked.pop(at), laps.pop(at)
+        edges = history["candidate_edges"].pop(at)
+    ranked.insert(0, item)
+    laps.insert(0, lap)
+    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    return item, lap
+
+
 def _swapped_back(basis, ranked, laps, history, found):
     """``ranked`` (and the candidates ``laps``, ``history["candidate_edges"]``, in
     place) with the graph of weights ``found``, which the tested-candidate swap replaced
@@ -2379,17 +2396,8 @@ def _swapped_back(basis, ranked, laps, history, found):
     first again and the graph that was first second, with an `AmbiguousGraphWarning`;
     ``history["doubtful_swap"]`` gives the edges of the denser graph and of the graph
     found. Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
-    key = _edge_key(found)
-    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
     denser = int(ranked[0][0])
-    if at is None:
-        item, lap, edges = _ranked_entry(found), _laplacian(found, basis), None
-    else:
-        item, lap = ranked.pop(at), laps.pop(at)
-        edges = history["candidate_edges"].pop(at)
-    ranked.insert(0, item)
-    laps.insert(0, lap)
-    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    item, lap = _put_first(basis, ranked, laps, history, found)
     history["doubtful_swap"] = (denser, int(item[0]))
     missing = history.get("tested_candidate", (0, 0, 0))[2]
     warnings.warn(
@@ -2412,17 +2420,8 @@ def _star_twin_holder_first(basis, ranked, laps, history, twin, holder):
     from the candidates if it is one), the star second and its twin ``twin`` last;
     ``history["star_twin_holder"]`` gives the edges of the holder and of the star.
     Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
-    key = _edge_key(holder)
-    at = next((k for k, item in enumerate(ranked) if _edge_key(item[3]) == key), None)
     star = int(ranked[0][0])
-    if at is None:
-        item, lap, edges = _ranked_entry(holder), _laplacian(holder, basis), None
-    else:
-        item, lap = ranked.pop(at), laps.pop(at)
-        edges = history["candidate_edges"].pop(at)
-    ranked.insert(0, item)
-    laps.insert(0, lap)
-    history["candidate_edges"].insert(0, int(item[0]) if edges is None else edges)
+    item, lap = _put_first(basis, ranked, laps, history, holder)
     history["star_twin_holder"] = (int(item[0]), star)
     laps.append(_laplacian(twin, basis))
     history["star_twin_edges"] = int(sp.triu(twin, 1).nnz)

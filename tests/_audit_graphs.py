@@ -47,6 +47,7 @@ AUDITS = (
     "bench_audit_seventh.py",
     "bench_audit_eighth.py",
     "bench_audit_ninth.py",
+    "bench_audit_tenth.py",
 )
 
 

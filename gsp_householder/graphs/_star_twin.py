@@ -249,7 +249,7 @@ def _as_well(residuals, reference) -> bool:
     return residuals[0] <= ROUNDING_FIT or _fits_as_well(residuals, reference)
 
 
-def clearly_better(basis, holder, W) -> bool:
+def fits_better_than_star(basis, holder, W) -> bool:
     """Whether the graph of weights ``holder`` fits the eigenvectors clearly better than
     the star of weights ``W``: the star does not fit them as well as it
     (``_fits_as_well``, the slack by which graphs that fit alike are compared by

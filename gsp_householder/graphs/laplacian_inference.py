@@ -168,7 +168,7 @@ from gsp_householder.graphs._sibling_twins import sibling_twins
 from gsp_householder.graphs._span_memo import remembered_spans
 from gsp_householder.graphs._spanning_tree import tree_behind
 from gsp_householder.graphs._sparser_rival import edge_agreement, equal_weight_rival
-from gsp_householder.graphs._star_twin import clearly_better, star_alternative
+from gsp_householder.graphs._star_twin import fits_better_than_star, star_alternative
 from gsp_householder.graphs._support_search import EXACT_NOISE, evaluation_hook
 from gsp_householder.graphs._swap_doubt import doubtful_swap
 from gsp_householder.graphs._template_lp import (
@@ -1345,7 +1345,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         tested = None
     alternative = star_alternative(basis, ranked[0][3], [item[3] for item in ranked[1:]],
                                    history.get("noise", 0.0))
-    if alternative is not None and alternative[1] is not None and clearly_better(
+    if alternative is not None and alternative[1] is not None and fits_better_than_star(
             basis, alternative[1], ranked[0][3]):
         # a weighted star and the star on its lightest leaf have the same eigenvectors
         # (``_star_twin``); a graph that holds the twin with a few edges more and fits

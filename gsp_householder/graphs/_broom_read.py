@@ -17,8 +17,8 @@ Without the eigenvalue order the Fiedler vector is not known; ``broom_orders`` s
 handle by each column in turn and keeps the orders that end at the hub, and
 ``_weighted_tree`` keeps the broom whose fitted weights (``fitted_weights``) leave the
 least residual (``_laplacian_fit._diagonal_fit``), judged as every tree read from the
-programs is (``_weighted_tree.accepted``). It reads the handle of those two brooms on 7
-of their 8 draws (0 to 3; the eighth's programs end at a wrong star part).
+programs is (``_weighted_tree.accepted``). It reads those two brooms on each of their
+draws 0 to 3, where the programs alone read none.
 
 Internal module: arguments are validated by the caller.
 """

@@ -32,6 +32,12 @@ weight, every other weight within 1e-2 of zero and some negative, fit within
 (``_own_noise.own_noise``), and its residual within ``RESIDUAL_CONSISTENT`` times the
 rankings' smallest estimate (``_fitting_tree.fits_at_noise``). No constant is new.
 
+When the programs stop with no tree accepted, their best fitting tree may still have the
+star part of a broom right and its handle in the wrong order (edges $(i, i + 2)$: the
+perturbed integer brooms (30, 50) and (20, 45)); the broom with that star part and its
+handle ordered by a column of the eigenvectors (``_broom_read``), the best fitting of
+the columns' orders, is returned when accepted as above.
+
 Internal module: arguments are validated by the caller.
 """
 
@@ -41,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from gsp_householder.graphs._broom_read import broom_orders
 from gsp_householder.graphs._fitting_tree import (
     fits_at_noise,
     noise_level,
@@ -160,7 +167,9 @@ def reweighted_tree(V: np.ndarray, basis, level: float):
     eigenvectors show (``accepted`` at the noise level ``level``); else None. The
     programs stop at the first tree accepted, at the first tree that fits the
     eigenvectors no better than the last (``_diagonal_fit``: the descent no longer
-    descends), or after ``_tree_search.MAX_STEPS``."""
+    descends), or after ``_tree_search.MAX_STEPS``; when they stop with no tree
+    accepted, the broom with the star part of their best fitting tree and its handle
+    ordered by a column of ``V`` (``broom_in_order``) is returned if accepted."""
     n = V.shape[0]
     i, j = np.triu_indices(n, 1)
     A = V[i] * V[j]
@@ -169,10 +178,11 @@ def reweighted_tree(V: np.ndarray, basis, level: float):
     c = np.ones(i.size)
     bound = np.zeros(i.size)
     last = np.inf
+    best = None
     for _ in range(MAX_STEPS):
         lam = _program(A, norm, c, bound)
         if lam is None:
-            return None
+            break
         x = A @ lam
         T = sp.triu(_spanning(-(V * lam) @ V.T), 1).tocoo()
         rows, cols = T.row, T.col
@@ -182,8 +192,8 @@ def reweighted_tree(V: np.ndarray, basis, level: float):
             return W
         residual = _diagonal_fit(V, _laplacian(W, basis))[1]
         if residual >= last:
-            return None
-        last = residual
+            break
+        last, best = residual, (rows, cols)
         # the tree's weights in the program's units (the hub's degree 1): the bound
         # of each entry is the noise it carries
         L = _tree_laplacian(rows, cols, w, n)
@@ -192,7 +202,25 @@ def reweighted_tree(V: np.ndarray, basis, level: float):
             bound = RESIDUAL_CONSISTENT * entry_noise(V, L / scale, i, j)[1]
         epsilon = np.sort(np.abs(x))[-(n - 1)]
         c = 1.0 / (np.abs(x) + max(epsilon, np.finfo(float).tiny))
-    return None
+    return None if best is None else broom_in_order(V, basis, level, *best)
+
+
+def broom_in_order(V: np.ndarray, basis, level: float, rows: np.ndarray, cols: np.ndarray):
+    """The weights (sparse, symmetric) of the best fitting broom with the star part of
+    the tree of edges ``(rows, cols)`` and its handle in the order of a column of ``V``
+    (``_broom_read.broom_orders``, weights ``fitted_weights``, residual
+    ``_diagonal_fit``), when ``accepted`` at the noise level ``level``; else None."""
+    n = V.shape[0]
+    best = None
+    for edges in broom_orders(V, rows, cols):
+        w = fitted_weights(V, *edges)
+        W = _symmetric(*edges, w, n)
+        residual = _diagonal_fit(V, _laplacian(W, basis))[1]
+        if best is None or residual < best[0]:
+            best = (residual, edges, w, W)
+    if best is None or not accepted(V, *best[1], best[2], best[3], basis, level):
+        return None
+    return best[3]
 
 
 def free_eigenvalues(B: PairBasis, keys, ranking, levels) -> bool:

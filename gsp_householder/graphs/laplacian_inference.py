@@ -1238,9 +1238,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # at least 5 (2kL - L^2, the same eigenvectors, equal weights): that graph,
         # read from the graph found and fitting as well, is returned; the graph found
         # is the last of the candidates
-        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
-                                                          regular[0], "distance_two_root_edges")
-    elif regular is not None:
+        ranked, L, eigenvalues, residual = _sparser_first(
+            basis, ranked, laps, history, regular[0], "distance_two_root_edges")
+    for twin in [] if regular is None else regular[2]:
+        _report_candidate(laps, history, "distance_two_twin_edges", twin, basis, lambda e: (
+            f"another regular graph of girth at least 5 ({e} edges) has the same pairs "
+            f"at distance 2 and fits these eigenvectors as well as the inferred graph: "
+            f"the eigenvectors do not tell them apart (it is the last of the candidates)"))
+    if regular is not None and not regular[1]:
         _report_candidate(laps, history, "distance_two_root_edges", regular[0], basis,
                           lambda e: (
             f"the inferred graph ({ranked[0][0]} edges of equal weight) is the graph of "
@@ -1601,11 +1606,12 @@ def _distance_two_root(basis, B, found, L, eigenvalues, history):
     ``found`` (a ``rank_candidates`` item, Laplacian ``L`` with ``eigenvalues`` on the
     basis), found at a noise level with equal weights
     (``_distance_two_root.distance_two_roots``), and whether it fits the eigenvectors as
-    well (``_equal_graph_fits``): the first root read that fits, else the first read;
-    None when none is read. Combinatorial Laplacians without an eigenvalue order (a
-    twin class's basis neither), up to ``FAMILY_SEARCH_MAX_N`` nodes (the reading
-    takes dense $n \\times n$ products); then ``history["distance_two_root"]`` is
-    whether it fits."""
+    well (``_equal_graph_fits``): the first distinct root read that fits (else the
+    first read), whether it fits, and the other distinct roots that fit, which the
+    eigenvectors do not tell from it (the Robertson graph's twin); None when none is
+    read. Combinatorial Laplacians without an eigenvalue order (a twin class's basis
+    neither), up to ``FAMILY_SEARCH_MAX_N`` nodes (the reading takes dense $n \\times
+    n$ products); then ``history["distance_two_root"]`` is whether it fits."""
     noise = _fitted_noise(history)
     if (noise <= EXACT_NOISE or B.n > FAMILY_SEARCH_MAX_N or basis["ordered"]
             or basis["kind"] != "combinatorial" or basis.get("twin_class")
@@ -1613,16 +1619,18 @@ def _distance_two_root(basis, B, found, L, eigenvalues, history):
             or not _equal_within_noise(basis, found[3], noise)):
         return None
     reference = _residuals(basis, found[3])
-    first = None
+    read, fitting = {}, {}
     for root in distance_two_roots(basis, L, eigenvalues):
-        if _equal_graph_fits(basis, root, reference, noise):
-            history["distance_two_root"] = True
-            return root, True
-        first = root if first is None else first
-    if first is None:
+        key = _edge_key(root)
+        if key not in read:
+            read[key] = root
+            if _equal_graph_fits(basis, root, reference, noise):
+                fitting[key] = root
+    if not read:
         return None
-    history["distance_two_root"] = False
-    return first, False
+    history["distance_two_root"] = bool(fitting)
+    roots = list((fitting or read).values())
+    return roots[0], bool(fitting), roots[1:] if fitting else []
 
 
 def _tree_behind(basis, B, ranked, history) -> sp.csr_array | None:

@@ -15,10 +15,12 @@ $\\nu_k$ of the graph found, $c$ its weight (the constant column's is $+k$). The
 follow from linear conditions: $V \\operatorname{diag}(x) V^T$ is 0 on the diagonal and
 on the pairs of the graph found (``null_space``, to the noise). That subspace holds
 other matrices than $A$ ($A^3$ for girth 6, which is 0 there too), and $A$ is the one
-whose coordinates have the moduli $s_k$: ``root_eigenvalues`` solves $|N\\theta| = s$
-for the subspace's basis $N$ as a linear problem in $\\Theta = \\theta\\theta^T$ (the
-equations $N_k^T \\Theta N_k = s_k^2$), takes $\\Theta$'s leading eigenvector and
-alternates between the moduli and the subspace until the signs settle.
+whose coordinates have the moduli $s_k$: ``candidate_directions``
+solves $|N\\theta| = s$ for the subspace's basis $N$ as a linear problem in $\\Theta = \\theta\\theta^T$ (the
+equations $N_k^T \\Theta N_k = s_k^2$), and from each of its eigenvectors of positive
+eigenvalue (then each basis vector of the subspace) alternates between the moduli and
+the subspace until the signs settle; failing that, it reads the ``k`` largest entries
+of each row (``mutual_largest``) and refits them in the subspace.
 
 The graph read off $V \\operatorname{diag}(x) V^T$ (entries above 1/2) is returned only
 when it is $k$-regular and its pairs at distance 2 are exactly the graph found
@@ -35,8 +37,9 @@ from collections.abc import Iterator
 import numpy as np
 import scipy.sparse as sp
 
-#: Most alternations between the moduli and the subspace (``root_eigenvalues``); each
-#: costs two products with the subspace's basis, and the signs settle in a few.
+#: Most alternations between the moduli and the subspace (``settled_signs``; two products
+#: with the subspace's basis each, the signs settle in a few), and most readings of the
+#: largest entries refitted per start (an $n^3$ product each): bounds on the work only.
 MAX_ALTERNATIONS = 50
 
 

@@ -15,9 +15,9 @@ $\\nu_k$ of the graph found, $c$ its weight (the constant column's is $+k$). The
 follow from linear conditions: $V \\operatorname{diag}(x) V^T$ is 0 on the diagonal and
 on the pairs of the graph found (``null_space``, to the noise). That subspace holds
 other matrices than $A$ ($A^3$ for girth 6, which is 0 there too), and $A$ is the one
-whose coordinates have the moduli $s_k$: ``candidate_directions``
-solves $|N\\theta| = s$ for the subspace's basis $N$ as a linear problem in $\\Theta = \\theta\\theta^T$ (the
-equations $N_k^T \\Theta N_k = s_k^2$), and from each of its eigenvectors of positive
+whose coordinates have the moduli $s_k$: ``candidate_directions`` solves
+$|N\\theta| = s$ for the subspace's basis $N$ as a linear problem in
+$\\Theta = \\theta\\theta^T$ (the equations $N_k^T \\Theta N_k = s_k^2$), and from each of its eigenvectors of positive
 eigenvalue (then each basis vector of the subspace) alternates between the moduli and
 the subspace until the signs settle; failing that, it reads the ``k`` largest entries
 of each row (``mutual_largest``) and refits them in the subspace.

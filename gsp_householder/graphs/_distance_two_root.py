@@ -17,9 +17,10 @@ on the pairs of the graph found (``null_space``, to the noise). That subspace ho
 other matrices than $A$ ($A^3$ for girth 6, which is 0 there too), and $A$ is the one
 whose coordinates have the moduli $s_k$: ``candidate_directions`` solves
 $|N\\theta| = s$ for the subspace's basis $N$ as a linear problem in
-$\\Theta = \\theta\\theta^T$ (the equations $N_k^T \\Theta N_k = s_k^2$), and from each of its eigenvectors of positive
-eigenvalue (then each basis vector of the subspace) alternates between the moduli and
-the subspace until the signs settle; failing that, it reads the ``k`` largest entries
+$\\Theta = \\theta\\theta^T$ (the equations $N_k^T \\Theta N_k = s_k^2$), and from
+each of its eigenvectors of positive eigenvalue (then each basis vector of the
+subspace) ``settled_signs`` alternates between the moduli and the subspace until the
+signs settle; failing that, ``distance_two_roots`` reads the ``k`` largest entries
 of each row (``mutual_largest``) and refits them in the subspace.
 
 The graph read off $V \\operatorname{diag}(x) V^T$ (entries above 1/2) is returned only

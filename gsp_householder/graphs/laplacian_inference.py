@@ -89,6 +89,7 @@ from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
+from gsp_householder.graphs._distance_two_root import distance_two_roots
 from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
 from gsp_householder.graphs._edge_test_descent import connected, edge_test_descent, settled
 from gsp_householder.graphs._eigenspace_search import (
@@ -1231,6 +1232,27 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           root, "quadratic_root_edges")
+    regular = _distance_two_root(basis, B, ranked[0], L, eigenvalues, history)
+    if regular is not None and regular[1]:
+        # a noisy search can return the pairs at distance 2 of a regular graph of girth
+        # at least 5 (2kL - L^2, the same eigenvectors, equal weights): that graph,
+        # read from the graph found and fitting as well, is returned; the graph found
+        # is the last of the candidates
+        ranked, L, eigenvalues, residual = _sparser_first(
+            basis, ranked, laps, history, regular[0], "distance_two_root_edges")
+    for twin in [] if regular is None else regular[2]:
+        _report_candidate(laps, history, "distance_two_twin_edges", twin, basis, lambda e: (
+            f"another regular graph of girth at least 5 ({e} edges) has the same pairs "
+            f"at distance 2 and fits these eigenvectors as well as the inferred graph: "
+            f"the eigenvectors do not tell them apart (it is the last of the candidates)"))
+    if regular is not None and not regular[1]:
+        _report_candidate(laps, history, "distance_two_root_edges", regular[0], basis,
+                          lambda e: (
+            f"the inferred graph ({ranked[0][0]} edges of equal weight) is the graph of "
+            f"the pairs at distance 2 of a regular graph of girth at least 5 with {e} "
+            f"edges, whose Laplacian L has these eigenvectors (the graph found is 2kL - "
+            f"L^2) but does not fit them as well: the graph sought may be that sparser "
+            f"graph (the last of the candidates)"))
     tree = _tree_behind(basis, B, ranked, history)
     lacks_edges = history.pop("lacks_edges", False)
     own = None if tree is not None or not lacks_edges else tree_at_own_noise(
@@ -1577,6 +1599,38 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
     if root is not None:
         history["quadratic_root"] = signature
     return root
+
+
+def _distance_two_root(basis, B, found, L, eigenvalues, history):
+    """The regular graph of girth at least 5 whose pairs at distance 2 are the graph
+    ``found`` (a ``rank_candidates`` item, Laplacian ``L`` with ``eigenvalues`` on the
+    basis), found at a noise level with equal weights
+    (``_distance_two_root.distance_two_roots``), and whether it fits the eigenvectors as
+    well (``_equal_graph_fits``): the first distinct root read that fits (else the
+    first read), whether it fits, and the other distinct roots that fit, which the
+    eigenvectors do not tell from it (the Robertson graph's twin); None when none is
+    read. Combinatorial Laplacians without an eigenvalue order (a twin class's basis
+    neither), up to ``FAMILY_SEARCH_MAX_N`` nodes (the reading takes dense $n \\times
+    n$ products); then ``history["distance_two_root"]`` is whether it fits."""
+    noise = _fitted_noise(history)
+    if (noise <= EXACT_NOISE or B.n > FAMILY_SEARCH_MAX_N or basis["ordered"]
+            or basis["kind"] != "combinatorial" or basis.get("twin_class")
+            or not B.n < found[0] < B.n_pairs
+            or not _equal_within_noise(basis, found[3], noise)):
+        return None
+    reference = _residuals(basis, found[3])
+    read, fitting = {}, {}
+    for root in distance_two_roots(basis, L, eigenvalues):
+        key = _edge_key(root)
+        if key not in read:
+            read[key] = root
+            if _equal_graph_fits(basis, root, reference, noise):
+                fitting[key] = root
+    if not read:
+        return None
+    history["distance_two_root"] = bool(fitting)
+    roots = list((fitting or read).values())
+    return roots[0], bool(fitting), roots[1:] if fitting else []
 
 
 def _tree_behind(basis, B, ranked, history) -> sp.csr_array | None:

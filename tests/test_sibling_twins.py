@@ -8,7 +8,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import pytest
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import canonical, perturbed, shuffled
 
 from gsp_householder import AmbiguousGraphWarning, compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs._sibling_twins import odd_depth_swap, sibling_branches
@@ -53,15 +53,22 @@ def test_sibling_branches_matched_by_shape():
 
 
 @pytest.mark.parametrize(
-    ("n", "seed", "draw", "f1"), [(80, 11, 0, 0.899), (60, 13, 1, 0.932), (60, 14, 1, 0.966)]
+    ("n", "seed", "draw", "f1", "projected"),
+    # the 80-node tree's eigenspaces read from their projectors (``canonical``): eigh's
+    # basis of them differs with the BLAS kernels (by 0.84); the 60-node trees' answers
+    # hold under every kernel with it (with ``canonical``, seed 14 gives the tree itself)
+    [(80, 11, 1, 0.899, True), (60, 13, 1, 0.932, False), (60, 14, 1, 0.966, False)],
 )
-def test_perturbed_tree_answered_by_its_twin_is_warned_with_the_tree_listed(n, seed, draw, f1):
+def test_perturbed_tree_answered_by_its_twin_is_warned_with_the_tree_listed(
+    n, seed, draw, f1, projected
+):
     # the search returns a twin (F1 0.899: two sibling pendant paths of 5 nodes with
     # every other node swapped; F1 0.932: two sibling nodes' leaves exchanged; F1 0.966:
     # the tree already among the candidates), silent before
     G = nx.random_labeled_tree(n, seed=seed)
     B = fourier_basis(G, laplacian="normalized")
-    result, ambiguous = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7))
+    V = canonical(B) if projected else B.eigenvectors
+    result, ambiguous = _infer(shuffled(perturbed(V, 1e-3, draw), draw + 7))
     assert compare_graphs(B.laplacian, result)["f1"] == pytest.approx(f1, abs=1e-3)
     assert ambiguous
     assert result.history["sibling_twins"] >= 1

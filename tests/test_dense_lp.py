@@ -385,3 +385,56 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     assert (kept.n_edges, kept.family_dimension, kept.n_candidates) == (
         solved.n_edges, solved.family_dimension, solved.n_candidates)
     assert (kept.laplacian != solved.laplacian).nnz == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_work_limited_solves_of_ordinary_programs_are_plain_solves(seed):
+    """HiGHS asks for an interrupt about once per iteration: an ordinary program stays
+    far inside the work limit and gets the same answer, bit for bit."""
+    rng = np.random.default_rng(seed)
+    A, b, A_eq, b_eq, lower, upper = _program(rng, m=300, d=12)
+    for cost in (np.append(np.zeros(A.shape[1] - 1), -1.0), rng.standard_normal(A.shape[1])):
+        plain = _dense_lp._cold_solve(cost, A, b, A_eq, b_eq, lower, upper, True)
+        limited = _dense_lp._cold_solve(cost, A, b, A_eq, b_eq, lower, upper, True, True)
+        assert limited[0] == plain[0]
+        if plain[0] == _dense_lp.OPTIMAL:
+            np.testing.assert_array_equal(limited[1], plain[1])
+
+
+def test_work_limit_counts_the_asks_beyond_one_per_iteration():
+    if not _dense_lp.available():
+        pytest.skip("the HiGHS bindings are not available")
+
+    class Out:
+        simplex_iteration_count = 0
+
+    class In:
+        user_interrupt = False
+
+    limit = _dense_lp.WorkLimit(_dense_lp._new_highs(), 2)
+    kind = _dense_lp._highs.cb.HighsCallbackType.kCallbackSimplexInterrupt
+    out, answer = Out(), In()
+    for iteration in range(50):                 # one ask per iteration: never stopped
+        out.simplex_iteration_count = iteration
+        limit._ask(kind, "", out, answer, None)
+    assert not limit.reached and not answer.user_interrupt
+    limit._ask(kind, "", out, answer, None)     # two asks beyond: within the budget
+    limit._ask(kind, "", out, answer, None)
+    assert not limit.reached and not answer.user_interrupt
+    limit._ask(kind, "", out, answer, None)     # the third is beyond it
+    assert limit.reached and answer.user_interrupt
+
+
+def test_a_solve_past_its_work_limit_ends_as_unknown():
+    if not _dense_lp.available():
+        pytest.skip("the HiGHS bindings are not available")
+    rng = np.random.default_rng(3)
+    A, b, A_eq, b_eq, lower, upper = _program(rng, m=300, d=12)
+    model = (rng.standard_normal(A.shape[1]), *_dense_lp._stack(A, b, A_eq, b_eq), lower,
+             np.maximum(upper, 5.0))
+    h = _dense_lp._new_highs(presolve=False)
+    limit = _dense_lp.WorkLimit(h, -1)          # the first ask is beyond the budget
+    _dense_lp._pass_model(h, *model)
+    status, x = _dense_lp._run(h)
+    assert limit.reached and status == _dense_lp.OTHER and x is None
+    assert h.getModelStatus() == _dense_lp._highs.HighsModelStatus.kInterrupt

@@ -60,3 +60,23 @@ def test_equal_weight_answers_are_not_read_again():
     res, _ = _normalized_inference(_cubic(), 1)
     assert compare_graphs(_cubic(), res.laplacian)["f1"] == 1.0
     assert "regular_reading" not in res.history and res.n_candidates == 1
+
+
+def test_the_reading_asks_no_weighted_tree(monkeypatch):
+    # the combinatorial reading keeps only a regular graph: its basis says so, and the
+    # weighted-tree rule, asked, reads nothing there (``_weighted_tree``)
+    from gsp_householder.graphs import _ranking_ladder
+
+    asked = []
+    rule = _ranking_ladder.early_weighted_tree
+
+    def spy(B, basis, *args):
+        answer = rule(B, basis, *args)
+        asked.append((basis["kind"], bool(basis.get("regular_only")), answer is None))
+        return answer
+
+    monkeypatch.setattr(_ranking_ladder, "early_weighted_tree", spy)
+    res, _ = _normalized_inference(_cubic(), 0)
+    assert res.history["regular_reading"] == (118, 60)
+    readings = [a for a in asked if a[0] == "combinatorial"]
+    assert readings and all(regular and none for _, regular, none in readings)

@@ -112,3 +112,18 @@ def test_the_perturbed_broom_is_answered_by_the_weighted_tree(broom):
     assert compare_graphs(fourier_basis(G).laplacian, result.laplacian)["f1"] == 1.0
     assert "weighted_tree" in result.history
     assert result.history["weighted_tree"] <= 5.0
+
+
+def test_no_tree_is_read_for_a_caller_that_keeps_only_regular_graphs(broom, monkeypatch):
+    # the same eigenvectors as above, read for a caller that keeps only a regular graph
+    # (``_regular_reading``): a spanning tree of more than two nodes is not one, and the
+    # rule is not asked
+    import gsp_householder.graphs.laplacian_inference as inference
+
+    _, V, _ = broom
+    read = inference._read_basis
+    monkeypatch.setattr(inference, "_read_basis", lambda *a: {**read(*a), "regular_only": True})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = infer_laplacian(V, rng=0)
+    assert "weighted_tree" not in result.history

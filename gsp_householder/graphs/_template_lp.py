@@ -149,7 +149,9 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     (without ``settle`` the first round, which holds its rows, refuses such a band
     before any pair row is added). With ``settle`` the rounds run to the end anyway, so
     that ``cache`` holds the rows of the full program for the later programs that share
-    it. The small relaxations are one model grown row by row (``_Chain``); over a noisy
+    it; their presolved solves are work-limited (``_dense_lp.WorkLimit``): one that
+    HiGHS cannot settle ends with status *unknown*, as it would have after many more
+    CPU seconds, and is taken so (a refusal). The small relaxations are one model grown row by row (``_Chain``); over a noisy
     span the rounds after the first start from the last round's basis (``_Rounds``). A
     cold solve that HiGHS's presolve finds infeasible is solved again without presolve
     (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
@@ -241,7 +243,8 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
             # another optimal vertex (or a failure) may be a cold solve's answer
         A = np.vstack([fixed_rows, np.hstack([H[rows], np.zeros((len(H[rows]), 1))])])
         return _Solution(*_dense_lp.solve(cost, A, np.concatenate([fixed_ub, h[rows]]), A_eq,
-                                          b_eq, lower, upper, confirm_infeasible=True))
+                                          b_eq, lower, upper, confirm_infeasible=True,
+                                          work_limited=settle))
 
     def below_floor(res):
         return res.status == 2 or (res.status == 0

@@ -247,13 +247,17 @@ def early_weighted_tree(B: PairBasis, basis, history, keys, ranking):
     answered, before the noisy searches, when the rankings of ``keys`` leave most
     eigenvalues free (``free_eigenvalues``); else None, also for a tree whose weights
     are equal to the noise level (``_equal_within_noise``: the unit-weight rules'
-    reading, as the perturbed ``star_graph(80)``'s). ``history["noise"]`` is then
-    that level and ``history["weighted_tree"]`` the tree's residual in its units."""
+    reading, as the perturbed ``star_graph(80)``'s). Not asked on a basis whose caller
+    keeps only a regular graph (``basis["regular_only"]``, the combinatorial reading
+    of a normalized basis, ``_regular_reading``): a spanning tree of more than two
+    nodes is not regular. ``history["noise"]`` is then that level and
+    ``history["weighted_tree"]`` the tree's residual in its units."""
     level = noise_level(history)
     if (
         level <= 0.0
         or B.n > MAX_NODES
         or not searchable(basis, B.n)
+        or basis.get("regular_only")
         or not free_eigenvalues(B, keys, ranking, (EXACT_LEVEL, MAX_NOISE))
     ):
         return None

@@ -149,12 +149,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     (without ``settle`` the first round, which holds its rows, refuses such a band
     before any pair row is added). With ``settle`` the rounds run to the end anyway, so
     that ``cache`` holds the rows of the full program for the later programs that share
-    it; their presolved solves are work-limited (``_dense_lp.WorkLimit``): one that
-    HiGHS cannot settle ends with status *unknown*, as it would have after many more
-    CPU seconds, and is taken so (a refusal). The small relaxations are one model grown row by row (``_Chain``); over a noisy
-    span the rounds after the first start from the last round's basis (``_Rounds``). A
-    cold solve that HiGHS's presolve finds infeasible is solved again without presolve
-    (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its tolerances.
+    it; their presolved solves are work-limited (``_dense_lp.WorkLimit``): one that HiGHS cannot
+    settle ends with status *unknown*, as it would have after many more CPU seconds, and is
+    taken so (a refusal). The small relaxations are one model grown row by row (``_Chain``);
+    over a noisy span the rounds after the first start from the last round's basis
+    (``_Rounds``). A cold solve that HiGHS's presolve finds infeasible is solved again without
+    presolve (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its
+    tolerances.
 
     Inside ``_span_memo.remembered_spans`` a call made before with the same arguments, on
     a ``cache`` in the same state, is answered from the record

@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import audit_input, shuffled
 
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs import fourier_basis, infer_laplacian
@@ -91,13 +92,8 @@ def _answer(G, perturbed, draw):
     at distance 2 in its scale and its eigenvalues on the basis."""
     L, L2, _ = _laplacians(G)
     n = L.shape[0]
-    rng = np.random.default_rng(draw)
     V = np.linalg.eigh(L)[1]
-    if perturbed:
-        E = rng.standard_normal(V.shape)
-        U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-        V = U @ Wt
-    V = V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    V = audit_input(V, 1e-3, draw) if perturbed else shuffled(V, draw)
     basis = _read_basis(V, None, None, None, None)
     _anchored_pair_basis(basis)
     W = sp.csr_array(np.where(np.eye(n, dtype=bool), 0.0, -L2))
@@ -175,15 +171,6 @@ def test_six_regular_graphs_with_triangles_yield_no_root(G):
     assert list(distance_two_roots(basis, answer, eigenvalues)) == []
 
 
-def _perturbed(B, draw):
-    """The basis perturbed by 1e-3 and shuffled, as ``bench_inference_sweep`` does."""
-    rng = np.random.default_rng(draw)
-    V = B.eigenvectors
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return (U @ Wt)[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
-
-
 @pytest.mark.parametrize("draw", [0, 1, 2])
 def test_pancake_five_is_returned_in_place_of_its_pairs_at_distance_two(draw):
     """pancake(5) perturbed by 1e-3: the searches end at its 720 pairs at distance 2
@@ -193,7 +180,7 @@ def test_pancake_five_is_returned_in_place_of_its_pairs_at_distance_two(draw):
     B = fourier_basis(G)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = infer_laplacian(_perturbed(B, draw), rng=0)
+        res = infer_laplacian(audit_input(B.eigenvectors, 1e-3, draw), rng=0)
     assert not [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
     truth = B.laplacian.toarray() < 0
     assert res.n_edges == 240

@@ -4,6 +4,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import audit_input, shuffled
 
 from gsp_householder.graphs import _quadratic_root
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
@@ -32,13 +33,8 @@ def _quadratic_case(G, perturbed, draw):
     same = np.array([[G[u].keys() == G[v].keys() for v in range(n)] for u in range(n)])
     A[same & ~np.eye(n, dtype=bool)] = 0.0
     A -= np.diag(A.sum(axis=1))
-    rng = np.random.default_rng(draw)
     V = np.linalg.eigh(L)[1]
-    if perturbed:
-        E = rng.standard_normal(V.shape)
-        U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-        V = U @ Wt
-    V = V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    V = audit_input(V, 1e-3, draw) if perturbed else shuffled(V, draw)
     basis = _read_basis(V, None, None, None, None)
     _anchored_pair_basis(basis)
     W = sp.csr_array(np.where(np.eye(n, dtype=bool), 0.0, -A))

@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import audit_input
 
 from gsp_householder import AmbiguousGraphWarning, fourier_basis, infer_laplacian
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
@@ -107,15 +108,6 @@ def _lognormal_star(leaves: int, extra: int, seed: int) -> nx.Graph:
     return H
 
 
-def _perturbed(B, draw):
-    """The basis perturbed by 1e-3 and shuffled, as ``bench_inference_sweep`` does."""
-    rng = np.random.default_rng(draw)
-    V = B.eigenvectors
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return (U @ Wt)[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
-
-
 def _edges(L) -> set:
     A = sp.triu(sp.csr_array(L), 1).tocoo()
     return {(int(i), int(j)) for i, j, x in zip(A.row, A.col, A.data, strict=True) if x < 0}
@@ -131,7 +123,7 @@ def test_a_near_star_answered_by_the_twin_of_its_star_gets_its_leaf_edges():
     B = fourier_basis(G)
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
-        res = infer_laplacian(_perturbed(B, 0), rng=0)
+        res = infer_laplacian(audit_input(B.eigenvectors, 1e-3, 0), rng=0)
     assert res.history["star_twin_holder"] == (62, 60)
     assert _edges(res.laplacian) == _edges(B.laplacian)
     assert res.history["candidate_edges"][:2] == [62, 60]
@@ -148,7 +140,7 @@ def test_a_weighted_star_is_warned_of_with_its_twin_among_the_candidates():
     B = fourier_basis(_lognormal_star(90, 0, 906))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = infer_laplacian(_perturbed(B, 0), rng=0)
+        res = infer_laplacian(audit_input(B.eigenvectors, 1e-3, 0), rng=0)
     assert star_hub(sp.csr_array(-sp.triu(res.laplacian, 1) - sp.tril(res.laplacian, -1)))
     assert res.history["star_twin_edges"] == 90
     assert {

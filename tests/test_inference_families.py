@@ -398,7 +398,7 @@ def test_small_cubic_graph_is_the_sparsest_constant_diagonal_member(make, shuffl
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
 
 
-@pytest.mark.parametrize("seed", [0, 2, 3, 7])
+@pytest.mark.parametrize("seed", [0, 2, 3, 6, 7, 8])
 def test_perturbed_petersen_is_found(seed):
     # 45 pairs for 9 unknowns: the rankings' kept pairs fit a noisy basis to rounding
     # level, and the complete graph or a denser irregular graph came back; the

@@ -50,23 +50,31 @@ def test_grouped_rows_of_repeated_eigenvalues_still_sum_their_columns():
     assert np.array_equal(B.rows(i, j), np.add.reduceat(B.V[i] * B.V[j], B.starts, axis=1))
 
 
-def _fitted_reference(B, r, keep):
-    """``fitted_ranking`` with the kept rows gathered into a fresh array at every step."""
-    full = PairGram(B)
-    _, Lam = full.null_directions(r)
-    i, j = B.upper()
-    X = B.products(i, j, Lam)
-    target = np.ones(len(i))
-    y = np.linalg.lstsq(X, target, rcond=None)[0]
-    k = max(min(int(keep * len(i)), len(i) - 1), Lam.shape[1])
-    kept = None
-    for _ in range(MAX_STEPS):
+def _fresh_trimmed_fit(X, kept, k):
+    """The concentration steps from the rows ``kept``, each step's rows a fresh array."""
+    target = np.ones(X.shape[0])
+    y = np.linalg.lstsq(X[kept], target[kept], rcond=None)[0]
+    for _ in range(MAX_STEPS - 1):
         res = np.abs(X @ y - 1.0)
         new = np.sort(np.argpartition(res, k - 1)[:k])
-        if kept is not None and np.array_equal(new, kept):
+        if np.array_equal(new, kept):
             break
         kept = new
         y = np.linalg.lstsq(X[kept], target[kept], rcond=None)[0]
+    return float(np.sum((X @ y - 1.0)[kept] ** 2)), y, kept
+
+
+def _fitted_reference(B, r, keep):
+    """``fitted_ranking`` with the kept rows gathered into a fresh array at every step."""
+    full = PairGram(B)
+    mu, Lam = full.null_directions(r)
+    i, j = B.upper()
+    X = B.products(i, j, Lam)
+    k = max(min(int(keep * len(i)), len(i) - 1), Lam.shape[1])
+    leverage = (X * X) @ (1.0 / np.maximum(mu, np.finfo(float).tiny))
+    first = _fresh_trimmed_fit(X, np.sort(np.argsort(leverage, kind="stable")[:k]), k)
+    second = _fresh_trimmed_fit(X, np.sort(np.argsort((X * X).sum(axis=1), kind="stable")[:k]), k)
+    _, y, kept = second if second[0] < (1 - 1e-9) * first[0] - k * 1e-18 else first
     lam = Lam @ y + 1.0
     out = np.ones(len(i), dtype=bool)
     out[kept] = False

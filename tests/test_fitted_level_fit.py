@@ -11,9 +11,9 @@ from _basis_inputs import perturbed, shuffled
 from gsp_householder import fourier_basis
 from gsp_householder.graphs import _basis_input
 from gsp_householder.graphs._fitted_level_fit import (
-    fits_own_noise,
     fitted_level_only,
     non_edge_level,
+    ratio_at_own_noise,
 )
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
@@ -58,11 +58,12 @@ def test_the_petersen_graph_fits_its_own_noise_within_the_rankings_level(draw):
     assert 0.0 < shown < 1e-3
     # within RESIDUAL_CONSISTENT times the rankings' level, beyond it not (1% either side)
     within = 1.01 * shown / RESIDUAL_CONSISTENT
-    assert fits_own_noise(basis, B, W, EXACT_LEVERAGE, within) == ratio
-    assert fits_own_noise(basis, B, W, EXACT_LEVERAGE, shown / RESIDUAL_CONSISTENT / 1.01) is None
+    assert ratio_at_own_noise(basis, B, W, EXACT_LEVERAGE, within) == ratio
+    below = shown / RESIDUAL_CONSISTENT / 1.01
+    assert ratio_at_own_noise(basis, B, W, EXACT_LEVERAGE, below) is None
     # a level the leverage rankings show judges the graph as before
     noisy = {"leverage_noise_estimates": [3e-4]}
-    assert fits_own_noise(basis, B, W, noisy, within) is None
+    assert ratio_at_own_noise(basis, B, W, noisy, within) is None
 
 
 @pytest.mark.parametrize("draw", [0, 7])
@@ -74,7 +75,7 @@ def test_a_graph_with_an_edge_moved_shows_a_level_far_above_the_truths(draw):
     moved = _moved_edge(W)
     level = non_edge_level(B, W)
     assert non_edge_level(B, moved) > RESIDUAL_CONSISTENT**2 * level
-    assert fits_own_noise(basis, B, moved, EXACT_LEVERAGE, level) is None
+    assert ratio_at_own_noise(basis, B, moved, EXACT_LEVERAGE, level) is None
 
 
 @pytest.mark.parametrize("draw", [0, 7])
@@ -87,4 +88,4 @@ def test_a_relabelled_petersen_graph_shows_a_level_far_above_the_truths(draw):
     assert sp.triu(other.multiply(W), 1).nnz < 15
     level = non_edge_level(B, W)
     assert non_edge_level(B, other) > RESIDUAL_CONSISTENT * level
-    assert fits_own_noise(basis, B, other, EXACT_LEVERAGE, level) is None
+    assert ratio_at_own_noise(basis, B, other, EXACT_LEVERAGE, level) is None

@@ -11,7 +11,7 @@ BLAS kernel's basis, 5.7e-5 to 7.9e-5, which the truth's residual (3.8e-4 to 5.5
 exceeds 5.8 to 7.1 times, above ``RESIDUAL_CONSISTENT``, while the noise its own
 non-edges show predicts its residual to within 0.88 to 1.23.
 
-``fits_own_noise`` then judges the graph at its own noise, under two conditions that a
+``ratio_at_own_noise`` then judges the graph at its own noise, under two conditions that a
 wrong graph fails: it leaves no more than ``RESIDUAL_CONSISTENT`` times the residual its
 non-edges' noise predicts (``_own_noise.own_noise``: a graph that lacks edges leaves
 them in the residual), and its non-edges, read as the rankings read their kept pairs
@@ -48,7 +48,7 @@ def non_edge_level(B: PairBasis, W) -> float:
     return robust_noise(B, (gram, upper.row, upper.col))
 
 
-def fits_own_noise(basis, B: PairBasis, W, history: dict, level: float) -> float | None:
+def ratio_at_own_noise(basis, B: PairBasis, W, history: dict, level: float) -> float | None:
     """The residual of the graph of weights ``W`` in units of the one the noise of its
     non-edges predicts (``own_noise``), when the rankings' ``level`` is the fitted
     rankings' alone (``fitted_level_only``), that ratio is within

@@ -115,7 +115,7 @@ from gsp_householder.graphs._family_doubt import (
     family_agreement,
     sparsest_possible_member,
 )
-from gsp_householder.graphs._fitted_level_fit import fits_own_noise
+from gsp_householder.graphs._fitted_level_fit import ratio_at_own_noise
 from gsp_householder.graphs._fitting_tree import (
     exact_tree,
     tree_at_own_noise,
@@ -1181,7 +1181,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             history["searches_noise_ratio"] = history["noise_ratio"]
             history["noise_ratio"] = tree[1]
         elif history["noise_ratio"] > RESIDUAL_CONSISTENT and (
-                own := fits_own_noise(basis, B, ranked[0][3], history, level)) is not None:
+                own := ratio_at_own_noise(basis, B, ranked[0][3], history, level)) is not None:
             # the level is the fitted rankings' alone, below the eigenvectors' noise with
             # large eigenspaces (perturbed Petersen graph): the graph is judged at the
             # noise its own non-edges show (``_fitted_level_fit``)

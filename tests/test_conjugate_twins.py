@@ -8,6 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import audit_input
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
@@ -86,12 +87,7 @@ def test_a_conjugate_twin_that_fits_joins_exact_eigenvectors():
 
 
 def _perturbed(G, draw: int, laplacian=None) -> np.ndarray:
-    V = fourier_basis(G, laplacian).eigenvectors
-    rng = np.random.default_rng(draw)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    return V[:, rng.permutation(V.shape[1])] * rng.choice([-1.0, 1.0], V.shape[1])
+    return audit_input(fourier_basis(G, laplacian).eigenvectors, 1e-3, draw)
 
 
 def test_perturbed_normalized_dodecahedron_box_triangle_warns_with_the_truth_listed():

@@ -70,6 +70,35 @@ def test_repeated_eigenspaces_and_canonical_basis():
     np.testing.assert_allclose(span1 @ span1.T, span2 @ span2.T, atol=1e-10)
 
 
+@pytest.mark.parametrize("G", [
+    nx.star_graph(29), nx.petersen_graph(), nx.hypercube_graph(5),
+    nx.complete_bipartite_graph(5, 7), nx.grid_graph([3, 4, 5], periodic=True),
+    nx.circulant_graph(40, [1, 3, 7]), nx.dodecahedral_graph(),
+], ids=["star30", "petersen", "hypercube5", "K5_7", "torus3x4x5", "circulant40", "dodecahedron"])
+def test_canonical_basis_depends_on_the_eigenspace_only(G):
+    # Symmetric graphs have eigenspaces whose rows tie exactly in norm. A rotated basis of
+    # each eigenspace has other last bits (as the bases of other BLAS kernels have): the
+    # canonical basis (signed as `fourier_basis` signs it) must not change beyond rounding.
+    from gsp_householder.graphs.fourier import _canonical_bases, _canonical_basis, column_signs
+
+    B = fourier_basis(G)
+    rng = np.random.default_rng(0)
+    repeated = [g for g in B.eigenspaces if len(g) > 1]
+    assert repeated
+    for g in repeated:
+        U = B.eigenvectors[:, g]
+        Q, _ = np.linalg.qr(rng.standard_normal((len(g), len(g))))
+        for C in (_canonical_basis(U @ Q), _canonical_bases((U @ Q)[None])[0]):
+            np.testing.assert_allclose(C * column_signs(C), U, atol=1e-11)
+
+
+def test_canonical_basis_prefers_earlier_rows_among_ties():
+    # K4's eigenspace of eigenvalue 4 is the complement of the constant vector: all rows tie,
+    # so the pivot rows are the first three and the first column is supported on rows 0, 3.
+    V = fourier_basis(nx.complete_graph(4)).eigenvectors
+    np.testing.assert_allclose(V[:, 1], [1, 0, 0, -1] / np.sqrt(2), atol=1e-12)
+
+
 def test_disconnected_graph_reported():
     G = nx.disjoint_union(nx.complete_graph(3), nx.path_graph(4))
     B = fourier_basis(G)

@@ -9,8 +9,9 @@ Two choices make the basis reproducible. The sign of every eigenvector is
 fixed so that its entry of largest magnitude (the first one, up to a relative
 tolerance) is positive. Inside an eigenspace of a repeated eigenvalue the
 basis is not determined by $L$; it is replaced by a canonical one (rows picked
-by column-pivoted QR, then Gram–Schmidt in that order), so that the same
-subspace always yields the same columns. The eigenspaces are reported.
+by column-pivoted QR, rows of equal norm in node order, then Gram–Schmidt in that
+order), so that the same subspace always yields the same columns, whatever the
+BLAS kernels. The eigenspaces are reported.
 """
 
 from __future__ import annotations
@@ -415,14 +416,31 @@ def _canonicalise_eigenspaces(evecs: np.ndarray, groups: list) -> None:
         evecs[:, cols] = np.transpose(_canonical_bases(B), (1, 0, 2))
 
 
+#: Relative weight by which ``_canonical_bases`` prefers earlier rows as pivots: row ``i`` of
+#: ``n`` is weighted by ``1 + PIVOT_ORDER_WEIGHT * (n - 1 - i) / (n - 1)``. Symmetric graphs
+#: have eigenspaces whose rows tie exactly in norm; which of them is the largest would
+#: otherwise be decided by the last bits of the eigenvectors, which differ with the BLAS
+#: kernels. Adjacent rows differ in weight by ``1e-3 / (n - 1)``, far above the rounding of
+#: the norms that column-pivoted QR updates (about the square root of the machine epsilon at
+#: worst), and far below what would make a pivot ill-conditioned.
+PIVOT_ORDER_WEIGHT = 1e-3
+
+
+def _pivot_order_weights(n: int) -> np.ndarray:
+    """Row weights that break pivoting ties in favour of earlier rows."""
+    return 1.0 + PIVOT_ORDER_WEIGHT * np.arange(n - 1, -1, -1) / max(n - 1, 1)
+
+
 def _canonical_bases(B: np.ndarray) -> np.ndarray:
     """``_canonical_basis`` of each ``B[i]`` (shape ``(c, n, k)``), batched.
 
-    The pivot rows are chosen as column-pivoted QR of ``B[i].T`` chooses them
-    (largest remaining row norm, then projection), vectorised over ``i``.
+    The pivot rows are chosen as column-pivoted QR of ``(w B[i]).T`` chooses them (largest
+    remaining weighted row norm, then projection; ``w`` from ``_pivot_order_weights``),
+    vectorised over ``i``.
     """
-    c, _, k = B.shape
-    R = B.copy()
+    c, n, k = B.shape
+    R = B.copy()                                              # C order: fast einsums
+    R *= _pivot_order_weights(n)[None, :, None]
     rows = np.empty((c, k), dtype=np.intp)
     idx = np.arange(c)
     for t in range(k):
@@ -432,6 +450,13 @@ def _canonical_bases(B: np.ndarray) -> np.ndarray:
         q /= np.linalg.norm(q, axis=1, keepdims=True)
         R -= np.einsum("cnk,ck->cn", R, q)[:, :, None] * q[:, None, :]
     rows.sort(axis=1)
+    return _basis_from_pivot_rows(B, rows)
+
+
+def _basis_from_pivot_rows(B: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The basis of each ``span(B[i])`` that is triangular on its pivot ``rows[i]`` (sorted),
+    orthonormalised in that order with positive diagonal."""
+    idx = np.arange(B.shape[0])
     pivots = B[idx[:, None], rows, :]                         # (c, k, k)
     C = np.matmul(B, np.linalg.inv(pivots))                   # identity on the pivot rows
     Q, Rr = np.linalg.qr(C)
@@ -441,13 +466,16 @@ def _canonical_bases(B: np.ndarray) -> np.ndarray:
 
 
 def _canonical_basis(B: np.ndarray) -> np.ndarray:
-    """A basis of span(B) that depends only on the subspace (up to pivoting ties)."""
-    k = B.shape[1]
-    _, _, piv = scipy.linalg.qr(B.T, pivoting=True, mode="economic")
-    rows = np.sort(piv[:k])
-    C = B @ np.linalg.solve(B[rows], np.eye(k))   # identity on the pivot rows
-    Q, R = np.linalg.qr(C)
-    return Q * np.sign(np.where(np.diag(R) == 0, 1.0, np.diag(R)))
+    """A basis of span(B) that depends only on the subspace and the row order.
+
+    The pivot rows are those LAPACK's column-pivoted QR picks from ``(w B).T``, ``w`` from
+    ``_pivot_order_weights`` (rows of equal norm: the earliest first); the same rows as
+    ``_canonical_bases`` picks, in BLAS-3 time for one large eigenspace.
+    """
+    n, k = B.shape
+    _, _, piv = scipy.linalg.qr((B * _pivot_order_weights(n)[:, None]).T, pivoting=True,
+                                mode="economic")
+    return _basis_from_pivot_rows(B[None], np.sort(piv[:k])[None])[0]
 
 
 def column_signs(A: np.ndarray, rtol: float = 1e-8) -> np.ndarray:

@@ -103,11 +103,13 @@ def anchored(V):
 STORED_BASES = Path(__file__).parent / "data" / "stored_bases.npz"
 
 
-def stored_eigenvectors(name, *laplacians):
-    """The stored eigenvector matrix ``name`` (``STORED_BASES``), checked to be an
-    orthonormal eigenbasis of each of ``laplacians`` (dense or sparse), eigenvalues
-    ascending in the first: the input the named graph's eigensolver could have given."""
-    with np.load(STORED_BASES) as bases:
+def stored_eigenvectors(name, *laplacians, store=None):
+    """The stored eigenvector matrix ``name`` (in ``store``, a file of ``tests/data``;
+    ``STORED_BASES`` if None), checked to be an orthonormal eigenbasis of each of
+    ``laplacians`` (dense or sparse), eigenvalues ascending in the first: the input the named
+    graph's eigensolver could have given."""
+    path = STORED_BASES if store is None else STORED_BASES.parent / store
+    with np.load(path) as bases:
         V = bases[name].copy()
     n = V.shape[0]
     assert np.abs(V.T @ V - np.eye(n)).max() < 1e-12

@@ -22,7 +22,9 @@ with the smallest rows, and the end with the smaller trimmed objective (the sum 
 kept squared residuals) is kept; the second only when its objective is smaller beyond
 rounding (``ROUNDING_FIT`` relative to the first's, and per kept pair), so that two ends
 that fit equally well, exact eigenvectors fitted to rounding by both, do not trade
-places with the kernel.
+places with the kernel. The steps of both starts solve the normal equations and fall
+back on ``gelsd`` only where rounding could change the rows kept
+(``_trimmed_fit``): the numbers of steps that all solve by ``gelsd``, bit for bit.
 
 Internal module: arguments are validated by the caller.
 """
@@ -33,29 +35,11 @@ import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
+from gsp_householder.graphs._trimmed_fit import trimmed_fit
 
-#: Concentration steps of the trimmed fit (each one an $O(N r^2)$ least-squares solve).
+#: Concentration steps of the trimmed fit (each one an $O(N r^2)$ least-squares solve,
+#: ``_trimmed_fit``).
 MAX_STEPS = 50
-
-
-def _trimmed_fit(X, kept, k, max_steps):
-    """At most ``max_steps`` concentration steps of the trimmed fit from the ``k`` rows
-    ``kept`` (sorted): the trimmed objective, the fitted ``y`` and the rows kept at the
-    end."""
-    # the kept rows of every step gathered into one array (``X[kept]`` would be a fresh
-    # array of k rows per step, which the kernel maps and zeroes each time): the same
-    # rows, so the same solves
-    rows, ones = np.empty((k, X.shape[1])), np.ones(k)
-    y = np.linalg.lstsq(np.take(X, kept, axis=0, out=rows, mode="wrap"), ones, rcond=None)[0]
-    for _ in range(max_steps - 1):
-        res = np.abs(X @ y - 1.0)
-        new = np.sort(np.argpartition(res, k - 1)[:k])
-        if np.array_equal(new, kept):
-            break
-        kept = new
-        y = np.linalg.lstsq(np.take(X, kept, axis=0, out=rows, mode="wrap"), ones, rcond=None)[0]
-    res = X @ y - 1.0
-    return float(np.sum(res[kept] ** 2)), y, kept
 
 
 def _smaller_beyond_rounding(objective, reference, k):
@@ -82,8 +66,8 @@ def fitted_ranking(B: PairBasis, r=16, keep=0.5, max_steps=MAX_STEPS):
     squares = X * X
     leverage = squares @ (1.0 / np.maximum(mu, np.finfo(float).tiny))
     starts = (_smallest(leverage, k), _smallest(squares.sum(axis=1), k))
-    best = _trimmed_fit(X, starts[0], k, max_steps)
-    other = _trimmed_fit(X, starts[1], k, max_steps)
+    best = trimmed_fit(X, starts[0], k, max_steps)
+    other = trimmed_fit(X, starts[1], k, max_steps)
     if _smaller_beyond_rounding(other[0], best[0], k):
         best = other
     _, y, kept = best

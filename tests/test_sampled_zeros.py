@@ -1,21 +1,27 @@
 """Members of near-null families that vanish on random pairs (module ``_sampled_zeros``):
 the unit-diagonal family of the perturbed normalized triangular lattices, the
-constant-diagonal family of perturbed regular box products."""
+constant-diagonal family of perturbed regular box products, and its weighted regular
+members read off the eigenvectors of a graph that is not regular."""
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import networkx as nx
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
+from gsp_householder.graphs._laplacian_fit import _fits_as_well, _residuals, equal_weights
 from gsp_householder.graphs._noisy_unit_diagonal import sampled_regular_member
 from gsp_householder.graphs._sampled_zeros import MAX_FREE, sampled_zero_members
+from gsp_householder.graphs._thresholds import PLAIN_SLACK
+from gsp_householder.graphs.laplacian_inference import _warn_unequal_regular_member
 
 
 def _lattice(rows, columns, draw):
@@ -109,3 +115,61 @@ def test_a_sparser_regular_graph_replaces_a_denser_one_warned():
     replaced = result.history["sampled_regular_member"][1]
     assert replaced > 150
     assert replaced in [int((C.count_nonzero() - C.shape[0]) // 2) for C in result.candidates]
+
+
+def _kautz(q, length):
+    """The Kautz graph K(q, length) made undirected and simple (as the ninth audit
+    builds it): words of ``length + 1`` letters out of ``q + 1``, no letter next to
+    itself, a word joined to its shifts."""
+    words = [
+        w
+        for w in itertools.product(range(q + 1), repeat=length + 1)
+        if all(a != b for a, b in itertools.pairwise(w))
+    ]
+    index = {w: k for k, w in enumerate(words)}
+    return nx.Graph(
+        (index[w], index[(*w[1:], a)]) for w in words for a in range(q + 1) if a != w[-1]
+    )
+
+
+def _kautz_inference(noise):
+    G = _kautz(3, 3)  # 108 nodes, degrees 5 and 6: not regular
+    B = fourier_basis(G)
+    V = B.eigenvectors if noise == 0 else perturbed(B.eigenvectors, noise, 0)
+    V = shuffled(V, 7)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, rng=0)
+    return B, V, result, [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+
+
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_a_regular_member_with_unequal_weights_is_warned(noise):
+    # the Kautz graph K(3, 3) is not regular, so no member of the constant-diagonal
+    # family is the truth; its eigenvectors diagonalise a regular graph of 1146 edges
+    # with weights in the ratio 1 to 3 (318 true edges): when that member is returned,
+    # it is warned of, its equal-weight graph fitting far worse than it
+    B, _, result, ambiguous = _kautz_inference(noise)
+    edges, ratio = result.history["sampled_regular_unequal"]
+    assert result.history["sampled_regular_member"][0] == edges == result.n_edges
+    assert ratio > PLAIN_SLACK and compare_graphs(B.laplacian, result)["f1"] < 0.95
+    assert any("its weights are not equal" in str(w.message) for w in ambiguous)
+
+
+def test_the_unequal_weight_test_reads_the_member():
+    # the test compares the member with its own equal-weight graph: the box product's
+    # member (5-regular, unit weights) passes it, quiet; the Kautz graph's fails it
+    _, _, V, _, _ = _box(nx.frucht_graph(), 4, 1)
+    _, W, _, _ = _kautz_inference(0.0)
+    for V_in, unequal in ((V, False), (W, True)):
+        basis = _read_basis(V_in, None, False, "combinatorial", None)
+        _anchored_pair_basis(basis)
+        member = sampled_regular_member(basis["V_anchored"], basis["zero_column"])
+        history = {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _warn_unequal_regular_member(basis, member, _residuals(basis, member.W), history)
+        assert ("sampled_regular_unequal" in history) == unequal
+        assert len(caught) == int(unequal)
+        fit = _residuals(basis, member.W)
+        assert _fits_as_well(_residuals(basis, equal_weights(member.W)), fit) != unequal

@@ -13,6 +13,7 @@ from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs import fourier_basis, infer_laplacian
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._distance_two_root import (
+    distance_two_graph,
     distance_two_roots,
     is_distance_two_root,
     regular_root_degree,
@@ -175,15 +176,122 @@ def test_six_regular_graphs_with_triangles_yield_no_root(G):
 def test_pancake_five_is_returned_in_place_of_its_pairs_at_distance_two(draw):
     """pancake(5) perturbed by 1e-3: the searches end at its 720 pairs at distance 2
     (equal weights); the 240 edges are read from them, fit as well and are returned,
-    quiet, the pairs at distance 2 the last of the candidates."""
+    warned of, the pairs at distance 2 the last of the candidates: the eigenvectors do
+    not tell the two apart."""
     G = _pancake(5)
     B = fourier_basis(G)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with pytest.warns(AmbiguousGraphWarning, match="pairs at distance 2"):
         res = infer_laplacian(audit_input(B.eigenvectors, 1e-3, draw), rng=0)
-    assert not [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
     truth = B.laplacian.toarray() < 0
     assert res.n_edges == 240
     np.testing.assert_array_equal(res.laplacian.toarray() < 0, truth)
+    assert res.history["distance_two_edges"] == 720
+    assert res.ambiguous
+    distance_two = _laplacians(G)[1] < 0
+    assert any(np.array_equal(C.toarray() < 0, distance_two) for C in res.candidates)
     if res.history.get("distance_two_root"):
         assert res.history["distance_two_root_edges"] == 480
+
+
+def _pairs_at_distance_two(G):
+    """The graph of the pairs at distance 2 of ``G`` (integer labels)."""
+    n = G.number_of_nodes()
+    return nx.from_numpy_array((_laplacians(G)[1] < 0).astype(float), nodelist=range(n))
+
+
+@pytest.mark.parametrize("name", list(GIRTH_FIVE))
+def test_the_graph_of_the_pairs_at_distance_two_is_read_from_the_adjacency(name):
+    """``distance_two_graph`` gives $A^2 - kI$ (unit weights) for a $k$-regular graph of
+    girth at least 5, whatever its weights."""
+    G = nx.convert_node_labels_to_integers(GIRTH_FIVE[name]())
+    _, L2, k = _laplacians(G)
+    W = nx.to_scipy_sparse_array(G, nodelist=range(G.number_of_nodes())) * 0.37
+    H = distance_two_graph(W)
+    np.testing.assert_array_equal(H.toarray(), (L2 < 0).astype(float))
+    assert H.nnz == (k - 1) * W.nnz
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        nx.hypercube_graph(3),
+        nx.hypercube_graph(4),
+        nx.cycle_graph(9),
+        nx.circulant_graph(12, [1, 2, 3]),
+        nx.complete_multipartite_graph(3, 3, 3),
+        nx.random_regular_graph(3, 60, seed=5),
+        nx.compose(nx.petersen_graph(), nx.Graph([(0, 2)])),
+    ],
+    ids=["3-cube", "4-cube", "C9", "C12(1, 2, 3)", "K(3, 3, 3)", "3-regular(60) s5", "Petersen+1"],
+)
+def test_graphs_not_regular_of_girth_five_have_no_graph_of_pairs_at_distance_two(G):
+    """4-cycles (cubes), triangles (circulant, tripartite, the random cubic graph's),
+    degree 2 (a cycle: no denser graph) or unequal degrees (the Petersen graph plus an
+    edge) give None."""
+    degrees = {d for _, d in G.degree}
+    assert nx.girth(G) < 5 or len(degrees) > 1 or degrees == {2}
+    assert distance_two_graph(nx.to_scipy_sparse_array(G)) is None
+
+
+def _inferred(G, perturbed, draw):
+    """``infer_laplacian`` of the eigenvectors of ``G`` (``fourier_basis``), shuffled, or
+    perturbed by 1e-3 and shuffled as the audits do, with the warnings caught."""
+    B = fourier_basis(G)
+    V = audit_input(B.eigenvectors, 1e-3, draw) if perturbed else shuffled(B.eigenvectors, draw)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    return B, res, [w for w in caught if issubclass(w.category, AmbiguousGraphWarning)]
+
+
+@pytest.mark.parametrize(
+    ("root", "perturbed", "draw"),
+    [
+        ("GP(9, 2)", False, 0),
+        ("GP(9, 2)", False, 1),
+        ("GP(9, 2)", True, 3),
+        ("random 4-regular(60)", False, 0),
+        ("random 4-regular(60)", True, 0),
+        ("random 4-regular(60)", True, 1),
+        ("petersen", True, 3),
+    ],
+)
+def test_pairs_at_distance_two_answered_by_the_sparser_root_are_warned_of(root, perturbed, draw):
+    """The truth is the graph of the pairs at distance 2 of a regular graph of girth at
+    least 5 (the Petersen graph's is its complement): the eigenvectors are those of the
+    root too, which the searches return (F1 0). It is returned, warned of, the truth
+    among the candidates and in ``history["distance_two_edges"]``; before, no warning
+    (the random graph's result even had a family of dimension 1)."""
+    roots = {**GIRTH_FIVE, "GP(9, 2)": lambda: nx.generalized_petersen_graph(9, 2)}
+    R = nx.convert_node_labels_to_integers(roots[root]())
+    B, res, caught = _inferred(_pairs_at_distance_two(R), perturbed, draw)
+    truth = B.laplacian.toarray() < 0
+    true_edges = int(np.triu(truth).sum())
+    np.testing.assert_array_equal(res.laplacian.toarray() < 0, nx.to_numpy_array(R) > 0)
+    assert [w for w in caught if "pairs at distance 2" in str(w.message)]
+    assert res.history["distance_two_edges"] == true_edges
+    assert res.ambiguous
+    assert any(np.array_equal(C.toarray() < 0, truth) for C in res.candidates)
+
+
+@pytest.mark.parametrize(
+    ("G", "perturbed"),
+    [
+        (nx.hypercube_graph(4), False),
+        (nx.hypercube_graph(4), True),
+        (nx.random_regular_graph(3, 60, seed=5), False),
+        (nx.random_regular_graph(3, 60, seed=5), True),
+        (nx.grid_2d_graph(6, 8, periodic=True), False),
+    ],
+    ids=["4-cube", "4-cube perturbed", "3-regular(60) s5", "3-regular(60) s5 pert", "torus 6x8"],
+)
+def test_regular_graphs_with_short_cycles_are_not_warned_of_pairs_at_distance_two(G, perturbed):
+    """Regular graphs with 4-cycles or triangles (the 4-cube answered by itself or by
+    a relabelled twin, the others right): their pairs at distance 2 are no quadratic
+    of $L$ with unit weights, and nothing is said of them."""
+    G = nx.convert_node_labels_to_integers(G)
+    _, res, caught = _inferred(G, perturbed, 0)
+    answer = nx.from_numpy_array((res.laplacian.toarray() < 0).astype(float))
+    assert nx.is_isomorphic(answer, G)
+    assert "distance_two_edges" not in res.history
+    assert not [w for w in caught if "pairs at distance 2" in str(w.message)]

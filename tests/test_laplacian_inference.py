@@ -1618,13 +1618,17 @@ def test_distance_twin_of_the_dodecahedron_is_listed(draw):
     # SandyBridge and Cooperlake kernels; draw 6 does not: on SkylakeX and Cooperlake a
     # fitted ranking's noise estimate, 5.8e-5, puts the truth's residual at 7.4 times
     # it, a ConvergenceWarning, and the twin is not listed: docs/inference-families.md)
-    # (a twin with as many edges among the candidates is warned of: ``_equal_sparsity``)
+    # (a twin with as many edges among the candidates is warned of: ``_equal_sparsity``;
+    # the pairs at distance 2 of the graph returned, 60 edges, cubic of girth 5, fit as
+    # well and are warned of too: ``_distance_two_warning``)
     B = fourier_basis(nx.dodecahedral_graph())
     V = _shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", "[0-9]+ other valid graph", AmbiguousGraphWarning)
-        res = infer_laplacian(V, rng=0)
+        with pytest.warns(AmbiguousGraphWarning, match="pairs at distance 2"):
+            res = infer_laplacian(V, rng=0)
     assert res.n_edges == 30 and res.ambiguous
+    assert res.history["distance_two_edges"] == 60
     assert res.history.get("distance_twin_edges", [30]) == [30]
     if draw == 7:
         assert res.history["distance_twin_edges"] == [30]

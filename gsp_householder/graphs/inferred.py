@@ -192,11 +192,13 @@ class InferredLaplacian:
     @property
     def ambiguous(self) -> bool:
         """Whether another valid graph with as few edges was found, a family exists, the
-        graph's complement or a valid graph that holds it (with the same eigenvectors)
-        is among the candidates, or the searches left the graph undecided."""
+        graph's complement, the graph of its pairs at distance 2 or a valid graph that
+        holds it (with the same eigenvectors) is among the candidates, or the searches
+        left the graph undecided."""
         edges = self.history.get("candidate_edges", [self.n_edges])
         return (self.family_dimension > 1 or edges.count(self.n_edges) > 1
                 or "complement_edges" in self.history or "superset_edges" in self.history
+                or "distance_two_edges" in self.history
                 or bool(self.history.get("undecided")))
 
     @property

@@ -89,7 +89,7 @@ from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
-from gsp_householder.graphs._distance_two_root import distance_two_roots
+from gsp_householder.graphs._distance_two_root import distance_two_graph, distance_two_roots
 from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
 from gsp_householder.graphs._edge_test_descent import connected, edge_test_descent, settled
 from gsp_householder.graphs._eigenspace_search import (
@@ -132,6 +132,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _equal_within_noise,
     _fits_as_well,
     _laplacian,
+    _per_free_pair,
     _residuals,
     equal_weights,
 )
@@ -1280,7 +1281,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # a noisy search can return the pairs at distance 2 of a regular graph of girth
         # at least 5 (2kL - L^2, the same eigenvectors, equal weights): that graph,
         # read from the graph found and fitting as well, is returned; the graph found
-        # is the last of the candidates
+        # is the last of the candidates (and warned of: ``_distance_two_warning``)
         ranked, L, eigenvalues, residual = _sparser_first(
             basis, ranked, laps, history, regular[0], "distance_two_root_edges")
     for twin in [] if regular is None else regular[2]:
@@ -1455,6 +1456,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             and not basis["ordered"] and not basis.get("twin_class")):
         _denser_than_grid(basis, ranked, laps, history,
                           0.0 if exact else _fitted_noise(history))
+    if (not basis["ordered"] and not basis.get("twin_class") and basis["kind"] == "combinatorial"
+            and (exact or checked > 0.0 or history.get("noise", 0.0) <= EXACT_NOISE)):
+        _distance_two_warning(basis, ranked, laps, history, exact, checked)
     if _unranked_doubt(B, history, residual):
         warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
                       f"and the inferred graph does not fit the eigenvectors exactly "
@@ -2222,6 +2226,63 @@ def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:
                   f"family; the graph sought is probably one of those grids, which the "
                   f"eigenvectors do not tell apart (they are the last of the "
                   f"candidates)", AmbiguousGraphWarning, stacklevel=5)
+
+
+def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: float) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the graph returned is $k$-regular of girth at
+    least 5 with equal weights and the graph of its pairs at distance 2
+    (``_distance_two_root.distance_two_graph``: $2kL - L^2$, the same eigenvectors) fits
+    the eigenvectors as well (``_fits_as_well``, residuals floored at ``ROUNDING_FIT``,
+    as a complement with no more edges is judged, ``_fitting_complement``): the
+    eigenvectors do not tell the two apart, and the sparser is returned. Equal weights
+    are those of ``EQUAL_WEIGHT_CV`` on ``exact`` eigenvectors, of
+    ``_equal_within_noise`` at the level ``noise`` the graph was found at, and, for
+    noisy eigenvectors searched as exact (no level: neither given), those of a graph
+    whose unit-weight graph fits as well as it per pair it leaves free, the reference
+    the graph of pairs at distance 2 is then held to (as the complement is in
+    ``_complement_fits``). The denser joins the candidates ``laps`` unless among them
+    (the graph found, when the sparser was read from it: ``_distance_two_root``),
+    ``history["distance_two_edges"]`` its edges; not asked again when it is the
+    complement, listed and warned of already (a graph of diameter 2).
+
+    The complement of the Petersen graph, the pairs at distance 2 of ``GP(9, 2)`` and
+    of a random 4-regular graph of girth 5 on 60 nodes, exact or perturbed by 1e-3,
+    came back as the sparser graph with no warning (F1 0), the last with a family of
+    dimension 1: the pairs at distance 2 are not zero on the sparser graph's non-edges,
+    so no member of its family."""
+    W = ranked[0][3]
+    H = distance_two_graph(W)
+    if H is None or not connected(H):
+        return
+    n = W.shape[0]
+    reference = _floored_residuals(basis, W)
+    if exact:
+        equal = ranked[0][1] <= EQUAL_WEIGHT_CV
+    elif noise > EXACT_NOISE:
+        equal = _equal_within_noise(basis, W, noise)
+    else:
+        reference = _per_free_pair(reference, int(ranked[0][0]), n * (n - 1) // 2)
+        equal = _fits_as_well(_floored_residuals(basis, equal_weights(W)), reference)
+    if not equal or not _fits_as_well(_floored_residuals(basis, H), reference):
+        return
+    edges = int(sp.triu(H, 1).nnz)
+    listed = any(laplacian_edge_key(L) == edge_key(sp.triu(H, 1)) for L in laps)
+    if listed and edges + ranked[0][0] == n * (n - 1) // 2 and (
+            "complement_edges" in history or "complement_twin_edges" in history):
+        # diameter 2 (the Petersen graph): the pairs at distance 2 are the complement,
+        # listed and warned of already
+        return
+    history["distance_two_edges"] = edges
+    if not listed:
+        laps.append(_laplacian(H, basis))
+        history["candidate_edges"].append(edges)
+    warnings.warn(f"the inferred graph ({ranked[0][0]} edges of equal weight) is regular "
+                  f"of girth at least 5, and the graph of its pairs at distance 2, a "
+                  f"connected graph with {edges} edges, has the same eigenvectors (2kL - "
+                  f"L^2 is its Laplacian) and fits them as well: no inference from "
+                  f"eigenvectors tells the two apart, and the sparser is returned (the "
+                  f"graph of the pairs at distance 2 is among the candidates)",
+                  AmbiguousGraphWarning, stacklevel=5)
 
 
 def _weak_edges(basis, L, eigenvalues, history, tested=None) -> None:

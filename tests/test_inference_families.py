@@ -10,6 +10,7 @@ import pytest
 from _basis_inputs import canonical as _canonical
 from _basis_inputs import perturbed as _perturbed
 from _basis_inputs import shuffled as _shuffled
+from _basis_inputs import stored_eigenvectors as _stored_eigenvectors
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
@@ -288,10 +289,13 @@ def test_torus_gives_a_sparsest_twin_and_reports_the_family(seed):
     # the grouped search returns a torus-sized graph with equal weights that the basis
     # diagonalises (the truth or a twin: 8 tori fit), with the other twins among the
     # candidates and the constant-diagonal family's dimension reported
-    # (the twins with as many edges are warned of: ``_equal_sparsity``)
+    # (the twins with as many edges are warned of: ``_equal_sparsity``).
+    # The input is the basis ``fourier_basis`` gave before its pivot rows were chosen
+    # in node order (stored): on the basis it gives now the family has dimension 142
     G = nx.grid_2d_graph(10, 20, periodic=True)
     B = fourier_basis(G)
-    V = _shuffled(B.eigenvectors, seed)
+    V = _shuffled(_stored_eigenvectors("torus_10x20", B.laplacian,
+                                       store="stored_bases_rA254.npz"), seed)
     with pytest.warns(AmbiguousGraphWarning, match="no more edges"):
         res = infer_laplacian(V, rng=0)
     assert res.history["eigenspace_groups"] == 49
@@ -363,7 +367,9 @@ def test_grouped_torus_skips_the_refit_of_localised_eigenvectors(seed, monkeypat
     # (main). A group's characters are not localised: the refit is not made, and the
     # answer is a graph that the basis diagonalises, flagged by its family (the torus on
     # Haswell, Zen and SandyBridge; on Nehalem shuffle 0 gives a 256-edge member, as on
-    # main)
+    # main). The input is the basis ``fourier_basis`` gave before its pivot rows were
+    # chosen in node order (stored): on the basis it gives now no eigenspaces are grouped
+    # and the refit is made (a 128-edge graph, warned)
     import gsp_householder.graphs._basis_search as basis_search
 
     calls = []
@@ -372,7 +378,8 @@ def test_grouped_torus_skips_the_refit_of_localised_eigenvectors(seed, monkeypat
                         lambda *args: calls.append(1) or refit(*args))
     G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8, periodic=True))
     B = fourier_basis(G)
-    V = _shuffled(B.eigenvectors, seed)
+    V = _shuffled(_stored_eigenvectors("torus_8x8", B.laplacian,
+                                       store="stored_bases_rA254.npz"), seed)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # twins with as many edges among the candidates are warned of (``_equal_sparsity``)

@@ -618,6 +618,12 @@ class PairGram:
         Lam = D + np.outer(np.ones(g), mean @ D)
         return np.maximum(w, 0.0), Lam
 
+    def centred_directions(self, r=8) -> tuple[np.ndarray, np.ndarray]:
+        """The eigenpairs of the centred Gram behind ``null_directions(r)`` (unclipped
+        eigenvalues, unit eigenvectors $\\delta$ before they are mapped to $\\lambda$)."""
+        self.null_directions(r)
+        return self._eigh[min(r, self.B.g)]
+
 
 def local_free_gram(B: PairBasis, i, j) -> PairGram:
     """``PairGram(B).without(i, j)`` for the pairs ``(i, j)`` among the nodes of the

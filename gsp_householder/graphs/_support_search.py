@@ -22,6 +22,7 @@ import numpy as np
 from gsp_householder.graphs._chain_optimum import ANSWERED, CHAIN_ANSWERS
 from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._graph_energy import graph_energy
+from gsp_householder.graphs._null_refinement import refined_direction
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
     PairGram,
@@ -182,17 +183,52 @@ class PrefixSearch:
         of a truncated family (``_near_null``) is not searched unless
         ``search_truncated``.
         """
-        B = self.B
         self.n_evaluations += 1
         self.truncated_miss = False
         hook = evaluation_hook.get()
         if hook is not None:
             hook(c)
-        first = None
-        if not self.noise:
+        if self.noise:
+            return self._evaluate(c, gram, None)
+        first = gram.null_directions(8)
+        fit = self._evaluate(c, gram, first)
+        if fit is None and self._rounding_lean(c, first):
+            # the pairs after the prefix fit the direction to rounding in bulk: it may
+            # lean by the Gram's rounding, which the pairs themselves remove
+            # (``_null_refinement``)
+            mu, Lam = first
+            Lam = Lam.copy()
+            _, D = gram.centred_directions(8)
+            Lam[:, 0] = refined_direction(self.B, gram, D[:, 0], self.i[c:], self.j[c:])
+            fit = self._evaluate(c, gram, (mu, Lam))
+        return fit
+
+    def _rounding_lean(self, c, first) -> bool:
+        """Whether an exact evaluation that failed may have failed by the lean of its
+        best direction (``first``: the Gram's smallest directions) alone: the direction
+        is determined (the next one is not near-null, ``PairBasis.cluster``: in a family
+        any member is as good), it is the direction the evaluation searched (no local
+        columns left out), and the pairs after the first ``c`` fit it to the rounding
+        level in bulk (their robust noise, the ``robust_noise`` of a ranking, at most
+        ``rounding``)."""
+        B = self.B
+        mu = first[0]
+        if (mu.size < 2 or mu[1] <= B.cluster(mu[0]) or c >= len(self.i)
+                or self._local_columns(c) is not None):
+            return False
+        lam0 = trace_scaled(B, first[1][:, 0])
+        scale = B.node_scale(lam0)
+        i, j = self.i[c:], self.j[c:]
+        z = np.abs(B.matrix(lam0)[i, j]) / (scale[i] + scale[j] + 1e-300)
+        return 1.4826 * float(np.median(z)) <= self.rounding
+
+    def _evaluate(self, c, gram: PairGram, first):
+        """``evaluate`` with the Gram's smallest directions ``first`` (exact input) or
+        None (with noise)."""
+        B = self.B
+        if first is not None:
             # exact: rejected unless the best direction is clean, which the smallest
             # directions decide before the near-null ones are counted
-            first = gram.null_directions(8)
             lam0 = trace_scaled(B, first[1][:, 0])
             if self._residual_noise(c, lam0)[1] is None:
                 return None

@@ -95,8 +95,8 @@ def test_svd_falls_back_on_gesvd(monkeypatch):
 def test_normalized_gnr_tree_family_rows_do_not_stop_the_search():
     # exact normalized eigenvectors of gnr_graph(70, 0.3, seed=2), shuffle 0: the pair
     # rows of a family (1349 x 44, 31 singular values at rounding) made numpy's SVD
-    # raise LinAlgError (OpenBLAS, this machine; not raised on it now, Haswell or
-    # SkylakeX kernels); the tree is found. The input is read
+    # raise LinAlgError (OpenBLAS, this machine; not raised on it now, Haswell
+    # kernels); the tree is found. The input is read
     # from the eigenvectors fourier_basis gave before its repeated eigenspaces took ties
     # by node order (stored): on the new ones canonical(B) differs by 7e-15 and the
     # answer is the tree or its equally sparse twin (F1 0.971, warned) as the rounding

@@ -259,10 +259,12 @@ def test_capped_rankings_that_fit_the_edges_they_keep_give_way_to_uncapped_ones(
 
 
 def test_capped_rankings_of_a_smaller_tree_are_kept():
-    # random_labeled_tree(200, seed=31) perturbed: its capped rankings keep no edge; the
-    # uncapped rankings, searched on the benchmarks' draw, gave F1 0.965 for 1.0 (at 200
-    # nodes the first capped round trims as many pairs as the uncapped one)
-    _, edges, B = _tree_input(200, 31, 1)
+    # random_labeled_tree(200, seed=31) perturbed, draw 3: its capped rankings keep no
+    # edge (on the benchmarks' draw 1 they keep 25 of 199 on the basis whose repeated
+    # eigenspaces take ties by node order); the uncapped rankings, searched on draw 1 of
+    # the earlier basis, gave F1 0.965 for 1.0 (at 200 nodes the first capped round trims
+    # as many pairs as the uncapped one)
+    _, edges, B = _tree_input(200, 31, 3)
     compute, computed = _compute(B)
     assert deeper_order(B, list(RANKINGS), compute) == list(RANKINGS)
     cleanest = min((computed[key] for key in RANKINGS if key in computed),

@@ -4,7 +4,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import perturbed, shuffled, stored_eigenvectors
 
 from gsp_householder.graphs import _basis_input, _tree_search, laplacian_inference
 from gsp_householder.graphs._spanning_tree import maximum_spanning_tree
@@ -68,15 +68,22 @@ def test_the_alternation_alone_stops_short(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "G",
+    ("G", "stored"),
     [
-        nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8)),
-        nx.cycle_graph(60),
-        nx.watts_strogatz_graph(100, 4, 0.1, seed=1),
+        pytest.param(nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8)), None,
+                     id="G0"),
+        # the cycle's eigenvectors as fourier_basis gave them before its repeated
+        # eigenspaces took ties by node order: on that basis (perturbed, draws 0-11) the
+        # search ends at a tree of misfit 3.85
+        pytest.param(nx.cycle_graph(60), "cycle_60", id="G1"),
+        pytest.param(nx.watts_strogatz_graph(100, 4, 0.1, seed=1), None, id="G2"),
     ],
 )
-def test_no_tree_fits_a_graph_with_cycles(G):
-    V = shuffled(perturbed(fourier_basis(G).eigenvectors, 1e-3, 0), 0)
+def test_no_tree_fits_a_graph_with_cycles(G, stored):
+    B = fourier_basis(G)
+    V = B.eigenvectors if stored is None else stored_eigenvectors(
+        stored, B.laplacian, store="stored_bases_rC54.npz")
+    V = shuffled(perturbed(V, 1e-3, 0), 0)
     _, value = _tree_search.search_tree(V, np.random.default_rng(0))
     assert value > 5.0
 

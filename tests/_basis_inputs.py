@@ -94,22 +94,20 @@ def anchored(V):
 
 
 #: Eigenvector matrices that the eigensolver does not determine (eigenspaces of high
-#: multiplicity), as ``fourier_basis`` gave them under OpenBLAS's Haswell kernels (the
-#: common basis of ``test_local_rewiring`` as ``_common_basis`` did): inside a repeated
-#: eigenspace the canonical basis's pivot rows tie on symmetric nodes, and which row wins
-#: depends on the last bits of the kernels' products (entries differ by up to 1.2 under
-#: SkylakeX kernels). Tests whose case was found on these bases read them from here, so
-#: that their input is the same on every machine.
+#: multiplicity), as ``fourier_basis`` gave them under OpenBLAS's Haswell kernels before
+#: the canonical basis's tied pivot rows went to the earlier node (the common basis of
+#: ``test_local_rewiring`` as ``_common_basis`` did): each is as valid an input as today's
+#: canonical basis, and the tests whose case holds on it but on no nearby case of today's
+#: basis read it from here (docs/inference-families.md, "Test cases found again on
+#: kernel-independent bases").
 STORED_BASES = Path(__file__).parent / "data" / "stored_bases.npz"
 
 
-def stored_eigenvectors(name, *laplacians, store=None):
-    """The stored eigenvector matrix ``name`` (in ``store``, a file of ``tests/data``;
-    ``STORED_BASES`` if None), checked to be an orthonormal eigenbasis of each of
-    ``laplacians`` (dense or sparse), eigenvalues ascending in the first: the input the named
-    graph's eigensolver could have given."""
-    path = STORED_BASES if store is None else STORED_BASES.parent / store
-    with np.load(path) as bases:
+def stored_eigenvectors(name, *laplacians):
+    """The stored eigenvector matrix ``name`` (``STORED_BASES``), checked to be an
+    orthonormal eigenbasis of each of ``laplacians`` (dense or sparse), eigenvalues
+    ascending in the first: the input the named graph's eigensolver could have given."""
+    with np.load(STORED_BASES) as bases:
         V = bases[name].copy()
     n = V.shape[0]
     assert np.abs(V.T @ V - np.eye(n)).max() < 1e-12

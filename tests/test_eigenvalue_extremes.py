@@ -85,7 +85,7 @@ def test_sparser_member_reached_once_is_warned():
     # (the eigenvectors fourier_basis gave before its repeated eigenspaces took ties by
     # node order, stored)
     B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
-    V = stored_eigenvectors("lcf_56_9_15", B.laplacian, store="stored_bases_rC54.npz")
+    V = stored_eigenvectors("lcf_56_9_15", B.laplacian)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = infer_laplacian(shuffled(V, 1), rng=0)
@@ -160,7 +160,7 @@ def test_mycielski_graph_found_behind_an_equally_sparse_or_misfit_graph(seed):
     # node order, stored)
     G = nx.mycielski_graph(6)
     B = fourier_basis(G)
-    V = stored_eigenvectors("mycielski_6", B.laplacian, store="stored_bases_rC54.npz")
+    V = stored_eigenvectors("mycielski_6", B.laplacian)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = infer_laplacian(shuffled(V, seed), rng=0)

@@ -308,11 +308,11 @@ def test_no_tree_at_its_own_noise_on_graphs_with_cycles(monkeypatch):
 
 def _stored_star_input(leaves, draw):
     """``_bench_input`` of ``star_graph(leaves)`` from its stored eigenvectors
-    (``stored_eigenvectors``, ``stored_bases_rD54.npz``: ``fourier_basis``'s before its
+    (``stored_eigenvectors``: ``fourier_basis``'s before its
     pivot rows' ties went to the earlier node, under Haswell's kernels; an eigenspace of
     dimension ``leaves - 1``)."""
     L = fourier_basis(nx.star_graph(leaves)).laplacian
-    V = stored_eigenvectors(f"star_{leaves}", L, store="stored_bases_rD54.npz")
+    V = stored_eigenvectors(f"star_{leaves}", L)
     return audit_input(V, 1e-3, draw)
 
 

@@ -58,7 +58,7 @@ def test_perturbed_grid_behind_a_denser_member_that_fits_no_better_is_returned()
     # node order (stored)
     G, _ = _grid(6, 6)
     B = fourier_basis(G, laplacian="normalized")
-    V = stored_eigenvectors("grid_6x6_normalized", B.laplacian, store="stored_bases_rC54.npz")
+    V = stored_eigenvectors("grid_6x6_normalized", B.laplacian)
     result, caught = _infer(shuffled(perturbed(V, 1e-3, 0), 0))
     assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
     assert result.n_edges == 60

@@ -121,11 +121,6 @@ def test_exact_component_with_unclean_rankings_is_not_called_too_noisy():
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] >= 0.98
 
 
-#: Eigenvector matrices that `fourier_basis` gave under OpenBLAS's Haswell kernels before
-#: pivot-row ties went to the earlier node (see `_basis_inputs.stored_eigenvectors`).
-_STORE = "stored_bases_rA154.npz"
-
-
 def _stored_torus(a, b):
     """The ``a`` x ``b`` torus, marked to be read on its stored basis ``torus_<a>x<b>``."""
     G = nx.grid_2d_graph(a, b, periodic=True)
@@ -233,7 +228,7 @@ def test_character_groups_are_the_eigenspaces(make):
     B = fourier_basis(G)
     V = B.eigenvectors
     if "stored" in G.graph:
-        V = _stored_eigenvectors(G.graph["stored"], B.laplacian, store=_STORE)
+        V = _stored_eigenvectors(G.graph["stored"], B.laplacian)
     V = _shuffled(V, 0)
     lam = np.diag(V.T @ B.laplacian.toarray() @ V)
     groups = character_groups(V, int(np.argmax(np.abs(V.sum(axis=0)))))
@@ -318,8 +313,7 @@ def test_torus_gives_a_sparsest_twin_and_reports_the_family(seed):
     # in node order (stored): on the basis it gives now the family has dimension 142
     G = nx.grid_2d_graph(10, 20, periodic=True)
     B = fourier_basis(G)
-    V = _shuffled(_stored_eigenvectors("torus_10x20", B.laplacian,
-                                       store="stored_bases_rA254.npz"), seed)
+    V = _shuffled(_stored_eigenvectors("torus_10x20", B.laplacian), seed)
     with pytest.warns(AmbiguousGraphWarning, match="no more edges"):
         res = infer_laplacian(V, rng=0)
     assert res.history["eigenspace_groups"] == 49
@@ -404,8 +398,7 @@ def test_grouped_torus_skips_the_refit_of_localised_eigenvectors(seed, monkeypat
                         lambda *args: calls.append(1) or refit(*args))
     G = nx.convert_node_labels_to_integers(nx.grid_2d_graph(8, 8, periodic=True))
     B = fourier_basis(G)
-    V = _shuffled(_stored_eigenvectors("torus_8x8", B.laplacian,
-                                       store="stored_bases_rA254.npz"), seed)
+    V = _shuffled(_stored_eigenvectors("torus_8x8", B.laplacian), seed)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # twins with as many edges among the candidates are warned of (``_equal_sparsity``)

@@ -535,7 +535,7 @@ def test_inexact_graph_from_exact_eigenvectors_is_doubted(make, seed):
     # order (stored; under the Haswell and SkylakeX kernels the truth is returned from
     # it): on the basis it gives now, every shuffle 0 to 9 returns another graph of 236
     # edges (F1 0.43) that fits to 3e-14, flagged ambiguous, with no warning
-    V = stored_eigenvectors("mycielski_6", B.laplacian, store="stored_bases_rB54.npz")
+    V = stored_eigenvectors("mycielski_6", B.laplacian)
     res, caught = _infer_recording(_shuffled(V, seed), rng=0)
     if compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0:
         assert any(issubclass(w.category, ConvergenceWarning) for w in caught)

@@ -70,12 +70,11 @@ def test_an_equally_sparse_twin_is_listed_and_warned():
 
 
 def _box(graph, cycle, draw, stored=None):
-    # (stored: the name of the eigenvectors read from stored_bases_rB54.npz instead of
+    # (stored: the name of the eigenvectors read with stored_eigenvectors instead of
     # fourier_basis's)
     G = nx.convert_node_labels_to_integers(nx.cartesian_product(graph, nx.cycle_graph(cycle)))
     B = fourier_basis(G)
-    V = B.eigenvectors if stored is None else stored_eigenvectors(
-        stored, B.laplacian, store="stored_bases_rB54.npz")
+    V = B.eigenvectors if stored is None else stored_eigenvectors(stored, B.laplacian)
     V = shuffled(perturbed(V, 1e-3, draw), draw + 7)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

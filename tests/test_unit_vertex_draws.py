@@ -106,7 +106,7 @@ def test_normalized_gnr_tree_family_rows_do_not_stop_the_search():
     from _basis_inputs import stored_eigenvectors
 
     B = fourier_basis(_gnr_tree(70, 2, weighted=False), laplacian="normalized")
-    V = stored_eigenvectors("gnr_70_2_normalized", B.laplacian, store="stored_bases_rC54.npz")
+    V = stored_eigenvectors("gnr_70_2_normalized", B.laplacian)
     stored = SimpleNamespace(eigenvectors=V, eigenspaces=B.eigenspaces)
     result, _ = _infer(shuffled(canonical(stored), 0))
     assert compare_graphs(B.laplacian, result)["f1"] == 1.0

@@ -1,23 +1,7 @@
-"""Test configuration: hypothesis runs a fixed sequence of examples (reproducible CI), the
-graph searches run with one BLAS thread, and OpenBLAS uses its Haswell kernels unless
-``OPENBLAS_CORETYPE`` is set."""
-
-import os
-import sys
+"""Test configuration: hypothesis runs a fixed sequence of examples (reproducible CI) and
+the graph searches run with one BLAS thread."""
 
 import pytest
-
-# Which kernels OpenBLAS picks depends on the CPU, and the last bits of its products with
-# them. The graph searches decide between graphs that fit the eigenvectors almost equally
-# well, and on some of the suite's inputs the graph they return depends on those bits: with
-# the SkylakeX kernels (CPUs with AVX-512) 19 tests get another answer or search path
-# than with Haswell's, Zen's or SandyBridge's (docs/inference-families.md, "Results that
-# depend on the BLAS kernels"). The suite runs on the AVX2 kernels every x86-64 CPU of the
-# last decade has, so that its answers are the same on every machine; set
-# OPENBLAS_CORETYPE to run it under other kernels. The variable is read when OpenBLAS is
-# loaded: it reaches the pytest-xdist workers, which import numpy after this file.
-if "numpy" not in sys.modules:
-    os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

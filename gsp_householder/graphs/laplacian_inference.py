@@ -2242,8 +2242,9 @@ def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: floa
     the graph of pairs at distance 2 is then held to (as the complement is in
     ``_complement_fits``). The denser joins the candidates ``laps`` unless among them
     (the graph found, when the sparser was read from it: ``_distance_two_root``),
-    ``history["distance_two_edges"]`` its edges; not asked again when it is the
-    complement, listed and warned of already (a graph of diameter 2).
+    ``history["distance_two_edges"]`` its edges; not asked when it is the complement (a
+    graph of diameter 2), which the complement's report covers (a warning within
+    ``COMPLEMENT_RATIO`` at a known level, else the ``complement_twin`` flag).
 
     The complement of the Petersen graph, the pairs at distance 2 of ``GP(9, 2)`` and
     of a random 4-regular graph of girth 5 on 60 nodes, exact or perturbed by 1e-3,
@@ -2266,12 +2267,12 @@ def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: floa
     if not equal or not _fits_as_well(_floored_residuals(basis, H), reference):
         return
     edges = int(sp.triu(H, 1).nnz)
-    listed = any(laplacian_edge_key(L) == edge_key(sp.triu(H, 1)) for L in laps)
-    if listed and edges + ranked[0][0] == n * (n - 1) // 2 and (
-            "complement_edges" in history or "complement_twin_edges" in history):
+    if edges + ranked[0][0] == n * (n - 1) // 2:
         # diameter 2 (the Petersen graph): the pairs at distance 2 are the complement,
-        # listed and warned of already
+        # which the complement's own report (warning, or the ``complement_twin`` flag)
+        # covers
         return
+    listed = any(laplacian_edge_key(L) == edge_key(sp.triu(H, 1)) for L in laps)
     history["distance_two_edges"] = edges
     if not listed:
         laps.append(_laplacian(H, basis))

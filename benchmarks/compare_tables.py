@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from pathlib import Path
 
 _SEPARATOR = re.compile(r"^\|[-| :]+\|$")
 _TIME_CELL = re.compile(r"^\*?\*?([0-9.]+)((?:\s*/\s*[0-9.]+)*)\*?\*?(.*)$")
@@ -20,7 +21,7 @@ _TIME_CELL = re.compile(r"^\*?\*?([0-9.]+)((?:\s*/\s*[0-9.]+)*)\*?\*?(.*)$")
 
 def table_rows(path: str) -> list[tuple[tuple[str, ...], list[str]]]:
     """Every table row of the file as ``(header, cells)``, in order."""
-    lines = open(path, encoding="utf-8").read().splitlines()
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
     rows, header = [], None
     for i, line in enumerate(lines):
         if not line.startswith("|"):

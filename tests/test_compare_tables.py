@@ -40,11 +40,17 @@ def compare_tables(monkeypatch):
     return compare_tables
 
 
-def test_rows_are_read_across_log_lines_and_times_are_dropped(compare_tables, tmp_path):
+@pytest.fixture()
+def outputs(tmp_path):
+    """The two benchmark outputs, written to files."""
     before, after = tmp_path / "before.txt", tmp_path / "after.txt"
     before.write_text(BEFORE)
     after.write_text(AFTER)
-    rows = compare_tables.table_rows(str(before))
+    return str(before), str(after)
+
+
+def test_rows_are_read_across_log_lines_and_times_are_dropped(compare_tables, outputs):
+    rows = compare_tables.table_rows(outputs[0])
     assert [cells[0] for _, cells in rows] == ["karate", "sensor", "x"]
     keys = [compare_tables.row_key(h, c) for h, c in rows]
     assert keys[0] == (("karate", "34", "1.0000", "78 / 78", "", ""), 0.01)
@@ -52,12 +58,8 @@ def test_rows_are_read_across_log_lines_and_times_are_dropped(compare_tables, tm
     assert keys[2] == (("x", ""), 4.0)
 
 
-def test_only_non_time_columns_count_as_changes(compare_tables, tmp_path, capsys,
-                                                 monkeypatch):
-    before, after = tmp_path / "before.txt", tmp_path / "after.txt"
-    before.write_text(BEFORE)
-    after.write_text(AFTER)
-    monkeypatch.setattr(sys, "argv", ["compare_tables.py", str(before), str(after)])
+def test_only_non_time_columns_count_as_changes(compare_tables, outputs, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["compare_tables.py", *outputs])
     compare_tables.main()
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "rows 3 / 3, changed 1, CPU sum 4.7 / 4.8"

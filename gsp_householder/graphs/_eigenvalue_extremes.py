@@ -25,6 +25,13 @@ the floor carry edges of weights down to 1e-8 beside heavy ones (a 98-edge "grap
 the Margulis basis): the equal-weight fit rejects them, so only unweighted graphs are
 found this way.
 
+Some truths are the vertex of no minimised eigenvalue but of a maximised one, that of
+their largest eigenvalue: ``LCF_graph(56, [9, -9, 15, -15], 14)`` (98 edges behind an
+equal-weight graph of 112 sharing none of them) and Mycielski(6) (236 edges behind a
+weighted function of the truth with as many). On exact eigenvectors, when the minimised
+eigenvalues give no member reached by ``CONFIRMING_PROGRAMS`` programs, the programs
+maximising one eigenvalue are solved too, the graph found's largest eigenvalue first.
+
 Internal module: arguments are validated by the caller.
 """
 
@@ -125,8 +132,13 @@ def sparser_extreme_members(
     above ``EXTREMES_MAX_N`` nodes.
 
     Until a member is found, the programs stop as ``MAX_STRIKES`` says; once the graph
-    found is beaten, every column's program is solved. A graph found with unequal
-    weights is beaten by an equal-weight one with as many edges too.
+    found is beaten, every column's program is solved. On exact eigenvectors, unless the
+    sparsest member was so reached by ``CONFIRMING_PROGRAMS`` programs, the programs
+    maximising one eigenvalue follow, in descending order of the graph found's
+    eigenvalues (``largest_first``), with the same stops but split vertices (on
+    Mycielski(6) 28 split vertices come before the truth), and the counts of both
+    kinds of program are added. A graph found with unequal weights is beaten by an
+    equal-weight one with as many edges too.
 
     From eigenvectors with ``noise`` above zero, a vertex's graph is its entries above
     the noise (``noisy_vertex_graph``) and a member is a graph with fewer edges than
@@ -174,88 +186,142 @@ def sparser_extreme_members(
         or found[0] <= B.n - 1
     ):
         return [], 0
-    i, j = B.upper()
-    program = WarmProgram(
-        B.rows(i, j),
-        np.zeros(i.size),
-        B.mult[None, :],
-        np.array([float(B.n)]),
-        np.full(B.g, DEFAULT_FLOOR),
-        np.full(B.g, np.inf),
-    )
-    tol = np.full(B.n, 1e-9 * B.n)
-    own = edge_key(found[3])
     # a graph found with unequal weights yields to an equal-weight one as sparse, as
     # the rankings' candidates do (``candidate_order``): Mycielski(6), 236 edges each;
     # on noisy eigenvectors only to a sparser one (no graph has equal weights exactly)
     weighted = found[1] > EQUAL_WEIGHTS_CV and noise <= 0.0
     reference = _residuals(basis, found[3]) if noise > 0.0 else None
-    members, reached, strikes, split = {}, {}, 0, 0
-    split_seen = set()  # the split vertices reached
+    members, reached = {}, {}
     unit = np.eye(B.g)  # program k minimises eigenvalue k
     # behind an equal-weight graph found on noisy eigenvectors, its largest eigenvalues
     # first and a number of programs until a member (``largest_first``)
     top = noise > 0.0 and _equal_within_noise(basis, found[3], noise)
     order = largest_first(basis, found[3]) if top else np.arange(B.g)
     programs = max(int(family_dimension), MAX_STRIKES)
-    for count, k in enumerate(order):
-        if not members and (
-            count == programs if top else strikes == MAX_STRIKES or split == MAX_STRIKES
-        ):
-            break
-        status, lam = program.solve(unit[k])
-        if status != OPTIMAL:
-            continue
-        if noise > 0.0:
-            A = noisy_vertex_graph(B, basis, lam, noise)
-        else:
-            A = equal_weights(adjacency(B, lam, tol))
-        key = edge_key(A)
-        if key in reached:
-            # a vertex that is not sparser counts from its second time, as a split one
-            # does: the graph found and denser exact graphs come before the truth in
-            # some orders of the columns (the exact cycle(30) with a chord (0, 11),
-            # shuffles 1 and 2: three denser graphs, or the graph found, first); the
-            # graph found reached again is taken as the sparsest
-            if key == own and not members:
-                break
-            reached[key] += 1
-            strikes += key not in members
-            if noise > 0.0 and key in members:
-                # on noisy eigenvectors every program costs a dense solve (no pair
-                # row is zero at the start): a member confirmed ends the scan (the
-                # cycle(60) with a chord perturbed, draw 0: the truth the vertex of
-                # the 8th and 9th programs of 60, 0.4 CPU s to 6 with every program)
-                break
-            continue
-        edges = sp.triu(A, 1).nnz
-        parts, labels = connected_components(A, directed=False)
-        if parts > 1:
-            # the trace goes to a column on a few nodes (adjacent twins), the others
-            # stay at the floor, and every program ends at that vertex: a split vertex
-            # counts from its second time (the exact cycle(40) with a chord, shuffle 1:
-            # three different split vertices first, the truth the sixth program's); on
-            # noisy eigenvectors no two vertices have the same edges, and a vertex is
-            # known by the split of the nodes it leaves (``node_split``)
-            split_key = key if noise <= 0.0 else node_split(labels)
-            split += split_key in split_seen
-            split_seen.add(split_key)
-            continue
-        split = 0
-        if key == own:
-            # the graph found is a vertex too: not the sparsest for that (the exact
-            # cycle(30) with a chord, shuffle 2: the truth the vertex of later programs)
-            reached[key] = 1
-            continue
-        if noise > 0.0:
-            if not _equal_graph_fits(basis, A, reference, noise):
-                continue
-        elif _residual(basis, A) > FITS_EXACTLY:
-            continue
-        reached[key] = 1
-        if edges < found[0] or (weighted and edges == found[0]):
-            members[key] = (edges, 0.0, lam, A)
+    scan = _Scan(B, basis, found, noise, reference, weighted)
+    scan.run(unit[order], programs if top else None, members, reached)
+    if noise <= 0.0 and not _confirmed(members, reached):
+        # the truth can be the vertex of a program maximising one eigenvalue only, of
+        # its largest eigenvalue, the graph found's largest or second largest
+        # (``LCF_graph(56, [9, -9, 15, -15], 14)``, shuffles 0-3: 98 edges behind an
+        # equal-weight graph of 112, the vertex of no minimised eigenvalue;
+        # Mycielski(6): the truth behind a weighted graph of as many edges): on exact
+        # eigenvectors those programs are solved too, largest first
+        # (``largest_first``), with the same stops but split vertices
+        scan.run(-unit[largest_first(basis, found[3])], None, members, reached, False)
     if not members:
         return [], 0
     sparsest = min(members, key=lambda key: members[key][0])
     return list(members.values()), reached[sparsest]
+
+
+def _confirmed(members: dict, reached: dict) -> bool:
+    """Whether the sparsest of ``members`` was the vertex of ``CONFIRMING_PROGRAMS``
+    programs or more (False when there is none)."""
+    if not members:
+        return False
+    sparsest = min(members, key=lambda key: members[key][0])
+    return reached[sparsest] >= CONFIRMING_PROGRAMS
+
+
+class _Scan:
+    """The programs of one scan of ``sparser_extreme_members`` over one HiGHS model and
+    what their vertices are read as: ``run`` solves a list of objectives with the scan's
+    stops and records the members and the vertices reached."""
+
+    def __init__(self, B: PairBasis, basis, found, noise: float, reference, weighted: bool):
+        i, j = B.upper()
+        self.program = WarmProgram(
+            B.rows(i, j),
+            np.zeros(i.size),
+            B.mult[None, :],
+            np.array([float(B.n)]),
+            np.full(B.g, DEFAULT_FLOOR),
+            np.full(B.g, np.inf),
+        )
+        self.B, self.basis, self.found, self.noise = B, basis, found, noise
+        self.reference, self.weighted = reference, weighted
+        self.tol = np.full(B.n, 1e-9 * B.n)
+        self.own = edge_key(found[3])
+
+    def run(
+        self,
+        objectives: np.ndarray,
+        limit: int | None,
+        members: dict,
+        reached: dict,
+        split_stops: bool = True,
+    ) -> None:
+        """Solve the programs of ``objectives`` (rows) in turn, adding to ``members`` (edge
+        key to candidate item) and ``reached`` (edge key to the number of programs whose
+        vertex it was) in place; until a member is found, stop after ``limit`` programs
+        (if not None) or as ``MAX_STRIKES`` says, counted within this run (split
+        vertices only if ``split_stops``)."""
+        B, basis, noise = self.B, self.basis, self.noise
+        strikes, split, seen = 0, 0, set()
+        split_seen = set()  # the split vertices reached in this run
+        for count, objective in enumerate(objectives):
+            if not members and (
+                count == limit
+                if limit is not None
+                else strikes == MAX_STRIKES or (split_stops and split == MAX_STRIKES)
+            ):
+                break
+            status, lam = self.program.solve(objective)
+            if status != OPTIMAL:
+                continue
+            if noise > 0.0:
+                A = noisy_vertex_graph(B, basis, lam, noise)
+            else:
+                A = equal_weights(adjacency(B, lam, self.tol))
+            key = edge_key(A)
+            if key in reached:
+                # a vertex that is not sparser counts from its second time in a run, as
+                # a split one does: the graph found and denser exact graphs come before
+                # the truth in some orders of the columns (the exact cycle(30) with a
+                # chord (0, 11), shuffles 1 and 2: three denser graphs, or the graph
+                # found, first); the graph found reached again is taken as the sparsest
+                reached[key] += 1
+                if key not in seen:
+                    seen.add(key)
+                    continue
+                if key == self.own and not members:
+                    break
+                strikes += key not in members
+                if noise > 0.0 and key in members:
+                    # on noisy eigenvectors every program costs a dense solve (no pair
+                    # row is zero at the start): a member confirmed ends the scan (the
+                    # cycle(60) with a chord perturbed, draw 0: the truth the vertex of
+                    # the 8th and 9th programs of 60, 0.4 CPU s to 6 with every program)
+                    break
+                continue
+            edges = sp.triu(A, 1).nnz
+            parts, labels = connected_components(A, directed=False)
+            if parts > 1:
+                # the trace goes to a column on a few nodes (adjacent twins), the others
+                # stay at the floor, and every program ends at that vertex: a split
+                # vertex counts from its second time (the exact cycle(40) with a chord,
+                # shuffle 1: three different split vertices first, the truth the sixth
+                # program's); on noisy eigenvectors no two vertices have the same edges,
+                # and a vertex is known by the split of the nodes it leaves
+                # (``node_split``)
+                split_key = key if noise <= 0.0 else node_split(labels)
+                split += split_key in split_seen
+                split_seen.add(split_key)
+                continue
+            split = 0
+            seen.add(key)
+            if key == self.own:
+                # the graph found is a vertex too: not the sparsest for that (the exact
+                # cycle(30) with a chord, shuffle 2: the truth the vertex of later
+                # programs)
+                reached[key] = 1
+                continue
+            if noise > 0.0:
+                if not _equal_graph_fits(basis, A, self.reference, noise):
+                    continue
+            elif _residual(basis, A) > FITS_EXACTLY:
+                continue
+            reached[key] = 1
+            if edges < self.found[0] or (self.weighted and edges == self.found[0]):
+                members[key] = (edges, 0.0, lam, A)

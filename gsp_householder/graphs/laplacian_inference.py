@@ -1018,11 +1018,12 @@ def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
     if reached < CONFIRMING_PROGRAMS:
         history["extreme_members_unconfirmed"] = True
         warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
-                      f"the linear programs minimising one eigenvalue over the valid "
-                      f"graphs reached sparser ones with equal weights; the sparsest of "
-                      f"them ({fewest} edges, returned) was reached by {reached} program "
-                      f"only: a still sparser graph may have these eigenvectors (the "
-                      f"others are among the candidates)", ConvergenceWarning, stacklevel=5)
+                      f"the linear programs minimising or maximising one eigenvalue over "
+                      f"the valid graphs reached sparser ones with equal weights; the "
+                      f"sparsest of them ({fewest} edges, returned) was reached by "
+                      f"{reached} program only: a still sparser graph may have these "
+                      f"eigenvectors (the others are among the candidates)",
+                      ConvergenceWarning, stacklevel=5)
     return _ahead(members, ranked)
 
 

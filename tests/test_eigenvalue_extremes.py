@@ -1,4 +1,5 @@
-"""Sparser equal-weight graphs at the valid cone's vertices of one minimised eigenvalue."""
+"""Sparser equal-weight graphs at the valid cone's vertices of one minimised or maximised
+eigenvalue."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import scipy.sparse as sp
 from _basis_inputs import audit_input, shuffled, stored_eigenvectors
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.exceptions import ConvergenceWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs import _eigenvalue_extremes, laplacian_inference
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._eigenvalue_extremes import (
@@ -79,25 +80,52 @@ def test_lcf_graph_with_no_edge_of_the_graph_found():
 
 
 def test_sparser_member_reached_once_is_warned():
-    # LCF_graph(56, [9, -9, 15, -15], 14), shuffle 1: the rankings gave 784 edges for 98
-    # (Haswell); the programs reach sparser equal-weight graphs, and unless the sparsest
-    # of them is the truth reached twice, it comes with a warning
-    # (the eigenvectors fourier_basis gave before its repeated eigenspaces took ties by
-    # node order, stored)
+    # LCF_graph(56, [9, -9, 15, -15], 14), shuffle 1: the searches end at an equal-weight
+    # graph of 112 edges sharing none of the truth's 98; the truth is the vertex of one
+    # program only, maximising the largest eigenvalue, and comes with a warning that a
+    # still sparser graph may have these eigenvectors
     B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
-    V = stored_eigenvectors("lcf_56_9_15", B.laplacian)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        res = infer_laplacian(shuffled(V, 1), rng=0)
-    if "extreme_members" in res.history:
-        assert 98 <= res.n_edges < res.history["extreme_members"][0]
-    if compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0:
-        assert caught
-    if res.history.get("extreme_members_unconfirmed"):
-        assert any(
-            issubclass(w.category, ConvergenceWarning) and "a still sparser graph" in str(w.message)
-            for w in caught
-        )
+        res = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["extreme_members"] == (112, 98)
+    assert res.history["extreme_members_unconfirmed"]
+    assert any(
+        issubclass(w.category, ConvergenceWarning) and "a still sparser graph" in str(w.message)
+        for w in caught
+    )
+    # the graph found stays among the candidates
+    edges = [sp.triu(sp.csr_array(C), 1).count_nonzero() for C in res.candidates]
+    assert 112 in edges
+
+
+def test_truth_at_a_maximised_eigenvalue_only(monkeypatch):
+    # the scan of the LCF graph above: no program minimising an eigenvalue reaches a
+    # sparser graph; the truth is the vertex of the program maximising the graph
+    # found's largest eigenvalue, solved first among the maximised ones
+    B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
+    B_, basis, found = _captured(monkeypatch, shuffled(B.eigenvectors, 1))[0]
+    assert found[0] == 112
+    objectives = []
+    original = _eigenvalue_extremes.WarmProgram.solve
+
+    def solve(self, c):
+        objectives.append(np.asarray(c).copy())
+        return original(self, c)
+
+    monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", solve)
+    members, reached = sparser_extreme_members(B_, basis, found)
+    truth = [A for edges, _, _, A in members if edges == 98]
+    assert len(truth) == 1 and reached == 1
+    L = sp.diags_array(np.asarray(truth[0].sum(axis=1)).ravel()) - truth[0]
+    assert compare_graphs(B.laplacian, L)["f1"] == 1.0
+    signs = [int(np.sign(c.sum())) for c in objectives]
+    first = signs.index(-1)
+    assert all(x == 1 for x in signs[:first]) and all(x == -1 for x in signs[first:])
+    # once the truth is found every maximised eigenvalue is solved, largest first
+    assert len(signs) - first == B_.g
+    assert np.argmin(objectives[first]) == largest_first(basis, found[3])[0]
 
 
 def test_members_are_sparser_exact_connected_equal_weight_graphs():
@@ -174,6 +202,28 @@ def test_mycielski_graph_found_behind_an_equally_sparse_or_misfit_graph(seed):
         assert f1 == 1.0 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_mycielski_graph_at_maximised_eigenvalues_behind_a_weighted_one(seed):
+    # Mycielski(6) (47 nodes, 236 edges): from exact eigenvectors the searches end at a
+    # weighted graph of 236 edges that fits them exactly (a function of the truth, whose
+    # eigenspaces it keeps; F1 0.43); the truth, with equal weights, is the vertex of no
+    # program minimising one eigenvalue but of three maximising one (those of its three
+    # largest eigenvalues): taken as an equal-weight graph as sparse as the weighted
+    # one, which stays among the candidates, as sparse and fitting as well (a warning)
+    G = nx.mycielski_graph(6)
+    B = fourier_basis(G)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(B.eigenvectors, seed), rng=0)
+    assert res.history["noise"] <= EXACT_NOISE
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["extreme_members"] == (236, 236)
+    assert not res.history.get("extreme_members_unconfirmed")
+    assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+    weighted = [C for C in res.candidates[1:] if sp.triu(sp.csr_array(C), 1).count_nonzero() == 236]
+    assert weighted and compare_graphs(B.laplacian, weighted[0])["f1"] < 1.0
+
+
 def _cycle_with_chord():
     # the seventh audit's cycle(40) + chord (0, 13), unit weights, as it labels it
     G = nx.Graph([*nx.cycle_graph(40).edges, (0, 13)])
@@ -196,26 +246,28 @@ def test_cycle_with_chord_found_behind_different_split_vertices():
 
 
 def test_scan_stops_at_a_split_vertex_reached_again(monkeypatch):
-    # 3-regular(60, seed 2): its adjacent twins send every program to the same split
-    # vertex, and the scan stops when it is reached the third time in a row after
-    # the first (4 programs of 59; all 59 cost about 4 CPU s)
+    # 3-regular(60, seed 2): its adjacent twins send every program minimising an
+    # eigenvalue to the same split vertex, and those programs stop when it is reached
+    # the third time in a row after the first (4 programs of 59); the programs
+    # maximising one do not stop at split vertices (Mycielski(6): 28 split vertices
+    # before the truth) and are solved once each
     from gsp_householder.graphs import _eigenvalue_extremes
 
     B = fourier_basis(nx.random_regular_graph(3, 60, seed=2))
     calls = _captured(monkeypatch, shuffled(B.eigenvectors, 0))
     assert calls
-    solves = []
+    signs = []
     original = _eigenvalue_extremes.WarmProgram.solve
 
     def counted(self, c):
-        solves.append(1)
+        signs.append(int(np.sign(np.sum(c))))
         return original(self, c)
 
     monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
     for B_, basis, found in calls:
-        solves.clear()
+        signs.clear()
         assert sparser_extreme_members(B_, basis, found) == ([], 0)
-        assert len(solves) <= 4
+        assert signs.count(1) <= 4 and signs.count(-1) <= B_.g
 
 
 @pytest.mark.parametrize("seed", [1, 2])

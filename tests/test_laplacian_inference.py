@@ -533,8 +533,9 @@ def test_inexact_graph_from_exact_eigenvectors_is_doubted(make, seed):
     # itself): a wrong graph from exact eigenvectors is never returned silently. The
     # input is the basis fourier_basis gave before its pivot rows were chosen by node
     # order (stored; under the Haswell and SkylakeX kernels the truth is returned from
-    # it): on the basis it gives now, every shuffle 0 to 9 returns another graph of 236
-    # edges (F1 0.43) that fits to 3e-14, flagged ambiguous, with no warning
+    # it): on the basis it gives now the leverage rankings give a graph, and the truth
+    # is returned from a maximised eigenvalue (``_eigenvalue_extremes``), warned of a
+    # weighted graph as sparse that fits as well: the doubt is not reached
     V = stored_eigenvectors("mycielski_6", B.laplacian)
     res, caught = _infer_recording(_shuffled(V, seed), rng=0)
     if compare_graphs(B.laplacian, res.laplacian)["f1"] < 1.0:

@@ -6,14 +6,18 @@ import warnings
 from types import SimpleNamespace
 
 import networkx as nx
+import numpy as np
 import pytest
 import scipy.sparse as sp
 from _basis_inputs import audit_input as _audit_input
+from _basis_inputs import perturbed, shuffled
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._candidate_search import _edge_key
+from gsp_householder.graphs._laplacian_fit import _equal_within_noise
 from gsp_householder.graphs._ranking_ladder import _record_equal_rival
-from gsp_householder.graphs._sparser_rival import record_sparser_rival
+from gsp_householder.graphs._sparser_rival import equal_weight_rival, record_sparser_rival
 
 
 def _item(edges, weights=1.0):
@@ -90,3 +94,68 @@ def test_noisy_ladder_equal_weight_graph_left_out_is_a_rival():
     _record_equal_rival(history, chosen, [weighted, chosen], basis)
     _record_equal_rival(history, chosen, [_entry(46, 5.82e-5, 2.5e-5, True), chosen], basis)
     assert "sparser_rival" not in history
+
+
+def _frucht_box_five(draw):
+    """``frucht_graph()`` boxed with a 5-cycle, its Fourier basis and that basis
+    perturbed by 1e-3 and shuffled as ``test_sampled_zeros`` builds it (draw ``draw``)."""
+    G = nx.convert_node_labels_to_integers(
+        nx.cartesian_product(nx.frucht_graph(), nx.cycle_graph(5))
+    )
+    B = fourier_basis(G)
+    return B, shuffled(perturbed(B.eigenvectors, 1e-3, draw), draw + 7)
+
+
+def _box_weights(frucht, cycle, pentagram=0.0):
+    """Weights ``frucht`` on the Frucht layers' edges, ``cycle`` on the 5-cycles' and
+    ``pentagram`` on the pairs two steps apart along them (the 5-cycle relabelled by the
+    multiplier 2, whose eigenspaces are the 5-cycle's): every such graph has the
+    eigenvectors of the box product (node ``5 f + c``, as ``cartesian_product`` orders
+    them)."""
+    F = nx.to_scipy_sparse_array(nx.frucht_graph(), nodelist=range(12))
+    C = nx.to_scipy_sparse_array(nx.cycle_graph(5), nodelist=range(5))
+    P = nx.to_scipy_sparse_array(nx.circulant_graph(5, [2]), nodelist=range(5))
+    W = frucht * sp.kron(F, sp.eye_array(5)) + sp.kron(sp.eye_array(12), cycle * C)
+    if pentagram:
+        W = W + sp.kron(sp.eye_array(12), pentagram * P)
+    return sp.csr_array(W)
+
+
+def test_rival_with_spread_weights_is_judged_by_its_equal_weight_graph():
+    # the smallest estimate can read the graph sought with its weights spread along the
+    # regular family (frucht x C5 draw 9: coefficient of variation 0.29): its edges
+    # with equal weights, when they fit as well, replace a denser weighted graph
+    B, V = _frucht_box_five(9)
+    basis = _read_basis(V, None, False, "combinatorial", None)
+    _anchored_pair_basis(basis)
+    noise = 3.5e-4  # the level that draw's searches report
+    truth = _box_weights(1.0, 1.0)
+    assert compare_graphs(B.laplacian, sp.diags_array(truth.sum(axis=1)) - truth)["f1"] == 1.0
+    denser = _box_weights(1.0, 1.0, 0.5)  # 210 edges, two levels of weight
+    spread = _box_weights(0.7, 1.3)  # the 150 edges, weights unequal
+    assert not _equal_within_noise(basis, spread, noise)
+    history = {"sparser_rival": (None, spread)}
+    A = equal_weight_rival(history, basis, denser, noise)
+    assert A is not None and _edge_key(A) == _edge_key(truth) and set(A.data) == {1.0}
+    assert "sparser_rival" not in history
+    # a rival whose edges with equal weights do not fit: no replacement, record kept
+    part = sp.csr_array(truth.multiply(sp.kron(sp.eye_array(12), sp.csr_array(np.ones((5, 5))))))
+    part = part + 0.5 * sp.kron(
+        sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(12))), sp.eye_array(5)
+    )  # C5 layers joined along a path
+    history = {"sparser_rival": (None, sp.csr_array(part))}
+    assert equal_weight_rival(history, basis, denser, noise) is None
+    assert "sparser_rival" in history
+
+
+def test_frucht_box_five_draw_9_is_found():
+    # before: the ladder's 315 edges, the smallest estimate's 150 (the graph, weights
+    # spread) recorded as a rival, then the eigenspace search's weighted 300 edges (F1
+    # 0.267) returned with no warning; now the rival's edges with equal weights (warned
+    # of its twin: the 5-cycles relabelled by the multiplier 2, the same eigenvectors)
+    B, V = _frucht_box_five(9)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        result = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, result)["f1"] == 1.0
+    assert result.history["equal_weight_rival_edges"] == 150

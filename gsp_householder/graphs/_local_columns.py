@@ -62,12 +62,14 @@ class LocalGroup:
     j: np.ndarray
 
 
-def local_groups(B: PairBasis) -> list[LocalGroup]:
-    """Groups of local columns of an unordered basis with one unknown per column."""
-    if B.G is not None or B.ordered:
-        return []
-    A = np.abs(B.V)
-    top = min(MAX_SUPPORT + 1, B.n)
+def local_columns(V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The columns of the basis ``V`` supported on a few nodes and the size of each
+    support: at most ``MAX_SUPPORT`` entries, ``GAP`` times the largest outside them,
+    which hold all but ``OUTSIDE_MASS`` of the column's squared mass, the rest rounding
+    or noise (``_noise_outside``)."""
+    A = np.abs(V)
+    n = A.shape[0]
+    top = min(MAX_SUPPORT + 1, n)
     part = -np.partition(-A, top - 1, axis=0)[:top]       # the largest entries, unsorted
     part = -np.sort(-part, axis=0)
     mass = np.cumsum(part * part, axis=0) / np.maximum((A * A).sum(axis=0), 1e-300)
@@ -75,10 +77,19 @@ def local_groups(B: PairBasis) -> list[LocalGroup]:
     ok = (ratio >= GAP) & (1.0 - mass[:-1] <= OUTSIDE_MASS)
     cols = np.flatnonzero(ok.any(axis=0))
     if cols.size == 0:
-        return []
+        return cols, cols
     size = np.argmax(ok[:, cols], axis=0) + 1
-    keep = [_noise_outside(A[:, k], s) for k, s in zip(cols, size, strict=True)]
-    cols, size = cols[keep], size[keep]
+    keep = np.array([_noise_outside(A[:, k], s) for k, s in zip(cols, size, strict=True)],
+                    dtype=bool)
+    return cols[keep], size[keep]
+
+
+def local_groups(B: PairBasis) -> list[LocalGroup]:
+    """Groups of local columns of an unordered basis with one unknown per column."""
+    if B.G is not None or B.ordered:
+        return []
+    A = np.abs(B.V)
+    cols, size = local_columns(B.V)
     if cols.size == 0:
         return []
     supports = [np.sort(np.argsort(-A[:, k])[:s]) for k, s in zip(cols, size, strict=True)]

@@ -1629,7 +1629,7 @@ def _quadratic_signature(basis, B, found, L, eigenvalues, history):
     if (noise <= EXACT_NOISE or basis.get("twin_class") or basis["ordered"]
             or basis["kind"] != "combinatorial" or edges <= B.n - 1 or edges >= B.n_pairs):
         return None
-    return quadratic_signature(L, eigenvalues, noise)
+    return quadratic_signature(L, eigenvalues, noise, basis["V"])
 
 
 def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | None:

@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import lapack
 from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 
@@ -297,10 +298,34 @@ def _simplex_member(N0, Y, charge):
     return res.x[:m] if res.status == 0 else None
 
 
+def _determined(G: np.ndarray) -> bool:
+    """Whether the refit's Gram ``G`` (symmetric, positive semi-definite) determines
+    its eigenvalues: its Cholesky factorisation exists and LAPACK's estimate of its
+    reciprocal condition number exceeds ``len(G)`` times the unit roundoff.
+
+    A Gram singular to rounding means the edges hold a second member of the family,
+    one that vanishes on every other pair and on the diagonal: the refit's weights
+    are then any of a line of solutions, and ``np.linalg.solve`` returns one set by
+    rounding, or raises (``LCF_graph(60, [9, -9, 15, -15], 15)``, exact, shuffle 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _determined(np.eye(3)), _determined(np.diag([1.0, 1.0, 1e-17]))
+    (True, False)
+    """
+    c, info = lapack.dpotrf(G, lower=False, clean=True)
+    if info != 0:
+        return False
+    rcond, info = lapack.dpocon(c, np.abs(G).sum(axis=0).max(), uplo="U")
+    return info == 0 and rcond > G.shape[0] * np.finfo(float).eps
+
+
 def _read_member(Vf, Z, u, off):
     """``(W, gap)``: the edges of the member of upper entries ``off`` (above its largest
     ratio, module docstring) refitted over all eigenvalues; None when the refit is
-    not negative on every edge or the graph is disconnected."""
+    not determined (``_determined``), not negative on every edge, or the graph is
+    disconnected."""
     n = Vf.shape[0]
     iu, ju = np.triu_indices(n, 1)
     order = np.argsort(off)
@@ -317,6 +342,8 @@ def _read_member(Vf, Z, u, off):
     M = Vf[i] * Vf[j]
     P = Vf.T @ Vf
     G = 0.5 * (P * P + Z.T @ Z) - M.T @ M
+    if not _determined(G):
+        return None
     lam = np.linalg.solve(G, Z.T @ np.ones(n))
     entries = np.einsum("ek,k,ek->e", Vf[i], lam, Vf[j])
     if entries.max() >= 0:

@@ -30,7 +30,7 @@ from gsp_householder.graphs._pair_geometry import (
     symmetric_product,
 )
 from gsp_householder.graphs._row_magnitude import row_magnitudes
-from gsp_householder.graphs._span_memo import derived_token, remembered_call
+from gsp_householder.graphs._span_memo import derived_token, remembered_call, replay_deferred
 from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -172,10 +172,19 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if band is not None:
         arrays += [np.asarray(band[0]), np.asarray(band[1]), band[2]]
     flags = ("valid_in_span", float(floor), objective is None, band is None, bool(settle))
+
+    def solved_on(programs):
+        return _solved_in_span(B, Lam, tol, floor, hint, objective, band, programs, settle)
+
     return remembered_call(
-        B, arrays, flags, cache,
-        lambda: _solved_in_span(B, Lam, tol, floor, hint, objective, band, cache, settle),
-        remember=_answer_kept(objective, cache))
+        B,
+        arrays,
+        flags,
+        cache,
+        lambda: solved_on(cache),
+        remember=_answer_kept(objective, cache),
+        replay=solved_on if objective is not None and band is None else None,
+    )
 
 
 def _answer_kept(objective, cache) -> bool:
@@ -186,17 +195,19 @@ def _answer_kept(objective, cache) -> bool:
     a cache that holds no warm program yet.
 
     Such a call is a function of its arguments and of its cache's arrays but for the
-    basis its warm program starts from, and that basis decides no answer: a warm solve's
-    vertex is returned only when it is the program's only optimum
-    (``WarmProgram.unique_optimum``), which a cold solve reaches too; otherwise the
-    program is solved cold. A cache with no warm program has no such basis; a warm
-    program that a later call starts holds the rows of the cache's state from its first
-    solve. The objective programs of exact spans are solved cold, and a cold program
-    solved before is not solved again (``_program_memo``): they are not recorded here.
-    Perturbed ``circulant_graph(60, [1, 7, 16])``, draw 1: a family's reweighted
-    $\ell_1$ descents (``sparse_vertices``) were solved again on 112 of its 163
-    families, each the same span, tolerances and state, and each of their 308 programs
-    gave the vertex of its first solve again, bit for bit.
+    basis its warm program starts from: a warm solve's vertex is returned only when it
+    is the program's only optimum (``WarmProgram.unique_optimum``), which a cold solve
+    reaches too, but its last bits depend on that basis; otherwise the program is solved
+    cold. A cache with no warm program has no such basis. A call answered from the
+    record leaves the warm program where it was, so it is solved again
+    (``_span_memo.replay_deferred``) before the next objective call solves on the cache:
+    that call then starts from the basis it would have started from. The objective
+    programs of exact spans are solved cold, and a cold program solved before is not
+    solved again (``_program_memo``): they are not recorded here. The random objectives
+    that follow a family's reweighted descents (``sparse_vertices``) are drawn anew when
+    the family is searched again, so a descent answered from the record is in practice
+    solved again before them: on the small symmetric graphs of ``bench_span_memo.py`` every
+    objective call so answered was replayed.
     """
     if objective is None:
         return True
@@ -451,6 +462,7 @@ def _warm_program(cache, use, floor, fixed_rows, fixed_ub, A_eq, b_eq, lower, up
     h = cache["h"]
     if not use or not (h.size and float(h.min()) >= WARM_MIN_SLACK):
         return None
+    replay_deferred(cache)  # calls answered from a record: their warm solves first
     warm = cache.get("warm")
     if warm is None or warm.floor != floor:
         program = _dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper)

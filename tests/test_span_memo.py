@@ -131,21 +131,81 @@ def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
         assert len(program.solved) == 5
 
 
+class _WarmCalls:
+    """A stand-in for ``valid_in_span``'s objective calls over a noisy span whose answer
+    depends on the warm program's history, as a warm solve's last bits do on the basis it
+    starts from: each solve replays the cache's deferred calls first (as
+    ``_template_lp._warm_program`` does), then records its step in the cache's ``warm``
+    history and answers the history's sum. Each call appends its step to ``rows``."""
+
+    def __init__(self):
+        self.solved = []
+
+    def solved_on(self, cache, step):
+        _span_memo.replay_deferred(cache)
+        self.solved.append(step)
+        history = (*cache.get("warm", ()), step)
+        cache["warm"] = history
+        cache["rows"] = np.append(cache.get("rows", np.zeros(0)), step)
+        return True, np.array([float(sum(history)), float(len(history))]), float(step)
+
+    def call(self, B, cache, step):
+        remember = "warm" not in cache  # ``_answer_kept`` over a noisy span
+        return remembered_call(
+            B,
+            [np.array([float(step)])],
+            ("test", False),
+            cache,
+            lambda: self.solved_on(cache, step),
+            remember,
+            replay=lambda state: self.solved_on(state, step),
+        )
+
+
+def test_objective_calls_answered_from_the_record_are_replayed_before_a_warm_solve():
+    """Objective calls answered from the record leave the cache's warm program as a
+    solve would have left it: a later call solved on that cache answers what it answers
+    after the same calls all solved, and calls all answered from the record solve
+    nothing."""
+    calls, B = _WarmCalls(), object()
+    cache = {}
+    fresh = [calls.call(B, cache, s) for s in (2, 3, 5)]  # no record: each solved
+    with remembered_spans():
+        calls.call(B, {}, 2)  # solved and kept: the cache had no warm program
+        calls.call(B, {}, 2)  # from the record, deferred
+        second = {}
+        calls.call(B, second, 2)
+        calls.call(B, second, 3)  # replays 2, solves 3 (kept: no warm program before)
+        assert calls.solved[3:] == [2, 2, 3] and second["warm"] == (2, 3)
+        solved = len(calls.solved)
+        again = {}
+        kept = [calls.call(B, again, s) for s in (2, 3)]  # both from the record
+        assert len(calls.solved) == solved
+        assert len(again[_span_memo.DEFERRED]) == 2 and "warm" not in again
+        kept.append(calls.call(B, again, 5))  # replays 2 and 3, then solves 5
+        assert calls.solved[solved:] == [2, 3, 5]
+        assert _span_memo.DEFERRED not in again and again["warm"] == (2, 3, 5)
+        np.testing.assert_array_equal(again["rows"], cache["rows"])
+    for a, b in zip(kept, fresh, strict=True):
+        assert a[0] == b[0] and a[2] == b[2]
+        np.testing.assert_array_equal(a[1], b[1])
+    assert fresh[2][1][0] == 10.0  # not 5.0: the answer of a new warm program
+
+
 @pytest.mark.skipif(not _dense_lp.available(), reason="HiGHS bindings not importable")
 def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     """``infer_laplacian`` on perturbed eigenvectors whose searches pose programs again
     gives, with the record, the graph, family and candidates it gives solving every
     call (and the record answers some calls, objective calls among them)."""
-    from _basis_inputs import stored_eigenvectors
-
     from gsp_householder import fourier_basis, infer_laplacian
     from gsp_householder.graphs import laplacian_inference
 
-    # the eigenvectors fourier_basis gave before its repeated eigenspaces took ties by
-    # node order (stored); on the new ones, under SkylakeX kernels, the graph returned
-    # with the record differs from the one solving every call (107 Laplacian entries)
+    # an objective call answered from the record defers its warm solves
+    # (``replay_deferred``): without that, on these eigenvectors under SkylakeX kernels,
+    # the next objective call of the family, solved on a new warm program, reached its
+    # vertex to other bits, and 107 Laplacian entries differed
     B = fourier_basis(nx.circular_ladder_graph(8))
-    V0 = stored_eigenvectors("circular_ladder_8", B.laplacian)
+    V0 = B.eigenvectors
     rng = np.random.default_rng(1)
     V = V0 + 1e-3 * rng.standard_normal(V0.shape) / np.sqrt(B.n)
     V = np.linalg.qr(V)[0] * np.sign(np.sum(V * np.linalg.qr(V)[0], axis=0))
@@ -158,9 +218,11 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
         hits.append(kept is not None)
         return kept
 
-    def objective_counted(B, arrays, flags, cache, solve, remember):
+    def objective_counted(B, arrays, flags, cache, solve, remember, replay=None):
         solved = []
-        answer = call(B, arrays, flags, cache, lambda: solved.append(1) or solve(), remember)
+        answer = call(
+            B, arrays, flags, cache, lambda: solved.append(1) or solve(), remember, replay
+        )
         if not flags[2]:  # an objective call
             objective_hits.append(not solved)
         return answer

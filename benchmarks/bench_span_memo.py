@@ -11,10 +11,14 @@ the candidates or warnings differ, the calls answered from the record (objective
 among them), the deferred calls solved again (``replay_deferred``) and the CPU seconds
 of both runs.
 
+With ``--seeded`` the perturbed inputs are built as ``tests/test_span_memo.py`` builds
+its input instead (noise 1e-3 per entry, orthonormalised by QR, columns permuted, one
+generator of seed ``draw``), and no exact input is run.
+
 Run::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_span_memo.py [--only petersen ...]
-        [--draws 4]
+        [--draws 4] [--seeded]
 
 Graphs: those of ``bench_inference_symmetric.py`` below 60 nodes and the circular
 ladders of ``SMALL`` (``--only`` takes any of them).
@@ -91,18 +95,34 @@ def _inferred(V, record: bool, counts: dict):
     return res, [str(w.message) for w in caught], cpu
 
 
-def run_case(name: str, draw: int | None) -> dict:
+def seeded_input(V0, seed: int):
+    """``V0`` perturbed as ``tests/test_span_memo.py`` perturbs its input: noise 1e-3 per
+    entry (over the square root of the size), orthonormalised by QR, columns permuted,
+    from one generator of seed ``seed``."""
+    n = V0.shape[0]
+    rng = np.random.default_rng(seed)
+    V = V0 + 1e-3 * rng.standard_normal(V0.shape) / np.sqrt(n)
+    Q = np.linalg.qr(V)[0]
+    V = Q * np.sign(np.sum(V * Q, axis=0))
+    return V[:, rng.permutation(n)]
+
+
+def run_case(name: str, draw: int | None, seeded: bool = False) -> dict:
     """The two inferences of one input: ``draw`` None for the exact basis, else the
-    perturbation's seed (``bench_inference_symmetric.run_case``'s input)."""
+    perturbation's seed (``bench_inference_symmetric.run_case``'s input, or
+    ``seeded_input`` when ``seeded``)."""
     from bench_inference import _perturb, _shuffle
 
     from gsp_householder import fourier_basis
 
     B = fourier_basis(_graph(name))
     V = B.eigenvectors
-    if draw is not None:
-        V = _perturb(V, 1e-3, np.random.default_rng(100 + draw))
-    V = _shuffle(V, np.random.default_rng(0 if draw is None else draw))
+    if seeded:
+        V = seeded_input(V, draw)
+    else:
+        if draw is not None:
+            V = _perturb(V, 1e-3, np.random.default_rng(100 + draw))
+        V = _shuffle(V, np.random.default_rng(0 if draw is None else draw))
     counts = {"hits": 0, "objective_hits": 0, "replayed": 0}
     kept, kept_warnings, kept_cpu = _inferred(V, True, counts)
     solved, solved_warnings, solved_cpu = _inferred(V, False, dict(counts))
@@ -123,6 +143,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--only", nargs="*", default=[*SMALL, *SYMMETRIC])
     p.add_argument("--draws", type=int, default=4)
+    p.add_argument("--seeded", action="store_true", help="the test's perturbation, seeds 0..")
     args = p.parse_args()
     print(
         "| graph | input | entries differing | edges (record / solved) | candidates same | "
@@ -131,9 +152,10 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     differing = 0
     for name in args.only:
-        for draw in (None, *range(args.draws)):
-            r = run_case(name, draw)
+        for draw in (*(() if args.seeded else (None,)), *range(args.draws)):
+            r = run_case(name, draw, args.seeded)
             label = "exact" if draw is None else f"perturbed 1e-3 #{draw}"
+            label += ", seeded" if args.seeded else ""
             same = r["entries"] == 0 and r["candidates"] and r["warnings"]
             differing += not same
             print(

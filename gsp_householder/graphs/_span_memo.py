@@ -12,15 +12,17 @@ that history, its *token*, names the state. While ``remembered_spans`` is active
 max-margin call's answer and the entries it left in its cache are kept under the digest
 of its arguments and of its cache's token; a call with the same digest is answered from
 the record (its cache given the same entries, the same arrays) instead of solved.
-Objective calls (``sparse_vertices``) extend the token too; they are answered from the
-record only over a noisy span whose cache holds no warm program yet
-(``_template_lp._answer_kept``). Such a call, solved, starts the cache's warm program,
-and the next objective call starts from the basis it left: a warm solve reaches the
-same vertex from another basis, but not to the same bits (perturbed
+Objective calls (``sparse_vertices``) extend the token too, but are always solved
+(``remember`` false): over a noisy span such a call starts or advances its cache's warm
+program (``cache["warm"]``, which the record does not keep), and the next objective call
+starts from the basis it left. A warm solve reaches the same vertex from another basis,
+but not to the same bits, so a call answered from the record would leave the warm program
+unstarted and change the last bits of the next solve (perturbed
 ``circular_ladder_graph(8)``, SkylakeX kernels: 107 Laplacian entries of the answer
-differed). So a call answered from the record is deferred (``DEFERRED``) and solved
-again, on the state of the cache it was made on, before the cache's warm program is
-next used (``replay_deferred``).
+differed). Nor would answering them save work: on the 92 small symmetric inputs of
+``benchmarks/bench_span_memo.py``, every objective call the record could have answered
+was followed by another objective call on the same cache, whose warm solve needs the
+warm program the answered call would have left: each had to be solved anyway.
 
 On perturbed ``ladder(35)`` (draw 0) 1 866 of 4 955 HiGHS runs repeated a program
 already solved in the same inference: the prefix searches of the noisy ladders at the
@@ -46,10 +48,6 @@ from gsp_householder.graphs._program_memo import program_key
 
 #: The key of a cache's token (the digest of its history).
 TOKEN = "_history"
-#: The key of a cache's objective calls answered from the record since its warm program
-#: would have started: each call's ``replay`` and the state of the cache it was made on,
-#: solved again in order (``replay_deferred``) before the warm program is next used.
-DEFERRED = "_deferred"
 #: Most bytes of arrays (answers and cache entries) the record keeps alive; the least
 #: recently used calls are dropped past it.
 MAX_BYTES = 256 * 2**20
@@ -138,26 +136,16 @@ def _token(cache: dict, record: _Record):
     return record.root if not cache else None
 
 
-def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool, replay=None):
+def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool):
     """``solve()`` (an ``(ok, lam, t)`` triple that may change ``cache``), or the answer
     kept for the same call.
 
     ``arrays`` and ``flags`` are the call's arguments (``program_key``); ``B`` its pair
-    basis. With ``remember`` (a max-margin call, or an objective call over a noisy span
-    on a cache with no warm program: ``_template_lp._answer_kept``), a call with the same
-    arguments on a cache with the same token is answered from the record, and ``cache`` is given the
+    basis. With ``remember`` (a max-margin call), a call with the same arguments on a
+    cache with the same token is answered from the record, and ``cache`` is given the
     entries the first call left in its own (``rows`` copied, the other arrays shared:
-    they are not written in place); otherwise the call is solved. The cache's token then
-    names the new state, or is dropped when no record is active.
-
-    ``replay`` (a function of a cache: the same call solved on it) is given by a call that
-    starts or advances the cache's warm program (``cache["warm"]``, which the record does
-    not keep): answered from the record, such a call leaves the warm program where it was,
-    and the next call that solves on it would start from another basis than after a
-    solve, and reach its vertex to other bits. The call is then kept in the cache with
-    the state it was made on (``DEFERRED``), and solved again before the warm program is
-    next used (``replay_deferred``): the warm program is the one the calls solved would
-    have left.
+    they are not written in place); otherwise (an objective call) the call is solved.
+    The cache's token then names the new state, or is dropped when no record is active.
     """
     record = _record.get()
     before = None if record is None else _token(cache, record)
@@ -169,11 +157,6 @@ def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool, replay
     kept = record.get(key) if remember else None
     if kept is not None:
         (ok, lam, t), entries = kept
-        if replay is not None:
-            state = {k: v for k, v in cache.items() if k not in (TOKEN, DEFERRED)}
-            if "rows" in state:
-                state["rows"] = state["rows"].copy()
-            cache.setdefault(DEFERRED, []).append((replay, state))
         cache.update(entries)
         if "rows" in entries:
             cache["rows"] = entries["rows"].copy()
@@ -184,27 +167,9 @@ def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool, replay
     if cache.get(ANSWERED):
         return ok, lam, t  # answered by its chain (``_chain_optimum``): not kept
     if remember:
-        entries = {k: v for k, v in cache.items() if k not in ("warm", TOKEN, DEFERRED)}
+        entries = {k: v for k, v in cache.items() if k not in ("warm", TOKEN)}
         if "rows" in entries:
             entries["rows"] = entries["rows"].copy()
         record.put(key, (ok, None if lam is None else np.array(lam, dtype=np.float64), t), entries)
     cache[TOKEN] = key
     return ok, lam, t
-
-
-def replay_deferred(cache: dict) -> None:
-    """Solve again, in order, the calls answered from the record that ``cache`` defers
-    (``DEFERRED``), each on the state of the cache it was made on and on the warm program
-    the calls before it left; that warm program is then the cache's (``cache["warm"]``).
-    Nothing when no call is deferred."""
-    calls = cache.pop(DEFERRED, None)
-    if not calls:
-        return
-    warm = cache.get("warm")
-    for replay, state in calls:
-        if warm is not None:
-            state["warm"] = warm
-        replay(state)
-        warm = state.get("warm")
-    if warm is not None:
-        cache["warm"] = warm

@@ -30,7 +30,7 @@ from gsp_householder.graphs._pair_geometry import (
     symmetric_product,
 )
 from gsp_householder.graphs._row_magnitude import row_magnitudes
-from gsp_householder.graphs._span_memo import derived_token, remembered_call, replay_deferred
+from gsp_householder.graphs._span_memo import derived_token, remembered_call
 from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -157,10 +157,19 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     presolve (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its
     tolerances.
 
-    Inside ``_span_memo.remembered_spans`` a call made before with the same arguments, on
-    a ``cache`` in the same state, is answered from the record
-    (``_span_memo.remembered_call``): a max-margin call always, an objective call over a
-    noisy span when the cache holds no warm program yet (``_answer_kept``).
+    Inside ``_span_memo.remembered_spans`` a max-margin call made before with the same
+    arguments, on a ``cache`` in the same state, is answered from the record
+    (``_span_memo.remembered_call``). An objective call is always solved: over a noisy
+    span it starts or advances the cache's warm program, whose basis the next objective
+    call starts from, and a warm solve reaches its vertex (the program's only optimum,
+    ``WarmProgram.unique_optimum``) to last bits that depend on that basis; answered from
+    the record, the call would leave the warm program unstarted, and the next solve's
+    vertex would differ in its last bits (perturbed ``circular_ladder_graph(8)``, SkylakeX
+    kernels: 107 Laplacian entries of the answer). Measured on the small symmetric
+    inputs of ``benchmarks/bench_span_memo.py``, every objective call the record could
+    have answered would have been solved again before the cache's next warm solve: such
+    answers save nothing. The objective programs of exact spans are solved cold, and a
+    cold program solved before is not solved again (``_program_memo``).
     """
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
@@ -172,48 +181,14 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     if band is not None:
         arrays += [np.asarray(band[0]), np.asarray(band[1]), band[2]]
     flags = ("valid_in_span", float(floor), objective is None, band is None, bool(settle))
-
-    def solved_on(programs):
-        return _solved_in_span(B, Lam, tol, floor, hint, objective, band, programs, settle)
-
     return remembered_call(
         B,
         arrays,
         flags,
         cache,
-        lambda: solved_on(cache),
-        remember=_answer_kept(objective, cache),
-        replay=solved_on if objective is not None and band is None else None,
+        lambda: _solved_in_span(B, Lam, tol, floor, hint, objective, band, cache, settle),
+        remember=objective is None,
     )
-
-
-def _answer_kept(objective, cache) -> bool:
-    r"""Whether a ``valid_in_span`` call with ``objective`` on ``cache`` may be answered
-    from the record of ``_span_memo.remembered_spans``: a max-margin call (no
-    ``objective``), or an objective call over a noisy span (pair bounds at least
-    ``WARM_MIN_SLACK``, whose objective programs are warm-started: ``_warm_program``) on
-    a cache that holds no warm program yet.
-
-    Such a call is a function of its arguments and of its cache's arrays but for the
-    basis its warm program starts from: a warm solve's vertex is returned only when it
-    is the program's only optimum (``WarmProgram.unique_optimum``), which a cold solve
-    reaches too, but its last bits depend on that basis; otherwise the program is solved
-    cold. A cache with no warm program has no such basis. A call answered from the
-    record leaves the warm program where it was, so it is solved again
-    (``_span_memo.replay_deferred``) before the next objective call solves on the cache:
-    that call then starts from the basis it would have started from. The objective
-    programs of exact spans are solved cold, and a cold program solved before is not
-    solved again (``_program_memo``): they are not recorded here. The random objectives
-    that follow a family's reweighted descents (``sparse_vertices``) are drawn anew when
-    the family is searched again, so a descent answered from the record is in practice
-    solved again before them: on the small symmetric graphs of ``bench_span_memo.py`` every
-    objective call so answered was replayed.
-    """
-    if objective is None:
-        return True
-    h = cache.get("h")
-    return ("warm" not in cache and h is not None and h.size > 0
-            and float(h.min()) >= WARM_MIN_SLACK)
 
 
 def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache, settle):
@@ -462,7 +437,6 @@ def _warm_program(cache, use, floor, fixed_rows, fixed_ub, A_eq, b_eq, lower, up
     h = cache["h"]
     if not use or not (h.size and float(h.min()) >= WARM_MIN_SLACK):
         return None
-    replay_deferred(cache)  # calls answered from a record: their warm solves first
     warm = cache.get("warm")
     if warm is None or warm.floor != floor:
         program = _dense_lp.WarmProgram(fixed_rows, fixed_ub, A_eq, b_eq, lower, upper)

@@ -9,16 +9,14 @@ import pytest
 
 from gsp_householder.graphs import _dense_lp, _span_memo, _template_lp
 from gsp_householder.graphs._span_memo import remembered_call, remembered_spans
-from gsp_householder.graphs._template_lp import _answer_kept
 
 
 class _Program:
     """A stand-in for ``valid_in_span``'s solve: each call appends ``step`` entries to
     the cache's ``rows``, sets its pair bounds ``h`` to ``bound`` and, when ``warm`` (an
     objective program) over a noisy span, advances the cache's ``warm`` counter (its warm
-    program); its answer depends on the rows, not on the counter, as a warm program's
-    vertex does not depend on its starting basis. Objective calls are remembered as
-    ``valid_in_span`` remembers them (``_answer_kept``)."""
+    program). As in ``valid_in_span``, max-margin calls are remembered and objective calls
+    are always solved."""
 
     def __init__(self):
         self.solved = []
@@ -36,10 +34,7 @@ class _Program:
             return True, lam, float(step)
 
         flags = ("test", warm)
-        objective = np.ones(1) if warm else None
-        return remembered_call(
-            B, [np.array([float(step)])], flags, cache, solve, _answer_kept(objective, cache)
-        )
+        return remembered_call(B, [np.array([float(step)])], flags, cache, solve, not warm)
 
 
 def test_a_call_on_a_cache_in_the_same_state_is_answered_from_the_record():
@@ -84,39 +79,67 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
         assert len(program.solved) == solved + 1
 
 
-def test_objective_calls_are_remembered_until_a_warm_program_starts():
-    """An objective call over a noisy span on a cache with no warm program is answered
-    from the record when made before on a cache in the same state; on a cache that holds
-    a warm program, or over an exact span, it is solved; either names the same next
-    state, and another objective a new one."""
+def test_objective_calls_are_solved_but_name_the_next_state():
+    """An objective call is solved every time, even on a cache in a state where the
+    same call was made before (its solve advances the cache's warm program); it names
+    the same next state as the first call, so the max-margin calls after it are answered
+    from the record, and another objective names another state."""
     program, B = _Program(), object()
     with remembered_spans():
         first, again, other = {}, {}, {}
         program.call(B, first, 2)
-        program.call(B, first, 3, warm=True)  # solved: it starts the warm program
-        program.call(B, first, 5, warm=True)  # solved on the warm program
+        program.call(B, first, 3, warm=True)
         program.call(B, first, 1)
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1]
-        program.call(B, again, 2)
-        program.call(B, again, 3, warm=True)  # no warm program: from the record
-        assert "warm" not in again
-        np.testing.assert_array_equal(first["rows"][: again["rows"].size], again["rows"])
-        again["warm"] = 0  # a warm program started (by another objective call)
-        program.call(B, again, 5, warm=True)  # solved: the cache holds a warm program
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        assert [s for s, _, _ in program.solved] == [2, 3, 1]
+        assert first["warm"] == 1
+        program.call(B, again, 2)  # from the record
+        program.call(B, again, 3, warm=True)  # solved: it starts the warm program
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]
+        assert again["warm"] == 1
         program.call(B, again, 1)  # the same state as ``first``'s: from the record
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]
         np.testing.assert_array_equal(first["rows"], again["rows"])
         program.call(B, other, 2)
         program.call(B, other, 4, warm=True)  # another objective
         program.call(B, other, 1)  # another state: solved
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5, 4, 1]
-        # exact spans (bounds below WARM_MIN_SLACK): objective calls solved every time
-        # (their cold programs are kept by ``_program_memo``)
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3, 4, 1]
+        # exact spans (bounds below WARM_MIN_SLACK): solved every time too (their cold
+        # programs are kept by ``_program_memo``)
         for cache in ({}, {}):
             program.call(B, cache, 6, bound=1e-9)
             program.call(B, cache, 7, warm=True, bound=1e-9)
-        assert [s for s, _, _ in program.solved][7:] == [6, 7, 7]
+        assert [s for s, _, _ in program.solved][6:] == [6, 7, 7]
+
+
+def test_valid_in_span_solves_an_objective_call_the_record_holds(monkeypatch):
+    """``valid_in_span`` answers a max-margin call made before on a cache in the same
+    state from the record, and solves an objective call made before on a cache in the
+    same state again: its solve starts the cache's warm program."""
+    solved = []
+
+    def solve(B, Lam, tol, floor, hint, objective, band, cache, settle):
+        solved.append(objective is None)
+        cache["rows"] = np.append(cache.get("rows", np.zeros(0)), len(solved))
+        cache["h"] = np.full(3, 1e-3)  # a noisy span: objective programs warm-started
+        if objective is not None:
+            cache["warm"] = len(solved)  # the warm program this solve left
+        return True, np.array([float(len(solved)), 0.0]), 1.0
+
+    monkeypatch.setattr(_template_lp, "_solved_in_span", solve)
+    B, Lam, tol = object(), np.eye(3)[:, :2], np.full(3, 1e-3)
+    hint = (np.array([0]), np.array([1]))
+    objective = np.ones(3)
+    with remembered_spans():
+        first, again = {}, {}
+        for cache in (first, again):
+            _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache=cache)
+            _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, objective=objective, cache=cache)
+        assert solved == [True, False, False]  # the max-margin call answered once
+        assert first["warm"] == 2 and again["warm"] == 3  # each cache its own warm program
+        _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache={})
+        assert solved == [True, False, False]  # from the record
+    _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache={})
+    assert solved == [True, False, False, True]  # no record: solved
 
 
 def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
@@ -131,79 +154,18 @@ def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
         assert len(program.solved) == 5
 
 
-class _WarmCalls:
-    """A stand-in for ``valid_in_span``'s objective calls over a noisy span whose answer
-    depends on the warm program's history, as a warm solve's last bits do on the basis it
-    starts from: each solve replays the cache's deferred calls first (as
-    ``_template_lp._warm_program`` does), then records its step in the cache's ``warm``
-    history and answers the history's sum. Each call appends its step to ``rows``."""
-
-    def __init__(self):
-        self.solved = []
-
-    def solved_on(self, cache, step):
-        _span_memo.replay_deferred(cache)
-        self.solved.append(step)
-        history = (*cache.get("warm", ()), step)
-        cache["warm"] = history
-        cache["rows"] = np.append(cache.get("rows", np.zeros(0)), step)
-        return True, np.array([float(sum(history)), float(len(history))]), float(step)
-
-    def call(self, B, cache, step):
-        remember = "warm" not in cache  # ``_answer_kept`` over a noisy span
-        return remembered_call(
-            B,
-            [np.array([float(step)])],
-            ("test", False),
-            cache,
-            lambda: self.solved_on(cache, step),
-            remember,
-            replay=lambda state: self.solved_on(state, step),
-        )
-
-
-def test_objective_calls_answered_from_the_record_are_replayed_before_a_warm_solve():
-    """Objective calls answered from the record leave the cache's warm program as a
-    solve would have left it: a later call solved on that cache answers what it answers
-    after the same calls all solved, and calls all answered from the record solve
-    nothing."""
-    calls, B = _WarmCalls(), object()
-    cache = {}
-    fresh = [calls.call(B, cache, s) for s in (2, 3, 5)]  # no record: each solved
-    with remembered_spans():
-        calls.call(B, {}, 2)  # solved and kept: the cache had no warm program
-        calls.call(B, {}, 2)  # from the record, deferred
-        second = {}
-        calls.call(B, second, 2)
-        calls.call(B, second, 3)  # replays 2, solves 3 (kept: no warm program before)
-        assert calls.solved[3:] == [2, 2, 3] and second["warm"] == (2, 3)
-        solved = len(calls.solved)
-        again = {}
-        kept = [calls.call(B, again, s) for s in (2, 3)]  # both from the record
-        assert len(calls.solved) == solved
-        assert len(again[_span_memo.DEFERRED]) == 2 and "warm" not in again
-        kept.append(calls.call(B, again, 5))  # replays 2 and 3, then solves 5
-        assert calls.solved[solved:] == [2, 3, 5]
-        assert _span_memo.DEFERRED not in again and again["warm"] == (2, 3, 5)
-        np.testing.assert_array_equal(again["rows"], cache["rows"])
-    for a, b in zip(kept, fresh, strict=True):
-        assert a[0] == b[0] and a[2] == b[2]
-        np.testing.assert_array_equal(a[1], b[1])
-    assert fresh[2][1][0] == 10.0  # not 5.0: the answer of a new warm program
-
-
 @pytest.mark.skipif(not _dense_lp.available(), reason="HiGHS bindings not importable")
 def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     """``infer_laplacian`` on perturbed eigenvectors whose searches pose programs again
     gives, with the record, the graph, family and candidates it gives solving every
-    call (and the record answers some calls, objective calls among them)."""
+    call; the record answers some max-margin calls and no objective call."""
     from gsp_householder import fourier_basis, infer_laplacian
     from gsp_householder.graphs import laplacian_inference
 
-    # an objective call answered from the record defers its warm solves
-    # (``replay_deferred``): without that, on these eigenvectors under SkylakeX kernels,
-    # the next objective call of the family, solved on a new warm program, reached its
-    # vertex to other bits, and 107 Laplacian entries differed
+    # objective calls are always solved: when the record answered one, on these
+    # eigenvectors under SkylakeX kernels, the next objective call of the family, solved
+    # on a new warm program, reached its vertex to other bits, and 107 Laplacian entries
+    # differed
     B = fourier_basis(nx.circular_ladder_graph(8))
     V0 = B.eigenvectors
     rng = np.random.default_rng(1)
@@ -218,11 +180,9 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
         hits.append(kept is not None)
         return kept
 
-    def objective_counted(B, arrays, flags, cache, solve, remember, replay=None):
+    def objective_counted(B, arrays, flags, cache, solve, remember):
         solved = []
-        answer = call(
-            B, arrays, flags, cache, lambda: solved.append(1) or solve(), remember, replay
-        )
+        answer = call(B, arrays, flags, cache, lambda: solved.append(1) or solve(), remember)
         if not flags[2]:  # an objective call
             objective_hits.append(not solved)
         return answer
@@ -233,7 +193,7 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
         warnings.simplefilter("always")
         kept = infer_laplacian(V, rng=0)
     assert any(hits)
-    assert any(objective_hits)  # reweighted descents of a family searched again
+    assert objective_hits and not any(objective_hits)  # objective calls made, all solved
     monkeypatch.setattr(laplacian_inference, "remembered_spans", contextlib.nullcontext)
     with warnings.catch_warnings(record=True) as again:
         warnings.simplefilter("always")

@@ -8,8 +8,8 @@ run with the record and with ``remembered_spans`` replaced by ``contextlib.nullc
 (every call solved), and the two results compared bit for bit: the Laplacian, the
 candidates and the warnings. Each row gives the Laplacian entries that differ, whether
 the candidates or warnings differ, the calls answered from the record (objective calls
-among them), the deferred calls solved again (``replay_deferred``) and the CPU seconds
-of both runs.
+among them: none, the record answers max-margin calls only) and the CPU seconds of both
+runs.
 
 With ``--seeded`` the perturbed inputs are built as ``tests/test_span_memo.py`` builds
 its input instead (noise 1e-3 per entry, orthonormalised by QR, columns permuted, one
@@ -53,12 +53,12 @@ def _graph(name):
 
 def _inferred(V, record: bool, counts: dict):
     """``infer_laplacian(V, rng=0)`` with the record or solving every call, its warnings
-    and CPU seconds; ``counts`` gets the calls answered from the record and replayed."""
+    and CPU seconds; ``counts`` gets the calls answered from the record (objective calls
+    among them)."""
     from gsp_householder import infer_laplacian
     from gsp_householder.graphs import _span_memo, _template_lp, laplacian_inference
 
     get, call = _span_memo._Record.get, _span_memo.remembered_call
-    replay = getattr(_template_lp, "replay_deferred", None)
 
     def counted_get(self, key):
         kept = get(self, key)
@@ -71,14 +71,8 @@ def _inferred(V, record: bool, counts: dict):
         counts["objective_hits"] += (not solved) and not flags[2]
         return out
 
-    def counted_replay(cache):
-        counts["replayed"] += len(cache.get(getattr(_span_memo, "DEFERRED", ""), ()))
-        return replay(cache)
-
     saved = laplacian_inference.remembered_spans
     _span_memo._Record.get, _template_lp.remembered_call = counted_get, counted_call
-    if replay is not None:
-        _template_lp.replay_deferred = counted_replay
     if not record:
         laplacian_inference.remembered_spans = contextlib.nullcontext
     try:
@@ -89,8 +83,6 @@ def _inferred(V, record: bool, counts: dict):
         cpu = time.process_time() - t
     finally:
         _span_memo._Record.get, _template_lp.remembered_call = get, call
-        if replay is not None:
-            _template_lp.replay_deferred = replay
         laplacian_inference.remembered_spans = saved
     return res, [str(w.message) for w in caught], cpu
 
@@ -123,7 +115,7 @@ def run_case(name: str, draw: int | None, seeded: bool = False) -> dict:
         if draw is not None:
             V = _perturb(V, 1e-3, np.random.default_rng(100 + draw))
         V = _shuffle(V, np.random.default_rng(0 if draw is None else draw))
-    counts = {"hits": 0, "objective_hits": 0, "replayed": 0}
+    counts = {"hits": 0, "objective_hits": 0}
     kept, kept_warnings, kept_cpu = _inferred(V, True, counts)
     solved, solved_warnings, solved_cpu = _inferred(V, False, dict(counts))
     same_candidates = len(kept.candidates) == len(solved.candidates) and all(
@@ -147,9 +139,9 @@ def main():
     args = p.parse_args()
     print(
         "| graph | input | entries differing | edges (record / solved) | candidates same | "
-        "warnings same | hits (objective) | replayed | cpu s record | cpu s solved |"
+        "warnings same | hits (objective) | cpu s record | cpu s solved |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     differing = 0
     for name in args.only:
         for draw in (*(() if args.seeded else (None,)), *range(args.draws)):
@@ -161,7 +153,7 @@ def main():
             print(
                 f"| {name} | {label} | {r['entries']} | {r['edges'][0]} / {r['edges'][1]} | "
                 f"{'yes' if r['candidates'] else 'NO'} | {'yes' if r['warnings'] else 'NO'} | "
-                f"{r['hits']} ({r['objective_hits']}) | {r['replayed']} | "
+                f"{r['hits']} ({r['objective_hits']}) | "
                 f"{r['cpu'][0]:.2f} | {r['cpu'][1]:.2f} |",
                 flush=True,
             )

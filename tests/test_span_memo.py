@@ -9,16 +9,14 @@ import pytest
 
 from gsp_householder.graphs import _dense_lp, _span_memo, _template_lp
 from gsp_householder.graphs._span_memo import remembered_call, remembered_spans
-from gsp_householder.graphs._template_lp import _answer_kept
 
 
 class _Program:
     """A stand-in for ``valid_in_span``'s solve: each call appends ``step`` entries to
     the cache's ``rows``, sets its pair bounds ``h`` to ``bound`` and, when ``warm`` (an
     objective program) over a noisy span, advances the cache's ``warm`` counter (its warm
-    program); its answer depends on the rows, not on the counter, as a warm program's
-    vertex does not depend on its starting basis. Objective calls are remembered as
-    ``valid_in_span`` remembers them (``_answer_kept``)."""
+    program). As in ``valid_in_span``, max-margin calls are remembered and objective calls
+    are always solved."""
 
     def __init__(self):
         self.solved = []
@@ -36,10 +34,7 @@ class _Program:
             return True, lam, float(step)
 
         flags = ("test", warm)
-        objective = np.ones(1) if warm else None
-        return remembered_call(
-            B, [np.array([float(step)])], flags, cache, solve, _answer_kept(objective, cache)
-        )
+        return remembered_call(B, [np.array([float(step)])], flags, cache, solve, not warm)
 
 
 def test_a_call_on_a_cache_in_the_same_state_is_answered_from_the_record():
@@ -84,39 +79,67 @@ def test_a_cache_changed_outside_a_record_is_never_answered_from_one():
         assert len(program.solved) == solved + 1
 
 
-def test_objective_calls_are_remembered_until_a_warm_program_starts():
-    """An objective call over a noisy span on a cache with no warm program is answered
-    from the record when made before on a cache in the same state; on a cache that holds
-    a warm program, or over an exact span, it is solved; either names the same next
-    state, and another objective a new one."""
+def test_objective_calls_are_solved_but_name_the_next_state():
+    """An objective call is solved every time, even on a cache in a state where the
+    same call was made before (its solve advances the cache's warm program); it names
+    the same next state as the first call, so the max-margin calls after it are answered
+    from the record, and another objective names another state."""
     program, B = _Program(), object()
     with remembered_spans():
         first, again, other = {}, {}, {}
         program.call(B, first, 2)
-        program.call(B, first, 3, warm=True)  # solved: it starts the warm program
-        program.call(B, first, 5, warm=True)  # solved on the warm program
+        program.call(B, first, 3, warm=True)
         program.call(B, first, 1)
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1]
-        program.call(B, again, 2)
-        program.call(B, again, 3, warm=True)  # no warm program: from the record
-        assert "warm" not in again
-        np.testing.assert_array_equal(first["rows"][: again["rows"].size], again["rows"])
-        again["warm"] = 0  # a warm program started (by another objective call)
-        program.call(B, again, 5, warm=True)  # solved: the cache holds a warm program
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        assert [s for s, _, _ in program.solved] == [2, 3, 1]
+        assert first["warm"] == 1
+        program.call(B, again, 2)  # from the record
+        program.call(B, again, 3, warm=True)  # solved: it starts the warm program
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]
+        assert again["warm"] == 1
         program.call(B, again, 1)  # the same state as ``first``'s: from the record
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5]
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3]
         np.testing.assert_array_equal(first["rows"], again["rows"])
         program.call(B, other, 2)
         program.call(B, other, 4, warm=True)  # another objective
         program.call(B, other, 1)  # another state: solved
-        assert [s for s, _, _ in program.solved] == [2, 3, 5, 1, 5, 4, 1]
-        # exact spans (bounds below WARM_MIN_SLACK): objective calls solved every time
-        # (their cold programs are kept by ``_program_memo``)
+        assert [s for s, _, _ in program.solved] == [2, 3, 1, 3, 4, 1]
+        # exact spans (bounds below WARM_MIN_SLACK): solved every time too (their cold
+        # programs are kept by ``_program_memo``)
         for cache in ({}, {}):
             program.call(B, cache, 6, bound=1e-9)
             program.call(B, cache, 7, warm=True, bound=1e-9)
-        assert [s for s, _, _ in program.solved][7:] == [6, 7, 7]
+        assert [s for s, _, _ in program.solved][6:] == [6, 7, 7]
+
+
+def test_valid_in_span_solves_an_objective_call_the_record_holds(monkeypatch):
+    """``valid_in_span`` answers a max-margin call made before on a cache in the same
+    state from the record, and solves an objective call made before on a cache in the
+    same state again: its solve starts the cache's warm program."""
+    solved = []
+
+    def solve(B, Lam, tol, floor, hint, objective, band, cache, settle):
+        solved.append(objective is None)
+        cache["rows"] = np.append(cache.get("rows", np.zeros(0)), len(solved))
+        cache["h"] = np.full(3, 1e-3)  # a noisy span: objective programs warm-started
+        if objective is not None:
+            cache["warm"] = len(solved)  # the warm program this solve left
+        return True, np.array([float(len(solved)), 0.0]), 1.0
+
+    monkeypatch.setattr(_template_lp, "_solved_in_span", solve)
+    B, Lam, tol = object(), np.eye(3)[:, :2], np.full(3, 1e-3)
+    hint = (np.array([0]), np.array([1]))
+    objective = np.ones(3)
+    with remembered_spans():
+        first, again = {}, {}
+        for cache in (first, again):
+            _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache=cache)
+            _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, objective=objective, cache=cache)
+        assert solved == [True, False, False]  # the max-margin call answered once
+        assert first["warm"] == 2 and again["warm"] == 3  # each cache its own warm program
+        _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache={})
+        assert solved == [True, False, False]  # from the record
+    _template_lp.valid_in_span(B, Lam, tol, 0.1, hint, cache={})
+    assert solved == [True, False, False, True]  # no record: solved
 
 
 def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
@@ -135,17 +158,16 @@ def test_the_record_drops_the_oldest_calls_past_its_size(monkeypatch):
 def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
     """``infer_laplacian`` on perturbed eigenvectors whose searches pose programs again
     gives, with the record, the graph, family and candidates it gives solving every
-    call (and the record answers some calls, objective calls among them)."""
-    from _basis_inputs import stored_eigenvectors
-
+    call; the record answers some max-margin calls and no objective call."""
     from gsp_householder import fourier_basis, infer_laplacian
     from gsp_householder.graphs import laplacian_inference
 
-    # the eigenvectors fourier_basis gave before its repeated eigenspaces took ties by
-    # node order (stored); on the new ones, under SkylakeX kernels, the graph returned
-    # with the record differs from the one solving every call (107 Laplacian entries)
+    # objective calls are always solved: when the record answered one, on these
+    # eigenvectors under SkylakeX kernels, the next objective call of the family, solved
+    # on a new warm program, reached its vertex to other bits, and 107 Laplacian entries
+    # differed
     B = fourier_basis(nx.circular_ladder_graph(8))
-    V0 = stored_eigenvectors("circular_ladder_8", B.laplacian)
+    V0 = B.eigenvectors
     rng = np.random.default_rng(1)
     V = V0 + 1e-3 * rng.standard_normal(V0.shape) / np.sqrt(B.n)
     V = np.linalg.qr(V)[0] * np.sign(np.sum(V * np.linalg.qr(V)[0], axis=0))
@@ -171,7 +193,7 @@ def test_inference_answers_do_not_depend_on_the_record(monkeypatch):
         warnings.simplefilter("always")
         kept = infer_laplacian(V, rng=0)
     assert any(hits)
-    assert any(objective_hits)  # reweighted descents of a family searched again
+    assert objective_hits and not any(objective_hits)  # objective calls made, all solved
     monkeypatch.setattr(laplacian_inference, "remembered_spans", contextlib.nullcontext)
     with warnings.catch_warnings(record=True) as again:
         warnings.simplefilter("always")

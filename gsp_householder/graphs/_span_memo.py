@@ -12,11 +12,17 @@ that history, its *token*, names the state. While ``remembered_spans`` is active
 max-margin call's answer and the entries it left in its cache are kept under the digest
 of its arguments and of its cache's token; a call with the same digest is answered from
 the record (its cache given the same entries, the same arrays) instead of solved.
-Objective calls (``sparse_vertices``) extend the token too; they are answered from the
-record only over a noisy span whose cache holds no warm program yet
-(``_template_lp._answer_kept``): a warm program starts from the basis the cache's
-earlier objective programs left, which an answer from the record would not move (that
-basis decides no answer, but the record keeps the answers of one history of it only).
+Objective calls (``sparse_vertices``) extend the token too, but are always solved
+(``remember`` false): over a noisy span such a call starts or advances its cache's warm
+program (``cache["warm"]``, which the record does not keep), and the next objective call
+starts from the basis it left. A warm solve reaches the same vertex from another basis,
+but not to the same bits, so a call answered from the record would leave the warm program
+unstarted and change the last bits of the next solve (perturbed
+``circular_ladder_graph(8)``, SkylakeX kernels: 107 Laplacian entries of the answer
+differed). Nor would answering them save work: on the 92 small symmetric inputs of
+``benchmarks/bench_span_memo.py``, every objective call the record could have answered
+was followed by another objective call on the same cache, whose warm solve needs the
+warm program the answered call would have left: each had to be solved anyway.
 
 On perturbed ``ladder(35)`` (draw 0) 1 866 of 4 955 HiGHS runs repeated a program
 already solved in the same inference: the prefix searches of the noisy ladders at the
@@ -135,12 +141,11 @@ def remembered_call(B, arrays, flags, cache: dict, solve, remember: bool):
     kept for the same call.
 
     ``arrays`` and ``flags`` are the call's arguments (``program_key``); ``B`` its pair
-    basis. With ``remember`` (a max-margin call, or an objective call over a noisy span
-    on a cache with no warm program: ``_template_lp._answer_kept``), a call with the same
-    arguments on a cache with the same token is answered from the record, and ``cache`` is given the
+    basis. With ``remember`` (a max-margin call), a call with the same arguments on a
+    cache with the same token is answered from the record, and ``cache`` is given the
     entries the first call left in its own (``rows`` copied, the other arrays shared:
-    they are not written in place); otherwise the call is solved. The cache's token then
-    names the new state, or is dropped when no record is active.
+    they are not written in place); otherwise (an objective call) the call is solved.
+    The cache's token then names the new state, or is dropped when no record is active.
     """
     record = _record.get()
     before = None if record is None else _token(cache, record)

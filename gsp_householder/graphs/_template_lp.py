@@ -157,10 +157,19 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
     presolve (``_dense_lp.confirmed_solve``): the bounds of exact spans are below its
     tolerances.
 
-    Inside ``_span_memo.remembered_spans`` a call made before with the same arguments, on
-    a ``cache`` in the same state, is answered from the record
-    (``_span_memo.remembered_call``): a max-margin call always, an objective call over a
-    noisy span when the cache holds no warm program yet (``_answer_kept``).
+    Inside ``_span_memo.remembered_spans`` a max-margin call made before with the same
+    arguments, on a ``cache`` in the same state, is answered from the record
+    (``_span_memo.remembered_call``). An objective call is always solved: over a noisy
+    span it starts or advances the cache's warm program, whose basis the next objective
+    call starts from, and a warm solve reaches its vertex (the program's only optimum,
+    ``WarmProgram.unique_optimum``) to last bits that depend on that basis; answered from
+    the record, the call would leave the warm program unstarted, and the next solve's
+    vertex would differ in its last bits (perturbed ``circular_ladder_graph(8)``, SkylakeX
+    kernels: 107 Laplacian entries of the answer). Measured on the small symmetric
+    inputs of ``benchmarks/bench_span_memo.py``, every objective call the record could
+    have answered would have been solved again before the cache's next warm solve: such
+    answers save nothing. The objective programs of exact spans are solved cold, and a
+    cold program solved before is not solved again (``_program_memo``).
     """
     if Lam.shape[1] == 1 and objective is None and band is None:
         return _check_single(B, Lam[:, 0], tol, floor, hint)
@@ -173,36 +182,13 @@ def valid_in_span(B: PairBasis, Lam, tol, floor, hint, objective=None, band=None
         arrays += [np.asarray(band[0]), np.asarray(band[1]), band[2]]
     flags = ("valid_in_span", float(floor), objective is None, band is None, bool(settle))
     return remembered_call(
-        B, arrays, flags, cache,
+        B,
+        arrays,
+        flags,
+        cache,
         lambda: _solved_in_span(B, Lam, tol, floor, hint, objective, band, cache, settle),
-        remember=_answer_kept(objective, cache))
-
-
-def _answer_kept(objective, cache) -> bool:
-    r"""Whether a ``valid_in_span`` call with ``objective`` on ``cache`` may be answered
-    from the record of ``_span_memo.remembered_spans``: a max-margin call (no
-    ``objective``), or an objective call over a noisy span (pair bounds at least
-    ``WARM_MIN_SLACK``, whose objective programs are warm-started: ``_warm_program``) on
-    a cache that holds no warm program yet.
-
-    Such a call is a function of its arguments and of its cache's arrays but for the
-    basis its warm program starts from, and that basis decides no answer: a warm solve's
-    vertex is returned only when it is the program's only optimum
-    (``WarmProgram.unique_optimum``), which a cold solve reaches too; otherwise the
-    program is solved cold. A cache with no warm program has no such basis; a warm
-    program that a later call starts holds the rows of the cache's state from its first
-    solve. The objective programs of exact spans are solved cold, and a cold program
-    solved before is not solved again (``_program_memo``): they are not recorded here.
-    Perturbed ``circulant_graph(60, [1, 7, 16])``, draw 1: a family's reweighted
-    $\ell_1$ descents (``sparse_vertices``) were solved again on 112 of its 163
-    families, each the same span, tolerances and state, and each of their 308 programs
-    gave the vertex of its first solve again, bit for bit.
-    """
-    if objective is None:
-        return True
-    h = cache.get("h")
-    return ("warm" not in cache and h is not None and h.size > 0
-            and float(h.min()) >= WARM_MIN_SLACK)
+        remember=objective is None,
+    )
 
 
 def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache, settle):

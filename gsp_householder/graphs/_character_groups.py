@@ -214,7 +214,7 @@ def _paired_by_translations(V, label, squared) -> np.ndarray:
     complementary diagonals ($\\cos^2$ and $\\sin^2$ of the same angle) that no overlap
     level joins. The halves of the eigenspaces of the characters $a$ and $3a$ of $C_8$
     (and of $b$ and $b'$ of the other factor with $2b = \\pm 2b'$) complement one
-    another too: on the 8 x 12 torus a half has up to four groups whose union with it
+    another too: on the 8 x 12 torus a half has four to eight groups whose union with it
     has a constant diagonal, one of them its own other half. Two groups are partners
     when their union has a constant diagonal and each is the only such group of the
     other that keeps the groups found so far under one group of translations
@@ -222,8 +222,8 @@ def _paired_by_translations(V, label, squared) -> np.ndarray:
     again, until no group has a single such partner. Halves left with several are not
     paired (the overlap levels join them later, into unions of eigenspaces): pairing
     them by the overlap of their patterns joined halves of different eigenspaces
-    (8 x 12 torus, shuffles 0, 1, 3, 6, 8, 9, 11-13). Used only when the overlap
-    levels alone give no grouping.
+    (8 x 12 torus, shuffles 0, 1, 3, 6, 8, 9, 11-13). Used only when the grouping
+    that `_paired` gives was refused for want of common translations.
     """
     count = int(label.max()) + 1
     groups = [np.flatnonzero(label == g) for g in range(count)]

@@ -246,8 +246,9 @@ def test_character_groups_of_the_eight_by_twelve_torus_are_unions_of_eigenspaces
     # bases the overlap levels join eigenspaces (shuffles 5 and 10: 22 groups for 29
     # eigenspaces, 7 of them unions; 2 and 7: the 29 eigenspaces; all after pairing,
     # `_paired`); a group may be a union of eigenspaces, never a part of one (shuffles
-    # 0, 1, 3, 6, 8, 9, 11-13 of this basis: groups that split 2 to 12 eigenspaces, each
-    # with a constant diagonal, which `character_groups` returns)
+    # 0, 1, 3, 6, 8, 9, 11-13 of this basis gave groups that split 2 to 12 eigenspaces,
+    # each with a constant diagonal, before the common translations were required:
+    # tests/test_character_translations.py)
     from gsp_householder.graphs._character_groups import character_groups
 
     B = fourier_basis(nx.convert_node_labels_to_integers(

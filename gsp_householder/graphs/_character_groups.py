@@ -91,11 +91,8 @@ def character_groups(V: np.ndarray, c: int, *, pair_halves: bool = True) -> list
     for level in OVERLAP_LEVELS:
         label = _merged(pattern, probes, label, c, level)
         levels.append(label)
-        count = int(label.max()) + 1
-        if count == n:
-            continue
-        groups = [np.flatnonzero(label == g) for g in range(count)]
-        if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
+        groups = _diagonal_groups(label, squared)
+        if groups:
             refined = [part for g in groups for part in _finest(g, levels[:-1], squared)]
             for grouping in (refined, groups):
                 if _one_translation_group(V, grouping):
@@ -117,9 +114,8 @@ def character_groups(V: np.ndarray, c: int, *, pair_halves: bool = True) -> list
         label = np.arange(n)
         for level in OVERLAP_LEVELS:
             label = pairing(_kept_apart(label, _merged(pattern, probes, label, c, level), squared))
-            count = int(label.max()) + 1
-            groups = [np.flatnonzero(label == g) for g in range(count)]
-            if count < n and all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
+            groups = _diagonal_groups(label, squared)
+            if groups:
                 if _one_translation_group(V, groups):
                     return _partition_with_column_alone(groups, c)
                 refused = True
@@ -375,6 +371,19 @@ def _one_translation_group(V: np.ndarray, groups: list[np.ndarray]) -> bool:
     """Whether the groups' projectors are invariant under one group of translations
     (`_Translations`, every row)."""
     return _Translations(V, groups).hold()
+
+
+def _diagonal_groups(label: np.ndarray, squared: np.ndarray) -> list[np.ndarray]:
+    """The groups of columns of ``label`` when there are fewer groups than columns and
+    every group's projector has a constant diagonal (``squared``: the basis's entries
+    squared); else an empty list."""
+    count = int(label.max()) + 1
+    if count == label.size:
+        return []
+    groups = [np.flatnonzero(label == g) for g in range(count)]
+    if all(_constant_diagonal(squared[:, g].sum(axis=1)) for g in groups):
+        return groups
+    return []
 
 
 def _constant_diagonal(d) -> bool:

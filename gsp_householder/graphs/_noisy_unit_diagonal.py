@@ -318,7 +318,7 @@ def _determined(G: np.ndarray) -> bool:
     if info != 0:
         return False
     rcond, info = lapack.dpocon(c, np.abs(G).sum(axis=0).max(), uplo="U")
-    return info == 0 and rcond > G.shape[0] * np.finfo(float).eps
+    return bool(info == 0 and rcond > G.shape[0] * np.finfo(float).eps)
 
 
 def _read_member(Vf, Z, u, off):

@@ -414,7 +414,8 @@ def _solves_of_the_noisy_scan(monkeypatch, V):
     solve = _eigenvalue_extremes.WarmProgram.solve
 
     def counted(self, cost):
-        solves.append(int(np.argmax(cost)))
+        # +1 for a program minimising one eigenvalue, -1 for one maximising it
+        solves.append(int(np.sign(np.sum(cost))))
         return solve(self, cost)
 
     monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
@@ -429,14 +430,15 @@ def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(monkeypatch, dr
     # end at the truth (41 edges, equal weights to the noise, family 12 and 10); the
     # scan asks the programs of its largest eigenvalues first and, with no member,
     # stops after as many as the family's dimension (before: the programs in the
-    # columns' order until the strikes or split vertices stopped it), the answer the same
+    # columns' order until the strikes or split vertices stopped it), then as many
+    # programs maximising them, the answer the same
     B = fourier_basis(_cycle_with_chord())
     res, found, dimension, members, reached, solves = _solves_of_the_noisy_scan(
         monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
     )
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert found[0] == 41 and (members, reached) == ([], 0)
-    assert dimension >= MAX_STRIKES and len(solves) == dimension
+    assert dimension >= MAX_STRIKES and solves == [1] * dimension + [-1] * dimension
 
 
 @pytest.mark.parametrize("draw", [0, 2])
@@ -451,3 +453,34 @@ def test_noisy_member_found_by_the_largest_eigenvalues_programs(monkeypatch, dra
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert found[0] == 57 and [m[0] for m in members] == [41] and reached == 2
     assert len(solves) == 2
+
+
+@pytest.mark.parametrize(("draw", "found_edges"), [(1, 112), (2, 210)])
+def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
+    monkeypatch, draw, found_edges
+):
+    # LCF_graph(56, [9, -9, 15, -15], 14) perturbed by 1e-3, draws 1 and 2: the searches
+    # end at an equal-weight graph of 112 edges and a weighted one of 210, neither
+    # sharing an edge with the truth's 98, which fits the eigenvectors as well (rotation
+    # residual 1.01 and 0.99 times theirs); no program minimising an eigenvalue reaches
+    # it, the first or second maximising one does (before: those graphs, no warning)
+    B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
+    V = audit_input(B.eigenvectors, 1e-3, draw)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["extreme_members"] == (found_edges, 98)
+    assert res.history["extreme_members_unconfirmed"]
+    assert any(
+        issubclass(w.category, ConvergenceWarning) and "a still sparser graph" in str(w.message)
+        for w in caught
+    )
+    edges = [sp.triu(sp.csr_array(C), 1).count_nonzero() for C in res.candidates]
+    assert found_edges in edges
+    # the scan: the minimised programs find nothing, and the truth is the vertex of
+    # one of the first two maximised programs
+    _, found, _, members, reached, solves = _solves_of_the_noisy_scan(monkeypatch, V)
+    assert found[0] == found_edges and [m[0] for m in members] == [98] and reached == 1
+    first = solves.index(-1)
+    assert all(x == 1 for x in solves[:first]) and all(x == -1 for x in solves[first:])

@@ -30,7 +30,9 @@ their largest eigenvalue: ``LCF_graph(56, [9, -9, 15, -15], 14)`` (98 edges behi
 equal-weight graph of 112 sharing none of them) and Mycielski(6) (236 edges behind a
 weighted function of the truth with as many). On exact eigenvectors, when the minimised
 eigenvalues give no member reached by ``CONFIRMING_PROGRAMS`` programs, the programs
-maximising one eigenvalue are solved too, the graph found's largest eigenvalue first.
+maximising one eigenvalue are solved too, the graph found's largest eigenvalue first;
+on noisy ones when the minimised eigenvalues give no member, as many as the noisy scan
+solves.
 
 Internal module: arguments are validated by the caller.
 """
@@ -157,6 +159,11 @@ def sparser_extreme_members(
     solved (the Minnesota ball of 60 nodes, 59 programs); where it is a denser graph
     with the truth's eigenvectors, the truth was the vertex of the programs of its
     largest eigenvalues (the audit cycle(40) with a chord: its 4 largest of 39).
+    When those minimised programs find no member, as many programs maximising one
+    eigenvalue follow, largest first (behind a graph found with unequal weights too):
+    the perturbed ``LCF_graph(56, [9, -9, 15, -15], 14)``, where the truth, 98 edges,
+    fits as well as an equal-weight graph of 112 or a weighted one of 210 and is the
+    vertex of the first or second of them.
 
     Parameters
     ----------
@@ -200,15 +207,20 @@ def sparser_extreme_members(
     programs = max(int(family_dimension), MAX_STRIKES)
     scan = _Scan(B, basis, found, noise, reference, weighted)
     scan.run(unit[order], programs if top else None, members, reached)
-    if noise <= 0.0 and not _confirmed(members, reached):
+    if not _confirmed(members, reached) and (noise <= 0.0 or not members):
         # the truth can be the vertex of a program maximising one eigenvalue only, of
         # its largest eigenvalue, the graph found's largest or second largest
         # (``LCF_graph(56, [9, -9, 15, -15], 14)``, shuffles 0-3: 98 edges behind an
         # equal-weight graph of 112, the vertex of no minimised eigenvalue;
-        # Mycielski(6): the truth behind a weighted graph of as many edges): on exact
-        # eigenvectors those programs are solved too, largest first
-        # (``largest_first``), with the same stops but split vertices
-        scan.run(-unit[largest_first(basis, found[3])], None, members, reached, False)
+        # Mycielski(6): the truth behind a weighted graph of as many edges): those
+        # programs are solved too, largest first (``largest_first``), on exact
+        # eigenvectors with the same stops but split vertices; on noisy ones when the
+        # minimised programs found no member, at most as many as the noisy scan's
+        # (the perturbed LCF(56), draws 1 and 2: the truth the vertex of the first or
+        # second maximised program behind an equal-weight graph of 112 edges and a
+        # weighted one of 210)
+        limit = programs if noise > 0.0 else None
+        scan.run(-unit[largest_first(basis, found[3])], limit, members, reached, False)
     if not members:
         return [], 0
     sparsest = min(members, key=lambda key: members[key][0])

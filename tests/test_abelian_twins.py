@@ -209,3 +209,26 @@ def test_the_twins_of_a_level_are_listed_whole():
     assert levels[36:] == [140] * (max(MAX_TWINS, 70) - 36)
     truth = set(zip(*sp.triu(_weights(G), 1).nonzero(), strict=True))
     assert any(set(zip(*sp.triu(A, 1).nonzero(), strict=True)) == truth for A in twins)
+
+
+def _torus(a, b):
+    return nx.convert_node_labels_to_integers(nx.grid_2d_graph(a, b, periodic=True))
+
+
+def test_the_twins_of_a_torus_of_more_than_150_nodes_are_read():
+    # C_8 x C_20 (160 nodes): the twins are read up to MAX_NODES nodes; each is a
+    # connected Cayley graph with no more edges than the torus that the eigenvectors
+    # diagonalise to rounding (off-diagonal part of V^T L V within 1e-9 of ||L||_F)
+    G = _torus(8, 20)
+    V = shuffled(fourier_basis(G).eigenvectors, 2)
+    W = _weights(G)
+    twins = cayley_twins(_basis(V), W, [])
+    assert twins
+    truth = set(zip(*sp.triu(W, 1).nonzero(), strict=True))
+    for A in twins:
+        assert sp.triu(A, 1).nnz <= 320
+        assert set(zip(*sp.triu(A, 1).nonzero(), strict=True)) != truth
+        assert nx.is_connected(nx.from_scipy_sparse_array(A))
+        L = (sp.diags_array(np.asarray(A.sum(axis=1)).ravel()) - A).toarray()
+        M = V.T @ L @ V
+        assert np.linalg.norm(M - np.diag(np.diag(M))) <= 1e-9 * np.linalg.norm(L)

@@ -48,8 +48,12 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._template_lp import edge_key
 
-#: Largest basis read (the class matrices take $n^4 / 2$ flops).
-MAX_NODES = 150
+#: Largest basis read: the off-diagonal parts $O_s$ of its at most $n / 2 + 1$ classes
+#: are kept, $4 n^3$ bytes (108 MB at 300 nodes), and take $n^4 / 2$ flops (0.8 CPU s
+#: on the 15 x 20 torus). Below 300 the twins of the tori $C_8 \times C_b$, $b \ge 19$,
+#: were not read (the 8 x 20 torus, exact, shuffle 2: a 480-edge graph returned with no
+#: warning while 320-edge Cayley graphs fit as well).
+MAX_NODES = 300
 #: Tolerance on the rows' squared norms of a character plane, relative to $2 / n$, and
 #: on the angles, relative to their spacing $2 \\pi / m$.
 PLANE_TOL = 0.25

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import warnings
 
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import raise_not_finite
 from gsp_householder.householder import _is_dask
 
@@ -230,12 +230,12 @@ class FeatureNamesMixin:
         if fitted is None and names is None:
             return
         if fitted is None:
-            warnings.warn(f"X has feature names, but {owner} was fitted without feature names",
-                          UserWarning, stacklevel=4)
+            warn_at_caller(f"X has feature names, but {owner} was fitted without feature names",
+                           UserWarning)
             return
         if names is None:
-            warnings.warn(f"X does not have valid feature names, but {owner} was fitted with "
-                          "feature names", UserWarning, stacklevel=4)
+            warn_at_caller(f"X does not have valid feature names, but {owner} was fitted with "
+                           "feature names", UserWarning)
             return
         if len(fitted) != len(names) or np.any(fitted != names):
             unexpected = sorted(set(names) - set(fitted))[:5]

@@ -25,10 +25,9 @@ follows scikit-learn: ``fit`` takes ``X_sk = Y.T`` of shape
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._sklearn_protocol import (
     FeatureNamesMixin,
     ParamsMixin,
@@ -412,8 +411,8 @@ def _paper_dictionary(stats: SignalStatistics, m: int, theta, mu) -> Householder
     try:
         return estimate_householder_product(stats, m, theta, mu)
     except DegenerateStatisticsError as exc:
-        warnings.warn(f"no reflector is identifiable ({exc}); the dictionary is the identity",
-                      DegenerateStatisticsWarning, stacklevel=4)
+        warn_at_caller(f"no reflector is identifiable ({exc}); the dictionary is the identity",
+                       DegenerateStatisticsWarning)
         return HouseholderProduct.identity(stats.n_nodes)
 
 

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._basis_input import _anchored_pair_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
@@ -132,11 +133,11 @@ def _found_eigenspaces(basis, B, ranked, family_dimension, history, tol, rng):
         # the first grouping's graph was not settled and no refinement gave a tree: every
         # grouping searched may join true eigenspaces (balanced_tree(4, 3), draw 3: an
         # equal-weight graph of 122 edges for the tree's 84)
-        warnings.warn(f"the graph ({int(g_ranked[0][0])} edges) comes from searches with "
-                      "eigenvalues tied on groups of columns that may join different "
-                      "eigenspaces; a sparser graph may have these eigenvectors (family "
-                      f"dimension {max(family_dimension, g_dim)})",
-                      ConvergenceWarning, stacklevel=5)
+        warn_at_caller(f"the graph ({int(g_ranked[0][0])} edges) comes from searches with "
+                       "eigenvalues tied on groups of columns that may join different "
+                       "eigenspaces; a sparser graph may have these eigenvectors (family "
+                       f"dimension {max(family_dimension, g_dim)})",
+                       ConvergenceWarning)
     merged = _merge(g_ranked, ranked)
     if not exact:
         # the graph compared is returned: the merge sorts by sparsity, and with noise a

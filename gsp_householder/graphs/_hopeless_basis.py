@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import warnings
 
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs import _program_memo as program_memo
 from gsp_householder.graphs import _span_memo as span_memo
@@ -317,7 +317,7 @@ def hopeless_basis_warning(history) -> None:
     if record is None:
         return
     dims, g = record
-    warnings.warn(
+    warn_at_caller(
         f"the pairs the rankings hold least edge-like leave {min(dims)} to {max(dims)} "
         f"of the {g} unknown eigenvalues free at their noise level: the eigenvectors "
         f"pin down little there (eigenvectors on few nodes, an eigenvalue of high "
@@ -325,5 +325,4 @@ def hopeless_basis_warning(history) -> None:
         f"size, and no search was made; the complete graph is returned (more accurate "
         f"eigenvectors or the eigenvalue order may resolve the graph)",
         ConvergenceWarning,
-        stacklevel=5,
     )

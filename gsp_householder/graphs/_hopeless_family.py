@@ -23,8 +23,7 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-import warnings
-
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._family_doubt import EDGE_AGREEMENT, family_agreement
 
@@ -76,7 +75,7 @@ def hopeless_warning(history) -> None:
     if record is None:
         return
     edges, dims, g = record
-    warnings.warn(
+    warn_at_caller(
         f"the graphs the noisy rankings gave ({len(edges)}: {min(edges)} to "
         f"{max(edges)} edges) are weighted members of families of {min(dims)} to "
         f"{max(dims)} dimensions of the {g} unknown eigenvalues: the eigenvectors pin "
@@ -85,5 +84,4 @@ def hopeless_warning(history) -> None:
         f"sought may be another (more accurate eigenvectors or the eigenvalue "
         f"order may resolve it)",
         ConvergenceWarning,
-        stacklevel=5,
     )

@@ -37,8 +37,7 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
-import warnings
-
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder.exceptions import ConvergenceWarning
 
 #: Parts of the window whose sizes are scanned in turn when its bisection finds no valid
@@ -115,8 +114,8 @@ def window_doubt(history: dict, edges: int, n: int, n_pairs: int) -> None:
     fits = history.get("prefix_window_fits", 0)
     if not fits or edges <= n - 1 or edges >= n_pairs:
         return
-    warnings.warn(f"the inferred graph ({edges} edges) comes from searches whose valid "
-                  f"prefixes lay between a prefix that left edges and one that left a "
-                  f"truncated family ({fits} such prefix(es)): its family is near the "
-                  f"largest searched, and a sparser graph that fits as well may be "
-                  f"outside it", ConvergenceWarning, stacklevel=5)
+    warn_at_caller(f"the inferred graph ({edges} edges) comes from searches whose valid "
+                   f"prefixes lay between a prefix that left edges and one that left a "
+                   f"truncated family ({fits} such prefix(es)): its family is near the "
+                   f"largest searched, and a sparser graph that fits as well may be "
+                   f"outside it", ConvergenceWarning)

@@ -9,11 +9,11 @@ then inferred without it (`gsp_householder.graphs.laplacian_inference.infer_lapl
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable
 
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.graphs._basis_input import MIN_COS
@@ -120,13 +120,13 @@ def learn_graph(Y, *, theta: float | None = None, low: float | None = None,
                         if laplacian == "combinatorial" else (None, None))
             if plane is None:
                 raise
-            warnings.warn(f"the learned basis holds the constant vector (the zero-eigenvalue "
-                          f"eigenvector of a combinatorial Laplacian) only across its "
-                          f"columns {plane[0]} and {plane[1]} (|cos| {plane[2]:.3g} and "
-                          f"{plane[3]:.3g}): the learner did not separate them; they are "
-                          f"rotated in their plane so that one is constant, and the graph "
-                          f"is inferred from that basis (eigenvalues of those two columns "
-                          f"refer to the rotated ones)", ConvergenceWarning, stacklevel=3)
+            warn_at_caller(f"the learned basis holds the constant vector (the zero-eigenvalue "
+                           f"eigenvector of a combinatorial Laplacian) only across its "
+                           f"columns {plane[0]} and {plane[1]} (|cos| {plane[2]:.3g} and "
+                           f"{plane[3]:.3g}): the learner did not separate them; they are "
+                           f"rotated in their plane so that one is constant, and the graph "
+                           f"is inferred from that basis (eigenvalues of those two columns "
+                           f"refer to the rotated ones)", ConvergenceWarning)
             inferred = infer_laplacian(V, laplacian=laplacian, scale=scale, rng=rng,
                                        progress=progress)
     except ValueError as exc:

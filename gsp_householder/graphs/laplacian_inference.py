@@ -74,6 +74,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs._abelian_twins import cayley_twins
@@ -506,7 +507,7 @@ def _with_regular_reading(basis, B, ranked, history, tol, rng):
     for w in caught:
         # that inference's doubts about the regular graph (an equally sparse twin of the
         # dodecahedron, held out, draw 0) hold for it as a normalized answer
-        warnings.warn(str(w.message), w.category, stacklevel=4)
+        warn_at_caller(str(w.message), w.category)
     return _ahead([item], ranked)
 
 
@@ -777,13 +778,13 @@ def _with_sampled_regular_member(basis, B, ranked, family_dimension, history):
         history["sampled_regular_sparser"] = True
         weights = "equal weights, put first by the scan of extreme members" if equal else (
             "unequal weights")
-        warnings.warn(f"the graph found ({ranked[0][0]} edges, {weights}) fits the "
-                      f"eigenvectors to their noise level, and so does a sparser regular "
-                      f"graph ({sp.triu(member.W, 1).nnz} edges) read off the "
-                      f"{member.dimension}-dimensional family of regular graphs with these "
-                      f"eigenvectors, which is returned; other members of that family as "
-                      f"sparse may fit as well (the graph found is among the candidates)",
-                      AmbiguousGraphWarning, stacklevel=4)
+        warn_at_caller(f"the graph found ({ranked[0][0]} edges, {weights}) fits the "
+                       f"eigenvectors to their noise level, and so does a sparser regular "
+                       f"graph ({sp.triu(member.W, 1).nnz} edges) read off the "
+                       f"{member.dimension}-dimensional family of regular graphs with these "
+                       f"eigenvectors, which is returned; other members of that family as "
+                       f"sparse may fit as well (the graph found is among the candidates)",
+                       AmbiguousGraphWarning)
     elif ranked and ranked[0][0] < B.n_pairs:
         # the complete graph fits every basis with a constant column: no comparison
         if (found[0] <= NOISY_MEMBER_MISFIT * fit[0]
@@ -816,13 +817,13 @@ def _warn_unequal_regular_member(basis, member, fit, history) -> None:
     edges = sp.triu(member.W, 1).nnz
     ratio = equal[0] / max(fit[0], np.finfo(float).tiny)
     history["sampled_regular_unequal"] = (int(edges), float(ratio))
-    warnings.warn(f"the graph inferred ({edges} edges) is a regular graph read off the "
-                  f"{member.dimension}-dimensional family of regular graphs with these "
-                  f"eigenvectors, and its weights are not equal (with equal weights it "
-                  f"fits {ratio:.3g} times worse): a graph that is not regular has "
-                  f"eigenvectors that such weighted regular graphs share, so the graph "
-                  f"sought may be another, sparser graph",
-                  AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"the graph inferred ({edges} edges) is a regular graph read off the "
+                   f"{member.dimension}-dimensional family of regular graphs with these "
+                   f"eigenvectors, and its weights are not equal (with equal weights it "
+                   f"fits {ratio:.3g} times worse): a graph that is not regular has "
+                   f"eigenvectors that such weighted regular graphs share, so the graph "
+                   f"sought may be another, sparser graph",
+                   AmbiguousGraphWarning)
 
 
 def _member_first(basis, member, fit, ranked, family_dimension, history, key, graphs):
@@ -842,13 +843,13 @@ def _member_first(basis, member, fit, ranked, family_dimension, history, key, gr
              if _fits_as_well(_residuals(basis, W), fit)]
     if twins:
         history[f"{key}_twins"] = [t[0] for t in twins]
-        warnings.warn(f"{len(twins)} other valid graph(s) with no more edges than the graph "
-                      f"inferred ({item[0]}) fit the eigenvectors as well "
-                      f"({[t[0] for t in twins]} edges), all read off the near-null family "
-                      f"of {graphs} with these eigenvectors: the eigenvectors do not tell "
-                      f"them apart, and the graph returned may not be the graph sought "
-                      f"(they are among the candidates)",
-                      AmbiguousGraphWarning, stacklevel=5)
+        warn_at_caller(f"{len(twins)} other valid graph(s) with no more edges than the graph "
+                       f"inferred ({item[0]}) fit the eigenvectors as well "
+                       f"({[t[0] for t in twins]} edges), all read off the near-null family "
+                       f"of {graphs} with these eigenvectors: the eigenvectors do not tell "
+                       f"them apart, and the graph returned may not be the graph sought "
+                       f"(they are among the candidates)",
+                       AmbiguousGraphWarning)
     return _ahead([item], _ahead(twins, ranked)), max(family_dimension, member.dimension)
 
 
@@ -896,13 +897,13 @@ def _with_sparser_cayley_twin(basis, B, ranked, history):
         return ranked
     members = [_ranked_entry(A) for A in twins]
     history["sparser_cayley_twin"] = (int(ranked[0][0]), members[0][0], len(members))
-    warnings.warn(f"the graph found ({ranked[0][0]} edges) is a weighted member of a family "
-                  f"of valid graphs, and the eigenvectors are the characters of an abelian "
-                  f"group on the nodes: {len(members)} connected Cayley graph(s) of that "
-                  f"group with fewer edges ({members[0][0]} to {members[-1][0]}) fit them "
-                  f"as well; the sparsest that fits best is returned, but the eigenvectors "
-                  f"do not tell these graphs apart (they and the graph found are among the "
-                  f"candidates)", AmbiguousGraphWarning, stacklevel=4)
+    warn_at_caller(f"the graph found ({ranked[0][0]} edges) is a weighted member of a family "
+                   f"of valid graphs, and the eigenvectors are the characters of an abelian "
+                   f"group on the nodes: {len(members)} connected Cayley graph(s) of that "
+                   f"group with fewer edges ({members[0][0]} to {members[-1][0]}) fit them "
+                   f"as well; the sparsest that fits best is returned, but the eigenvectors "
+                   f"do not tell these graphs apart (they and the graph found are among the "
+                   f"candidates)", AmbiguousGraphWarning)
     return _ahead(members, ranked)
 
 
@@ -1017,13 +1018,13 @@ def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
     history["extreme_members"] = (int(ranked[0][0]), fewest)
     if reached < CONFIRMING_PROGRAMS:
         history["extreme_members_unconfirmed"] = True
-        warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
-                      f"the linear programs minimising or maximising one eigenvalue over "
-                      f"the valid graphs reached sparser ones with equal weights; the "
-                      f"sparsest of them ({fewest} edges, returned) was reached by "
-                      f"{reached} program only: a still sparser graph may have these "
-                      f"eigenvectors (the others are among the candidates)",
-                      ConvergenceWarning, stacklevel=5)
+        warn_at_caller(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
+                       f"the linear programs minimising or maximising one eigenvalue over "
+                       f"the valid graphs reached sparser ones with equal weights; the "
+                       f"sparsest of them ({fewest} edges, returned) was reached by "
+                       f"{reached} program only: a still sparser graph may have these "
+                       f"eigenvectors (the others are among the candidates)",
+                       ConvergenceWarning)
     return _ahead(members, ranked)
 
 
@@ -1043,12 +1044,11 @@ def _regular_first(basis, B, ranked, history, rng):
         return ranked
     fewest = int(min(m[0] for m in members))
     history["regular_members"] = (int(ranked[0][0]), fewest)
-    warnings.warn(f"the searches ended at a valid graph of {ranked[0][0]} edges, but a "
-                  f"sparser regular graph with these eigenvectors was found ({fewest} "
-                  f"edges, returned) on a random plane of the constant-diagonal family: "
-                  f"other graphs as sparse (twins of a lattice) may have them too (the "
-                  f"others found are among the candidates)", AmbiguousGraphWarning,
-                  stacklevel=5)
+    warn_at_caller(f"the searches ended at a valid graph of {ranked[0][0]} edges, but a "
+                   f"sparser regular graph with these eigenvectors was found ({fewest} "
+                   f"edges, returned) on a random plane of the constant-diagonal family: "
+                   f"other graphs as sparse (twins of a lattice) may have them too (the "
+                   f"others found are among the candidates)", AmbiguousGraphWarning)
     return _ahead(members, ranked)
 
 
@@ -1355,7 +1355,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                            level)
     else:
         for message in searches or []:
-            warnings.warn(message, ConvergenceWarning, stacklevel=4)
+            warn_at_caller(message, ConvergenceWarning)
     descended, tested = _edge_test_descended(basis, B, ranked, history)
     if descended is not None:
         # a noisy search can return a graph that misses edges of the graph sought and
@@ -1395,13 +1395,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # (a tree read behind the graph found, with equal weights and fitting as well,
         # decides as an equal-weight graph of the rankings would: ``_undecided``)
         history["undecided"] = True
-        warnings.warn(f"in each of {UNDECIDED_SEARCHES} searches with other random "
-                      f"objectives, the noisy rankings gave graphs that fit the "
-                      f"eigenvectors as well but differ in size by more than their "
-                      f"families' dimensions, none with equal weights "
-                      f"({history['undecided_searches']['edges']} edges): the graph "
-                      f"returned is one of several that these eigenvectors do not tell "
-                      f"apart", AmbiguousGraphWarning, stacklevel=4)
+        warn_at_caller(f"in each of {UNDECIDED_SEARCHES} searches with other random "
+                       f"objectives, the noisy rankings gave graphs that fit the "
+                       f"eigenvectors as well but differ in size by more than their "
+                       f"families' dimensions, none with equal weights "
+                       f"({history['undecided_searches']['edges']} edges): the graph "
+                       f"returned is one of several that these eigenvectors do not tell "
+                       f"apart", AmbiguousGraphWarning)
     if doubtful_swap(basis, ranked[0], swap, level):
         # the tested-candidate swap put a denser graph first that fits no better than
         # the graph it replaced (``_swap_doubt``): the sparser graph found is returned,
@@ -1461,39 +1461,38 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             and (exact or checked > 0.0 or history.get("noise", 0.0) <= EXACT_NOISE)):
         _distance_two_warning(basis, ranked, laps, history, exact, checked)
     if _unranked_doubt(B, history, residual):
-        warnings.warn(f"no ranking of the pairs by leverage gave a graph or a noise level, "
-                      f"and the inferred graph does not fit the eigenvectors exactly "
-                      f"(residual {residual:.2g}): it is doubtful; the eigenvalue order, if "
-                      f"known (eigenspaces=..., ordered=True), may resolve it; the result's "
-                      f"candidates are the other graphs found",
-                      ConvergenceWarning, stacklevel=4)
+        warn_at_caller(f"no ranking of the pairs by leverage gave a graph or a noise level, "
+                       f"and the inferred graph does not fit the eigenvectors exactly "
+                       f"(residual {residual:.2g}): it is doubtful; the eigenvalue order, if "
+                       f"known (eigenspaces=..., ordered=True), may resolve it; the result's "
+                       f"candidates are the other graphs found",
+                       ConvergenceWarning)
     if (ranked[0][0] < B.n_pairs and history.get("noise_ratio", 0.0) <= RESIDUAL_CONSISTENT
             and _exact_misfit(history, residual)):
-        warnings.warn(f"the eigenvectors are exact (a ranking's pairs fit them to "
-                      f"rounding), but the inferred graph does not fit them (residual "
-                      f"{residual:.2g}, above {ROUNDING_FIT:g}): it is not the graph "
-                      f"sought; eigenvectors localised on a few nodes (edge weights "
-                      f"spanning a wide range) leave the search families of valid-looking "
-                      f"graphs whose linear-program vertices are denser; the result's "
-                      f"candidates are the other graphs found",
-                      ConvergenceWarning, stacklevel=4)
+        warn_at_caller(f"the eigenvectors are exact (a ranking's pairs fit them to "
+                       f"rounding), but the inferred graph does not fit them (residual "
+                       f"{residual:.2g}, above {ROUNDING_FIT:g}): it is not the graph "
+                       f"sought; eigenvectors localised on a few nodes (edge weights "
+                       f"spanning a wide range) leave the search families of valid-looking "
+                       f"graphs whose linear-program vertices are denser; the result's "
+                       f"candidates are the other graphs found",
+                       ConvergenceWarning)
     if not basis.get("twin_class") and exact_search_misfit(history, residual,
                                                            int(ranked[0][0]), B.n_pairs):
-        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) was found by searches "
-                      f"that took the eigenvectors as exact, but it does not fit them "
-                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}) and most rankings' "
-                      f"pairs do not fit them to rounding: if they are exact it is not the graph "
-                      f"sought, if noisy no search ran at their noise level; the result's "
-                      f"candidates are the other graphs found", ConvergenceWarning,
-                      stacklevel=4)
+        warn_at_caller(f"the inferred graph ({ranked[0][0]} edges) was found by searches "
+                       f"that took the eigenvectors as exact, but it does not fit them "
+                       f"(residual {residual:.2g}, above {FITS_EXACTLY:g}) and most rankings' "
+                       f"pairs do not fit them to rounding: if they are exact it is not the graph "
+                       f"sought, if noisy no search ran at their noise level; the result's "
+                       f"candidates are the other graphs found", ConvergenceWarning)
     if unit_diagonal_misfit(basis.get("unit_diagonal"), residual, int(ranked[0][0]),
                             B.n_pairs, history, FITS_EXACTLY):
-        warnings.warn(f"the eigenvectors are those of a normalized Laplacian to rounding "
-                      f"(its unit diagonal holds to {basis['unit_diagonal'].misfit:.1g}), "
-                      f"but the inferred graph ({ranked[0][0]} edges) does not fit them "
-                      f"(residual {residual:.2g}, above {FITS_EXACTLY:g}): it is not the "
-                      f"graph sought; the result's candidates are the other graphs found",
-                      ConvergenceWarning, stacklevel=4)
+        warn_at_caller(f"the eigenvectors are those of a normalized Laplacian to rounding "
+                       f"(its unit diagonal holds to {basis['unit_diagonal'].misfit:.1g}), "
+                       f"but the inferred graph ({ranked[0][0]} edges) does not fit them "
+                       f"(residual {residual:.2g}, above {FITS_EXACTLY:g}): it is not the "
+                       f"graph sought; the result's candidates are the other graphs found",
+                       ConvergenceWarning)
     _unsearched_family_warning(basis, B, ranked, residual, history)
     _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension, history)
     own = _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, history)
@@ -1505,12 +1504,12 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             history["own_family_dimension"] = pattern
             own = pattern if pattern > 1 else 0
     if own:
-        warnings.warn(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
-                      f"yet the pairs it leaves at zero hold a family of {own} independent "
-                      f"Laplacians with these eigenvectors (to rounding): its edges are "
-                      f"those of one member of a family of valid graphs, and the graph "
-                      f"sought, a sparser member, may not have been found",
-                      AmbiguousGraphWarning, stacklevel=4)
+        warn_at_caller(f"the inferred graph ({ranked[0][0]} edges) has a simple spectrum, "
+                       f"yet the pairs it leaves at zero hold a family of {own} independent "
+                       f"Laplacians with these eigenvectors (to rounding): its edges are "
+                       f"those of one member of a family of valid graphs, and the graph "
+                       f"sought, a sparser member, may not have been found",
+                       AmbiguousGraphWarning)
     noisy = history.get("noise", 0.0) > EXACT_NOISE or residual > FITS_EXACTLY
     regular = history.get("constant_diagonal_graph") or "regular_family" in history
     if noisy and regular and near_complete(n, int(ranked[0][0])):
@@ -1520,13 +1519,13 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # graph found by the rankings may be near complete (the Davis women's
         # projection: 139 edges of 153 pairs)
         history["near_complete"] = True
-        warnings.warn(f"the inferred graph holds {ranked[0][0]} of the {B.n_pairs} pairs: "
-                      f"it misses fewer than the {n - 1} edges a connected graph has, and "
-                      f"noisy eigenvectors are fitted as well by the complete graph, which "
-                      f"every basis with this zero-eigenvalue vector diagonalises, with a "
-                      f"few pairs dropped: it says little about these eigenvectors, and "
-                      f"the graph sought, probably sparser, was not found",
-                      ConvergenceWarning, stacklevel=4)
+        warn_at_caller(f"the inferred graph holds {ranked[0][0]} of the {B.n_pairs} pairs: "
+                       f"it misses fewer than the {n - 1} edges a connected graph has, and "
+                       f"noisy eigenvectors are fitted as well by the complete graph, which "
+                       f"every basis with this zero-eigenvalue vector diagonalises, with a "
+                       f"few pairs dropped: it says little about these eigenvectors, and "
+                       f"the graph sought, probably sparser, was not found",
+                       ConvergenceWarning)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
     hopeless_warning(history)
     _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
@@ -1584,13 +1583,12 @@ def _family_doubt(basis, B, found, family_dimension, history) -> None:
         return
     fewest = sparsest_possible_member(B.n, edges, int(family_dimension))
     history["family_doubt"] = (fewest, agreement)
-    warnings.warn(f"the inferred graph ({edges} edges, weights not equal to the noise "
-                  f"level) is one member of a family of {family_dimension} dimensions of "
-                  f"graphs that fit these noisy eigenvectors, which may hold a member of "
-                  f"as few as {fewest} edges, agreeing with it at F1 {agreement:.3f} at "
-                  f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
-                  f"member, which the search did not reach", ConvergenceWarning,
-                  stacklevel=5)
+    warn_at_caller(f"the inferred graph ({edges} edges, weights not equal to the noise "
+                   f"level) is one member of a family of {family_dimension} dimensions of "
+                   f"graphs that fit these noisy eigenvectors, which may hold a member of "
+                   f"as few as {fewest} edges, agreeing with it at F1 {agreement:.3f} at "
+                   f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
+                   f"member, which the search did not reach", ConvergenceWarning)
 
 
 def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:
@@ -1611,13 +1609,13 @@ def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:
     edges = int(found[0])
     history["quadratic_doubt"] = signature
     unit, T = signature
-    warnings.warn(f"the inferred graph ({edges} edges) has weights that are integer "
-                  f"multiples of its smallest ({unit:.3g}) to the noise level, and its "
-                  f"largest eigenvalue is that weight times {T}^2/4: the weights and "
-                  f"spectrum of a quadratic c({T} L - L^2) of a sparser graph L with equal "
-                  f"weights, which has the same eigenvectors (the pairs at distance 2 "
-                  f"of a tree); the graph sought may be that sparser graph, which the "
-                  f"search did not reach", ConvergenceWarning, stacklevel=5)
+    warn_at_caller(f"the inferred graph ({edges} edges) has weights that are integer "
+                   f"multiples of its smallest ({unit:.3g}) to the noise level, and its "
+                   f"largest eigenvalue is that weight times {T}^2/4: the weights and "
+                   f"spectrum of a quadratic c({T} L - L^2) of a sparser graph L with equal "
+                   f"weights, which has the same eigenvectors (the pairs at distance 2 "
+                   f"of a tree); the graph sought may be that sparser graph, which the "
+                   f"search did not reach", ConvergenceWarning)
 
 
 def _quadratic_signature(basis, B, found, L, eigenvalues, history):
@@ -1741,7 +1739,7 @@ def _searches_warning(searches, message: str) -> None:
     ``message``, a doubt about the graph the searches found, or keep it in the list
     ``searches`` when a grid may replace that graph (`_result` gives it then)."""
     if searches is None:
-        warnings.warn(message, ConvergenceWarning, stacklevel=5)
+        warn_at_caller(message, ConvergenceWarning)
     else:
         searches.append(message)
 
@@ -1827,20 +1825,19 @@ def _grid_behind_twins(basis, B, ranked, laps, residual, history,
         history["searches_warnings"] = list(searches)
         kept = (f"; the searches' {len(searches)} warning(s) about that graph, not "
                 f"returned, are in the result's history['searches_warnings']")
-    warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian whose "
-                  f"degrees are those of a grid to the noise, and that grid, read from them, "
-                  f"fits them as well as the graph the searches found or better "
-                  f"({history['normalized_grid_edges'] + ranked[0][0]} edges, among the "
-                  f"candidates) with no more edges: it is returned, but grids relabelled "
-                  f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
-                  f"and the eigenvectors do not tell them apart{kept}",
-                  AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian whose "
+                   f"degrees are those of a grid to the noise, and that grid, read from them, "
+                   f"fits them as well as the graph the searches found or better "
+                   f"({history['normalized_grid_edges'] + ranked[0][0]} edges, among the "
+                   f"candidates) with no more edges: it is returned, but grids relabelled "
+                   f"so as to keep the eigenvectors ({len(grids)} listed) fit them as well, "
+                   f"and the eigenvectors do not tell them apart{kept}",
+                   AmbiguousGraphWarning)
     if "noise_ratio" in history and level is not None:
         history["searches_noise_ratio"] = history["noise_ratio"]
         history["noise_ratio"] = residual / level
         if history["noise_ratio"] > RESIDUAL_CONSISTENT:
-            warnings.warn(_noise_level_message(history["noise_ratio"]), ConvergenceWarning,
-                          stacklevel=5)
+            warn_at_caller(_noise_level_message(history["noise_ratio"]), ConvergenceWarning)
 
 
 def _edge_test_descended(basis, B, ranked, history):
@@ -1928,13 +1925,13 @@ def _edge_test_descended(basis, B, ranked, history):
     # a graph read so need not be the graph sought: the split reads only the heavy
     # edges that carry a column of their own (perturbed path of 80 nodes, lognormal
     # weights: 86 edges for 79 returned, F1 0.93, from 91 found, F1 0.86)
-    warnings.warn(f"the graph found ({m} edges) lacks edges that the eigenvectors show, "
-                  f"and the descent of the edge tests from it ended at no better fit; the graph "
-                  f"returned ({sp.triu(A, 1).nnz} edges) was read from it by joining the "
-                  f"pairs that a column of the eigenvectors reads as one heavy edge, then "
-                  f"that descent: it fits better and the edge tests move nothing on it, "
-                  f"but the graph sought may differ (the graph found is the last of the "
-                  f"candidates)", ConvergenceWarning, stacklevel=5)
+    warn_at_caller(f"the graph found ({m} edges) lacks edges that the eigenvectors show, "
+                   f"and the descent of the edge tests from it ended at no better fit; the graph "
+                   f"returned ({sp.triu(A, 1).nnz} edges) was read from it by joining the "
+                   f"pairs that a column of the eigenvectors reads as one heavy edge, then "
+                   f"that descent: it fits better and the edge tests move nothing on it, "
+                   f"but the graph sought may differ (the graph found is the last of the "
+                   f"candidates)", ConvergenceWarning)
     return A, tested
 
 
@@ -2045,11 +2042,11 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     if not tied:
         return
     history["equally_sparse_edges"] = [int(sp.triu(laps[k], 1).count_nonzero()) for k in tied]
-    warnings.warn(f"{len(tied)} other valid graph(s) with no more edges than the graph "
-                  f"inferred ({ranked[0][0]}) fit the eigenvectors as well "
-                  f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
-                  f"tell them apart, and the graph returned may not be the graph sought "
-                  f"(they are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"{len(tied)} other valid graph(s) with no more edges than the graph "
+                   f"inferred ({ranked[0][0]}) fit the eigenvectors as well "
+                   f"({history['equally_sparse_edges']} edges): the eigenvectors do not "
+                   f"tell them apart, and the graph returned may not be the graph sought "
+                   f"(they are among the candidates)", AmbiguousGraphWarning)
 
 
 #: Fewest nodes whose constant-diagonal family's noise level judges equal weights in
@@ -2076,16 +2073,11 @@ def _complement_twin_warning(basis, B, ranked, laps, history) -> None:
         C = _fitting_complement(basis, W, constant_diagonal_noise(B) or 0.0)
     if C is None:
         return
-    history["complement_twin_edges"] = edges = int(sp.triu(C, 1).nnz)
-    key = edge_key(sp.triu(C, 1))
-    if all(laplacian_edge_key(L) != key for L in laps):
-        laps.append(_laplacian(C, basis))
-        history["candidate_edges"].append(edges)
-    warnings.warn(f"the complement of the inferred graph ({ranked[0][0]} edges), a "
-                  f"connected graph with {edges} edges, has the same eigenvectors and fits "
-                  f"them as well: no inference from eigenvectors tells a graph from its "
-                  f"complement, and the graph returned may not be the graph sought (the "
-                  f"complement is among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+    _report_candidate(laps, history, "complement_twin_edges", C, basis, lambda e: (
+        f"the complement of the inferred graph ({ranked[0][0]} edges), a connected graph "
+        f"with {e} edges, has the same eigenvectors and fits them as well: no inference "
+        f"from eigenvectors tells a graph from its complement, and the graph returned may "
+        f"not be the graph sought (the complement is among the candidates)"))
 
 
 def _cayley_twin_warning(basis, ranked, laps, history) -> None:
@@ -2101,12 +2093,12 @@ def _cayley_twin_warning(basis, ranked, laps, history) -> None:
     history["cayley_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]
     laps += [_laplacian(A, basis) for A in twins]
     history["candidate_edges"] += history["cayley_twin_edges"]
-    warnings.warn(f"the eigenvectors are the characters of an abelian group on the nodes, "
-                  f"and {len(twins)} connected Cayley graph(s) of that group with no more "
-                  f"edges than the graph inferred ({ranked[0][0]}) fit them as well "
-                  f"({history['cayley_twin_edges']} edges): the eigenvectors do not tell "
-                  f"them apart, and the graph returned may not be the graph sought (they "
-                  f"are among the candidates)", AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"the eigenvectors are the characters of an abelian group on the nodes, "
+                   f"and {len(twins)} connected Cayley graph(s) of that group with no more "
+                   f"edges than the graph inferred ({ranked[0][0]}) fit them as well "
+                   f"({history['cayley_twin_edges']} edges): the eigenvectors do not tell "
+                   f"them apart, and the graph returned may not be the graph sought (they "
+                   f"are among the candidates)", AmbiguousGraphWarning)
 
 
 def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
@@ -2130,12 +2122,12 @@ def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:
             "and probably the graph sought" if reason == "unequal weights" else
             "is a grid, and the grids whose families were listed hold an isomorphic "
             "twin with the same eigenvectors: the graph sought may be that twin")
-    warnings.warn(f"the eigenvectors are those of a family of normalized Laplacians of "
-                  f"dimension {system.family_dimension} whose valid graphs of other "
-                  f"supports fit them as well, and whose members with equal weights "
-                  f"were not listed ({B.n} nodes, above {EQUAL_WEIGHT_MAX_NODES}); the "
-                  f"graph inferred ({ranked[0][0]} edges) {what}; the eigenvectors may "
-                  f"not tell them apart", AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"the eigenvectors are those of a family of normalized Laplacians of "
+                   f"dimension {system.family_dimension} whose valid graphs of other "
+                   f"supports fit them as well, and whose members with equal weights "
+                   f"were not listed ({B.n} nodes, above {EQUAL_WEIGHT_MAX_NODES}); the "
+                   f"graph inferred ({ranked[0][0]} edges) {what}; the eigenvectors may "
+                   f"not tell them apart", AmbiguousGraphWarning)
 
 
 def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
@@ -2175,21 +2167,19 @@ def _noisy_family_warning(basis, B, ranked, laps, residual, family_dimension,
               f"them as well ({int(sp.triu(grid, 1).nnz)} edges: the last of the "
               f"candidates)" if grids else "")
     if reason is None:
-        warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
-                      f"whose degrees are those of a grid to the noise, and the graph "
-                      f"inferred ({ranked[0][0]} edges), a member of a family of "
-                      f"{family_dimension} dimensions, is no grid: {listed}; the "
-                      f"eigenvectors do not tell them apart", AmbiguousGraphWarning,
-                      stacklevel=5)
+        warn_at_caller(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
+                       f"whose degrees are those of a grid to the noise, and the graph "
+                       f"inferred ({ranked[0][0]} edges), a member of a family of "
+                       f"{family_dimension} dimensions, is no grid: {listed}; the "
+                       f"eigenvectors do not tell them apart", AmbiguousGraphWarning)
         return
     history["unit_family_doubt"] = reason
-    warnings.warn(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
-                  f"whose degrees are those of an unweighted graph to the noise, and the "
-                  f"graph inferred ({ranked[0][0]} edges) has unequal weights: it is one "
-                  f"member of a family of {family_dimension} dimensions of graphs that fit "
-                  f"them, and the graph sought, probably one with equal weights, may be "
-                  f"another{'; ' + listed if listed else ''}", AmbiguousGraphWarning,
-                  stacklevel=5)
+    warn_at_caller(f"the eigenvectors are noisy eigenvectors of a normalized Laplacian "
+                   f"whose degrees are those of an unweighted graph to the noise, and the "
+                   f"graph inferred ({ranked[0][0]} edges) has unequal weights: it is one "
+                   f"member of a family of {family_dimension} dimensions of graphs that fit "
+                   f"them, and the graph sought, probably one with equal weights, may be "
+                   f"another{'; ' + listed if listed else ''}", AmbiguousGraphWarning)
 
 
 def _grid_fits(basis, grid, ranked, residual, history) -> bool:
@@ -2220,13 +2210,13 @@ def _denser_than_grid(basis, ranked, laps, history, noise: float) -> None:
     laps += grids
     history["basis_grid"] = (a, b, len(grids))
     history["candidate_edges"] += [edges] * len(grids)
-    warnings.warn(f"the eigenvectors are those of the {a} x {b} grid (columns constant "
-                  f"on its lines): that grid and its relabellings by DCT multipliers "
-                  f"({len(grids)} graphs of {edges} edges against {ranked[0][0]}) fit "
-                  f"them as well, and the graph inferred is a denser member of their "
-                  f"family; the graph sought is probably one of those grids, which the "
-                  f"eigenvectors do not tell apart (they are the last of the "
-                  f"candidates)", AmbiguousGraphWarning, stacklevel=5)
+    warn_at_caller(f"the eigenvectors are those of the {a} x {b} grid (columns constant "
+                   f"on its lines): that grid and its relabellings by DCT multipliers "
+                   f"({len(grids)} graphs of {edges} edges against {ranked[0][0]}) fit "
+                   f"them as well, and the graph inferred is a denser member of their "
+                   f"family; the graph sought is probably one of those grids, which the "
+                   f"eigenvectors do not tell apart (they are the last of the "
+                   f"candidates)", AmbiguousGraphWarning)
 
 
 def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: float) -> None:
@@ -2273,18 +2263,12 @@ def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: floa
         # which the complement's own report (warning, or the ``complement_twin`` flag)
         # covers
         return
-    listed = any(laplacian_edge_key(L) == edge_key(sp.triu(H, 1)) for L in laps)
-    history["distance_two_edges"] = edges
-    if not listed:
-        laps.append(_laplacian(H, basis))
-        history["candidate_edges"].append(edges)
-    warnings.warn(f"the inferred graph ({ranked[0][0]} edges of equal weight) is regular "
-                  f"of girth at least 5, and the graph of its pairs at distance 2, a "
-                  f"connected graph with {edges} edges, has the same eigenvectors (2kL - "
-                  f"L^2 is its Laplacian) and fits them as well: no inference from "
-                  f"eigenvectors tells the two apart, and the sparser is returned (the "
-                  f"graph of the pairs at distance 2 is among the candidates)",
-                  AmbiguousGraphWarning, stacklevel=5)
+    _report_candidate(laps, history, "distance_two_edges", H, basis, lambda e: (
+        f"the inferred graph ({ranked[0][0]} edges of equal weight) is regular of girth at "
+        f"least 5, and the graph of its pairs at distance 2, a connected graph with {e} "
+        f"edges, has the same eigenvectors (2kL - L^2 is its Laplacian) and fits them as "
+        f"well: no inference from eigenvectors tells the two apart, and the sparser is "
+        f"returned (the graph of the pairs at distance 2 is among the candidates)"))
 
 
 def _weak_edges(basis, L, eigenvalues, history, tested=None) -> None:
@@ -2328,15 +2312,15 @@ def _weak_edges(basis, L, eigenvalues, history, tested=None) -> None:
     history["rotation_noise"] = test["noise"]
     if 2.0 * (m - weak) / (2.0 * m - weak) >= EDGE_AGREEMENT:
         return
-    warnings.warn(f"{weak} of the inferred graph's {m} edges are not significantly "
-                  f"nonzero: their weights are below {test['threshold']:.2f} standard "
-                  f"errors (smallest z-score {test['z'].min():.2g}; one-sided, "
-                  f"family-wise level {EDGE_LEVEL:g} over the edges) at the rotation noise "
-                  f"level {test['noise']:.2g} that the non-edges show; the eigenvectors "
-                  f"do not determine these edges, too many for the graph to be within "
-                  f"{EDGE_AGREEMENT:g} in F1 of the graph without them; a graph with "
-                  f"such weights may be a member of a family of graphs that fit them as "
-                  f"well, not the graph sought", ConvergenceWarning, stacklevel=5)
+    warn_at_caller(f"{weak} of the inferred graph's {m} edges are not significantly "
+                   f"nonzero: their weights are below {test['threshold']:.2f} standard "
+                   f"errors (smallest z-score {test['z'].min():.2g}; one-sided, "
+                   f"family-wise level {EDGE_LEVEL:g} over the edges) at the rotation noise "
+                   f"level {test['noise']:.2g} that the non-edges show; the eigenvectors "
+                   f"do not determine these edges, too many for the graph to be within "
+                   f"{EDGE_AGREEMENT:g} in F1 of the graph without them; a graph with "
+                   f"such weights may be a member of a family of graphs that fit them as "
+                   f"well, not the graph sought", ConvergenceWarning)
 
 
 def _missing_edges(basis, L, eigenvalues, history, test, found=None) -> None:
@@ -2366,16 +2350,16 @@ def _missing_edges(basis, L, eigenvalues, history, test, found=None) -> None:
     history["missing_z"] = (found["z"], found["threshold"])
     if 2.0 * m / (2.0 * m + k) >= EDGE_AGREEMENT:
         return
-    warnings.warn(f"{k} pairs that the inferred graph ({m} edges) does not join have "
-                  f"significantly negative entries (edge weights) at the rotation noise "
-                  f"level {test['noise']:.2g} that its non-edges show (largest z-score "
-                  f"{found['z']:.3g}, threshold {found['threshold']:.2f}: twice the "
-                  f"one-sided quantile at family-wise level {MISSING_LEVEL:g} over the "
-                  f"non-edges): the graph does "
-                  f"not fit the eigenvectors to their noise level, a graph that fits them "
-                  f"better was missed, and were these pairs edges of it the graph returned "
-                  f"would agree with it below {EDGE_AGREEMENT:g} in F1",
-                  ConvergenceWarning, stacklevel=6)
+    warn_at_caller(f"{k} pairs that the inferred graph ({m} edges) does not join have "
+                   f"significantly negative entries (edge weights) at the rotation noise "
+                   f"level {test['noise']:.2g} that its non-edges show (largest z-score "
+                   f"{found['z']:.3g}, threshold {found['threshold']:.2f}: twice the "
+                   f"one-sided quantile at family-wise level {MISSING_LEVEL:g} over the "
+                   f"non-edges): the graph does "
+                   f"not fit the eigenvectors to their noise level, a graph that fits them "
+                   f"better was missed, and were these pairs edges of it the graph returned "
+                   f"would agree with it below {EDGE_AGREEMENT:g} in F1",
+                   ConvergenceWarning)
 
 
 def _sparser_rival(history, best, key) -> sp.csr_array | None:
@@ -2560,14 +2544,13 @@ def _swapped_back(basis, ranked, laps, history, found):
     item, lap = _put_first(basis, ranked, laps, history, found)
     history["doubtful_swap"] = (denser, int(item[0]))
     missing = history.get("tested_candidate", (0, 0, 0))[2]
-    warnings.warn(
+    warn_at_caller(
         f"the graph found ({item[0]} edges) fits the eigenvectors to the noise its "
         f"non-edges show, but {missing} of its non-edges show weights (missing-edges "
         f"test); a denser candidate that the edge tests accept ({denser} edges) does not "
         f"fit them clearly better (module _swap_doubt): the sparser is returned, and the "
         f"eigenvectors do not tell the two apart (the denser is the next candidate)",
         AmbiguousGraphWarning,
-        stacklevel=4,
     )
     eigenvalues, residual = _diagonal_fit(basis["V"], lap)
     return ranked, lap, eigenvalues, residual
@@ -2577,15 +2560,14 @@ def _star_twin_holder_first(basis, ranked, laps, history, twin, holder):
     """``ranked`` (and the candidates ``laps``, ``history["candidate_edges"]``, in
     place) with the graph of weights ``holder``, which holds the twin of the star
     ``ranked[0]`` (``_star_twin``) and fits the eigenvectors clearly better, first (moved
-    from the candidates if it is one), the star second and its twin ``twin`` last;
-    ``history["star_twin_holder"]`` gives the edges of the holder and of the star.
+    from the candidates if it is one), the star second and its twin ``twin`` last
+    (unless a candidate has its edges); ``history["star_twin_holder"]`` gives the edges
+    of the holder and of the star.
     Returns the new ``ranked``, the Laplacian, its eigenvalues and residual."""
     star = int(ranked[0][0])
     item, lap = _put_first(basis, ranked, laps, history, holder)
     history["star_twin_holder"] = (int(item[0]), star)
-    laps.append(_laplacian(twin, basis))
-    history["star_twin_edges"] = int(sp.triu(twin, 1).nnz)
-    history["candidate_edges"].append(history["star_twin_edges"])
+    history["star_twin_edges"] = _list_candidate(laps, history, twin, basis)
     eigenvalues, residual = _diagonal_fit(basis["V"], lap)
     return ranked, lap, eigenvalues, residual
 
@@ -2611,14 +2593,23 @@ def _star_twin_warning(basis, ranked, laps, history, twin, holder) -> None:
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:
-    """Append the graph of weights ``W`` to the candidates ``laps`` (last), its edge
-    count to ``history["candidate_edges"]`` and to ``history[key]``, then warn
-    (`AmbiguousGraphWarning`, at the caller of ``infer_laplacian``) with
-    ``message(edges)``."""
-    laps.append(_laplacian(W, basis))
-    history[key] = sp.triu(W, 1).nnz
-    history["candidate_edges"].append(history[key])
-    warnings.warn(message(history[key]), AmbiguousGraphWarning, stacklevel=5)
+    """List the graph of weights ``W`` among the candidates (``_list_candidate``), set
+    ``history[key]`` to its edge count, then warn (`AmbiguousGraphWarning`, at the
+    caller of `infer_laplacian`) with ``message(edges)``."""
+    history[key] = edges = _list_candidate(laps, history, W, basis)
+    warn_at_caller(message(edges), AmbiguousGraphWarning)
+
+
+def _list_candidate(laps, history, W, basis) -> int:
+    """Append the graph of weights ``W`` to the candidates ``laps`` (last) and its edge
+    count to ``history["candidate_edges"]``, unless a candidate has its edges already;
+    return its edge count."""
+    upper = sp.triu(W, 1)
+    key = edge_key(upper)
+    if all(laplacian_edge_key(L) != key for L in laps):
+        laps.append(_laplacian(W, basis))
+        history["candidate_edges"].append(int(upper.nnz))
+    return int(upper.nnz)
 
 
 def _distance_twins(basis, ranked, noise: float = 0.0) -> list[sp.csr_array]:

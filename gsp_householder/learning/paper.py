@@ -31,10 +31,10 @@ identifiable from the first moment.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_real_array, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
@@ -157,21 +157,21 @@ def _reflector_from_mean(mean_over_scale: np.ndarray, s: np.ndarray, *, normaliz
         return None, False
     significant = noise is None or norm_k**2 > noise
     if not significant and warn_noise:
-        warnings.warn(
+        warn_at_caller(
             f"{step}: the mean column differs from its value without this reflector by no more "
             f"than sampling noise (||k||^2 = {norm_k**2:.3g} <= {noise:.3g}); the reflector is "
             "fitted to noise (u^T Q1 is too small, which Theorem 1's condition "
             "c = Omega(n^alpha) excludes)",
-            DegenerateStatisticsWarning, stacklevel=3)
+            DegenerateStatisticsWarning)
     if radicand <= 0 and (significant or not normalize):
         if not normalize:
             raise DegenerateStatisticsError(
                 f"{step}: the radicand sum_i k_i s_i = {radicand:.3g} is not positive, so the "
                 "paper's u = k / sqrt(sum_i k_i s_i) is undefined; use normalize=True")
-        warnings.warn(
+        warn_at_caller(
             f"{step}: the radicand sum_i k_i s_i = {radicand:.3g} is not positive; the data are "
             "not consistent with Y = H Q X at this scale (normalising k instead)",
-            DegenerateStatisticsWarning, stacklevel=3)
+            DegenerateStatisticsWarning)
     return (k / norm_k if normalize else k / np.sqrt(radicand)), significant
 
 
@@ -431,11 +431,11 @@ def estimate_householder_product(Y, n_reflectors: int, theta: float | None = Non
         kept = [v for v in vectors if v is not None]
         U = np.column_stack(kept) if kept else np.zeros((n, 0))
     if dropped:
-        warnings.warn(
+        warn_at_caller(
             f"{len(dropped)} of {m} reflectors were not identifiable from the mean column "
             f"(steps {dropped}: k = 0 or within sampling noise) and were left as the identity; "
             "the first moment identifies V·1 only",
-            DegenerateStatisticsWarning, stacklevel=2)
+            DegenerateStatisticsWarning)
     if U is None:
         if coef.shape[1] == 0:
             return HouseholderProduct.identity(n)
@@ -537,14 +537,14 @@ def _algorithm3_in_plane(columns: np.ndarray, sums: np.ndarray, factor: float, m
             continue
         step = f"reflector {i + 1} of {m}"
         if not significant:
-            warnings.warn(
+            warn_at_caller(
                 f"{step}: the mean column differs from its value without this reflector by no "
                 f"more than sampling noise (||k||^2 = {norm_sq:.3g} <= {noise:.3g}); the "
-                "reflector is fitted to noise", DegenerateStatisticsWarning, stacklevel=3)
+                "reflector is fitted to noise", DegenerateStatisticsWarning)
         elif k0 * o0 + k1 * o1 <= 0:
-            warnings.warn(f"{step}: the radicand sum_i k_i s_i is not positive; the data are "
-                          "not consistent with Y = H Q X at this scale (normalising k instead)",
-                          DegenerateStatisticsWarning, stacklevel=3)
+            warn_at_caller(f"{step}: the radicand sum_i k_i s_i is not positive; the data are "
+                           "not consistent with Y = H Q X at this scale (normalising k instead)",
+                           DegenerateStatisticsWarning)
         length = math.sqrt(norm_sq)
         u0, u1 = k0 / length, k1 / length
         unit = math.sqrt(u0 * u0 + u1 * u1)  # unit to the last bit: U = B C has unit columns

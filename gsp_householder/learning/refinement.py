@@ -39,6 +39,7 @@ import warnings
 
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning, DegenerateStatisticsWarning
 from gsp_householder.householder import HouseholderProduct
@@ -695,7 +696,7 @@ def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high
                                        "start_misfit": []}
     fallback = _underdetermined(Y, min(m, Y.shape[1]), V0, _ValueSet(low, high, threshold))
     if fallback is not None:
-        warnings.warn(fallback, DegenerateStatisticsWarning, stacklevel=3)
+        warn_at_caller(fallback, DegenerateStatisticsWarning)
         X0, misfit0, _ = _start_fit(Y, V0, low, high, threshold)
         history["start_misfit"].append(misfit0)
         return DictionaryResult(V0, X0, history, 0, False)
@@ -713,15 +714,15 @@ def refine_validated(Y: np.ndarray, m: int, V0: HouseholderProduct, *, low, high
     X0, misfit0, start_values = _start_fit(Y, V0, low, high, threshold)
     history["initial_misfit"] = [misfit0]
     if misfit > tol and misfit0 < misfit:
-        warnings.warn(f"the refinement fits the value set worse than its start (relative "
-                      f"misfit {misfit:.3g} against {misfit0:.3g}, e.g. at low SNR): the "
-                      "start is returned", ConvergenceWarning, stacklevel=3)
+        warn_at_caller(f"the refinement fits the value set worse than its start (relative "
+                       f"misfit {misfit:.3g} against {misfit0:.3g}, e.g. at low SNR): the "
+                       "start is returned", ConvergenceWarning)
         _record_values(history, start_values)
         return DictionaryResult(V0, X0, history, total_it, False)
     if not conv:
-        warnings.warn(f"the support of the codes did not settle in {n_iter} sweeps "
-                      f"(relative misfit {misfit:.3g}); increase n_iter",
-                      ConvergenceWarning, stacklevel=3)
+        warn_at_caller(f"the support of the codes did not settle in {n_iter} sweeps "
+                       f"(relative misfit {misfit:.3g}); increase n_iter",
+                       ConvergenceWarning)
     _record_values(history, values)
     return DictionaryResult(_factor(B, R), X, history, total_it, conv)
 

@@ -83,11 +83,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-import warnings
 
 import numpy as np
 
 from gsp_householder._blas_threads import blas_controller, one_blas_thread
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar, check_signals, check_theta
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
@@ -329,12 +329,12 @@ def learn_validated(Y: np.ndarray, *, theta: float | None = None, low: float | N
     history["code_density"] = [density]
     if not settled:
         hint = dense_codes_hint(n, p, density)
-        warnings.warn(f"learn_orthogonal_basis did not settle in {n_restarts + 1} start(s) of "
-                      f"at most {max_iter} steps (relative residual "
-                      f"{residual / (np.linalg.norm(Y) or 1.0):.3g}); the basis is probably "
-                      "wrong: " + (hint if hint else
-                                   "more signals, more steps or more restarts may help"),
-                      ConvergenceWarning, stacklevel=3)
+        warn_at_caller(f"learn_orthogonal_basis did not settle in {n_restarts + 1} start(s) of "
+                       f"at most {max_iter} steps (relative residual "
+                       f"{residual / (np.linalg.norm(Y) or 1.0):.3g}); the basis is probably "
+                       "wrong: " + (hint if hint else
+                                    "more signals, more steps or more restarts may help"),
+                       ConvergenceWarning)
     V = _canonical_columns(V, Y)
     codes, _ = support_codes(V.T @ Y, low, high)
     codes = -scale * codes if flip else scale * codes

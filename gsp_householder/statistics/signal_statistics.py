@@ -8,10 +8,9 @@ everything; every estimator then costs $O(n)$ or $O(mn)$.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_signals
 from gsp_householder.exceptions import DegenerateStatisticsError, DegenerateStatisticsWarning
 from gsp_householder.statistics._kernels import row_sums_and_squares, sums_moments, vector_dot
@@ -261,20 +260,20 @@ class SignalStatistics:
             # sd of ||mean||^2 - sum(var)/p when the true mean is zero (Gaussian rows)
             null_sd = np.sqrt(2.0) * norm / (p - 1) / p
         else:
-            warnings.warn("with a single signal the blind scale cannot be debiased; "
-                          "pass theta and mu, or give more signals",
-                          DegenerateStatisticsWarning, stacklevel=3)
+            warn_at_caller("with a single signal the blind scale cannot be debiased; "
+                           "pass theta and mu, or give more signals",
+                           DegenerateStatisticsWarning)
         if not sq > 0:
             raise DegenerateStatisticsError(
                 "the blind scale estimate theta*mu is not positive (radicand "
                 f"||mean||^2 - sum(var)/p = {sq:.3g}): the mean column is indistinguishable "
                 "from zero; pass theta and mu, or give more signals")
         if null_sd is not None and sq < 3.0 * null_sd:
-            warnings.warn(
+            warn_at_caller(
                 "the mean column is not significantly different from zero "
                 f"(z = {sq / null_sd:.2f} < 3): the blind scale theta*mu, and every estimate "
                 "built on it, is unreliable; pass theta and mu, or give more signals",
-                DegenerateStatisticsWarning, stacklevel=3)
+                DegenerateStatisticsWarning)
         return float(np.sqrt(sq / self.n_nodes)), variance_sum
 
 

@@ -28,10 +28,9 @@ permutation (see ``gsp_householder.metrics.match_columns``).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar, check_signals
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.learning.result import DictionaryResult
@@ -176,8 +175,8 @@ def msp(Y, n_iter: int = 100, rng=None, *, objective: str = "auto", center: bool
             converged = True
             break
     if not converged:
-        warnings.warn(f"msp did not converge in {n_iter} iterations (tol={tol:g})",
-                      ConvergenceWarning, stacklevel=2)
+        warn_at_caller(f"msp did not converge in {n_iter} iterations (tol={tol:g})",
+                       ConvergenceWarning)
     return DictionaryResult(dictionary=A.T, codes=A @ Y,
                             history={"objective": history, "kurtosis": [kappa]},
                             n_iter=it, converged=converged)

@@ -16,11 +16,10 @@ most $2r$ reflectors.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import scipy.linalg
 
+from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_scalar, check_signals
 from gsp_householder.exceptions import ConvergenceWarning
 from gsp_householder.householder import HouseholderProduct
@@ -269,8 +268,8 @@ def procrustes_altmin(Y, threshold: float | None = None, sparsity: int | None = 
             break
     X = sparse_code(V, Y, threshold=threshold, sparsity=sparsity)
     if not converged:
-        warnings.warn(f"procrustes_altmin did not converge in {n_iter} iterations "
-                      f"(tol={tol:g})", ConvergenceWarning, stacklevel=2)
+        warn_at_caller(f"procrustes_altmin did not converge in {n_iter} iterations "
+                       f"(tol={tol:g})", ConvergenceWarning)
     return DictionaryResult(dictionary=V, codes=X,
                             history={"objective": history, "residual": resid}, n_iter=it,
                             converged=converged)

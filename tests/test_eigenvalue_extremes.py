@@ -396,8 +396,8 @@ def test_largest_first_orders_the_unknowns_by_the_graph_eigenvalues():
 
 
 def _solves_of_the_noisy_scan(monkeypatch, V):
-    """The inference, the graph found, its family's dimension, the noisy scan's answer
-    and the programs it solved."""
+    """The inference, the graph found, its family's dimension, the noisy scan's answer,
+    the programs it solved and the inference's warnings."""
     calls = []
     original = laplacian_inference.sparser_extreme_members
 
@@ -406,7 +406,9 @@ def _solves_of_the_noisy_scan(monkeypatch, V):
         return original(B_, basis, found, noise, family_dimension)
 
     monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
-    res = _infer(V)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
     monkeypatch.undo()
     (B_, basis, found, noise, dimension), *_ = calls
     assert noise > EXACT_NOISE
@@ -421,7 +423,7 @@ def _solves_of_the_noisy_scan(monkeypatch, V):
     monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
     members, reached = sparser_extreme_members(B_, basis, found, noise, dimension)
     monkeypatch.undo()
-    return res, found, dimension, members, reached, solves
+    return res, found, dimension, members, reached, solves, caught
 
 
 @pytest.mark.parametrize("draw", [1, 3])
@@ -433,7 +435,7 @@ def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(monkeypatch, dr
     # columns' order until the strikes or split vertices stopped it), then as many
     # programs maximising them, the answer the same
     B = fourier_basis(_cycle_with_chord())
-    res, found, dimension, members, reached, solves = _solves_of_the_noisy_scan(
+    res, found, dimension, members, reached, solves, _ = _solves_of_the_noisy_scan(
         monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
     )
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
@@ -447,7 +449,7 @@ def test_noisy_member_found_by_the_largest_eigenvalues_programs(monkeypatch, dra
     # vertex of the programs of the 4 largest of its eigenvalues: confirmed by the first
     # two programs (the 16th to 24th program before)
     B = fourier_basis(_cycle_with_chord())
-    res, found, _, members, reached, solves = _solves_of_the_noisy_scan(
+    res, found, _, members, reached, solves, _ = _solves_of_the_noisy_scan(
         monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
     )
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
@@ -466,9 +468,7 @@ def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
     # it, the first or second maximising one does (before: those graphs, no warning)
     B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
     V = audit_input(B.eigenvectors, 1e-3, draw)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = infer_laplacian(V, rng=0)
+    res, found, _, members, reached, solves, caught = _solves_of_the_noisy_scan(monkeypatch, V)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["extreme_members"] == (found_edges, 98)
     assert res.history["extreme_members_unconfirmed"]
@@ -480,7 +480,6 @@ def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
     assert found_edges in edges
     # the scan: the minimised programs find nothing, and the truth is the vertex of
     # one of the first two maximised programs
-    _, found, _, members, reached, solves = _solves_of_the_noisy_scan(monkeypatch, V)
     assert found[0] == found_edges and [m[0] for m in members] == [98] and reached == 1
     first = solves.index(-1)
     assert all(x == 1 for x in solves[:first]) and all(x == -1 for x in solves[first:])

@@ -128,8 +128,8 @@ def test_a_member_whose_refit_is_not_determined_is_not_read(monkeypatch):
     # LCF_graph(60, [9, -9, 15, -15], 15), exact: about one in six members read off
     # the regular graphs' family holds a second member on its edges; the refit's Gram
     # is singular to rounding (smallest eigenvalue 1e-16 of 1), and solving it raised
-    # LinAlgError on shuffle 1 under SkylakeX kernels (or returned weights set by
-    # rounding)
+    # LinAlgError on shuffles 0, 1 and 2 under SkylakeX kernels (in the inference of
+    # shuffle 1), or returned weights set by rounding
     refused = []
 
     def spy(G):
@@ -139,11 +139,10 @@ def test_a_member_whose_refit_is_not_determined_is_not_read(monkeypatch):
 
     monkeypatch.setattr(_noisy_unit_diagonal, "_determined", spy)
     B = fourier_basis(nx.LCF_graph(60, [9, -9, 15, -15], 15))
-    basis = _read_basis(shuffled(B.eigenvectors, 0), None, None, None, None)
-    _anchored_pair_basis(basis)
-    sampled_regular_member(basis["V_anchored"], basis["zero_column"])
-    assert any(refused) and not all(refused)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
-    assert compare_graphs(B.laplacian, result)["f1"] == 1.0 or caught
+    for seed in (0, 1):
+        refused.clear()
+        basis = _read_basis(shuffled(B.eigenvectors, seed), None, None, None, None)
+        _anchored_pair_basis(basis)
+        member = sampled_regular_member(basis["V_anchored"], basis["zero_column"])
+        assert member is not None and member.dimension == 29
+        assert any(refused) and not all(refused)

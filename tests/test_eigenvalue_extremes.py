@@ -483,3 +483,37 @@ def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
     assert found[0] == found_edges and [m[0] for m in members] == [98] and reached == 1
     first = solves.index(-1)
     assert all(x == 1 for x in solves[:first]) and all(x == -1 for x in solves[first:])
+
+
+@pytest.mark.parametrize("draw", [3, 4])
+def test_truth_found_behind_the_regular_graph_read_off_the_family(monkeypatch, draw):
+    # LCF_graph(48, [7, -7, 13, -13], 12) (degrees 3 and 4, 84 edges) perturbed by 1e-3,
+    # draws 3 and 4: the searches give no graph that fits, and the regular graph read
+    # off the constant-diagonal family is an 8-regular graph of 192 edges sharing none
+    # of the truth's, with equal weights, that fits as well; the family of regular
+    # graphs cannot hold the truth, the scan of extreme members behind that graph, at
+    # the level the graph was read at, reaches it twice (before: the 192 edges, no
+    # warning; on draw 4 the searches' level, 0.019, leaves no vertex an edge)
+    B = fourier_basis(nx.LCF_graph(48, [7, -7, 13, -13], 12))
+    V = audit_input(B.eigenvectors, 1e-3, draw)
+    calls = []
+    original = laplacian_inference.sparser_extreme_members
+
+    def capture(B_, basis, found, noise=0.0, family_dimension=0):
+        calls.append((found[0], noise))
+        return original(B_, basis, found, noise, family_dimension)
+
+    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.history["sampled_regular_member"][0] == 192
+    assert res.history["extreme_members"] == (192, 84)
+    assert "extreme_members_unconfirmed" not in res.history
+    assert not caught
+    edges = [sp.triu(sp.csr_array(C), 1).count_nonzero() for C in res.candidates]
+    assert edges[0] == 84 and 192 in edges
+    found, noise = calls[-1]
+    assert found == 192 and noise == laplacian_inference._pair_level(res.history)
+    assert EXACT_NOISE < noise <= res.history["noise"]

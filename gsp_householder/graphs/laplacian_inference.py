@@ -478,6 +478,19 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
                                                                 family_dimension, history)
     ranked, family_dimension = _with_sampled_regular_member(basis, B, ranked,
                                                             family_dimension, history)
+    if "sampled_regular_member" in history:
+        # the regular graph read is a graph found as the searches' graphs are, and the
+        # scan of extreme members asks behind it, at the level it was read at, for a
+        # sparser graph that the regular family cannot hold
+        ranked = _extreme_first(
+            basis,
+            B,
+            ranked,
+            family_dimension,
+            history,
+            scans,
+            noise=_pair_level(history),
+        )
     ranked = _with_sparser_cayley_twin(basis, B, ranked, history)
     ranked = _with_regular_reading(basis, B, ranked, history, tol, rng)
     return finish(basis, B, ranked, family_dimension, history)
@@ -977,7 +990,9 @@ def _equalised_first(basis, ranked, history):
     return _ahead(members, ranked)
 
 
-def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
+def _extreme_first(
+    basis, B, ranked, family_dimension, history, scans=None, noise=None
+):
     """``ranked`` with, from exact eigenvectors whose graph found is one member of a
     family (``family_dimension`` above 1), fitting them or not, the sparser connected
     equal-weight graphs that they diagonalise found at the valid cone's vertices of one
@@ -995,14 +1010,23 @@ def _extreme_first(basis, B, ranked, family_dimension, history, scans=None):
     found, with the same weights, asks the same question of the same pair basis and
     eigenvectors (the scan reads nothing else and draws nothing), and takes the first
     scan's answer (the held-out cycle(44) with a chord and lognormal weights perturbed,
-    draw 1: two searches, one scan). The warning is issued by each search as before."""
+    draw 1: two searches, one scan). The warning is issued by each search as before.
+
+    ``noise`` (None: ``history["noise"]``, the level the searches' graph was found at)
+    is the level the vertices are read at; for a caller other than ``_search``, behind
+    the regular graph read off the constant-diagonal family
+    (``_with_sampled_regular_member``), the level it was read at (``_pair_level``); the
+    searches' level can be far above it when their graph did not fit (``LCF_graph(48, [7, -7, 13, -13], 12)`` perturbed, draw 4: 0.019 against
+    2.3e-4, and no vertex keeps an edge)."""
     if (not ranked or family_dimension < 2 or B.n > EXTREMES_MAX_N
             or ranked[0][0] >= B.n_pairs):
         # the graph found need not fit the exact eigenvectors itself: the members do
         # (Mycielski(6), shuffles 2 and 4: 629-630 edges that do not fit, the truth,
         # 236 edges, a vertex of two programs)
         return ranked
-    noise = history["noise"] if history["noise"] > EXACT_NOISE else 0.0
+    if noise is None:
+        noise = history["noise"]
+    noise = noise if noise > EXACT_NOISE else 0.0
     question = (scan_question(ranked[0], noise, family_dimension)
                 if scans is not None else None)
     if question is not None and question in scans:

@@ -1016,8 +1016,9 @@ def _extreme_first(
     is the level the vertices are read at; for a caller other than ``_search``, behind
     the regular graph read off the constant-diagonal family
     (``_with_sampled_regular_member``), the level it was read at (``_pair_level``); the
-    searches' level can be far above it when their graph did not fit (``LCF_graph(48, [7, -7, 13, -13], 12)`` perturbed, draw 4: 0.019 against
-    2.3e-4, and no vertex keeps an edge)."""
+    searches' level can be far above it when their graph did not fit
+    (``LCF_graph(48, [7, -7, 13, -13], 12)`` perturbed, draw 4: 0.019 against 2.3e-4,
+    and no vertex keeps an edge)."""
     if (not ranked or family_dimension < 2 or B.n > EXTREMES_MAX_N
             or ranked[0][0] >= B.n_pairs):
         # the graph found need not fit the exact eigenvectors itself: the members do

@@ -80,3 +80,51 @@ def test_the_reading_asks_no_weighted_tree(monkeypatch):
     assert res.history["regular_reading"] == (118, 60)
     readings = [a for a in asked if a[0] == "combinatorial"]
     assert readings and all(regular and none for _, regular, none in readings)
+
+
+def test_no_regular_member_sparser_than_n_edges():
+    # a connected regular graph on n > 2 nodes has at least n edges: members sparser
+    # than a graph of n edges are spanning trees, which the reading does not keep
+    from gsp_householder.graphs.laplacian_inference import _no_regular_member
+
+    class Basis:
+        n = 30
+
+    reading = {"regular_only": True}
+    assert _no_regular_member(reading, Basis, (30, 0.0, None, None))
+    assert _no_regular_member(reading, Basis, (29, 0.0, None, None))
+    assert not _no_regular_member(reading, Basis, (31, 0.0, None, None))
+    assert not _no_regular_member({}, Basis, (30, 0.0, None, None))
+    Basis.n = 2
+    assert not _no_regular_member(reading, Basis, (1, 0.0, None, None))
+
+
+def test_the_reading_scans_no_member_sparser_than_a_cycle(monkeypatch):
+    # the perturbed normalized cycle of 30 nodes, draw 1: the normalized searches end
+    # at a weighted graph of 45 edges, and the combinatorial reading's searches at the
+    # 30-edge cycle with equal weights, whose scan of extreme members (members sparser
+    # than it: spanning trees) is not solved; the reading returns the cycle
+    from gsp_householder.graphs import laplacian_inference
+
+    decided, scanned = [], []
+    decide = laplacian_inference._no_regular_member
+    scan = laplacian_inference.sparser_extreme_members
+
+    def decide_spy(basis, B, found):
+        answer = decide(basis, B, found)
+        decided.append(answer)
+        return answer
+
+    def scan_spy(B, basis, found, *args):
+        scanned.append((bool(basis.get("regular_only")), int(found[0]), B.n))
+        return scan(B, basis, found, *args)
+
+    monkeypatch.setattr(laplacian_inference, "_no_regular_member", decide_spy)
+    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", scan_spy)
+    G = nx.cycle_graph(30)
+    res, _ = _normalized_inference(G, 1)
+    assert res.history["regular_reading"] == (45, 30)
+    A = nx.from_scipy_sparse_array(sp.csr_array(sp.triu(res.laplacian, 1) != 0))
+    assert nx.is_connected(A) and {d for _, d in A.degree()} == {2}
+    assert any(decided)
+    assert all(edges > n for regular, edges, n in scanned if regular)

@@ -1,5 +1,7 @@
-"""Test configuration: hypothesis runs a fixed sequence of examples (reproducible CI) and
-the graph searches run with one BLAS thread."""
+"""Test configuration: hypothesis runs a fixed sequence of examples (reproducible CI),
+the graph searches run with one BLAS thread, and the test workers share the cores."""
+
+import os
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -35,4 +37,25 @@ def _one_blas_thread_for_graph_searches(request):
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):
+        yield
+
+
+def _blas_threads_per_worker() -> int:
+    """The BLAS threads each pytest-xdist worker may use so that the workers' threads do
+    not outnumber the cores: the cores available divided by the workers (at least one).
+    Without a limit each worker's OpenBLAS starts a thread per core, and two workers on
+    two cores run four threads that wait on one another."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return max(1, (cores or 1) // workers)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _workers_share_the_cores():
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=_blas_threads_per_worker(), user_api="blas"):
         yield

@@ -11,10 +11,12 @@ import scipy.sparse as sp
 from _basis_inputs import audit_input
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
+from gsp_householder.graphs import _ranking_ladder
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._weighted_tree import (
     _symmetric,
     accepted,
+    early_weighted_tree,
     fitted_weights,
     reweighted_tree,
 )
@@ -115,15 +117,22 @@ def test_the_perturbed_broom_is_answered_by_the_weighted_tree(broom):
 
 
 def test_no_tree_is_read_for_a_caller_that_keeps_only_regular_graphs(broom, monkeypatch):
-    # the same eigenvectors as above, read for a caller that keeps only a regular graph
-    # (``_regular_reading``): a spanning tree of more than two nodes is not one, and the
-    # rule is not asked
-    import gsp_householder.graphs.laplacian_inference as inference
-
+    # the rule asked on the broom's inference reads its tree; asked the same question on
+    # the same basis for a caller that keeps only a regular graph (``_regular_reading``),
+    # it reads nothing: a spanning tree of more than two nodes is not regular
     _, V, _ = broom
-    read = inference._read_basis
-    monkeypatch.setattr(inference, "_read_basis", lambda *a: {**read(*a), "regular_only": True})
+    asked = []
+    rule = _ranking_ladder.early_weighted_tree
+
+    def spy(B, basis, history, keys, ranking):
+        asked.append((B, basis, dict(history), keys, ranking))
+        return rule(B, basis, history, keys, ranking)
+
+    monkeypatch.setattr(_ranking_ladder, "early_weighted_tree", spy)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = infer_laplacian(V, rng=0)
-    assert "weighted_tree" not in result.history
+        infer_laplacian(V, rng=0)
+    B, basis, history, keys, ranking = asked[0]
+    assert early_weighted_tree(B, basis, dict(history), keys, ranking) is not None
+    regular_only = {**basis, "regular_only": True}
+    assert early_weighted_tree(B, regular_only, dict(history), keys, ranking) is None

@@ -5,12 +5,16 @@ perturbed (``audit_input``) eigenvectors from ``fourier_basis``, one row per inp
 edges found / true, warnings (A ``AmbiguousGraphWarning``, C ``ConvergenceWarning``),
 whether the true graph is among the candidates, the ``cayley_twins`` calls (twins
 listed / CPU s) and the CPU s of the inference. ``cost``: CPU s of ``cayley_twins``
-against the true graph on exact shuffled eigenvectors (shuffle 0). Run from the
-repository root (one BLAS thread, CPU seconds)::
+against the true graph on exact shuffled eigenvectors (shuffle 0). ``groups A B0 B1 S0
+S1``: per torus A x b (b = B0..B1) and shuffle (S0..S1), whether the torus's group is
+among the groups read off the basis (``group_tables`` where it exists, else the greedy
+``group_table``), the groups read, and the twins ``cayley_twins`` lists against the
+torus itself. Run from the repository root (one BLAS thread, CPU seconds)::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_cayley_groups.py infer named other noisy axb
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_cayley_groups.py infer 8xb:12:27:0-2
     OPENBLAS_NUM_THREADS=1 python benchmarks/bench_cayley_groups.py cost
+    OPENBLAS_NUM_THREADS=1 python benchmarks/bench_cayley_groups.py groups 8 12 27 0 5
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
-from gsp_householder.graphs import _cayley_sparser, laplacian_inference
+from gsp_householder.graphs import _abelian_twins, _cayley_sparser, laplacian_inference
 from gsp_householder.graphs._abelian_twins import cayley_twins
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 
 
 def shuffled(V: np.ndarray, seed: int) -> np.ndarray:
@@ -161,9 +166,40 @@ def cost() -> None:
         print(f"{name} | n {n} | twins {len(twins)} | cpu {time.process_time() - start:.2f}")
 
 
+def groups(a: int, low: int, high: int, first: int, last: int) -> None:
+    for b in range(low, high + 1):
+        G = torus(a, b)
+        n = a * b
+        x, y = np.divmod(np.arange(n), b)
+        addition = ((x[:, None] + x[None, :]) % a) * b + (y[:, None] + y[None, :]) % b
+        W = sp.csr_array(nx.to_scipy_sparse_array(G, nodelist=range(n), dtype=float))
+        eigenvectors = fourier_basis(G).eigenvectors
+        for s in range(first, last + 1):
+            V = shuffled(eigenvectors, s)
+            basis = {"V": V, "kind": "combinatorial", "ordered": False, "scale": None}
+            lam = _diagonal_fit(V, _laplacian(W, basis))[0]
+            if hasattr(_abelian_twins, "group_tables"):
+                tables = _abelian_twins.group_tables(V, lam)
+            else:
+                table = _abelian_twins.group_table(V, lam)
+                table = _abelian_twins.group_table(V, None) if table is None else table
+                tables = [] if table is None else [table]
+            read = int(any(np.array_equal(t, addition) for t in tables))
+            start = time.process_time()
+            twins = cayley_twins(basis, W, [])
+            cpu = time.process_time() - start
+            print(
+                f"{a}x{b} s{s} | torus group read {read} | groups {len(tables)} | "
+                f"twins of the torus {len(twins)} | cpu {cpu:.2f}",
+                flush=True,
+            )
+
+
 def main(argv: list[str]) -> None:
     if argv[:1] == ["cost"]:
         cost()
+    elif argv[:1] == ["groups"]:
+        groups(*(int(v) for v in argv[1:6]))
     elif argv[:1] == ["infer"]:
         for which in argv[1:]:
             for name, G, make in cases(which):

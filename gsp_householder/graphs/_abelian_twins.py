@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from gsp_householder.graphs._character_cliques import largest_compatible_sets
 from gsp_householder.graphs._equal_sparsity import _floored_residuals
 from gsp_householder.graphs._grid_twins import known_edges
 from gsp_householder.graphs._laplacian_fit import (
@@ -130,8 +131,17 @@ def _subgroup(K: np.ndarray, M: np.ndarray) -> bool:
     rows, counts = np.unique(K, axis=0, return_counts=True)
     if np.ptp(counts) > 0:
         return False
-    image = {tuple(r) for r in rows}
-    return all(tuple((a + b) % M) in image for a in rows for b in rows)
+    codes = _codes(rows, M)
+    sums = _codes(((rows[:, None, :] + rows[None, :, :]) % M).reshape(-1, M.size), M)
+    return bool(np.isin(sums, codes).all())
+
+
+def _codes(K: np.ndarray, M: np.ndarray) -> np.ndarray:
+    """The rows of the numbers ``K`` (moduli ``M``) as single integers (mixed radix),
+    or as rows of bytes when the product of the moduli exceeds the integers."""
+    if np.sum(np.log2(M.astype(float))) < 62:
+        return np.ravel_multi_index(tuple(K.T), tuple(int(m) for m in M))
+    return np.array([row.tobytes() for row in np.ascontiguousarray(K, dtype=np.int64)])
 
 
 def group_table(V: np.ndarray, lam: np.ndarray | None) -> np.ndarray | None:
@@ -146,10 +156,15 @@ def group_table(V: np.ndarray, lam: np.ndarray | None) -> np.ndarray | None:
     by a sign on one side), and give numbers $\pm k(x)$ that no group addition fits.
     With ``lam`` None every pair of columns is tried (``cayley_twins``, when the graph
     returned gives a plane's two columns distinct eigenvalues)."""
-    n = V.shape[0]
+    return _table_of(_characters(V, lam), V.shape[0])
+
+
+def _table_of(characters: list[tuple[np.ndarray, int]], n: int) -> np.ndarray | None:
+    """The addition read off ``characters`` (numbers and orders, in the order tried) as
+    ``group_table`` reads it, or None when they do not tell the ``n`` nodes apart."""
     chosen, orders = [], []
     distinct = 1
-    for k, m in _characters(V, lam):
+    for k, m in characters:
         trial = np.column_stack([*chosen, k])
         M = np.asarray([*orders, m])
         size = np.unique(trial, axis=0).shape[0]
@@ -163,12 +178,47 @@ def group_table(V: np.ndarray, lam: np.ndarray | None) -> np.ndarray | None:
         return None
     K = np.column_stack(chosen)
     M = np.asarray(orders)
-    index = {tuple(row): x for x, row in enumerate(K)}
-    table = np.empty((n, n), dtype=np.int64)
-    for x in range(n):
-        for y in range(x, n):
-            table[x, y] = table[y, x] = index[tuple((K[x] + K[y]) % M)]
-    return table
+    codes = _codes(K, M)
+    order = np.argsort(codes)
+    sums = _codes(((K[:, None, :] + K[None, :, :]) % M).reshape(-1, M.size), M)
+    return order[np.searchsorted(codes[order], sums)].reshape(n, n)
+
+
+def _homomorphism(table: np.ndarray, k: np.ndarray, m: int) -> bool:
+    """Whether the numbers ``k`` (modulo ``m``) satisfy $k(x + y) = k(x) + k(y)$ in the
+    group ``table``."""
+    return bool(np.all(k[table] == (k[:, None] + k[None, :]) % m))
+
+
+def group_tables(V: np.ndarray, lam: np.ndarray | None) -> list[np.ndarray]:
+    """The additions of the abelian groups read off the characters of ``V``: those of
+    the largest sets of planes (any pair of columns) that are the characters of one
+    group (``largest_compatible_sets``; every plane of a set a homomorphism of the group
+    read off it), each group once; failing any, the one ``group_table`` reads (the
+    planes with one eigenvalue ``lam`` first, then any pair of columns).
+
+    ``group_table`` reads greedily, and the planes it keeps may belong to several
+    groups: on the 8 x 20 torus, exact, shuffle 0, it keeps planes of crossed halves of
+    eigenspaces (13 planes are characters of the group it reads), and the Cayley graphs
+    of that group hold neither the torus nor a twin of the graph returned (1600 edges,
+    F1 0.167, returned with no warning); the torus's group is one of the four groups of
+    21 planes each."""
+    n = V.shape[0]
+    characters = _characters(V, None)
+    tables: list[np.ndarray] = []
+    for members in largest_compatible_sets(characters):
+        chosen = [characters[i] for i in members]
+        table = _table_of(chosen, n)
+        if table is None or any(np.array_equal(table, t) for t in tables):
+            continue
+        if all(_homomorphism(table, k, m) for k, m in chosen):
+            tables.append(table)
+    if tables:
+        return tables
+    table = group_table(V, lam)
+    if table is None:
+        table = group_table(V, None)
+    return [] if table is None else [table]
 
 
 def _classes(table: np.ndarray) -> list[np.ndarray]:
@@ -188,24 +238,22 @@ def _classes(table: np.ndarray) -> list[np.ndarray]:
 def _class_weights(table: np.ndarray, members: np.ndarray) -> sp.csr_array:
     """Unit weights of the Cayley graph $x \\sim x + s$, $s$ in ``members``."""
     n = table.shape[0]
-    rows = np.repeat(np.arange(n), members.size)
-    cols = table[:, members].ravel()
-    A = sp.csr_array((np.ones(rows.size), (rows, cols)), shape=(n, n))
-    A = sp.csr_array(((A + A.T) > 0).astype(float))
-    A.setdiag(0.0)
-    A.eliminate_zeros()
-    return A
+    A = np.zeros((n, n))
+    A[np.repeat(np.arange(n), members.size), table[:, members].ravel()] = 1.0
+    A = np.maximum(A, A.T)
+    np.fill_diagonal(A, 0.0)
+    return sp.csr_array(A)
 
 
 def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
-    """Unit weights of the connected Cayley graphs of the abelian group read off the
-    eigenvectors (``group_table``) with no more edges than the graph of weights ``W``
+    """Unit weights of the connected Cayley graphs of the abelian groups read off the
+    eigenvectors (``group_tables``) with no more edges than the graph of weights ``W``
     (the graph returned), another edge set than it and than the Laplacians
     ``candidates``, that fit the eigenvectors as well (``_fits_as_well``, residuals
     floored at ``ROUNDING_FIT`` and taken per free pair, ``_per_free_pair``); at most
     ``MAX_TWINS`` or $n$, sparsest first, each number of edges listed whole but the last
-    (``_level_twins``). Empty when no group is read (non-combinatorial or ordered
-    bases, more than ``MAX_NODES`` nodes).
+    (``_level_twins``; the levels of all groups read merged). Empty when no group is
+    read (non-combinatorial or ordered bases, more than ``MAX_NODES`` nodes).
 
     Parameters
     ----------
@@ -226,22 +274,86 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
         return []
     W = sp.csr_array(W)
     lam = _diagonal_fit(V, _laplacian(W, basis))[0]
-    table = group_table(V, lam)
-    if table is None:
-        # a dense member of the family need not give a character plane's two columns
-        # one eigenvalue (circular_ladder_graph(35) perturbed by 1e-3, draw 1: 1094
-        # edges, one plane of 35 kept): the planes are read from the basis alone, their
-        # numbers still checked to be a homomorphism and every twin to fit as well
-        table = group_table(V, None)
-    if table is None:
+    # a dense member of the family need not give a character plane's two columns one
+    # eigenvalue (circular_ladder_graph(35) perturbed by 1e-3, draw 1: 1094 edges, one
+    # plane of 35 kept): the planes are then read from the basis alone, their numbers
+    # still checked to be a homomorphism and every twin to fit as well
+    groups = [_class_forms(V, basis, table) for table in group_tables(V, lam)]
+    if not groups:
         return []
     edges = sp.triu(W, 1).nnz
     # per free pair (``_per_free_pair``): a dense member fits its weights to the noise
     # on its own pairs (circular_ladder_graph(21) perturbed, draw 3: 423 edges of 861
     # pairs, residual 0.44 times the ladder's, rotation residual 0.98 times)
     reference = _per_free_pair(_floored_residuals(basis, W), edges, n * (n - 1) // 2)
+    seen = known_edges(candidates, W)
+    cap = max(MAX_TWINS, n)
+    pool: dict[int, list[tuple[float, int, np.ndarray]]] = {}
+    found: list[tuple[float, sp.csr_array]] = []
+    totals = [0] * len(groups)
+    done = [False] * len(groups)
+    for size in range(1, max(len(g.classes) for g in groups) + 2):
+        bound = edges + 1
+        for index, group in enumerate(groups):
+            # every subset of this group with fewer edges than its bound was scored
+            if not done[index]:
+                done[index] = size > len(group.classes) or group.sizes.min() * size > edges
+            if not done[index]:
+                totals[index] += comb(len(group.classes), size)
+                done[index] = totals[index] > MAX_SUBSETS
+            if not done[index]:
+                for rel, level, subset in group.scored(size, n, edges, reference[0]):
+                    pool.setdefault(level, []).append((rel, index, subset))
+                bound = min(bound, group.sizes.min() * (size + 1))
+        for level in sorted(e for e in pool if e < bound):
+            room = cap - len(found)
+            scored = pool.pop(level)
+            listed, whole = _level_twins(basis, groups, scored, reference, seen, room)
+            found += listed
+            if not whole or len(found) >= cap:
+                return [A for _, A in found]
+        if all(done):
+            break
+    return [A for _, A in found]
+
+
+class _ClassForms:
+    """The classes $\\{s, -s\\}$ of a group ``table`` (``_classes``), their edges
+    (``sizes``), degrees, and the Gram matrix of the off-diagonal parts $O_s$ of
+    $V^T L_s V$ (``gram``)."""
+
+    def __init__(self, table, classes, gram):
+        self.table = table
+        self.classes = classes
+        n = table.shape[0]
+        self.sizes = np.array([n * c.size // 2 for c in classes])
+        self.degrees = np.array([c.size for c in classes])
+        self.gram = gram
+
+    def scored(self, size: int, n: int, edges: int, reference: float):
+        """``(residual, edges, subset)`` of the subsets of ``size`` classes with at most
+        ``edges`` edges whose residual from the quadratic form (relative to their
+        Laplacian's norm) is within ``PREFILTER`` of ``reference``."""
+        count = len(self.classes)
+        subsets = np.array(list(combinations(range(count), size)), dtype=np.int64)
+        subsets = subsets[self.sizes[subsets].sum(axis=1) <= edges]
+        if not subsets.size:
+            return []
+        r2 = np.zeros(len(subsets))
+        for p in range(size):
+            for q in range(size):
+                r2 += self.gram[subsets[:, p], subsets[:, q]]
+        # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
+        d = self.degrees[subsets].sum(axis=1)
+        rel = np.sqrt(np.maximum(r2, 0.0)) / np.sqrt(n * (d * d + d))
+        level = self.sizes[subsets].sum(axis=1)
+        keep = np.flatnonzero(rel <= PREFILTER * max(reference, 1e-12))
+        return [(float(rel[t]), int(level[t]), subsets[t]) for t in keep]
+
+
+def _class_forms(V: np.ndarray, basis: dict, table: np.ndarray) -> _ClassForms:
+    """The classes of the group ``table`` and the Gram matrix of their $O_s$."""
     classes = _classes(table)
-    sizes = np.array([n * c.size // 2 for c in classes])
     offs = []
     for c in classes:
         A = _class_weights(table, c)
@@ -250,51 +362,15 @@ def cayley_twins(basis, W, candidates) -> list[sp.csr_array]:
         np.fill_diagonal(M, 0.0)
         offs.append(M.ravel())
     F = np.asarray(offs)
-    gram = F @ F.T
-    # ||L_S||_F^2 = sum_x (d^2 + d) for unit weights: the degree adds over the classes
-    degrees = np.array([c.size for c in classes])
-    seen = known_edges(candidates, W)
-    cap = max(MAX_TWINS, n)
-    pool: dict[int, list[tuple[float, np.ndarray]]] = {}
-    found: list[tuple[float, sp.csr_array]] = []
-    total = 0
-    for size in range(1, len(classes) + 2):
-        # every subset with fewer edges than ``bound`` was scored
-        complete = size > len(classes) or sizes.min() * size > edges
-        if not complete:
-            total += comb(len(classes), size)
-            complete = total > MAX_SUBSETS
-        if not complete:
-            subsets = np.array(list(combinations(range(len(classes)), size)), dtype=np.int64)
-            subsets = subsets[sizes[subsets].sum(axis=1) <= edges]
-            if subsets.size:
-                r2 = np.zeros(len(subsets))
-                for p in range(size):
-                    for q in range(size):
-                        r2 += gram[subsets[:, p], subsets[:, q]]
-                d = degrees[subsets].sum(axis=1)
-                rel = np.sqrt(np.maximum(r2, 0.0)) / np.sqrt(n * (d * d + d))
-                level = sizes[subsets].sum(axis=1)
-                for t in np.flatnonzero(rel <= PREFILTER * max(reference[0], 1e-12)):
-                    pool.setdefault(int(level[t]), []).append((float(rel[t]), subsets[t]))
-        bound = edges + 1 if complete else sizes.min() * (size + 1)
-        for level in sorted(e for e in pool if e < bound):
-            room = cap - len(found)
-            scored = pool.pop(level)
-            listed, whole = _level_twins(basis, table, classes, scored, reference, seen, room)
-            found += listed
-            if not whole or len(found) >= cap:
-                return [A for _, A in found]
-        if complete:
-            break
-    return [A for _, A in found]
+    return _ClassForms(table, classes, F @ F.T)
 
 
 def _level_twins(
-    basis, table, classes, scored, reference, seen, room: int
+    basis, groups, scored, reference, seen, room: int
 ) -> tuple[list[tuple[float, sp.csr_array]], bool]:
-    """The Cayley graphs of one number of edges (``scored``: pairs of a residual from
-    the quadratic form and a subset of classes) that are connected, new (not in
+    """The Cayley graphs of one number of edges (``scored``: a residual from the
+    quadratic form, a group's index in ``groups`` and a subset of its classes) that are
+    connected, new (not in
     ``seen``, which they join) and fit the eigenvectors as well (``_fits_as_well``),
     best fitting first, at most ``room`` of them, with whether the level was listed
     whole.
@@ -302,18 +378,18 @@ def _level_twins(
     The graphs of a level fit alike (the truth is one of them as often as not), so the
     levels are listed whole, sparsest first, and only the last one listed is cut to the
     room left. At most ``2 * max(room, MAX_TWINS)`` graphs of a level are checked
-    exactly (the best by the quadratic form).
+    exactly for each group read (the best by the quadratic form): the graphs of several
+    groups that fit fit alike, and a budget shared by the groups cut the torus's own
+    level on the 8 x 23 torus (51 of its 63 twins listed).
 
     Parameters
     ----------
     basis : dict
         The validated basis (``_read_basis``).
-    table : numpy.ndarray of shape (n, n)
-        The group's addition on the nodes (``group_table``).
-    classes : list of numpy.ndarray
-        The classes $\\{s, -s\\}$ (``_classes``).
+    groups : list of _ClassForms
+        The groups read (``group_tables``) and their classes $\\{s, -s\\}$.
     scored : list of tuple
-        ``(residual, subset)`` for each subset of classes of this level.
+        ``(residual, group index, subset)`` for each subset of classes of this level.
     reference : tuple of float
         Floored residuals of the graph returned, per free pair (``_per_free_pair``).
     seen : set
@@ -330,10 +406,11 @@ def _level_twins(
     """
     scored.sort(key=lambda c: c[0])
     listed = []
-    checked = 2 * max(room, MAX_TWINS)
-    for _, subset in scored[:checked]:
-        members = np.concatenate([classes[c] for c in subset])
-        A = _class_weights(table, members)
+    checked = 2 * max(room, MAX_TWINS) * len(groups)
+    for _, index, subset in scored[:checked]:
+        group = groups[index]
+        members = np.concatenate([group.classes[c] for c in subset])
+        A = _class_weights(group.table, members)
         key = edge_key(sp.triu(A, 1))
         if key in seen or connected_components(A, directed=False)[0] > 1:
             continue

@@ -124,6 +124,22 @@ def test_a_sparser_regular_graph_replaces_a_denser_one_warned():
     assert replaced in [int((C.count_nonzero() - C.shape[0]) // 2) for C in result.candidates]
 
 
+@pytest.mark.parametrize("draw", [8, 10])
+def test_a_box_product_read_off_a_member_of_its_family_is_returned_warned(draw):
+    # frucht_graph() boxed with a 5-cycle: the searches ended, with the family flag only,
+    # at members of the box product's family: draw 10 a weighted graph of 305 edges (the
+    # 5-cycles at one weight, a weighted member of the Frucht graph's family on each
+    # copy; F1 0.571), draw 8 the tensor product with the pentagram (180 edges, equal
+    # weights; F1 0.0). The box product read off them (``_box_levels``: 150 edges) fits
+    # as well and is returned, warned: its twin with the 5-cycle relabelled by 2 has the
+    # same eigenvectors; the truth is among the graphs returned
+    _, B, _, result, caught = _box(nx.frucht_graph(), 5, draw)
+    graphs = [result.laplacian, *result.candidates]
+    assert max(compare_graphs(B.laplacian, C)["f1"] for C in graphs) == 1.0
+    assert result.n_edges == 150
+    assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+
+
 def _kautz(q, length):
     """The Kautz graph K(q, length) as the ninth audit builds it."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

@@ -82,6 +82,7 @@ from gsp_householder.graphs._basis_grid import basis_grid_members
 from gsp_householder.graphs._basis_input import MIN_COS, _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._basis_search import _sparsest_graphs
 from gsp_householder.graphs._bipartite_halves import column_halves_graph
+from gsp_householder.graphs._box_levels import box_from_levels, box_from_partitions
 from gsp_householder.graphs._box_twins import box_twins
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
@@ -1296,6 +1297,14 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # as well: returned, the graph found is the last of the candidates
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           rival, "equal_weight_rival_edges")
+    box = _box_read(basis, ranked[0][3], _fitted_noise(history))
+    if box is not None:
+        # a noisy search can return a member of a box product's family with one factor
+        # at one weight and the other weighted (``_box_levels``): the box product of that
+        # level and the other factor inferred on its own, with equal weights and fitting
+        # as well, is returned; the graph found is the last of the candidates
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          box, "box_level_edges")
     rewired = sparser_on_local_columns(basis, B, ranked[0][3], _fitted_noise(history))
     if rewired is not None:
         # a rewiring can leave cliques on adjacent twins (sibling leaves whose columns
@@ -1580,6 +1589,33 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
         family_dimension=int(family_dimension), candidates=laps, history=history,
         complement_twin=twin)
+
+
+def _box_read(basis, W, noise: float) -> sp.csr_array | None:
+    """A sparser box product read off the graph of weights ``W`` found at the noise
+    level ``noise`` (``_box_levels``): off its weight levels when its weights are not
+    equal to ``noise``, off its own eigenspaces when they are; None at no noise."""
+    if noise <= 0.0:
+        return None
+    if _equal_within_noise(basis, W, noise):
+        return box_from_partitions(basis, W, noise, _factor_weights)
+    return box_from_levels(basis, W, noise, _factor_weights)
+
+
+def _factor_weights(Q: np.ndarray) -> sp.csr_array | None:
+    """The weights of the graph inferred from the orthonormal basis ``Q`` of a box
+    product's factor (``_box_levels``), its warnings dropped (the product read is
+    judged by its own fit); None when ``Q`` is read as a disconnected graph's basis
+    whose components cannot be told apart (``infer_laplacian`` raises)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            result = infer_laplacian(Q, progress=False)
+        except ValueError:
+            return None
+    W = sp.csr_array(-sp.triu(result.laplacian, 1))
+    W.eliminate_zeros()
+    return sp.csr_array(W + W.T)
 
 
 def _sparser_first(basis, ranked, laps, history, W, key):

@@ -1,0 +1,303 @@
+"""A box product read off a member of its family: off a weighted graph whose weight
+levels are its factors' copies, or off the eigenspaces of an equal-weight graph.
+
+The box product $G \\square H$ on nodes $(g, h)$ has the Laplacian
+$L_G \\otimes I + I \\otimes L_H$, and each term alone has its eigenvectors: every
+valid Laplacian that is a function of the two (a sum $f(L_G) \\otimes I + I \\otimes
+k(L_H)$, a tensor product $A_G \\otimes A_H$, ...) is a member of the family of valid
+graphs the eigenvectors hold. A noisy search can end at such a member:
+
+- one factor's copies at one weight and a weighted, denser member of the other's family
+  (or copies weighted differently). One weight level is then the graph $I \\otimes H$
+  (or $G \\otimes I$): disconnected into copies of one factor, each meeting every
+  component of the rest of the graph once (``box_from_levels``);
+- an equal-weight graph such as $A_G \\otimes A_{H'}$, whose own eigenspaces
+  $u \\otimes \\mathbf 1$ and $\\mathbf 1 \\otimes w$ give the factors' copies as the
+  classes of equal rows (``box_from_partitions``).
+
+``frucht_graph()`` boxed with a 5-cycle perturbed by 1e-3 (``tests/_basis_inputs.py``:
+``perturbed`` draw 10, ``shuffled`` seed 17) was answered by 305 edges (F1 0.571) with
+the family flag only: the twelve 5-cycles at one weight, and on each of the five copies
+of the Frucht graph a weighted graph of 49 edges of its family; draws 1 and 12 by 162
+edges (F1 0.808): the Frucht graph's copies at one weight, a weighted circulant on each
+5-cycle; draw 8 by the tensor product of the Frucht graph and the pentagram (180 edges,
+equal weights, F1 0.0). The truth is sparser and fits the eigenvectors as well.
+
+Each factor is inferred on its own from the columns that are constant on the other's
+copies ($u \\otimes \\mathbf 1$ gives $u$: ``quotient_basis``); the box product of the
+factors, with equal weights, is returned when it has fewer edges than the graph found
+and fits the eigenvectors as well (``_equal_graph_fits``, the test a sparser rival
+meets). No new constant: the levels are split at the noise level of the weights
+(``_equal_within_noise``'s standardisation, at one noise unit), classes of equal rows
+are read at ``_box_twins.SAME_VALUE`` and the size limit is ``_box_twins.MAX_NODES``.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import pairwise
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from gsp_householder.graphs._box_twins import MAX_NODES, SAME_VALUE
+from gsp_householder.graphs._laplacian_fit import (
+    _equal_graph_fits,
+    _fits_as_well,
+    _laplacian,
+    _residuals,
+)
+
+
+def weight_levels(L: sp.csr_array, noise: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The edges of the Laplacian ``L`` (upper triangle) grouped by weight: sorted by
+    weight and split wherever two consecutive weights differ by more than ``noise``
+    times $s_i + s_j$ of either edge, $s_i^2 = (L^2)_{ii}$ (the standardisation of
+    ``_laplacian_fit._equal_within_noise``). Each level is ``(rows, cols)``, lightest
+    first.
+
+    >>> L = sp.csr_array(np.array([[2.0, -1.0, -1.0], [-1.0, 1.0, 0.0],
+    ...                            [-1.0, 0.0, 1.0]]))
+    >>> [r.tolist() for r, _ in weight_levels(L, 1e-3)]
+    [[0, 0]]
+    """
+    U = sp.triu(L, 1).tocoo()
+    keep = U.data < 0
+    rows, cols, weights = U.row[keep], U.col[keep], -U.data[keep]
+    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    band = noise * (s[rows] + s[cols])
+    order = np.argsort(weights, kind="stable")
+    gaps = np.diff(weights[order]) > np.maximum(band[order][:-1], band[order][1:])
+    splits = np.flatnonzero(gaps) + 1
+    return [(rows[part], cols[part]) for part in np.split(order, splits)]
+
+
+def _unit_graph(n: int, rows: np.ndarray, cols: np.ndarray) -> sp.csr_array:
+    A = sp.coo_array((np.ones(rows.size), (rows, cols)), shape=(n, n)).tocsr()
+    return sp.csr_array(A + A.T)
+
+
+def product_grid(S: sp.csr_array, R: sp.csr_array) -> np.ndarray | None:
+    """The nodes as a grid ``grid[a, b]``: ``a`` the component of the graph ``S``,
+    ``b`` that of ``R``, when there are at least two of each and every component of
+    one meets every component of the other in exactly one node; else None.
+
+    >>> S = _unit_graph(4, np.array([0, 2]), np.array([1, 3]))
+    >>> R = _unit_graph(4, np.array([0, 1]), np.array([2, 3]))
+    >>> product_grid(S, R).tolist()
+    [[0, 1], [2, 3]]
+    """
+    n = S.shape[0]
+    k, a = connected_components(S, directed=False)
+    m, b = connected_components(R, directed=False)
+    if k < 2 or m < 2 or k * m != n:
+        return None
+    grid = np.full((k, m), -1)
+    grid[a, b] = np.arange(n)
+    return grid if np.all(grid >= 0) else None
+
+
+def quotient_basis(V: np.ndarray, S: sp.csr_array, grid: np.ndarray) -> np.ndarray:
+    """Orthonormal eigenvectors of the factor across the components of the graph ``S``
+    (the rows of ``grid``): the ``grid.shape[0]`` columns of ``V`` that the Laplacian
+    of ``S`` annihilates most nearly, summed over each component (a column
+    $u \\otimes \\mathbf 1$ gives $u$), and made orthonormal by their polar factor."""
+    k, m = grid.shape
+    LS = sp.diags_array(np.asarray(S.sum(axis=1)).ravel()) - S
+    energy = np.einsum("ij,ij->j", V, LS @ V)
+    kernel = np.argsort(energy, kind="stable")[:k]
+    Q = V[grid][:, :, kernel].sum(axis=1) / np.sqrt(m)
+    left, _, right = np.linalg.svd(Q)
+    return left @ right
+
+
+def _row_classes(U: np.ndarray) -> np.ndarray | None:
+    """The index of the point each row of ``U`` lies at (rows within ``SAME_VALUE`` of
+    the largest entry are one point), when there are at least two points and fewer
+    than rows; None otherwise."""
+    n = U.shape[0]
+    tol = SAME_VALUE * float(np.abs(U).max())
+    projected = U @ np.array([1.0, np.sqrt(2.0)])[: U.shape[1]]
+    order = np.argsort(projected, kind="stable")
+    label = np.empty(n, dtype=np.int64)
+    label[order] = np.cumsum(np.concatenate(([True], np.diff(projected[order]) > tol))) - 1
+    m = int(label.max()) + 1
+    if not 2 <= m < n:
+        return None
+    counts = np.bincount(label, minlength=m)
+    centres = np.zeros((m, U.shape[1]))
+    np.add.at(centres, label, U)
+    return label if np.abs(U - centres[label] / counts[label, None]).max() <= tol else None
+
+
+def _meet(labels: list[np.ndarray]) -> np.ndarray:
+    """The coarsest partition finer than every partition of ``labels``, its classes
+    numbered in the order of their first node."""
+    _, label = np.unique(np.column_stack(labels), axis=0, return_inverse=True)
+    label = label.ravel()
+    _, first = np.unique(label, return_index=True)
+    return np.argsort(np.argsort(first))[label]
+
+
+def eigenspace_partitions(W: sp.csr_array) -> list[np.ndarray]:
+    """Partitions of the nodes into at least two classes of equal size read off the
+    eigenspaces of dimension one or two of the Laplacian of the graph ``W`` with unit
+    weights (one dense eigendecomposition, as ``_box_twins.box_coordinates`` reads
+    fibres): for each divisor $d$ of the number of nodes, the meet of the partitions by
+    equal rows (``_row_classes``) whose classes all hold a multiple of $d$ nodes. A box
+    product's eigenspaces $u \\otimes \\mathbf 1$ give unions of copies of one factor,
+    whose meet is the copies themselves, and $\\mathbf 1 \\otimes w$ those of the other.
+
+    >>> import networkx as nx
+    >>> P = nx.convert_node_labels_to_integers(
+    ...     nx.cartesian_product(nx.path_graph(3), nx.cycle_graph(5)))
+    >>> sorted(np.bincount(p).tolist() for p in
+    ...        eigenspace_partitions(nx.to_scipy_sparse_array(P)))
+    [[3, 3, 3, 3, 3], [5, 5, 5]]
+    """
+    A = sp.csr_array(sp.csr_array(W).astype(bool).astype(float))
+    n = A.shape[0]
+    lam, U = np.linalg.eigh(np.diag(np.asarray(A.sum(axis=1)).ravel()) - A.toarray())
+    tol = SAME_VALUE * max(abs(lam[-1]), 1.0)
+    bounds = np.concatenate(([0], np.flatnonzero(np.diff(lam) > tol) + 1, [n]))
+    labels = [
+        label
+        for a, b in pairwise(bounds)
+        if a > 0 and b - a <= 2 and (label := _row_classes(U[:, a:b])) is not None
+    ]
+    found, keys = [], set()
+    for d in range(2, n):
+        chosen = [label for label in labels if np.all(np.bincount(label) % d == 0)]
+        if n % d or not chosen:
+            continue
+        meet = _meet(chosen)
+        counts = np.bincount(meet)
+        if counts.size >= 2 and np.all(counts == counts[0]) and meet.tobytes() not in keys:
+            keys.add(meet.tobytes())
+            found.append(meet)
+    return found
+
+
+def _classes_graph(label: np.ndarray) -> sp.csr_array:
+    """The disjoint union of cliques on the classes of ``label``."""
+    A = sp.csr_array((label[:, None] == label[None, :]).astype(float))
+    A.setdiag(0.0)
+    A.eliminate_zeros()
+    return A
+
+
+def _informative(F: sp.csr_array) -> bool:
+    """Whether the factor of weights ``F`` is connected and, on four nodes or more, not
+    the complete graph: every orthonormal basis with the constant vector diagonalises
+    that graph, so it says nothing about the factor (on three nodes, the complete graph
+    is the 3-cycle, a factor of its own, e.g. of the Chvatal graph boxed with it).
+
+    >>> import networkx as nx
+    >>> [_informative(nx.to_scipy_sparse_array(G)) for G in
+    ...  (nx.cycle_graph(3), nx.complete_graph(4), nx.cycle_graph(4))]
+    [True, False, True]
+    """
+    k = F.shape[0]
+    complete = sp.triu(F, 1).nnz == k * (k - 1) // 2
+    return connected_components(F, directed=False)[0] == 1 and not (complete and k >= 4)
+
+
+def _lifted(grid: np.ndarray, G: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of the graph ``G`` on the rows of ``grid``, on every column of it."""
+    U = sp.triu(G, 1).tocoo()
+    return grid[U.row].ravel(), grid[U.col].ravel()
+
+
+def box_from_partitions(
+    basis, W, noise: float, infer: Callable[[np.ndarray], sp.csr_array | None]
+) -> sp.csr_array | None:
+    """A box product with equal weights read off the eigenspaces of the graph of equal
+    weights ``W`` found at the noise level ``noise``, when it has fewer edges and fits
+    the eigenvectors of ``basis`` as well; else None.
+
+    Two partitions of ``eigenspace_partitions`` that cross once in every pair of
+    classes (``product_grid``) are the nodes of a box product's factors when ``W``
+    shares its eigenvectors: ``infer`` reads each factor from its orthonormal
+    eigenvectors (``quotient_basis``) and the factors are boxed. A graph whose edges all
+    join nodes of one class of either partition is such a product already and is not
+    read.
+    """
+    W = sp.csr_array(W)
+    n = W.shape[0]
+    if noise <= 0.0 or n > MAX_NODES or basis["kind"] != "combinatorial":
+        return None
+    edges = sp.triu(W, 1).nnz
+    partitions = eigenspace_partitions(W)
+    reference = None
+    for i, first in enumerate(partitions):
+        for second in partitions[i + 1 :]:
+            S, R = _classes_graph(first), _classes_graph(second)
+            grid = product_grid(S, R)
+            U = sp.triu(W, 1).tocoo()
+            if grid is None or np.all(
+                (first[U.row] == first[U.col]) | (second[U.row] == second[U.col])
+            ):
+                continue
+            G = infer(quotient_basis(basis["V"], S, grid))
+            H = None if G is None else infer(quotient_basis(basis["V"], R, grid.T))
+            if H is None or not (_informative(G) and _informative(H)):
+                continue
+            rows, cols = zip(_lifted(grid, G), _lifted(grid.T, H), strict=True)
+            box = _unit_graph(n, np.concatenate(rows), np.concatenate(cols))
+            reference = _residuals(basis, W) if reference is None else reference
+            if sp.triu(box, 1).nnz < edges and _equal_graph_fits(basis, box, reference, noise):
+                return box
+    return None
+
+
+def box_from_levels(
+    basis, W, noise: float, infer: Callable[[np.ndarray], sp.csr_array | None]
+) -> sp.csr_array | None:
+    """A box product with equal weights read off the graph of weights ``W`` found at
+    the noise level ``noise``, when it has fewer edges and fits the eigenvectors of
+    ``basis`` as well (the module docstring); else None.
+
+    A weight level (``weight_levels``) of ``W`` whose graph, with equal weights, fits
+    the eigenvectors as well as ``W`` alone (``_fits_as_well``) and whose components
+    each meet every component of the rest of ``W`` once (``product_grid``) is one
+    factor's copies (unless they are complete graphs: ``_informative``); ``infer``
+    reads the other factor's weights from its orthonormal eigenvectors
+    (``quotient_basis``), or None. The box product is that level plus the other factor
+    on every column of the grid, all weights 1.
+    """
+    n = W.shape[0]
+    if noise <= 0.0 or n > MAX_NODES or basis["kind"] != "combinatorial":
+        return None
+    L = _laplacian(sp.csr_array(W), basis)
+    levels = weight_levels(L, noise)
+    if len(levels) < 2:
+        return None
+    edges = sum(rows.size for rows, _ in levels)
+    reference = None
+    for index, (rows, cols) in enumerate(levels):
+        S = _unit_graph(n, rows, cols)
+        others = [level for j, level in enumerate(levels) if j != index]
+        R = _unit_graph(
+            n, np.concatenate([r for r, _ in others]), np.concatenate([c for _, c in others])
+        )
+        grid = product_grid(S, R)
+        if grid is None or not _informative(sp.csr_array(S[grid[0]][:, grid[0]])):
+            # (copies of the complete graph say nothing about their factor)
+            continue
+        reference = _residuals(basis, W) if reference is None else reference
+        if not _fits_as_well(_residuals(basis, S), reference):
+            continue
+        G = infer(quotient_basis(basis["V"], S, grid))
+        if G is None or not _informative(G):
+            continue
+        U = sp.triu(G, 1).tocoo()
+        lifted = [grid[U.row], grid[U.col]]
+        box = _unit_graph(
+            n, np.concatenate([rows, lifted[0].ravel()]), np.concatenate([cols, lifted[1].ravel()])
+        )
+        if sp.triu(box, 1).nnz < edges and _equal_graph_fits(basis, box, reference, noise):
+            return box
+    return None

@@ -1,0 +1,168 @@
+"""Box products read off members of their family (module ``_box_levels``): a weighted
+graph whose weight levels are the copies of one factor and a weighted member of the
+other's family, and an equal-weight graph whose eigenspaces give the factors' copies."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import perturbed
+
+from gsp_householder import fourier_basis
+from gsp_householder.graphs._basis_input import _read_basis
+from gsp_householder.graphs._box_levels import (
+    box_from_levels,
+    box_from_partitions,
+    eigenspace_partitions,
+    product_grid,
+    quotient_basis,
+    weight_levels,
+)
+from gsp_householder.graphs._laplacian_fit import _laplacian
+from gsp_householder.graphs.laplacian_inference import _factor_weights
+
+# the standardised noise level the noisy ladder reports on these inputs (perturbed by
+# 1e-3: ``history["noise"]`` 1.8e-4 to 3.7e-4 on the box products' draws 0-12)
+NOISE = 3e-4
+
+
+def _adjacency(G) -> np.ndarray:
+    return nx.to_numpy_array(G, nodelist=sorted(G))
+
+
+def _laplacian_of(A: np.ndarray) -> np.ndarray:
+    return np.diag(A.sum(axis=1)) - A
+
+
+def _weights(L: np.ndarray) -> sp.csr_array:
+    W = -L.copy()
+    np.fill_diagonal(W, 0.0)
+    W[np.abs(W) < 1e-12] = 0.0
+    return sp.csr_array(W)
+
+
+def _edges(W) -> set:
+    return {tuple(map(int, e)) for e in zip(*sp.triu(W, 1).nonzero(), strict=True)}
+
+
+def _pentagram() -> np.ndarray:
+    return _adjacency(nx.circulant_graph(5, [2]))
+
+
+@pytest.fixture(scope="module")
+def frucht_box():
+    """The Frucht graph boxed with a 5-cycle (node 5 f + c), its perturbed eigenvectors
+    read as a basis, the factors' adjacencies and the box product's weights."""
+    AF, AC = _adjacency(nx.frucht_graph()), _adjacency(nx.cycle_graph(5))
+    A = np.kron(AF, np.eye(5)) + np.kron(np.eye(12), AC)
+    B = fourier_basis(nx.from_numpy_array(A))
+    V = perturbed(B.eigenvectors, 1e-3, 0)
+    basis = _read_basis(V, None, False, "combinatorial", None)
+    return basis, AF, AC, sp.csr_array(A)
+
+
+def test_weight_levels_split_at_the_noise_level():
+    # weights 1, 1 + 1e-6 and 2 on a star: two levels at noise 1e-3, three at 1e-8
+    W = np.zeros((4, 4))
+    W[0, 1:] = [1.0, 1.0 + 1e-6, 2.0]
+    L = sp.csr_array(_laplacian_of(W + W.T))
+    assert [r.size for r, _ in weight_levels(L, 1e-3)] == [2, 1]
+    assert [r.size for r, _ in weight_levels(L, 1e-8)] == [1, 1, 1]
+
+
+def test_the_grid_needs_every_pair_of_components_to_cross_once():
+    # the 5-cycles and the Frucht graph's copies cross once: a 12 x 5 grid
+    AF, AC = _adjacency(nx.frucht_graph()), _adjacency(nx.cycle_graph(5))
+    cycles = sp.csr_array(np.kron(np.eye(12), AC))
+    layers = sp.csr_array(np.kron(AF, np.eye(5)))
+    grid = product_grid(cycles, layers)
+    assert grid.shape == (12, 5)
+    assert np.array_equal(grid, np.arange(60).reshape(12, 5))
+    # a connected graph, or components that miss one another, give no grid
+    assert product_grid(cycles + layers, layers) is None
+    assert product_grid(cycles, cycles) is None
+
+
+def test_the_quotient_basis_is_the_factor_eigenvectors(frucht_box):
+    basis, AF, AC, _ = frucht_box
+    cycles = sp.csr_array(np.kron(np.eye(12), AC))
+    Q = quotient_basis(basis["V"], cycles, np.arange(60).reshape(12, 5))
+    assert np.allclose(Q.T @ Q, np.eye(12))
+    # Q diagonalises the Frucht graph's Laplacian to the noise of the input
+    D = Q.T @ _laplacian_of(AF) @ Q
+    assert np.linalg.norm(D - np.diag(np.diag(D))) < 0.05 * np.linalg.norm(D)
+
+
+def test_a_weighted_member_with_the_cycles_at_one_level_gives_the_box(frucht_box):
+    # c(8 L_F - L_F^2) on every copy of the Frucht graph (its edges and pairs at
+    # distance 2, weights 1 to 3) beside the 5-cycles at weight 0.1: the same
+    # eigenvectors, 275 edges; the level of the cycles and the Frucht graph inferred
+    # from the columns they annihilate give the box product, 150 edges
+    basis, AF, AC, A = frucht_box
+    LF = _laplacian_of(AF)
+    member = np.kron(8.0 * LF - LF @ LF, np.eye(5)) + 0.1 * np.kron(np.eye(12), _laplacian_of(AC))
+    W = _weights(member)
+    assert sp.triu(W, 1).nnz == 275
+    box = box_from_levels(basis, W, NOISE, _factor_weights)
+    assert box is not None and _edges(box) == _edges(A)
+    # exact eigenvectors (noise 0) are not read
+    assert box_from_levels(basis, W, 0.0, _factor_weights) is None
+
+
+def test_a_weighted_box_product_is_kept(frucht_box):
+    # one weight per factor: the levels are the factors, and the box product read has
+    # as many edges, so it does not replace the graph found
+    basis, AF, AC, _ = frucht_box
+    W = sp.csr_array(0.7 * np.kron(AF, np.eye(5)) + 1.3 * np.kron(np.eye(12), AC))
+    assert box_from_levels(basis, W, NOISE, _factor_weights) is None
+
+
+def test_eigenspaces_give_both_factors_copies():
+    # the tensor product of the Frucht graph and the pentagram: its eigenvectors are
+    # the products u x w, and its eigenspaces give the 5-cycles' and the copies'
+    # partitions (with others, coarser or finer)
+    AF = _adjacency(nx.frucht_graph())
+    parts = eigenspace_partitions(sp.csr_array(np.kron(AF, _pentagram())))
+    fibres = np.repeat(np.arange(12), 5)
+    copies = np.tile(np.arange(5), 12)
+    assert any(np.array_equal(p, fibres) for p in parts)
+    assert any(np.array_equal(p, copies) for p in parts)
+
+
+def test_an_equal_weight_member_gives_the_box_or_its_twin(frucht_box):
+    # the tensor product of the Frucht graph and the pentagram (180 edges, equal
+    # weights) shares the box product's eigenvectors; the box read (150 edges) is the
+    # box product or its twin with the pentagram (the 5-cycle relabelled by 2)
+    basis, AF, _, A = frucht_box
+    W = sp.csr_array(np.kron(AF, _pentagram()))
+    box = box_from_partitions(basis, W, NOISE, _factor_weights)
+    twin = _edges(sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _pentagram())))
+    assert box is not None and _edges(box) in (_edges(A), twin)
+    assert _laplacian(box, basis).shape == (60, 60)
+
+
+def test_a_box_product_found_is_not_read_again(frucht_box):
+    # every edge of the graph found joins nodes of one copy of a factor: it is such a
+    # product already (the box read would have as many edges or more)
+    basis, *_, A = frucht_box
+    assert box_from_partitions(basis, A, NOISE, _factor_weights) is None
+
+
+def test_a_factor_read_as_the_complete_graph_is_not_used(frucht_box):
+    # the complete graph fits every basis with the constant vector: a factor read as it
+    # says nothing. The tensor products of the Frucht graph with the pentagram and of
+    # K12 with the 5-cycle (840 edges, equal weights) share the box product's
+    # eigenvectors; with the Frucht graph read as K12, the box read (K12 boxed with
+    # the 5-cycle, 390 edges) would fit as well and be sparser (it is returned when
+    # connectivity alone is asked of a factor)
+    basis, AF, AC, _ = frucht_box
+    K = np.ones((12, 12)) - np.eye(12)
+    W = sp.csr_array(np.kron(AF, _pentagram()) + np.kron(K, AC))
+    assert sp.triu(W, 1).nnz == 840
+
+    def complete_first(Q):
+        return sp.csr_array(K) if Q.shape[0] == 12 else _factor_weights(Q)
+
+    assert box_from_partitions(basis, W, NOISE, complete_first) is None

@@ -166,3 +166,18 @@ def test_a_factor_read_as_the_complete_graph_is_not_used(frucht_box):
         return sp.csr_array(K) if Q.shape[0] == 12 else _factor_weights(Q)
 
     assert box_from_partitions(basis, W, NOISE, complete_first) is None
+
+
+def test_a_factor_read_inside_an_inference_does_not_advance_its_progress_bar():
+    # the factor's inference is nested in the caller's, whose progress bar counts the
+    # caller's own evaluations only
+    from gsp_householder.graphs._support_search import evaluation_hook
+
+    ticks = []
+    token = evaluation_hook.set(ticks.append)
+    try:
+        W = _factor_weights(fourier_basis(nx.path_graph(12)).eigenvectors)
+    finally:
+        evaluation_hook.reset(token)
+    assert sp.triu(W, 1).nnz == 11
+    assert ticks == []

@@ -229,14 +229,14 @@ def box_from_partitions(
     n = W.shape[0]
     if noise <= 0.0 or n > MAX_NODES or basis["kind"] != "combinatorial":
         return None
-    edges = sp.triu(W, 1).nnz
+    U = sp.triu(W, 1).tocoo()
+    edges = U.nnz
     partitions = eigenspace_partitions(W)
     reference = None
     for i, first in enumerate(partitions):
         for second in partitions[i + 1 :]:
             S, R = _classes_graph(first), _classes_graph(second)
             grid = product_grid(S, R)
-            U = sp.triu(W, 1).tocoo()
             if grid is None or np.all(
                 (first[U.row] == first[U.col]) | (second[U.row] == second[U.col])
             ):
@@ -293,10 +293,9 @@ def box_from_levels(
         G = infer(quotient_basis(basis["V"], S, grid))
         if G is None or not _informative(G):
             continue
-        U = sp.triu(G, 1).tocoo()
-        lifted = [grid[U.row], grid[U.col]]
+        lifted_rows, lifted_cols = _lifted(grid, G)
         box = _unit_graph(
-            n, np.concatenate([rows, lifted[0].ravel()]), np.concatenate([cols, lifted[1].ravel()])
+            n, np.concatenate([rows, lifted_rows]), np.concatenate([cols, lifted_cols])
         )
         if sp.triu(box, 1).nnz < edges and _equal_graph_fits(basis, box, reference, noise):
             return box

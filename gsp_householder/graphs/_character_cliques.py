@@ -118,7 +118,7 @@ def largest_compatible_sets(characters: list[tuple[np.ndarray, int]]) -> list[li
     C = compatibility(characters)
     G = nx.Graph()
     G.add_nodes_from(range(count))
-    G.add_edges_from(zip(*np.nonzero(np.triu(C & C.T, 1)), strict=True))
+    G.add_edges_from(zip(*np.nonzero(np.triu(C, 1)), strict=True))
     sets = []
     for clique in nx.find_cliques(G):
         sets.append(sorted(clique))

@@ -69,6 +69,7 @@ of a disconnected graph's components.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -107,6 +108,7 @@ from gsp_householder.graphs._eigenvalue_extremes import (
 )
 from gsp_householder.graphs._equal_sparsity import (
     _floored_residuals,
+    _weights,
     equally_sparse,
     tied_candidates,
 )
@@ -1605,17 +1607,16 @@ def _box_read(basis, W, noise: float) -> sp.csr_array | None:
 def _factor_weights(Q: np.ndarray) -> sp.csr_array | None:
     """The weights of the graph inferred from the orthonormal basis ``Q`` of a box
     product's factor (``_box_levels``), its warnings dropped (the product read is
-    judged by its own fit); None when ``Q`` is read as a disconnected graph's basis
-    whose components cannot be told apart (``infer_laplacian`` raises)."""
-    with warnings.catch_warnings():
+    judged by its own fit) and the caller's progress bar not advanced; None when ``Q``
+    is read as a disconnected graph's basis whose components cannot be told apart
+    (``infer_laplacian`` raises)."""
+    with warnings.catch_warnings(), _progress_paused():
         warnings.simplefilter("ignore")
         try:
             result = infer_laplacian(Q, progress=False)
         except ValueError:
             return None
-    W = sp.csr_array(-sp.triu(result.laplacian, 1))
-    W.eliminate_zeros()
-    return sp.csr_array(W + W.T)
+    return _weights(result.laplacian)
 
 
 def _sparser_first(basis, ranked, laps, history, W, key):
@@ -2581,11 +2582,18 @@ def _twin_class_graph(Q):
     warnings it issued; the twin classes of that graph are not searched in turn, and
     the caller's progress bar is not advanced."""
     basis = {**_read_basis(Q, None, None, None, None), "twin_class": True}
+    with warnings.catch_warnings(record=True) as caught, _progress_paused():
+        warnings.simplefilter("always")
+        return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
+
+
+@contextlib.contextmanager
+def _progress_paused():
+    """Within it, the linear-program evaluations of a nested inference do not advance
+    the caller's progress bar (``evaluation_hook`` unset)."""
     token = evaluation_hook.set(None)
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            return _infer(basis, 0.0, check_rng(DEFAULT_SEED)), caught
+        yield
     finally:
         evaluation_hook.reset(token)
 

@@ -217,7 +217,7 @@ def group_tables(V: np.ndarray, lam: np.ndarray | None) -> list[np.ndarray]:
         return tables
     table = group_table(V, lam)
     if table is None:
-        table = group_table(V, None)
+        table = _table_of(characters, n)  # group_table(V, None), its planes read above
     return [] if table is None else [table]
 
 

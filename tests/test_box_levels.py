@@ -16,6 +16,7 @@ from gsp_householder.graphs._box_levels import (
     box_from_levels,
     box_from_partitions,
     eigenspace_partitions,
+    level_sides,
     product_grid,
     quotient_basis,
     weight_levels,
@@ -181,3 +182,74 @@ def test_a_factor_read_inside_an_inference_does_not_advance_its_progress_bar():
         evaluation_hook.reset(token)
     assert sp.triu(W, 1).nnz == 11
     assert ticks == []
+
+
+def _complement(A: np.ndarray) -> np.ndarray:
+    return np.ones_like(A) - np.eye(A.shape[0]) - A
+
+
+def test_copies_of_complete_graphs_give_the_box(frucht_box):
+    # K12 boxed with K5 at two weights (330 + 120 edges): every basis with the
+    # copies' constant vectors diagonalises it, and both levels are copies of complete
+    # graphs, which say nothing; each factor read on its own from the columns constant
+    # on the other's copies gives the box product (or its twin with the pentagram)
+    basis, AF, AC, A = frucht_box
+    W = sp.csr_array(
+        np.kron(_complement(0 * AF), np.eye(5)) + 2.0 * np.kron(np.eye(12), _complement(0 * AC))
+    )
+    assert sp.triu(W, 1).nnz == 450
+    box = box_from_levels(basis, W, NOISE, _factor_weights)
+    twin = _edges(sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _pentagram())))
+    assert box is not None and _edges(box) in (_edges(A), twin)
+
+
+def test_copies_of_a_regular_factor_s_complement_give_the_factor(frucht_box):
+    # the Frucht graph's complement (8-regular, the same eigenvectors) on every copy
+    # and, on each 5-cycle's nodes, the cycle and the pentagram at two other weights:
+    # the complement's level alone gives a grid, and the factor read on its own across
+    # the 5-cycles is the Frucht graph (18 edges for the complement's 48): the box
+    # product, not the complement's (300 edges)
+    basis, AF, AC, A = frucht_box
+    W = sp.csr_array(
+        np.kron(_complement(AF), np.eye(5))
+        + 0.3 * np.kron(np.eye(12), AC)
+        + 0.6 * np.kron(np.eye(12), _pentagram())
+    )
+    assert sp.triu(W, 1).nnz == 360
+    box = box_from_levels(basis, W, NOISE, _factor_weights)
+    twin = _edges(sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _pentagram())))
+    assert box is not None and _edges(box) in (_edges(A), twin)
+
+
+def test_levels_of_both_factors_spread_are_grouped(frucht_box):
+    # c(8 L_F - L_F^2) on every copy of the Frucht graph (levels of weights 1 to 3) and
+    # the 5-cycle and the pentagram at two weights on the cycles' nodes: no level alone
+    # is one factor's copies (the rest joins them), the levels grouped by factor
+    # (``level_sides``) are, and the box product is read
+    basis, AF, AC, A = frucht_box
+    LF = _laplacian_of(AF)
+    member = np.kron(8.0 * LF - LF @ LF, np.eye(5)) + np.kron(
+        np.eye(12), 0.1 * _laplacian_of(AC) + 0.25 * _laplacian_of(_pentagram())
+    )
+    W = _weights(member)
+    levels = weight_levels(_laplacian(W, basis), NOISE)
+    sides = level_sides(levels, 60)
+    assert len(levels) > 2 and len(sides) == 2
+    assert all(
+        product_grid(_unit(levels, s), _unit(levels, t)) is None for s, t in _one_and_rest(levels)
+    )
+    box = box_from_levels(basis, W, NOISE, _factor_weights)
+    twin = _edges(sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _pentagram())))
+    assert box is not None and _edges(box) in (_edges(A), twin)
+
+
+def _unit(levels, indices) -> sp.csr_array:
+    rows = np.concatenate([levels[i][0] for i in indices])
+    cols = np.concatenate([levels[i][1] for i in indices])
+    A = sp.coo_array((np.ones(rows.size), (rows, cols)), shape=(60, 60)).tocsr()
+    return sp.csr_array(A + A.T)
+
+
+def _one_and_rest(levels):
+    for i in range(len(levels)):
+        yield [i], [j for j in range(len(levels)) if j != i]

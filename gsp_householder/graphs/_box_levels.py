@@ -27,7 +27,16 @@ Each factor is inferred on its own from the columns that are constant on the oth
 copies ($u \\otimes \\mathbf 1$ gives $u$: ``quotient_basis``); the box product of the
 factors, with equal weights, is returned when it has fewer edges than the graph found
 and fits the eigenvectors as well (``_equal_graph_fits``, the test a sparser rival
-meets). No new constant: the levels are split at the noise level of the weights
+meets). A level's own copies are not taken as its factor when they are complete
+graphs or when the factor read across the rest is sparser (``_level_factors``: the
+copies can be a regular factor's complement, which has its eigenvectors), and levels
+spread over both factors are grouped by the copies they lie in (``level_sides``).
+``random_regular_graph(3, 16, seed=3)`` boxed with a 5-cycle, draw 0, was answered by
+$K_{16} \\square K_5$ at two weights (760 edges, no warning), draw 1 by the box product
+of the factor's complement (560 edges, F1 0.0); ``random_regular_graph(3, 18, seed=4)``,
+draw 2, by 774 edges in eleven levels, none a factor's copies alone.
+
+No new constant: the levels are split at the noise level of the weights
 (``_equal_within_noise``'s standardisation, at one noise unit), classes of equal rows
 are read at ``_box_twins.SAME_VALUE`` and the size limit is ``_box_twins.MAX_NODES``.
 
@@ -253,6 +262,82 @@ def box_from_partitions(
     return None
 
 
+def _level_factors(basis, S, R, grid, infer) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The edges, on every copy, of the factor whose copies are the components of the
+    weight level ``S`` (the rows of ``grid``; ``R`` the rest of the graph found): the
+    level's own copies when they are not complete graphs (``_informative``), and the
+    factor ``infer`` reads from its orthonormal eigenvectors (``quotient_basis`` across
+    the components of ``R``) when it differs, sparser first.
+
+    A level can be the copies of the complete graph, or of the complement of a regular
+    factor, which have the same eigenvectors as the factor: the factor read on its own
+    gives the sparser graph the eigenvectors hold."""
+    copy = sp.csr_array(S[grid[0]][:, grid[0]])
+    U = sp.triu(S, 1).tocoo()
+    factors = [(U.row, U.col)] if _informative(copy) else []
+    read = infer(quotient_basis(basis["V"], R, grid.T))
+    if read is not None and _informative(read):
+        lifted = _lifted(grid.T, read)
+        if not factors or sp.triu(read, 1).nnz < sp.triu(copy, 1).nnz:
+            factors.insert(0, lifted)
+    return factors
+
+
+def level_sides(levels: list[tuple[np.ndarray, np.ndarray]], n: int) -> list[list[int]]:
+    """The weight levels grouped by the factor whose copies they lie in: two groups are
+    merged while an edge of one joins two nodes of one component of the other's graph
+    (a component of a graph on one factor's copies lies in one copy, and an edge of the
+    other factor joins two copies). Each group lists its levels' indices, lowest first;
+    a box product's member whose weights spread over many levels of both factors gives
+    the levels of one factor, or of both, as groups.
+
+    The triangle boxed with an edge (node $2g + c$): a path on each triangle at one
+    weight, its closing edges at another (inside the paths: merged), the matching
+    between the triangles at a third.
+
+    >>> rows = [np.array([0, 2, 1, 3]), np.array([0, 1]), np.array([0, 2, 4])]
+    >>> cols = [np.array([2, 4, 3, 5]), np.array([4, 5]), np.array([1, 3, 5])]
+    >>> level_sides(list(zip(rows, cols)), 6)
+    [[0, 1], [2]]
+    """
+    level = np.concatenate([np.full(r.size, i) for i, (r, _) in enumerate(levels)])
+    rows = np.concatenate([r for r, _ in levels])
+    cols = np.concatenate([c for _, c in levels])
+    group = np.arange(len(levels))
+    merged = True
+    while merged:
+        merged = False
+        for g in np.unique(group):
+            own = group[level] == g
+            if not own.any():
+                continue
+            _, label = connected_components(_unit_graph(n, rows[own], cols[own]), directed=False)
+            inside = ~own & (label[rows] == label[cols])
+            if inside.any():
+                group[np.isin(group, group[level[inside]])] = g
+                merged = True
+    return sorted(np.flatnonzero(group == g).tolist() for g in np.unique(group))
+
+
+def _sides(levels, n: int):
+    """``(S, R, group)`` for each way of taking one factor's copies from the weight
+    levels: ``group`` the levels' indices, ``S`` their graph and ``R`` that of the
+    other levels, unit weights. Every single level first, then every group of
+    ``level_sides`` of two levels or more (grouped only when no single level gave
+    a box)."""
+    unit = [_unit_graph(n, rows, cols) for rows, cols in levels]
+
+    def split(group):
+        rest = [i for i in range(len(levels)) if i not in group]
+        return sp.csr_array(sum(unit[i] for i in group)), sp.csr_array(sum(unit[i] for i in rest))
+
+    for i in range(len(levels)):
+        yield (*split([i]), [i])
+    for group in level_sides(levels, n):
+        if 1 < len(group) < len(levels):
+            yield (*split(group), group)
+
+
 def box_from_levels(
     basis, W, noise: float, infer: Callable[[np.ndarray], sp.csr_array | None]
 ) -> sp.csr_array | None:
@@ -260,43 +345,62 @@ def box_from_levels(
     the noise level ``noise``, when it has fewer edges and fits the eigenvectors of
     ``basis`` as well (the module docstring); else None.
 
-    A weight level (``weight_levels``) of ``W`` whose graph, with equal weights, fits
-    the eigenvectors as well as ``W`` alone (``_fits_as_well``) and whose components
-    each meet every component of the rest of ``W`` once (``product_grid``) is one
-    factor's copies (unless they are complete graphs: ``_informative``); ``infer``
-    reads the other factor's weights from its orthonormal eigenvectors
-    (``quotient_basis``), or None. The box product is that level plus the other factor
-    on every column of the grid, all weights 1.
+    A weight level (``weight_levels``) of ``W``, or a group of levels on one factor's
+    copies (``level_sides``), whose graph fits the eigenvectors as well as ``W`` alone
+    (``_fits_as_well``; a level with unit weights, a group with the weights found) and
+    whose components each meet every component of the rest of ``W`` once
+    (``product_grid``) is one factor's copies; ``infer`` reads the other factor's
+    weights from its orthonormal eigenvectors (``quotient_basis``), or None. The
+    level's factor is its copies, or the factor ``infer`` reads across the rest's
+    components when that is sparser or the copies are complete graphs
+    (``_level_factors``). The box product is that factor on every row of the grid
+    plus the other on every column, all weights 1; the first that is sparser than
+    ``W`` and fits is returned.
     """
     n = W.shape[0]
     if noise <= 0.0 or n > MAX_NODES or basis["kind"] != "combinatorial":
         return None
-    L = _laplacian(sp.csr_array(W), basis)
+    W = sp.csr_array(W)
+    L = _laplacian(W, basis)
     levels = weight_levels(L, noise)
     if len(levels) < 2:
         return None
     edges = sum(rows.size for rows, _ in levels)
     reference = None
-    for index, (rows, cols) in enumerate(levels):
-        S = _unit_graph(n, rows, cols)
-        others = [level for j, level in enumerate(levels) if j != index]
-        R = _unit_graph(
-            n, np.concatenate([r for r, _ in others]), np.concatenate([c for _, c in others])
-        )
+    for S, R, group in _sides(levels, n):
         grid = product_grid(S, R)
-        if grid is None or not _informative(sp.csr_array(S[grid[0]][:, grid[0]])):
-            # (copies of the complete graph say nothing about their factor)
+        if grid is None:
             continue
         reference = _residuals(basis, W) if reference is None else reference
-        if not _fits_as_well(_residuals(basis, S), reference):
+        fits = [S] if len(group) == 1 else _weighted_sides(levels, group, W)
+        if not any(_fits_as_well(_residuals(basis, F), reference) for F in fits):
             continue
         G = infer(quotient_basis(basis["V"], S, grid))
         if G is None or not _informative(G):
             continue
         lifted_rows, lifted_cols = _lifted(grid, G)
-        box = _unit_graph(
-            n, np.concatenate([rows, lifted_rows]), np.concatenate([cols, lifted_cols])
-        )
-        if sp.triu(box, 1).nnz < edges and _equal_graph_fits(basis, box, reference, noise):
-            return box
+        for level_rows, level_cols in _level_factors(basis, S, R, grid, infer):
+            box = _unit_graph(
+                n,
+                np.concatenate([level_rows, lifted_rows]),
+                np.concatenate([level_cols, lifted_cols]),
+            )
+            if sp.triu(box, 1).nnz < edges and _equal_graph_fits(basis, box, reference, noise):
+                return box
     return None
+
+
+def _weighted_sides(levels, group: list[int], W: sp.csr_array) -> list[sp.csr_array]:
+    """The graphs of the levels of ``group`` and of the other levels, with the weights
+    of ``W``: a member $f(L_G) \\otimes I + I \\otimes k(L_H)$ of a box product's
+    family has both terms' eigenvectors, and a group of levels is one term when it,
+    or the rest, fits them."""
+    n = W.shape[0]
+    graphs = []
+    for part in (group, [i for i in range(len(levels)) if i not in group]):
+        rows = np.concatenate([levels[i][0] for i in part])
+        cols = np.concatenate([levels[i][1] for i in part])
+        weights = np.abs(np.asarray(W[rows, cols]).ravel())
+        A = sp.coo_array((weights, (rows, cols)), shape=(n, n)).tocsr()
+        graphs.append(sp.csr_array(A + A.T))
+    return graphs

@@ -325,11 +325,14 @@ def _sides(levels, n: int):
     other levels, unit weights. Every single level first, then every group of
     ``level_sides`` of two levels or more (grouped only when no single level gave
     a box)."""
-    unit = [_unit_graph(n, rows, cols) for rows, cols in levels]
 
     def split(group):
-        rest = [i for i in range(len(levels)) if i not in group]
-        return sp.csr_array(sum(unit[i] for i in group)), sp.csr_array(sum(unit[i] for i in rest))
+        chosen = set(group)
+        parts = ([levels[i] for i in group], [x for i, x in enumerate(levels) if i not in chosen])
+        return tuple(
+            _unit_graph(n, np.concatenate([r for r, _ in p]), np.concatenate([c for _, c in p]))
+            for p in parts
+        )
 
     for i in range(len(levels)):
         yield (*split([i]), [i])

@@ -13,6 +13,7 @@ from _basis_inputs import perturbed
 from gsp_householder import fourier_basis
 from gsp_householder.graphs._basis_input import _read_basis
 from gsp_householder.graphs._box_levels import (
+    _sides,
     box_from_levels,
     box_from_partitions,
     eigenspace_partitions,
@@ -253,3 +254,37 @@ def _unit(levels, indices) -> sp.csr_array:
 def _one_and_rest(levels):
     for i in range(len(levels)):
         yield [i], [j for j in range(len(levels)) if j != i]
+
+
+def test_a_box_product_with_complete_copies_is_read_again(frucht_box):
+    # the Frucht graph boxed with K5, equal weights (180 edges): its eigenspaces give the
+    # 5-cycles' nodes only (K5's is of dimension 4), the edges across them the copies;
+    # it is a box product already, but of a complete factor, which says nothing: the
+    # factors read on their own give the box product (or its twin), 150 edges
+    basis, AF, AC, A = frucht_box
+    W = sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _complement(0 * AC)))
+    assert len(eigenspace_partitions(W)) == 1
+    box = box_from_partitions(basis, W, NOISE, _factor_weights)
+    twin = _edges(sp.csr_array(np.kron(AF, np.eye(5)) + np.kron(np.eye(12), _pentagram())))
+    assert box is not None and _edges(box) in (_edges(A), twin)
+
+
+def test_levels_that_stay_apart_are_split_together():
+    # a 6-cycle boxed with a 4-cycle (node 4 g + c), each factor's edges in two
+    # perfect matchings at their own weights: no level lies in another's components,
+    # so the four stay four groups; the split of both matchings of each factor is one
+    # of those tried and gives the 6 x 4 grid
+    def level(pairs, copies, stride, step):
+        rows = np.array([stride * a + step * c for a, _ in pairs for c in range(copies)])
+        cols = np.array([stride * b + step * c for _, b in pairs for c in range(copies)])
+        return rows, cols
+
+    levels = [
+        level([(0, 1), (2, 3), (4, 5)], 4, 4, 1),
+        level([(0, 1), (2, 3)], 6, 1, 4),
+        level([(1, 2), (3, 4), (0, 5)], 4, 4, 1),
+        level([(1, 2), (0, 3)], 6, 1, 4),
+    ]
+    assert level_sides(levels, 24) == [[0], [1], [2], [3]]
+    grids = [product_grid(S, R) for S, R, _ in _sides(levels, 24)]
+    assert any(g is not None and sorted(g.shape) == [4, 6] for g in grids)

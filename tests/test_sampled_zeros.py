@@ -140,14 +140,17 @@ def test_a_box_product_read_off_a_member_of_its_family_is_returned_warned(draw):
     assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
 
 
-@pytest.mark.parametrize(("nodes", "seed", "draw"), [(16, 3, 0), (16, 3, 1), (18, 4, 2)])
+@pytest.mark.parametrize(
+    ("nodes", "seed", "draw"), [(16, 3, 0), (16, 3, 1), (18, 4, 2), (16, 9, 2)]
+)
 def test_a_box_product_read_off_complete_or_spread_levels_is_returned_warned(nodes, seed, draw):
     # random_regular_graph(3, nodes, seed) boxed with a 5-cycle: the searches ended at
     # members of the box product's family, silent or wrong. (16, 3) draw 0: K16 boxed
     # with K5 at two weights (760 edges, no warning; both levels are copies of complete
     # graphs); draw 1: the box product of the factor's complement and the 5-cycle read
     # off it (560 edges, F1 0.0); (18, 4) draw 2: 774 edges in eleven levels, no single
-    # one a factor's copies (no warning). Each factor read on its own (``_box_levels``)
+    # one a factor's copies (no warning); (16, 9) draw 2: the factor boxed with K5 (280
+    # edges, equal weights, no warning). Each factor read on its own (``_box_levels``)
     # gives the box product: returned, warned (the 5-cycle relabelled by 2 has the same
     # eigenvectors), the truth among the graphs returned
     graph = nx.random_regular_graph(3, nodes, seed=seed)

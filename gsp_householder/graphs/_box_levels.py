@@ -220,6 +220,43 @@ def _lifted(grid: np.ndarray, G: sp.csr_array) -> tuple[np.ndarray, np.ndarray]:
     return grid[U.row].ravel(), grid[U.col].ravel()
 
 
+def _crossing_partitions(W: sp.csr_array, U: sp.coo_array, partitions) -> list[np.ndarray]:
+    """For each partition of ``partitions``, the components of the graph of the edges
+    ``U`` (the upper triangle of ``W``) that join two of its classes, when they are at
+    least two of one size and not among ``partitions``: a box product's other factor's
+    copies. A factor whose eigenspaces are large (a complete graph: $G \\square K_5$
+    has the eigenspace $\\mathbf 1 \\otimes w$ of dimension 4) gives no partition of
+    its own, the other factor's eigenspaces give its copies' nodes."""
+    n = W.shape[0]
+    keys = {p.tobytes() for p in partitions}
+    found = []
+    for partition in partitions:
+        across = partition[U.row] != partition[U.col]
+        k, label = connected_components(
+            _unit_graph(n, U.row[across], U.col[across]), directed=False
+        )
+        counts = np.bincount(label)
+        if k >= 2 and np.all(counts == counts[0]) and label.tobytes() not in keys:
+            keys.add(label.tobytes())
+            found.append(label)
+    return found
+
+
+def _box_already(W: sp.csr_array, U: sp.coo_array, first, second) -> bool:
+    """Whether every edge ``U`` (the upper triangle of ``W``) joins nodes of one class of
+    the partition ``first`` or of ``second``, and the graph on each partition's first
+    class says something about its factor (``_informative``): a box product found, whose
+    factors read on their own would have as many edges or more. Copies of a complete
+    graph ($G \\square K_5$, found in place of $G \\square C_5$) say nothing: the
+    factor read on its own can be sparser."""
+    if not np.all((first[U.row] == first[U.col]) | (second[U.row] == second[U.col])):
+        return False
+    return all(
+        _informative(sp.csr_array(W[cls][:, cls]))
+        for cls in (np.flatnonzero(first == 0), np.flatnonzero(second == 0))
+    )
+
+
 def box_from_partitions(
     basis, W, noise: float, infer: Callable[[np.ndarray], sp.csr_array | None]
 ) -> sp.csr_array | None:
@@ -232,7 +269,7 @@ def box_from_partitions(
     shares its eigenvectors: ``infer`` reads each factor from its orthonormal
     eigenvectors (``quotient_basis``) and the factors are boxed. A graph whose edges all
     join nodes of one class of either partition is such a product already and is not
-    read.
+    read, unless its copies of a factor are complete graphs (``_box_already``).
     """
     W = sp.csr_array(W)
     n = W.shape[0]
@@ -241,14 +278,13 @@ def box_from_partitions(
     U = sp.triu(W, 1).tocoo()
     edges = U.nnz
     partitions = eigenspace_partitions(W)
+    partitions += _crossing_partitions(W, U, partitions)
     reference = None
     for i, first in enumerate(partitions):
         for second in partitions[i + 1 :]:
             S, R = _classes_graph(first), _classes_graph(second)
             grid = product_grid(S, R)
-            if grid is None or np.all(
-                (first[U.row] == first[U.col]) | (second[U.row] == second[U.col])
-            ):
+            if grid is None or _box_already(W, U, first, second):
                 continue
             G = infer(quotient_basis(basis["V"], S, grid))
             H = None if G is None else infer(quotient_basis(basis["V"], R, grid.T))
@@ -324,7 +360,11 @@ def _sides(levels, n: int):
     levels: ``group`` the levels' indices, ``S`` their graph and ``R`` that of the
     other levels, unit weights. Every single level first, then every group of
     ``level_sides`` of two levels or more (grouped only when no single level gave
-    a box)."""
+    a box), then every union of two groups or more against the rest when there are at
+    most $n$ such splits (``level_sides`` merges only groups one of whose edges lies in
+    a component of the other: a factor's levels whose graphs are each disconnected on
+    a copy stay apart). Each split costs $O(|E|)$: at most $n$ of them cost no more
+    than the reading's dense eigendecomposition, $O(n^3)$."""
 
     def split(group):
         chosen = set(group)
@@ -336,9 +376,16 @@ def _sides(levels, n: int):
 
     for i in range(len(levels)):
         yield (*split([i]), [i])
-    for group in level_sides(levels, n):
+    groups = level_sides(levels, n)
+    for group in groups:
         if 1 < len(group) < len(levels):
             yield (*split(group), group)
+    if len(groups) < 3 or 2 ** (len(groups) - 1) > n:
+        return
+    for mask in range(1, 2 ** (len(groups) - 1) - 1):
+        if mask & (mask - 1):
+            chosen = [i for b, g in enumerate(groups) if mask >> b & 1 for i in g]
+            yield (*split(chosen), chosen)
 
 
 def box_from_levels(

@@ -50,6 +50,7 @@ from gsp_householder.graphs._prefix_window import doubtful_window_graph
 from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._rounding_level_fit import rounding_level_fit
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
+from gsp_householder.graphs._sign_program_tree import failed_search_tree
 from gsp_householder.graphs._sparser_rival import record_sparser_rival
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
@@ -340,6 +341,12 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                 if exact:
                     history["noise"] = 0.0
                     return exact, dim2
+        tree = failed_search_tree(B, basis, history, level)
+        if tree is not None:
+            # no graph found fits at the noise level, and a spanning tree read from the
+            # sign-constrained program over the whole basis does: no connected graph is
+            # sparser (``_sign_program_tree``)
+            return tree
         if not ranked:
             # no graph: the noisy ladder's last resort searched every noisy ranking at
             # the largest estimate already, the truncated families too

@@ -1,0 +1,225 @@
+"""A weighted spanning tree read from the sign-constrained program over the whole basis.
+
+A tree whose weights spread over orders of magnitude (a weighted spanning tree of a
+sensor network: ``random_labeled_tree(n)`` with lognormal(0, 1) weights) perturbed by
+1e-3 is not reached by the noisy searches from 250 nodes: their kept pairs leave weak
+edges (weights near 0.05) no larger than the noise on the non-edges, and they end with
+no graph that fits at the noise level (the complete graph, 8 to 24 CPU s). The truth
+with its fitted weights (``_weighted_tree.fitted_weights``) fits the eigenvectors at
+3.6 times the rankings' smallest noise estimate; the tree rules of ``_weighted_tree``
+read the cone of valid eigenvalue vectors on at most 120 nodes only.
+
+``sign_program_tree`` reads that cone on the whole basis by a linear program with row
+generation. The unknowns are the eigenvalues $\\lambda$ of the columns other than the
+constant one, each in $[0, \\operatorname{tr}]$ (a Laplacian's eigenvalues are
+non-negative), with the trace $\\sum_k \\lambda_k = n - 1$; the rows are the pairs'
+entries $a_{ij} \\lambda \\le 0$ ($a_{ij} = V_i \\circ V_j$: no positive off-diagonal
+entry). The objective is the weight outside a support, $-\\sum_{ij \\notin S} a_{ij}
+\\lambda$, which is linear and costs one vector: the sum of all pairs' rows is
+$((V^T 1)^2 - 1) / 2$. The first support is the ``LEVERAGE_PAIRS`` $n$ pairs of
+largest leverage $a_{ij}^T G^{-1} a_{ij}$ ($G$ the Gram matrix of all the pairs'
+rows, which a tree's edges dominate), estimated by ``LEVERAGE_PROBES`` random
+projections; each later support is the last answer's spanning tree (a new objective
+only: the last optimal basis stays feasible and the primal simplex restarts from it).
+The program starts with the first support's rows. When the tree read repeats, the pairs
+whose entry is positive are added (row generation: at most ``ADDED_ROWS`` $n$ of them,
+the largest first) and the program is solved again from its last basis
+(``_dense_lp.WarmProgram``); the read stops when those rows leave the tree as it was,
+or none is violated. The first support depends on the projections (on the perturbed
+lognormal tree(250, 2), seed 0 reads 245 of 249 edges, seeds 1 and 2 the truth), so up
+to ``_fitting_tree.TREE_STARTS`` draws are read, as the tree search's starts.
+
+After each solve the maximum spanning tree of $-V \\operatorname{diag}(\\lambda) V^T$
+is read with fitted weights and returned when the eigenvectors show it
+(``_weighted_tree.accepted``: every weight above the noise its entry carries, its
+rotation residual and its residual within ``RESIDUAL_CONSISTENT`` times the levels,
+``fits_at_noise``). No connected graph is sparser than a tree, so a tree accepted is a
+sparsest valid graph at that level. No tolerance is new.
+
+Asked only where the noisy searches end with no graph that fits at the rankings'
+smallest noise level (``_ranking_ladder``): a right answer is never replaced. The level
+is that of the ladder asking; the capped ladder (``capped_fallback``) has its own,
+larger estimate, at which a tree with one to three wrong edges can pass (the perturbed
+lognormal tree(300, 2): 296 of 299 edges), and the result's own check
+(``laplacian_inference``, residual above ``RESIDUAL_CONSISTENT`` times the noise the
+pairs show) then warns.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
+from gsp_householder.graphs._fitting_tree import TREE_STARTS, tree_family
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._tree_search import MAX_STEPS, SEED, _spanning
+from gsp_householder.graphs._weighted_tree import _symmetric, accepted, fitted_weights
+
+#: Largest basis read: each program has ``LEVERAGE_PAIRS`` $n$ rows or more and
+#: $n - 1$ columns (dense); its first solve takes some 0.5 CPU s at 200 nodes, 2.3 at
+#: 250 and 4 at 300 (a read that fails costs up to 70 CPU s at 300 nodes).
+MAX_NODES = 320
+#: The first support: this many times $n$ pairs of largest leverage (on the perturbed
+#: lognormal trees of 200 to 300 nodes they hold all edges but 1 to 4).
+LEVERAGE_PAIRS = 10
+#: Random projections of the leverage estimate (a relative error near
+#: $\\sqrt{2 / 32} = 0.25$, which only orders the pairs).
+LEVERAGE_PROBES = 32
+#: At most this many times $n$ violated pairs added after a solve.
+ADDED_ROWS = 2
+
+
+def _free_columns(V: np.ndarray) -> np.ndarray:
+    """The columns of ``V`` other than the one nearest the constant vector."""
+    constant = int(np.argmax(np.abs(V.sum(axis=0))))
+    return np.delete(V, constant, axis=1)
+
+
+def pair_leverage(U: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Estimate of every pair's leverage $a_{ij}^T G^{-1} a_{ij}$, $a_{ij} = U_i \\circ
+    U_j$ and $G = \\sum_{i < j} a_{ij} a_{ij}^T = (I - (U \\circ U)^T (U \\circ U)) / 2$,
+    from ``LEVERAGE_PROBES`` projections $z = R \\xi$ ($R R^T = G^{-1}$, $\\xi$
+    standard normal): the mean of $(U \\operatorname{diag}(z) U^T)_{ij}^2$.
+
+    Parameters
+    ----------
+    U : numpy.ndarray
+        The basis's columns other than the constant one, shape ``(n, n - 1)``.
+    rng : numpy.random.Generator
+        Source of the projections.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, n)``, symmetric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> L = np.array([[1.0, -1, 0], [-1, 2, -1], [0, -1, 1]])
+    >>> U = np.linalg.eigh(L)[1][:, 1:]
+    >>> lev = pair_leverage(U, np.random.default_rng(0))
+    >>> lev.shape
+    (3, 3)
+    """
+    squares = U * U
+    gram = (np.eye(U.shape[1]) - squares.T @ squares) / 2
+    R = np.linalg.cholesky(np.linalg.inv(gram))
+    total = np.zeros((U.shape[0], U.shape[0]))
+    for _ in range(LEVERAGE_PROBES):
+        P = (U * (R @ rng.standard_normal(U.shape[1]))) @ U.T
+        total += P * P
+    return total / LEVERAGE_PROBES
+
+
+def sign_program_tree(V: np.ndarray, basis, level: float):
+    """The weights (sparse, symmetric) of a spanning tree read from the sign-constrained
+    program over the whole basis (module docstring) that the eigenvectors show
+    (``_weighted_tree.accepted`` at the noise level ``level``); else None. The first
+    support depends on the leverage's projections: up to ``_fitting_tree.TREE_STARTS``
+    draws (seeds ``_tree_search.SEED`` on) are read, as the tree search's starts.
+
+    Parameters
+    ----------
+    V : numpy.ndarray
+        The eigenvectors, shape ``(n, n)``.
+    basis : dict
+        The inference's basis record (``_laplacian``'s kind and scale).
+    level : float
+        The rankings' smallest noise estimate (positive).
+
+    Returns
+    -------
+    scipy.sparse.csr_array or None
+    """
+    U = _free_columns(V)
+    for start in range(TREE_STARTS):
+        leverage = pair_leverage(U, np.random.default_rng(SEED + start))
+        W = _programs(V, U, leverage, basis, level)
+        if W is not None:
+            return W
+    return None
+
+
+def _programs(V: np.ndarray, U: np.ndarray, leverage: np.ndarray, basis, level: float):
+    """``sign_program_tree`` from the support of the pairs of largest ``leverage``."""
+    n = V.shape[0]
+    g = U.shape[1]
+    i, j = np.triu_indices(n, 1)
+    support = np.argsort(-leverage[i, j], kind="stable")[: LEVERAGE_PAIRS * n]
+    total = (U.sum(axis=0) ** 2 - 1.0) / 2.0
+    program = WarmProgram(
+        U[i[support]] * U[j[support]],
+        np.zeros(support.size),
+        np.ones((1, g)),
+        [n - 1.0],
+        np.zeros(g),
+        np.full(g, n - 1.0),
+    )
+    rows = np.zeros(i.size, dtype=bool)
+    rows[support] = True
+    cost = (U[i[support]] * U[j[support]]).sum(axis=0) - total
+    last, added = None, False
+    for _ in range(MAX_STEPS):
+        status, lam = program.solve(cost)
+        if status != OPTIMAL:
+            return None
+        M = (U * lam) @ U.T
+        T = sp.triu(_spanning(-M), 1).tocoo()
+        w = fitted_weights(V, T.row, T.col)
+        W = _symmetric(T.row, T.col, w, n)
+        edges = frozenset(zip(T.row.tolist(), T.col.tolist(), strict=True))
+        if accepted(V, T.row, T.col, w, W, basis, level):
+            return W
+        if edges != last:
+            # a new tree: the weight outside it is the next objective (the last optimal
+            # basis stays feasible: a few primal simplex pivots)
+            last, added = edges, False
+            cost = (U[T.row] * U[T.col]).sum(axis=0) - total
+            continue
+        entries = M[i, j]
+        # a positive entry beyond the rounding of its product
+        rounding = np.finfo(float).eps * g * float(np.abs(lam).max())
+        violated = np.flatnonzero((entries > rounding) & ~rows)
+        if added or not violated.size:
+            # the rows added last left the tree as it was, or none is violated
+            return None
+        violated = violated[np.argsort(-entries[violated], kind="stable")][: ADDED_ROWS * n]
+        rows[violated] = True
+        program.add_rows(U[i[violated]] * U[j[violated]], np.zeros(violated.size))
+        added = True
+    return None
+
+
+def searchable(basis, n: int) -> bool:
+    """Whether ``sign_program_tree`` is asked on the basis ``basis`` of ``n`` nodes: a
+    combinatorial Laplacian without an eigenvalue order (a twin class's basis neither,
+    nor one whose caller keeps only regular graphs) on 3 to ``MAX_NODES`` nodes; not an
+    empty or missing record."""
+    return (
+        bool(basis)
+        and not basis.get("ordered")
+        and basis.get("kind") == "combinatorial"
+        and not basis.get("twin_class")
+        and not basis.get("regular_only")
+        and 2 < n <= MAX_NODES
+    )
+
+
+def failed_search_tree(B: PairBasis, basis, history, level: float):
+    """``(ranked, family dimension)`` with the tree of ``sign_program_tree`` at the noise
+    level ``level``, asked where the noisy searches ended with no graph that fits at it;
+    else None. ``history["noise"]`` is then that level and ``history["weighted_tree"]``
+    the tree's residual in its units."""
+    if level <= 0.0 or not searchable(basis, B.n):
+        return None
+    W = sign_program_tree(basis["V"], basis, level)
+    if W is None:
+        return None
+    history["noise"] = level
+    history["weighted_tree"] = _diagonal_fit(basis["V"], _laplacian(W, basis))[1] / level
+    return [(B.n - 1, 0.0, None, W)], tree_family(B, W, level)

@@ -1,0 +1,124 @@
+"""A weighted spanning tree read from the sign-constrained program over the whole basis."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import audit_input
+
+from gsp_householder import fourier_basis, infer_laplacian
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit
+from gsp_householder.graphs._sign_program_tree import (
+    LEVERAGE_PROBES,
+    failed_search_tree,
+    pair_leverage,
+    searchable,
+    sign_program_tree,
+)
+
+
+def _lognormal_tree(n: int, seed: int, extra: int = 0) -> nx.Graph:
+    """``random_labeled_tree(n, seed)`` with lognormal(0, 1) weights in ``G.edges``
+    order, plus ``extra`` edges between random pairs (weights drawn after)."""
+    G = nx.random_labeled_tree(n, seed=seed)
+    other = np.random.default_rng(seed + 1000)
+    while G.number_of_edges() < n - 1 + extra:
+        u, v = other.choice(n, 2, replace=False)
+        G.add_edge(int(u), int(v))
+    rng = np.random.default_rng(seed)
+    for u, v in G.edges:
+        G[u][v]["weight"] = rng.lognormal(0.0, 1.0)
+    return G
+
+
+def _basis(V):
+    return {"kind": "combinatorial", "ordered": False, "V": V, "scale": None}
+
+
+def _edges(W) -> set:
+    upper = sp.triu(sp.csr_array(W), 1).tocoo()
+    return set(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
+
+
+def _true_edges(G) -> set:
+    return {tuple(sorted(e)) for e in G.edges}
+
+
+def _truth_residual(G, V) -> float:
+    """The true Laplacian's residual on ``V`` (``_diagonal_fit``)."""
+    return _diagonal_fit(V, sp.csr_array(nx.laplacian_matrix(G, nodelist=range(len(G)))))[1]
+
+
+@pytest.mark.parametrize("n, seed", [(60, 1), (80, 2), (100, 3)])
+def test_the_tree_is_read_from_perturbed_eigenvectors(n, seed):
+    # the level at which the truth fits at 3 times (the rankings' estimate leaves it
+    # 3.6 times): the tree read must be the truth, its edges and nothing else
+    G = _lognormal_tree(n, seed)
+    V = _bench_perturbed(G)
+    W = sign_program_tree(V, _basis(V), _truth_residual(G, V) / 3.0)
+    assert W is not None
+    assert _edges(W) == _true_edges(G)
+    assert np.all(W.data > 0.0)
+
+
+@pytest.mark.parametrize("n, seed, extra", [(60, 1, 2), (100, 3, 1)])
+def test_a_tree_with_extra_edges_is_not_read_as_a_tree(n, seed, extra):
+    # every spanning tree lacks an edge the eigenvectors show: none fits at the level
+    G = _lognormal_tree(n, seed, extra)
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, seed)
+    assert sign_program_tree(V, _basis(V), _truth_residual(G, V) / 3.0) is None
+
+
+def test_the_leverage_estimate_sums_to_the_number_of_unknowns():
+    # sum over pairs of a^T G^-1 a = tr(G^-1 G) = g; the estimate's sum is the mean of
+    # |xi|^2 over the probes (chi-square, g degrees of freedom each): within 5 standard
+    # deviations sqrt(2 g / probes)
+    G = _lognormal_tree(40, 4)
+    V = fourier_basis(G).eigenvectors
+    constant = int(np.argmax(np.abs(V.sum(axis=0))))
+    U = np.delete(V, constant, axis=1)
+    lev = pair_leverage(U, np.random.default_rng(0))
+    i, j = np.triu_indices(40, 1)
+    g = U.shape[1]
+    assert abs(lev[i, j].sum() - g) < 5.0 * np.sqrt(2.0 * g / LEVERAGE_PROBES)
+    assert np.allclose(lev, lev.T)
+
+
+def test_not_asked_on_bases_that_cannot_hold_a_tree():
+    V = np.eye(5)
+    assert not searchable(None, 5)
+    assert not searchable({}, 5)
+    assert not searchable({**_basis(V), "ordered": True}, 5)
+    assert not searchable({**_basis(V), "kind": "normalized"}, 5)
+    assert not searchable({**_basis(V), "regular_only": True}, 5)
+    assert not searchable(_basis(V), 2)
+    assert searchable(_basis(V), 5)
+    assert failed_search_tree(None, None, {}, 0.0) is None
+
+
+def _bench_perturbed(G):
+    """The perturbed input of ``benchmarks/bench_inference.py`` (one generator, seed 0:
+    the exact input's shuffle, then the perturbation and its shuffle)."""
+    B = fourier_basis(G)
+    rng = np.random.default_rng(0)
+    n = B.eigenvectors.shape[1]
+    _ = B.eigenvectors[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    E = rng.standard_normal(B.eigenvectors.shape)
+    V = B.eigenvectors + 1e-3 * np.linalg.norm(B.eigenvectors) * E / np.linalg.norm(E)
+    U, _, Wt = np.linalg.svd(V)
+    V = U @ Wt
+    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def test_a_lognormal_tree_the_searches_miss_is_inferred():
+    # the noisy searches end with no graph that fits at the noise level: the complete
+    # graph and a ConvergenceWarning before
+    G = _lognormal_tree(250, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        R = infer_laplacian(_bench_perturbed(G), rng=0)
+    assert _edges(R.laplacian) == _true_edges(G)

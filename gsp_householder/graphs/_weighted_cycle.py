@@ -1,0 +1,178 @@
+"""A weighted cycle read from unordered eigenvectors before any search.
+
+A cycle's Laplacian is fixed by the cyclic order of its nodes and its $n$ weights, and
+the two eigenvectors that wind once round it put every node near a circle in their
+plane, in the order of the cycle (``_cycle_read.round_pairs``: the pair of columns
+whose radii $\\sqrt{V_{ia}^2 + V_{ib}^2}$ vary least). ``weighted_cycle`` reads that
+order from the roundest pair, repairs the neighbours the noise swapped by adjacent
+swaps (``_cycle_repair.repair_order``), fits the cycle's weights on its non-edges
+(``_edge_test_descent.anchored_fit``) and returns it only when the eigenvectors show
+it, by the library's own tests:
+
+- exact eigenvectors: a residual (``_laplacian_fit._diagonal_fit``) within
+  ``ROUNDING_FIT``: every graph that shares exact eigenvectors fits them to rounding,
+  and of the graphs that do, the cycle (whose non-edges leave one eigenvalue vector)
+  is the sparsest connected one with positive weights on all its $n$ edges;
+- perturbed eigenvectors: every weight significantly nonzero
+  (``_edge_significance.edge_significance``), no non-edge significantly negative
+  (``_missing_edges.missing_edges``: a cycle through a denser graph leaves its chords
+  there) and a rotation residual within ``RESIDUAL_CONSISTENT`` times the one its
+  non-edges' noise predicts (``_own_noise.own_noise``).
+
+A cycle whose weights are equal to that noise level (``_laplacian_fit.
+_equal_within_noise``) is left to the searches, whose rules read the unweighted cycle
+and the circulants and warn of their twins. No constant is new.
+
+Before this reading, PyGSP ``RandomRing`` reached its cycle only after the searches (the
+heavy edges of weights ``width / gap`` spread the spectrum over three to four decades):
+``RandomRing(100, seed=1)`` exact 7.8 CPU s, ``RandomRing(200, seed=1)`` perturbed 22.5
+CPU s with two ``ConvergenceWarning``, and at 600 nodes (seed 70) the ladder found no
+valid prefix and returned the complete graph.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+
+from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
+from gsp_householder.graphs._cycle_repair import repair_order
+from gsp_householder.graphs._edge_significance import edge_significance
+from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _equal_within_noise,
+    _laplacian,
+)
+from gsp_householder.graphs._missing_edges import missing_edges
+from gsp_householder.graphs._own_noise import own_noise
+from gsp_householder.graphs._support_search import MAX_FAMILY
+from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT, ROUNDING_FIT
+
+#: Fewest nodes read: below, a cycle has a pair of antipodal nodes that every column
+#: pair may bring close; the small searches (``_small_search``) are exact there anyway.
+MIN_NODES = 8
+
+
+def cycle_weights(basis, order) -> sp.csr_array | None:
+    """The weights fitted to the cycle through the nodes in ``order``
+    (``anchored_fit``), or None when the fit leaves out one of its edges (a
+    non-positive weight)."""
+    after = np.roll(order, -1)
+    W = anchored_fit(basis, np.minimum(order, after), np.maximum(order, after))
+    return W if sp.triu(W, 1).nnz == order.size else None
+
+
+def noise_weighted_refit(basis, W) -> sp.csr_array | None:
+    """The weights on the edges of ``W`` refitted in the family its non-edges leave at
+    the noise level (module docstring): the eigenvalue vectors $\\lambda$ whose misfit
+    on the non-edges is within ``RESIDUAL_CONSISTENT`` squared of the least (at most
+    ``MAX_FAMILY`` of them), combined to the least misfit weighted by the variance
+    $v_{ij}$ each non-edge's entry has under the rotation model (``_own_noise``), $v$
+    read on ``W`` and then on the refit (two rounds); None when a weight is not
+    positive. ``W`` itself when the family has one member."""
+    V = np.asarray(basis["V_anchored"])
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    rows, cols = upper.row, upper.col
+    free = np.arange(n) != basis["zero_column"]
+    A = V[rows] * V[cols]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    values, vectors = scipy.linalg.eigh(gram, subset_by_index=[0, MAX_FAMILY - 1])
+    k = int(np.count_nonzero(values <= RESIDUAL_CONSISTENT**2 * values[0]))
+    if k <= 1:
+        return W
+    family = np.zeros((n, k))
+    family[free] = vectors[:, :k]
+    i, j = np.triu_indices(n, 1)
+    off = np.ones((n, n), dtype=bool)
+    off[rows, cols] = False
+    i, j = i[off[i, j]], j[off[i, j]]
+    entries = np.array([((V * family[:, m]) @ V.T)[i, j] for m in range(k)])
+    for _ in range(2):
+        L = _laplacian(W, basis)
+        diagonal = L.diagonal()
+        s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
+        v = np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], np.finfo(float).tiny)
+        c = scipy.linalg.eigh((entries / v) @ entries.T, subset_by_index=[0, 0])[1][:, 0]
+        lam = family @ c
+        weights = -np.einsum("ek,k,ek->e", V[rows], lam, V[cols])
+        if weights.sum() < 0.0:
+            weights = -weights
+        if np.any(weights <= 0.0):
+            return None
+        W = sp.csr_array((weights, (rows, cols)), shape=(n, n))
+        W = sp.csr_array(W + W.T)
+    return W
+
+
+def shown_cycle(basis, W) -> tuple[str, float]:
+    """``(verdict, noise)`` for the cycle of weights ``W`` by the tests of the module
+    docstring: ``"shown"``, ``"missing"`` (it passes them but for non-edges
+    significantly negative) or ``"not shown"``, and the rotation noise its non-edges
+    read (0 for exact eigenvectors)."""
+    V = basis["V"]
+    L = _laplacian(W, basis)
+    eigenvalues, residual = _diagonal_fit(V, L)
+    if residual <= ROUNDING_FIT:
+        return "shown", 0.0
+    test = edge_significance(V, L, eigenvalues)
+    if test is None or test["weak"].any() or own_noise(basis, W)[1] > RESIDUAL_CONSISTENT:
+        return "not shown", 0.0
+    found = missing_edges(V, L, eigenvalues, test)
+    if found is None:
+        return "not shown", 0.0
+    return ("shown" if found["count"] == 0 else "missing"), float(test["noise"])
+
+
+def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
+    """``(W, noise)``: the cycle through the nodes in ``order`` fitted
+    (``cycle_weights``, then ``noise_weighted_refit`` when only non-edges fail) when the
+    eigenvectors show it (``shown_cycle``); else None."""
+    W = cycle_weights(basis, order)
+    if W is None:
+        return None
+    verdict, noise = shown_cycle(basis, W)
+    if verdict == "missing":
+        W = noise_weighted_refit(basis, W)
+        if W is None:
+            return None
+        verdict, noise = shown_cycle(basis, W)
+    return (W, noise) if verdict == "shown" else None
+
+
+def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
+    """``(W, noise)``: the weights of the cycle read from the combinatorial basis
+    ``basis`` (``"V"``, ``"V_anchored"``, ``"zero_column"``) that its eigenvectors show
+    (module docstring) and the noise level read on it; None when there is none, or
+    when its weights are equal to that level (the searches' rules read it).
+
+    Parameters
+    ----------
+    basis : dict
+        The inference's basis, anchored (``_basis_input._anchored_pair_basis``).
+
+    Returns
+    -------
+    tuple or None
+        The symmetric sparse weights and the noise level (0 for exact eigenvectors).
+    """
+    V = np.asarray(basis["V"])
+    n = V.shape[0]
+    if n < MIN_NODES:
+        return None
+    angles = _angle_order(V, *round_pairs(V, basis["zero_column"], 1)[0])
+    found = cycle_in_order(basis, angles)
+    if found is None:
+        repaired = repair_order(basis, angles)
+        if np.array_equal(repaired, angles):
+            return None
+        found = cycle_in_order(basis, repaired)
+        if found is None:
+            return None
+    if _equal_within_noise(basis, *found):
+        return None
+    return found

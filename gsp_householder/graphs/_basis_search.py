@@ -10,11 +10,9 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-import scipy.sparse as sp
 
 from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_loop
 from gsp_householder.graphs._deep_trimming import capped_fallback
-from gsp_householder.graphs._fitted_level_fit import non_edge_level
 from gsp_householder.graphs._laplacian_fit import _residual
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._ranking_ladder import EXACT_MEDIAN_LEVEL, _ladder
@@ -41,7 +39,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
 )
 from gsp_householder.graphs._unresolvable_exact import fitted_exact
-from gsp_householder.graphs._weighted_cycle import weighted_cycle
+from gsp_householder.graphs._weighted_cycle import early_cycle
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
@@ -53,30 +51,6 @@ FITTED_RANKINGS = ((16, 0.5, "fitted"), (32, 0.5, "fitted"), (16, 0.7, "fitted")
 #: candidate search of the larger family found at the first valid size (unweighted
 #: karate: dimension 4 instead of 3, 0.093 against 0.079 CPU s).
 UNBISECTED_MIN_N = 500
-
-
-def _early_cycle(B: PairBasis, basis, history) -> list | None:
-    """The weighted cycle the eigenvectors show (``_weighted_cycle``), as the searches'
-    list of graphs found, for an unordered combinatorial basis without eigenspaces (not
-    a twin class's, nor one whose caller keeps only a regular graph); None otherwise.
-    Its noise level (``history["noise"]``, also the one estimate) is the one its
-    non-edges show read as the rankings read their kept pairs
-    (``_fitted_level_fit.non_edge_level``), 0 for exact eigenvectors;
-    ``history["weighted_cycle"]`` is set."""
-    if (B.ordered or basis["kind"] != "combinatorial" or basis["groups"] is not None
-            or basis.get("twin_class") or basis.get("regular_only")):
-        return None
-    found = weighted_cycle(basis)
-    if found is None:
-        return None
-    W, noise = found
-    if noise > 0.0:
-        level = non_edge_level(B, W)
-        history["noise"] = level
-        history["noise_estimates"].append(level)
-    history["weighted_cycle"] = True
-    weights = sp.triu(W, 1).data
-    return [(int(weights.size), float(weights.std() / weights.mean()), None, W)]
 
 
 def _sparsest_graphs(B: PairBasis, basis, tol, rng):
@@ -93,8 +67,9 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     if B.n <= SMALL_NODES:
         ranked, family_dimension = sparsest_small(B)
         return ranked, family_dimension, history
-    cycle = _early_cycle(B, basis, history)
+    cycle = early_cycle(B, basis, history)
     if cycle is not None:
+        # a weighted cycle the eigenvectors show (``_weighted_cycle``): no search
         return cycle, 1, history
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2

@@ -39,9 +39,10 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
-from gsp_householder.graphs._cycle_repair import repair_order
+from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
 from gsp_householder.graphs._edge_significance import edge_significance
 from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
+from gsp_householder.graphs._fitted_level_fit import non_edge_level
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_within_noise,
@@ -49,12 +50,30 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._missing_edges import missing_edges
 from gsp_householder.graphs._own_noise import own_noise
+from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import MAX_FAMILY
-from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT, ROUNDING_FIT
+from gsp_householder.graphs._thresholds import MAX_NOISE, RESIDUAL_CONSISTENT, ROUNDING_FIT
 
-#: Fewest nodes read: below, a cycle has a pair of antipodal nodes that every column
-#: pair may bring close; the small searches (``_small_search``) are exact there anyway.
-MIN_NODES = 8
+#: Fewest nodes read: the pairs off the band of `band_misfit` (distance 1 or 2 in the
+#: cycle, $2n$ pairs) must outnumber the $n - 1$ unknown eigenvalues,
+#: $n (n - 1) / 2 - 2 n \ge n - 1$, which holds from 7 nodes.
+MIN_NODES = 7
+
+
+def band_misfit(basis, order) -> float:
+    """The relative misfit off the band of the nodes in ``order``: for the eigenvalue
+    vector $\\lambda$ of least misfit off the pairs at distance 1 or 2 in their cycle
+    (``_cycle_repair._least_pairs``), the square root of that misfit over the squared
+    entries of $V \\Lambda V^T$ on the band. The band holds both edges of every
+    adjacent swap: a cycle read with swapped neighbours leaves the noise there (1e-3
+    on PyGSP ``RandomRing`` perturbed by 1e-3, 1e-8 on exact ones), a graph that is
+    no cycle its other edges (0.6 to 7 on Watts-Strogatz, Barabasi-Albert, grid graphs
+    and cycles with a chord)."""
+    V = np.asarray(basis["V_anchored"])
+    rows, cols = _band_pairs(order, 2)
+    misfit, lam = _least_pairs(basis, rows, cols)
+    band = float(np.square(np.einsum("ek,k,ek->e", V[rows], lam, V[cols])).sum())
+    return float(np.sqrt(max(misfit, 0.0) / band)) if band > 0.0 else np.inf
 
 
 def cycle_weights(basis, order) -> sp.csr_array | None:
@@ -147,8 +166,8 @@ def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
 def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
     """``(W, noise)``: the weights of the cycle read from the combinatorial basis
     ``basis`` (``"V"``, ``"V_anchored"``, ``"zero_column"``) that its eigenvectors show
-    (module docstring) and the noise level read on it; None when there is none, or
-    when its weights are equal to that level (the searches' rules read it).
+    (module docstring) and the rotation noise level read on it; None when there is
+    none.
 
     Parameters
     ----------
@@ -165,14 +184,47 @@ def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
     if n < MIN_NODES:
         return None
     angles = _angle_order(V, *round_pairs(V, basis["zero_column"], 1)[0])
+    if band_misfit(basis, angles) > MAX_NOISE:
+        # no cycle behind the angles' order, even with swapped neighbours
+        return None
     found = cycle_in_order(basis, angles)
     if found is None:
         repaired = repair_order(basis, angles)
         if np.array_equal(repaired, angles):
             return None
         found = cycle_in_order(basis, repaired)
-        if found is None:
-            return None
-    if _equal_within_noise(basis, *found):
-        return None
     return found
+
+
+def early_cycle(B: PairBasis, basis, history) -> list | None:
+    """The weighted cycle the eigenvectors show (``_weighted_cycle``), as the searches'
+    list of graphs found, for an unordered combinatorial basis without eigenspaces (not
+    a twin class's, nor one whose caller keeps only a regular graph); None otherwise.
+    Its noise level (``history["noise"]``, also the one estimate) is the one its
+    non-edges show read as the rankings read their kept pairs
+    (``_fitted_level_fit.non_edge_level``), 0 for exact eigenvectors; a cycle whose
+    weights are equal to that level (``_laplacian_fit._equal_within_noise``) is left
+    to the searches, whose rules read it and warn of its twins.
+    ``history["weighted_cycle"]`` is set."""
+    if (
+        B.ordered
+        or basis["kind"] != "combinatorial"
+        or basis["groups"] is not None
+        or basis.get("twin_class")
+        or basis.get("regular_only")
+    ):
+        return None
+    found = weighted_cycle(basis)
+    if found is None:
+        return None
+    W, noise = found
+    level = non_edge_level(B, W) if noise > 0.0 else 0.0
+    if _equal_within_noise(basis, W, level):
+        # equal weights: the searches' rules read the cycle and warn of its twins
+        return None
+    if level > 0.0:
+        history["noise"] = level
+        history["noise_estimates"].append(level)
+    history["weighted_cycle"] = True
+    weights = sp.triu(W, 1).data
+    return [(int(weights.size), float(weights.std() / weights.mean()), None, W)]

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
+from scipy.optimize import linprog
 
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
@@ -53,6 +54,7 @@ from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import MAX_FAMILY
 from gsp_householder.graphs._thresholds import (
+    FAMILY_SEARCH_MAX_N,
     FITS_EXACTLY,
     MAX_NOISE,
     RESIDUAL_CONSISTENT,
@@ -63,6 +65,9 @@ from gsp_householder.graphs._thresholds import (
 #: cycle, $2n$ pairs) must outnumber the $n - 1$ unknown eigenvalues,
 #: $n (n - 1) / 2 - 2 n \ge n - 1$, which holds from 7 nodes.
 MIN_NODES = 7
+
+#: Programs of `least_missing_member` (the variances read again on each member).
+MEMBER_ROUNDS = 2
 
 
 def band_misfit(basis, order) -> float:
@@ -91,6 +96,24 @@ def cycle_weights(basis, order) -> sp.csr_array | None:
     after = np.roll(order, -1)
     W = anchored_fit(basis, np.minimum(order, after), np.maximum(order, after))
     return W if sp.triu(W, 1).nnz == order.size else None
+
+
+def _off_cycle(L, rows, cols) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``i < j`` that are not edges ``(rows, cols)`` of the cycle."""
+    n = L.shape[0]
+    off = np.ones((n, n), dtype=bool)
+    off[rows, cols] = False
+    off[cols, rows] = False
+    i, j = np.nonzero(np.triu(off, 1))
+    return i, j
+
+
+def _entry_scale(L, i, j) -> np.ndarray:
+    """The standard deviation, over $\\sigma$, of the entries ``(i, j)`` of non-edges of
+    the Laplacian ``L`` under the rotation model (``_own_noise``: $\\sqrt{v_{ij}}$)."""
+    diagonal = L.diagonal()
+    s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
+    return np.sqrt(np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], 1e-300))
 
 
 def cycle_family(basis, W) -> tuple[np.ndarray, np.ndarray]:
@@ -151,6 +174,73 @@ def noise_weighted_refit(basis, W) -> sp.csr_array | None:
     return W
 
 
+def least_missing_member(basis, W) -> sp.csr_array | None:
+    """The cycle on the edges of ``W`` whose eigenvalue vector, in the span of the
+    ``MAX_FAMILY`` vectors of least misfit on its non-edges, leaves its most negative
+    non-edge least (module docstring): a linear program (HiGHS, ``MAX_FAMILY`` + 1
+    unknowns, a row per non-edge) minimising the largest one-sided entry
+    $-\\tilde L_{ij} / \\sqrt{v_{ij}}$ of $V \\operatorname{diag}(\\hat\\lambda) V^T$
+    read as the missing-edge test reads it ($\\hat\\lambda$ the diagonal of
+    $V^T L V$, linear in the weights), every weight non-negative and their sum held;
+    $v_{ij}$ read on ``W``, then on the member found (``MEMBER_ROUNDS`` rounds, until
+    the eigenvectors show the cycle, ``shown_cycle``). None when a program fails or
+    leaves a weight at zero; the last member otherwise."""
+    V = np.asarray(basis["V"])
+    anchored = np.asarray(basis["V_anchored"])
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    rows, cols = upper.row, upper.col
+    free = np.arange(n) != basis["zero_column"]
+    A = anchored[rows] * anchored[cols]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    size = min(MAX_FAMILY, int(free.sum()))
+    family = np.zeros((n, size))
+    family[free] = scipy.linalg.eigh(gram, subset_by_index=[0, size - 1])[1]
+    weights = -(A @ family)  # the edges' weights of each vector
+    reread = ((V[rows] - V[cols]) ** 2).T @ weights  # their diagonal of V^T L V
+    i, j = _off_cycle(W, rows, cols)
+    entries = np.stack([((V * reread[:, k]) @ V.T)[i, j] for k in range(size)], axis=1)
+    total = float(upper.data.sum())
+    member = W
+    for _ in range(MEMBER_ROUNDS):
+        scale = _entry_scale(_laplacian(member, basis), i, j)
+        result = linprog(
+            np.r_[np.zeros(size), 1.0],
+            A_ub=np.block(
+                [
+                    [-entries / scale[:, None], -np.ones((i.size, 1))],
+                    [-weights, np.zeros((rows.size, 1))],
+                ]
+            ),
+            b_ub=np.zeros(i.size + rows.size),
+            A_eq=np.r_[weights.sum(axis=0), 0.0][None],
+            b_eq=[total],
+            bounds=[(None, None)] * (size + 1),
+            method="highs",
+        )
+        if result.status != 0:
+            return None
+        w = weights @ result.x[:size]
+        if np.any(w <= 0.0):
+            return None
+        member = sp.csr_array((np.r_[w, w], (np.r_[rows, cols], np.r_[cols, rows])), shape=(n, n))
+        if shown_cycle(basis, member)[0] == "shown":
+            break
+    return member
+
+
+def _alone(basis, W) -> bool:
+    """Whether the non-edges of ``W`` leave one eigenvalue vector: the second least
+    misfit on them above ``RESIDUAL_CONSISTENT`` squared times the least."""
+    anchored = np.asarray(basis["V_anchored"])
+    upper = sp.triu(W, 1).tocoo()
+    free = np.arange(anchored.shape[0]) != basis["zero_column"]
+    A = anchored[upper.row] * anchored[upper.col]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    values = scipy.linalg.eigh(gram, eigvals_only=True, subset_by_index=[0, 1])
+    return bool(values[1] > RESIDUAL_CONSISTENT**2 * max(values[0], 0.0))
+
+
 def shown_cycle(basis, W) -> tuple[str, float]:
     """``(verdict, noise)`` for the cycle of weights ``W`` by the tests of the module
     docstring: ``"shown"``, ``"missing"`` (it passes them but for non-edges
@@ -159,9 +249,7 @@ def shown_cycle(basis, W) -> tuple[str, float]:
     V = basis["V"]
     L = _laplacian(W, basis)
     eigenvalues, residual = _diagonal_fit(V, L)
-    if residual <= ROUNDING_FIT or (
-        residual <= FITS_EXACTLY and cycle_family(basis, W)[1].shape[1] == 1
-    ):
+    if residual <= ROUNDING_FIT or (residual <= FITS_EXACTLY and _alone(basis, W)):
         # exact eigenvectors (spread weights leave the eigensolver's rounding above
         # ROUNDING_FIT: RandomRing(300, seed 4), weights 0.15 to 4126, 6.2e-9 for the
         # truth), and the cycle's non-edges leave it alone
@@ -177,17 +265,28 @@ def shown_cycle(basis, W) -> tuple[str, float]:
 
 def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
     """``(W, noise)``: the cycle through the nodes in ``order`` fitted
-    (``cycle_weights``, then ``noise_weighted_refit`` when only non-edges fail) when the
-    eigenvectors show it (``shown_cycle``); else None."""
+    (``cycle_weights``; when only non-edges fail, up to ``FAMILY_SEARCH_MAX_N`` nodes,
+    ``noise_weighted_refit``, then ``least_missing_member``) when the eigenvectors show
+    it (``shown_cycle``); else None."""
     W = cycle_weights(basis, order)
     if W is None:
         return None
     verdict, noise = shown_cycle(basis, W)
     if verdict == "missing":
-        W = noise_weighted_refit(basis, W)
-        if W is None:
+        if W.shape[0] > FAMILY_SEARCH_MAX_N:
+            # a program with a row per pair: left to the searches above that size
             return None
-        verdict, noise = shown_cycle(basis, W)
+        refit = noise_weighted_refit(basis, W)
+        if refit is not None:
+            verdict, noise = shown_cycle(basis, refit)
+        if verdict != "shown":
+            # the refit's member still misses edges: the member of least missing entry
+            W = least_missing_member(basis, W)
+            if W is None:
+                return None
+            verdict, noise = shown_cycle(basis, W)
+        else:
+            W = refit
     return (W, noise) if verdict == "shown" else None
 
 

@@ -207,3 +207,33 @@ def test_least_missing_member_where_the_refit_still_misses_edges():
     assert member is not None
     assert _edges(member) == _true_edges(G)
     assert shown_cycle(basis, member)[0] == "shown"
+
+
+def _lognormal_cycle_of_the_family_tests(n, seed):
+    """``test_inference_families._wide_weights(cycle_graph(n), seed, "ln1")``."""
+    rng = np.random.default_rng(1000 + seed)
+    G = nx.cycle_graph(n)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    return G
+
+
+@pytest.mark.parametrize(
+    ("make", "draw"),
+    [
+        (lambda: _lognormal_cycle_of_the_family_tests(60, 2), 2),
+        (lambda: _lognormal_cycle_of_the_family_tests(60, 20), 20),
+        (lambda: _random_ring(150, 0), 0),
+    ],
+)
+def test_cycles_of_the_exact_search_tests_are_read_first(make, draw):
+    # the exact cycles whose searches ``test_inference_families`` tests (with this
+    # reading left out): answered here without a search, to rounding, unwarned
+    G = make()
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(shuffled(B.eigenvectors, draw), rng=0)
+    assert res.history["weighted_cycle"] is True
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9

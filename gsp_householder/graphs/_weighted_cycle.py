@@ -33,10 +33,11 @@ a family of eigenvalue vectors that fit them about as well (ten within
 and the least squares member can leave non-edges significantly negative where the
 truth leaves none (``RandomRing(200, seed=1)``, draw 0: one at z = 9.15, threshold
 9.12; ``RandomRing(150, seed=3)``, draw 2: 30, z up to 74). Up to
-``FAMILY_SEARCH_MAX_N`` nodes the member is then chosen again in that family:
-weighted by the variance of each non-edge's entry (``noise_weighted_refit``), then,
-if still missing edges, by a linear program that minimises the largest missing-edge
-entry over the ``MAX_FAMILY`` vectors of least misfit (``least_missing_member``). The
+``FAMILY_SEARCH_MAX_N`` nodes the member is then chosen again in that family,
+weighted by the variance of each non-edge's entry (``noise_weighted_refit``), and up
+to ``MEMBER_MAX_N`` nodes, if still missing edges, by a linear program that minimises
+the largest missing-edge entry over the ``MAX_FAMILY`` vectors of least misfit
+(``least_missing_member``). The
 member returned must pass the same tests. No constant is new.
 
 A cycle whose weights are equal to the rankings' noise level (``early_cycle``,
@@ -87,6 +88,11 @@ MIN_NODES = 7
 
 #: Programs of `least_missing_member` (the variances read again on each member).
 MEMBER_ROUNDS = 2
+
+#: Largest cycle whose member `least_missing_member` seeks: its program has a row per
+#: pair and its entries cost ``MAX_FAMILY`` products of order $n$ (1.2 CPU s at 150
+#: nodes, 14 s at 400 where it found no member shown).
+MEMBER_MAX_N = 300
 
 
 def band_misfit(basis, order) -> float:
@@ -201,8 +207,8 @@ def least_missing_member(basis, W) -> sp.csr_array | None:
     $-\\tilde L_{ij} / \\sqrt{v_{ij}}$ of $V \\operatorname{diag}(\\hat\\lambda) V^T$
     read as the missing-edge test reads it ($\\hat\\lambda$ the diagonal of
     $V^T L V$, linear in the weights), every weight non-negative and their sum held;
-    $v_{ij}$ read on ``W``, then on the member found (``MEMBER_ROUNDS`` rounds, until
-    the eigenvectors show the cycle, ``shown_cycle``). None when a program fails or
+    $v_{ij}$ read on ``W``, then on the member found (``MEMBER_ROUNDS`` rounds, while
+    only non-edges fail, ``shown_cycle``). None when a program fails or
     leaves a weight at zero; the last member otherwise."""
     V = np.asarray(basis["V"])
     anchored = np.asarray(basis["V_anchored"])
@@ -243,7 +249,8 @@ def least_missing_member(basis, W) -> sp.csr_array | None:
         if np.any(w <= 0.0):
             return None
         member = sp.csr_array((np.r_[w, w], (np.r_[rows, cols], np.r_[cols, rows])), shape=(n, n))
-        if shown_cycle(basis, member)[0] == "shown":
+        if shown_cycle(basis, member)[0] != "missing":
+            # shown, or failing another test that the variances read again do not move
             break
     return member
 
@@ -284,9 +291,9 @@ def shown_cycle(basis, W) -> tuple[str, float]:
 
 def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
     """``(W, noise)``: the cycle through the nodes in ``order`` fitted
-    (``cycle_weights``; when only non-edges fail, up to ``FAMILY_SEARCH_MAX_N`` nodes,
-    ``noise_weighted_refit``, then ``least_missing_member``) when the eigenvectors show
-    it (``shown_cycle``); else None."""
+    (``cycle_weights``; when only non-edges fail, ``noise_weighted_refit`` up to
+    ``FAMILY_SEARCH_MAX_N`` nodes, then ``least_missing_member`` up to ``MEMBER_MAX_N``)
+    when the eigenvectors show it (``shown_cycle``); else None."""
     W = cycle_weights(basis, order)
     if W is None:
         return None
@@ -299,6 +306,8 @@ def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
         if refit is not None:
             verdict, noise = shown_cycle(basis, refit)
         if verdict != "shown":
+            if W.shape[0] > MEMBER_MAX_N:
+                return None
             # the refit's member still misses edges: the member of least missing entry
             W = least_missing_member(basis, W)
             if W is None:

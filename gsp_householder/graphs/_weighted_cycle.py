@@ -363,8 +363,8 @@ def early_cycle(B: PairBasis, basis, history) -> list | None:
     ``history["weighted_cycle"]`` is set."""
     if (
         B.ordered
-        or basis["kind"] != "combinatorial"
-        or basis["groups"] is not None
+        or basis.get("kind") != "combinatorial"
+        or basis.get("groups") is not None
         or basis.get("twin_class")
         or basis.get("regular_only")
     ):

@@ -69,6 +69,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _equal_within_noise,
     _laplacian,
 )
+from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import missing_edges
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis
@@ -340,7 +341,9 @@ def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
     """
     V = np.asarray(basis["V"])
     n = V.shape[0]
-    if n < MIN_NODES:
+    if not MIN_NODES <= n <= MISSING_MAX_N:
+        # above, the missing-edge test is not made, and the winding pair's search
+        # (``round_pairs``, $O(n^3)$ element operations) costs seconds on every basis
         return None
     angles = _angle_order(V, *round_pairs(V, basis["zero_column"], 1)[0])
     if band_misfit(basis, angles) > MAX_NOISE:

@@ -39,6 +39,7 @@ from gsp_householder.graphs._thresholds import (
     ROUNDING_FIT,
 )
 from gsp_householder.graphs._unresolvable_exact import fitted_exact
+from gsp_householder.graphs._weighted_cycle import early_cycle
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
 #: of pairs kept) of the trimmed fit of one eigenvalue vector (``fitted_ranking``).
@@ -66,6 +67,10 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
     if B.n <= SMALL_NODES:
         ranked, family_dimension = sparsest_small(B)
         return ranked, family_dimension, history
+    cycle = early_cycle(B, basis, history)
+    if cycle is not None:
+        # a weighted cycle the eigenvectors show (``_weighted_cycle``): no search
+        return cycle, 1, history
     if B.ordered:
         proxy = B.matrix(np.arange(1.0, B.g + 1.0)) ** 2
         ranked, family_dimension = _search_loop(B, proxy, tol, 0.0, rng, history,

@@ -1,0 +1,392 @@
+"""A weighted cycle read from unordered eigenvectors before any search.
+
+A cycle's Laplacian is fixed by the cyclic order of its nodes and its $n$ weights, and
+the two eigenvectors that wind once round it put every node near a circle in their
+plane, in the order of the cycle (``_cycle_read.round_pairs``: the pair of columns
+whose radii $\\sqrt{V_{ia}^2 + V_{ib}^2}$ vary least). ``weighted_cycle`` reads that
+order from the roundest pair; when the eigenvalue vector of least misfit off the pairs
+at distance 1 or 2 in it leaves more than ``MAX_NOISE`` of its energy there
+(``band_misfit``: no cycle behind it, even with swapped neighbours) it stops, in one
+eigensolve. Otherwise it fits the cycle's weights on its non-edges
+(``_edge_test_descent.anchored_fit``), repairs the neighbours the noise swapped by
+adjacent swaps when that fit is not shown (``_cycle_repair.repair_order``), and
+returns the cycle only when the eigenvectors show it (``shown_cycle``), by the
+library's own tests:
+
+- exact eigenvectors: a residual (``_laplacian_fit._diagonal_fit``) within
+  ``ROUNDING_FIT``, or within ``FITS_EXACTLY`` when the cycle's non-edges leave one
+  eigenvalue vector (the second least misfit on them above ``RESIDUAL_CONSISTENT``
+  squared times the least): weights spread over four decades leave the eigensolver's
+  rounding above ``ROUNDING_FIT`` (``RandomRing(300, seed=4)``, weights 0.15 to 4126:
+  6.2e-9 for the truth itself). Every graph that shares exact eigenvectors fits them
+  to rounding, and a cycle with positive weights on its $n$ edges is the sparsest
+  connected graph but a tree;
+- perturbed eigenvectors: every weight significantly nonzero
+  (``_edge_significance.edge_significance``), a rotation residual within
+  ``RESIDUAL_CONSISTENT`` times the one its non-edges' noise predicts
+  (``_own_noise.own_noise``: a cycle through a denser graph leaves its chords there)
+  and no non-edge significantly negative (``_missing_edges.missing_edges``).
+
+On perturbed rings with weights spread over three decades, the cycle's non-edges leave
+a family of eigenvalue vectors that fit them about as well (ten within
+``RESIDUAL_CONSISTENT`` squared of the least misfit on ``RandomRing(600, seed=70)``),
+and the least squares member can leave non-edges significantly negative where the
+truth leaves none (``RandomRing(200, seed=1)``, draw 0: one at z = 9.15, threshold
+9.12; ``RandomRing(150, seed=3)``, draw 2: 30, z up to 74). Up to
+``FAMILY_SEARCH_MAX_N`` nodes the member is then chosen again in that family,
+weighted by the variance of each non-edge's entry (``noise_weighted_refit``), and up
+to ``MEMBER_MAX_N`` nodes, if still missing edges, by a linear program that minimises
+the largest missing-edge entry over the ``MAX_FAMILY`` vectors of least misfit
+(``least_missing_member``). The
+member returned must pass the same tests. No constant is new.
+
+A cycle whose weights are equal to the rankings' noise level (``early_cycle``,
+``_laplacian_fit._equal_within_noise``) is left to the searches, whose rules read the
+unweighted cycle and the circulants and warn of their twins.
+
+Before this reading, PyGSP ``RandomRing`` reached its cycle only after the searches:
+``RandomRing(100, seed=1)`` exact 7.8 CPU s, ``RandomRing(200, seed=1)`` perturbed 22.5
+CPU s with two ``ConvergenceWarning``, and at 600 nodes (seed 70) exact the ladder
+found no valid prefix and returned the complete graph.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
+from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
+from gsp_householder.graphs._edge_significance import edge_significance
+from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
+from gsp_householder.graphs._fitted_level_fit import non_edge_level
+from gsp_householder.graphs._laplacian_fit import (
+    _diagonal_fit,
+    _equal_within_noise,
+    _laplacian,
+)
+from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
+from gsp_householder.graphs._missing_edges import missing_edges
+from gsp_householder.graphs._own_noise import own_noise
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._support_search import MAX_FAMILY
+from gsp_householder.graphs._thresholds import (
+    FAMILY_SEARCH_MAX_N,
+    FITS_EXACTLY,
+    MAX_NOISE,
+    RESIDUAL_CONSISTENT,
+    ROUNDING_FIT,
+)
+
+#: Fewest nodes read: the pairs off the band of `band_misfit` (distance 1 or 2 in the
+#: cycle, $2n$ pairs) must outnumber the $n - 1$ unknown eigenvalues,
+#: $n (n - 1) / 2 - 2 n \ge n - 1$, which holds from 7 nodes.
+MIN_NODES = 7
+
+#: Programs of `least_missing_member` (the variances read again on each member).
+MEMBER_ROUNDS = 2
+
+#: Largest cycle whose member `least_missing_member` seeks: its program has a row per
+#: pair and its entries cost ``MAX_FAMILY`` products of order $n$ (1.2 CPU s at 150
+#: nodes, 14 s at 400 where it found no member shown).
+MEMBER_MAX_N = 300
+
+
+def band_misfit(basis, order) -> float:
+    """The relative misfit off the band of the nodes in ``order``: for the eigenvalue
+    vector $\\lambda$ of least misfit off the pairs at distance 1 or 2 in their cycle
+    (``_cycle_repair._least_pairs``), the square root of that misfit over the squared
+    entries of $V \\Lambda V^T$ on the band. The band holds both edges of every
+    adjacent swap: a cycle read with swapped neighbours leaves the noise there (1e-3
+    on PyGSP ``RandomRing`` perturbed by 1e-3, 1e-8 on exact ones), a graph that is
+    no cycle its other edges (0.6 to 7 on Watts-Strogatz, Barabasi-Albert, grid graphs
+    and cycles with a chord). A gate only: a vector on the few columns that heavy edges
+    localise can leave little off any band (1e-3 on perturbed random geometric graphs
+    and ladders, 6.5e-5 on an exact ring with two distant nodes exchanged); the fit
+    decides (``shown_cycle``)."""
+    V = np.asarray(basis["V_anchored"])
+    rows, cols = _band_pairs(order, 2)
+    misfit, lam = _least_pairs(basis, rows, cols)
+    band = float(np.square(np.einsum("ek,k,ek->e", V[rows], lam, V[cols])).sum())
+    return float(np.sqrt(max(misfit, 0.0) / band)) if band > 0.0 else np.inf
+
+
+def cycle_weights(basis, order) -> sp.csr_array | None:
+    """The weights fitted to the cycle through the nodes in ``order``
+    (``anchored_fit``), or None when the fit leaves out one of its edges (a
+    non-positive weight)."""
+    after = np.roll(order, -1)
+    W = anchored_fit(basis, np.minimum(order, after), np.maximum(order, after))
+    return W if sp.triu(W, 1).nnz == order.size else None
+
+
+def _off_cycle(L, rows, cols) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``i < j`` that are not edges ``(rows, cols)`` of the cycle."""
+    n = L.shape[0]
+    off = np.ones((n, n), dtype=bool)
+    off[rows, cols] = False
+    off[cols, rows] = False
+    i, j = np.nonzero(np.triu(off, 1))
+    return i, j
+
+
+def _entry_scale(L, i, j) -> np.ndarray:
+    """The standard deviation, over $\\sigma$, of the entries ``(i, j)`` of non-edges of
+    the Laplacian ``L`` under the rotation model (``_own_noise``: $\\sqrt{v_{ij}}$)."""
+    diagonal = L.diagonal()
+    s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
+    return np.sqrt(np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], 1e-300))
+
+
+def cycle_family(basis, W) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, family)``: the eigenvalue vectors $\\lambda$ (columns of ``family``,
+    unit norm, 0 at the zero column) whose misfit on the non-edges of ``W`` (the
+    smallest eigenvalues ``values`` of their Gram, as ``_cycle_repair`` reads it) is
+    within ``RESIDUAL_CONSISTENT`` squared of the least: the family those non-edges
+    leave at the level of the fit, at most ``MAX_FAMILY`` of them."""
+    V = np.asarray(basis["V_anchored"])
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    free = np.arange(n) != basis["zero_column"]
+    A = V[upper.row] * V[upper.col]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    last = min(MAX_FAMILY, int(free.sum())) - 1
+    values, vectors = scipy.linalg.eigh(gram, subset_by_index=[0, last])
+    k = int(np.count_nonzero(values <= RESIDUAL_CONSISTENT**2 * max(values[0], 0.0)))
+    family = np.zeros((n, max(k, 1)))
+    family[free] = vectors[:, : max(k, 1)]
+    return values[: max(k, 1)], family
+
+
+def noise_weighted_refit(basis, W) -> sp.csr_array | None:
+    """The weights on the edges of ``W`` refitted in the family its non-edges leave at
+    the noise level (module docstring): the eigenvalue vectors $\\lambda$ whose misfit
+    on the non-edges is within ``RESIDUAL_CONSISTENT`` squared of the least (at most
+    ``MAX_FAMILY`` of them), combined to the least misfit weighted by the variance
+    $v_{ij}$ each non-edge's entry has under the rotation model (``_own_noise``), $v$
+    read on ``W`` and then on the refit (two rounds); None when a weight is not
+    positive. ``W`` itself when the family has one member."""
+    V = np.asarray(basis["V_anchored"])
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    rows, cols = upper.row, upper.col
+    _, family = cycle_family(basis, W)
+    k = family.shape[1]
+    if k <= 1:
+        return W
+    i, j = np.triu_indices(n, 1)
+    off = np.ones((n, n), dtype=bool)
+    off[rows, cols] = False
+    i, j = i[off[i, j]], j[off[i, j]]
+    entries = np.array([((V * family[:, m]) @ V.T)[i, j] for m in range(k)])
+    for _ in range(2):
+        L = _laplacian(W, basis)
+        diagonal = L.diagonal()
+        s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
+        v = np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], np.finfo(float).tiny)
+        c = scipy.linalg.eigh((entries / v) @ entries.T, subset_by_index=[0, 0])[1][:, 0]
+        lam = family @ c
+        weights = -np.einsum("ek,k,ek->e", V[rows], lam, V[cols])
+        if weights.sum() < 0.0:
+            weights = -weights
+        if np.any(weights <= 0.0):
+            return None
+        W = sp.csr_array((weights, (rows, cols)), shape=(n, n))
+        W = sp.csr_array(W + W.T)
+    return W
+
+
+def least_missing_member(basis, W) -> sp.csr_array | None:
+    """The cycle on the edges of ``W`` whose eigenvalue vector, in the span of the
+    ``MAX_FAMILY`` vectors of least misfit on its non-edges, leaves its most negative
+    non-edge least (module docstring): a linear program (HiGHS, ``MAX_FAMILY`` + 1
+    unknowns, a row per non-edge) minimising the largest one-sided entry
+    $-\\tilde L_{ij} / \\sqrt{v_{ij}}$ of $V \\operatorname{diag}(\\hat\\lambda) V^T$
+    read as the missing-edge test reads it ($\\hat\\lambda$ the diagonal of
+    $V^T L V$, linear in the weights), every weight non-negative and their sum held;
+    $v_{ij}$ read on ``W``, then on the member found (``MEMBER_ROUNDS`` rounds, while
+    only non-edges fail, ``shown_cycle``). None when a program fails or
+    leaves a weight at zero; the last member otherwise."""
+    V = np.asarray(basis["V"])
+    anchored = np.asarray(basis["V_anchored"])
+    n = V.shape[0]
+    upper = sp.triu(W, 1).tocoo()
+    rows, cols = upper.row, upper.col
+    free = np.arange(n) != basis["zero_column"]
+    A = anchored[rows] * anchored[cols]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    size = min(MAX_FAMILY, int(free.sum()))
+    family = np.zeros((n, size))
+    family[free] = scipy.linalg.eigh(gram, subset_by_index=[0, size - 1])[1]
+    weights = -(A @ family)  # the edges' weights of each vector
+    reread = ((V[rows] - V[cols]) ** 2).T @ weights  # their diagonal of V^T L V
+    i, j = _off_cycle(W, rows, cols)
+    entries = np.stack([((V * reread[:, k]) @ V.T)[i, j] for k in range(size)], axis=1)
+    total = float(upper.data.sum())
+    member = W
+    for _ in range(MEMBER_ROUNDS):
+        scale = _entry_scale(_laplacian(member, basis), i, j)
+        result = linprog(
+            np.r_[np.zeros(size), 1.0],
+            A_ub=np.block(
+                [
+                    [-entries / scale[:, None], -np.ones((i.size, 1))],
+                    [-weights, np.zeros((rows.size, 1))],
+                ]
+            ),
+            b_ub=np.zeros(i.size + rows.size),
+            A_eq=np.r_[weights.sum(axis=0), 0.0][None],
+            b_eq=[total],
+            bounds=[(None, None)] * (size + 1),
+            method="highs",
+        )
+        if result.status != 0:
+            return None
+        w = weights @ result.x[:size]
+        if np.any(w <= 0.0):
+            return None
+        member = sp.csr_array((np.r_[w, w], (np.r_[rows, cols], np.r_[cols, rows])), shape=(n, n))
+        if shown_cycle(basis, member)[0] != "missing":
+            # shown, or failing another test that the variances read again do not move
+            break
+    return member
+
+
+def _alone(basis, W) -> bool:
+    """Whether the non-edges of ``W`` leave one eigenvalue vector: the second least
+    misfit on them above ``RESIDUAL_CONSISTENT`` squared times the least."""
+    anchored = np.asarray(basis["V_anchored"])
+    upper = sp.triu(W, 1).tocoo()
+    free = np.arange(anchored.shape[0]) != basis["zero_column"]
+    A = anchored[upper.row] * anchored[upper.col]
+    gram = (anchored_pair_gram(basis) - A.T @ A)[np.ix_(free, free)]
+    values = scipy.linalg.eigh(gram, eigvals_only=True, subset_by_index=[0, 1])
+    return bool(values[1] > RESIDUAL_CONSISTENT**2 * max(values[0], 0.0))
+
+
+def shown_cycle(basis, W) -> tuple[str, float]:
+    """``(verdict, noise)`` for the cycle of weights ``W`` by the tests of the module
+    docstring: ``"shown"``, ``"missing"`` (it passes them but for non-edges
+    significantly negative, no more of them than it has edges) or ``"not shown"``, and
+    the rotation noise its non-edges read (0 for exact eigenvectors)."""
+    V = basis["V"]
+    L = _laplacian(W, basis)
+    eigenvalues, residual = _diagonal_fit(V, L)
+    if residual <= ROUNDING_FIT or (residual <= FITS_EXACTLY and _alone(basis, W)):
+        # exact eigenvectors (spread weights leave the eigensolver's rounding above
+        # ROUNDING_FIT: RandomRing(300, seed 4), weights 0.15 to 4126, 6.2e-9 for the
+        # truth), and the cycle's non-edges leave it alone
+        return "shown", 0.0
+    test = edge_significance(V, L, eigenvalues)
+    if test is None or test["weak"].any() or own_noise(basis, W)[1] > RESIDUAL_CONSISTENT:
+        return "not shown", 0.0
+    found = missing_edges(V, L, eigenvalues, test)
+    if found is None:
+        return "not shown", 0.0
+    if found["count"] > sp.triu(W, 1).nnz:
+        # more missing pairs than the cycle has edges: were they edges, the cycle would
+        # agree with that graph below F1 2/3, and no member of its family is sought
+        return "not shown", 0.0
+    return ("shown" if found["count"] == 0 else "missing"), float(test["noise"])
+
+
+def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
+    """``(W, noise)``: the cycle through the nodes in ``order`` fitted
+    (``cycle_weights``; when only non-edges fail, ``noise_weighted_refit`` up to
+    ``FAMILY_SEARCH_MAX_N`` nodes, then ``least_missing_member`` up to ``MEMBER_MAX_N``)
+    when the eigenvectors show it (``shown_cycle``); else None."""
+    W = cycle_weights(basis, order)
+    if W is None:
+        return None
+    verdict, noise = shown_cycle(basis, W)
+    if verdict == "missing":
+        if W.shape[0] > FAMILY_SEARCH_MAX_N:
+            # a program with a row per pair: left to the searches above that size
+            return None
+        refit = noise_weighted_refit(basis, W)
+        if refit is not None:
+            verdict, noise = shown_cycle(basis, refit)
+        if verdict != "shown":
+            if W.shape[0] > MEMBER_MAX_N:
+                return None
+            # the refit's member still misses edges: the member of least missing entry
+            W = least_missing_member(basis, W)
+            if W is None:
+                return None
+            verdict, noise = shown_cycle(basis, W)
+        else:
+            W = refit
+    return (W, noise) if verdict == "shown" else None
+
+
+def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
+    """``(W, noise)``: the weights of the cycle read from the combinatorial basis
+    ``basis`` (``"V"``, ``"V_anchored"``, ``"zero_column"``) that its eigenvectors show
+    (module docstring) and the rotation noise level read on it; None when there is
+    none.
+
+    Parameters
+    ----------
+    basis : dict
+        The inference's basis, anchored (``_basis_input._anchored_pair_basis``).
+
+    Returns
+    -------
+    tuple or None
+        The symmetric sparse weights and the noise level (0 for exact eigenvectors).
+    """
+    V = np.asarray(basis["V"])
+    n = V.shape[0]
+    if not MIN_NODES <= n <= MISSING_MAX_N:
+        # above, the missing-edge test is not made, and the winding pair's search
+        # (``round_pairs``, $O(n^3)$ element operations) costs seconds on every basis
+        return None
+    angles = _angle_order(V, *round_pairs(V, basis["zero_column"], 1)[0])
+    if band_misfit(basis, angles) > MAX_NOISE:
+        # no cycle behind the angles' order, even with swapped neighbours
+        return None
+    found = cycle_in_order(basis, angles)
+    if found is None:
+        repaired = repair_order(basis, angles)
+        if np.array_equal(repaired, angles):
+            return None
+        found = cycle_in_order(basis, repaired)
+    return found
+
+
+def early_cycle(B: PairBasis, basis, history) -> list | None:
+    """The weighted cycle the eigenvectors show (``_weighted_cycle``), as the searches'
+    list of graphs found, for an unordered combinatorial basis without eigenspaces (not
+    a twin class's, nor one whose caller keeps only a regular graph); None otherwise.
+    Its noise level (``history["noise"]``, also the one estimate) is the one its
+    non-edges show read as the rankings read their kept pairs
+    (``_fitted_level_fit.non_edge_level``), 0 for exact eigenvectors; a cycle whose
+    weights are equal to that level (``_laplacian_fit._equal_within_noise``) is left
+    to the searches, whose rules read it and warn of its twins.
+    ``history["weighted_cycle"]`` is set."""
+    if (
+        B.ordered
+        or basis.get("kind") != "combinatorial"
+        or basis.get("groups") is not None
+        or basis.get("twin_class")
+        or basis.get("regular_only")
+    ):
+        return None
+    found = weighted_cycle(basis)
+    if found is None:
+        return None
+    W, noise = found
+    level = non_edge_level(B, W) if noise > 0.0 else 0.0
+    if _equal_within_noise(basis, W, level):
+        # equal weights: the searches' rules read the cycle and warn of its twins
+        return None
+    if level > 0.0:
+        history["noise"] = level
+        history["noise_estimates"].append(level)
+    history["weighted_cycle"] = True
+    weights = sp.triu(W, 1).data
+    return [(int(weights.size), float(weights.std() / weights.mean()), None, W)]

@@ -1,0 +1,239 @@
+"""A weighted cycle read from unordered eigenvectors before any search (``_weighted_cycle``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from _basis_inputs import perturbed, shuffled
+from test_edge_test_descent import _basis
+
+from gsp_householder import fourier_basis
+from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.graphs import compare_graphs, infer_laplacian
+from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
+from gsp_householder.graphs._thresholds import MAX_NOISE
+from gsp_householder.graphs._weighted_cycle import (
+    MIN_NODES,
+    band_misfit,
+    cycle_weights,
+    least_missing_member,
+    noise_weighted_refit,
+    shown_cycle,
+    weighted_cycle,
+)
+
+pygsp = pytest.importorskip("pygsp")
+
+
+def _random_ring(n, seed):
+    """PyGSP ``RandomRing(n, seed)``: the nodes in the order of the cycle, weights
+    ``2 pi / n`` over the angular gap of each edge."""
+    return nx.from_scipy_sparse_array(pygsp.graphs.RandomRing(n, seed=seed).W)
+
+
+def _weighted_cycle_graph(n, seed, chords=0):
+    """``cycle_graph(n)`` with lognormal weights and ``chords`` chords of weight 1."""
+    G = nx.cycle_graph(n)
+    weights = np.random.default_rng(seed).lognormal(0.0, 1.0, n)
+    for (u, v), w in zip(G.edges, weights, strict=True):
+        G[u][v]["weight"] = float(w)
+    for c in range(chords):
+        G.add_edge(c, c + n // 3 + 7 * c, weight=1.0)
+    return G
+
+
+def _edges(W):
+    upper = sp.triu(sp.csr_array(W), 1).tocoo()
+    return {(int(i), int(j)) for i, j in zip(upper.row, upper.col, strict=True)}
+
+
+def _true_edges(G):
+    return {(min(u, v), max(u, v)) for u, v in G.edges}
+
+
+def _inputs(G, noise, draw):
+    V = shuffled(fourier_basis(G).eigenvectors, draw)
+    return perturbed(V, noise, draw) if noise else V
+
+
+def _bench_input(G, draw):
+    """The perturbed input of ``benchmarks/bench_inference.py`` for ``draw``: its
+    eigenvectors perturbed by 1e-3 and shuffled, drawn after the exact input's shuffle
+    from ``default_rng(draw)``."""
+    V = fourier_basis(G).eigenvectors
+    rng = np.random.default_rng(draw)
+    n = V.shape[1]
+    rng.permutation(n), rng.choice([-1.0, 1.0], n)
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    return (U @ Wt)[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def test_fewest_nodes_leave_more_pairs_off_the_band_than_unknowns():
+    # the pairs off the band (n (n - 1) / 2 - 2 n) outnumber the n - 1 eigenvalues from
+    # MIN_NODES on, not before
+    def enough(n):
+        return n * (n - 1) // 2 - 2 * n >= n - 1
+
+    assert enough(MIN_NODES)
+    assert not enough(MIN_NODES - 1)
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), [(100, 1, 0), (60, 4, 2), (600, 70, 0)])
+def test_exact_ring_read_with_its_weights(n, seed, draw):
+    # RandomRing(100, seed 1) took 7.8 CPU s in the searches, RandomRing(600, seed 70)
+    # gave the complete graph: read here from the winding pair's angles, weights to
+    # rounding, noise 0
+    G = _random_ring(n, seed)
+    basis = _basis(_inputs(G, 0.0, draw))
+    found = weighted_cycle(basis)
+    assert found is not None
+    W, noise = found
+    assert noise == 0.0
+    assert _edges(W) == _true_edges(G)
+    truth = nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr")
+    rows, cols = np.nonzero(sp.triu(truth, 1))
+    ratio = np.asarray(W[rows, cols]).ravel() / np.asarray(truth[rows, cols]).ravel()
+    np.testing.assert_allclose(ratio, ratio.mean(), rtol=1e-7)
+
+
+def test_exact_order_leaves_no_misfit_off_its_band():
+    G = _random_ring(100, 1)
+    basis = _basis(_inputs(G, 0.0, 0))
+    assert band_misfit(basis, np.arange(100)) < 1e-6
+    # two nodes far apart exchanged: the band misfit is only a gate (a vector on the
+    # columns localised by heavy edges can leave little off any band), the fit decides
+    order = np.arange(100)
+    order[[10, 60]] = order[[60, 10]]
+    W = cycle_weights(basis, order)
+    assert W is None or shown_cycle(basis, W)[0] == "not shown"
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        nx.connected_watts_strogatz_graph(200, 6, 0.1, seed=0),
+        nx.barabasi_albert_graph(200, 2, seed=0),
+    ],
+)
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_no_cycle_behind_the_angles_of_other_graphs(G, noise):
+    # the angles' order of graphs that are no cycle leaves their other edges off the
+    # band (above 6 here): rejected in one eigensolve
+    basis = _basis(_inputs(G, noise, 1))
+    V = basis["V"]
+    angles = _angle_order(V, *round_pairs(V, basis["zero_column"], 1)[0])
+    assert band_misfit(basis, angles) > MAX_NOISE
+    assert weighted_cycle(basis) is None
+
+
+@pytest.mark.parametrize(("n", "seed", "chords"), [(150, 4, 1), (200, 5, 2)])
+@pytest.mark.parametrize("noise", [0.0, 1e-3])
+def test_no_cycle_read_from_a_cycle_with_chords(n, seed, chords, noise):
+    G = _weighted_cycle_graph(n, seed, chords=chords)
+    assert weighted_cycle(_basis(_inputs(G, noise, 1))) is None
+
+
+def test_cycle_with_a_chord_is_not_shown_by_its_eigenvectors():
+    # the cycle alone through the true order: its chord is a non-edge far outside the
+    # noise (a rotation residual far above the one its non-edges predict, or a missing
+    # edge), so even the right order is not returned as a cycle
+    G = _weighted_cycle_graph(150, 4, chords=1)
+    basis = _basis(_inputs(G, 1e-3, 1))
+    W = cycle_weights(basis, np.arange(150))
+    assert W is None or shown_cycle(basis, W)[0] != "shown"
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), [(200, 1, 0), (120, 3, 1)])
+def test_perturbed_ring_read_without_search_or_warning(n, seed, draw):
+    # RandomRing(200, seed 1) perturbed by 1e-3: 22.5 CPU s in the searches and two
+    # ConvergenceWarning on the right ring; read here directly
+    G = _random_ring(n, seed)
+    B = fourier_basis(G)
+    V = perturbed(shuffled(B.eigenvectors, draw), 1e-3, draw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(V, rng=0)
+    assert res.history["weighted_cycle"] is True
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.n_edges == n
+    assert res.history["noise"] > 0.0
+
+
+def test_noise_weighted_refit_keeps_the_edges_and_fits_no_worse():
+    # the refit chooses inside the family the non-edges leave at the noise level: the
+    # same edges, positive weights, and a least squares misfit weighted by the
+    # non-edges' variances no larger than the plain fit's
+    G = _random_ring(200, 1)
+    basis = _basis(_inputs(G, 1e-3, 0))
+    W = cycle_weights(basis, np.arange(200))
+    refit = noise_weighted_refit(basis, W)
+    assert refit is not None
+    assert _edges(refit) == _edges(W) == _true_edges(G)
+    assert sp.triu(refit, 1).data.min() > 0.0
+    assert shown_cycle(basis, refit)[0] == "shown"
+
+
+def test_unweighted_cycle_left_to_its_own_rules():
+    # equal weights (eigenvalues of multiplicity 2): no winding pair is read, and the
+    # searches' rules answer as before
+    G = nx.cycle_graph(60)
+    B = fourier_basis(G)
+    basis = _basis(shuffled(B.eigenvectors, 0))
+    assert weighted_cycle(basis) is None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(B.eigenvectors, 0), rng=0)
+    assert "weighted_cycle" not in res.history
+    # its twins are still warned of
+    assert any(w.category is AmbiguousGraphWarning for w in caught)
+
+
+def test_least_missing_member_where_the_refit_still_misses_edges():
+    # RandomRing(150, seed 3) perturbed by 1e-3, draw 2 (weights 0.22 to 359): the fit
+    # and its refit leave non-edges significantly negative (the truth leaves none);
+    # the member of least missing entry in the family is shown, with the same edges
+    G = _random_ring(150, 3)
+    basis = _basis(_bench_input(G, 2))
+    W = cycle_weights(basis, np.arange(150))
+    assert shown_cycle(basis, W)[0] == "missing"
+    refit = noise_weighted_refit(basis, W)
+    assert refit is None or shown_cycle(basis, refit)[0] == "missing"
+    member = least_missing_member(basis, W)
+    assert member is not None
+    assert _edges(member) == _true_edges(G)
+    assert shown_cycle(basis, member)[0] == "shown"
+
+
+def _lognormal_cycle_of_the_family_tests(n, seed):
+    """``test_inference_families._wide_weights(cycle_graph(n), seed, "ln1")``."""
+    rng = np.random.default_rng(1000 + seed)
+    G = nx.cycle_graph(n)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    return G
+
+
+@pytest.mark.parametrize(
+    ("make", "draw"),
+    [
+        (lambda: _lognormal_cycle_of_the_family_tests(60, 2), 2),
+        (lambda: _lognormal_cycle_of_the_family_tests(60, 20), 20),
+        (lambda: _random_ring(150, 0), 0),
+    ],
+)
+def test_cycles_of_the_exact_search_tests_are_read_first(make, draw):
+    # the exact cycles whose searches ``test_inference_families`` tests (with this
+    # reading left out): answered here without a search, to rounding, unwarned
+    G = make()
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(shuffled(B.eigenvectors, draw), rng=0)
+    assert res.history["weighted_cycle"] is True
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+    assert res.residual < 1e-9

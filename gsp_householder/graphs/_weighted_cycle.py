@@ -74,6 +74,7 @@ from gsp_householder.graphs._missing_edges import missing_edges
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import MAX_FAMILY
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV
 from gsp_householder.graphs._thresholds import (
     FAMILY_SEARCH_MAX_N,
     FITS_EXACTLY,
@@ -365,8 +366,10 @@ def early_cycle(B: PairBasis, basis, history) -> list | None:
     Its noise level (``history["noise"]``, also the one estimate) is the one its
     non-edges show read as the rankings read their kept pairs
     (``_fitted_level_fit.non_edge_level``), 0 for exact eigenvectors; a cycle whose
-    weights are equal to that level (``_laplacian_fit._equal_within_noise``) is left
-    to the searches, whose rules read it and warn of its twins.
+    weights are equal to that level (``_laplacian_fit._equal_within_noise``; exact:
+    coefficient of variation below ``EQUAL_WEIGHTS_CV``) is left to the searches, whose
+    rules read it and warn of its twins (the path's eigenvectors, exact, are also an
+    equal-weight cycle's: the path, sparser, is the searches' answer).
     ``history["weighted_cycle"]`` is set."""
     if (
         B.ordered
@@ -381,12 +384,17 @@ def early_cycle(B: PairBasis, basis, history) -> list | None:
         return None
     W, noise = found
     level = non_edge_level(B, W) if noise > 0.0 else 0.0
-    if _equal_within_noise(basis, W, level):
+    weights = sp.triu(W, 1).data
+    equal = (
+        _equal_within_noise(basis, W, level)
+        if level > 0.0
+        else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean()
+    )
+    if equal:
         # equal weights: the searches' rules read the cycle and warn of its twins
         return None
     if level > 0.0:
         history["noise"] = level
         history["noise_estimates"].append(level)
     history["weighted_cycle"] = True
-    weights = sp.triu(W, 1).data
     return [(int(weights.size), float(weights.std() / weights.mean()), None, W)]

@@ -71,6 +71,7 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._regular_family import constant_diagonal_noise
 from gsp_householder.graphs._support_search import EXACT_NOISE, PrefixSearch
 from gsp_householder.graphs._thresholds import (
     EXACT_LEVEL,
@@ -302,3 +303,33 @@ def tree_at_own_noise(
     if sigma > RESIDUAL_CONSISTENT * own_noise(basis, found[3])[0]:
         return None
     return T, tree_ratio
+
+
+def tree_for_regular(basis, B: PairBasis, found, history):
+    """A spanning tree with unit weights to return in place of the graph ``found`` (a
+    ``ranked`` entry) taken from the constant-diagonal family because it fits the
+    eigenvectors at the noise level that family shows (``history["regular_family"]``
+    is ``"sparser"``: ``_regular_candidates._consistent_regular``) when the rankings
+    showed no noise (``history["noise"]`` at most ``EXACT_NOISE``), and a tree searched
+    on the eigenvectors (``search_tree`` from ``TREE_STARTS`` starts) fits them by the
+    same test at that same level (``fits_at_noise`` with ``constant_diagonal_noise``):
+    ``(tree, level)``; else None. The level is the noise at which the tree's twins are
+    then judged (``_equally_sparse_warning``).
+
+    A perturbed path of 6 to 9 nodes leaves the rankings' kept pairs clean to rounding
+    (few pairs, each fitted), and its constant-diagonal family (of dimension $n - 1$)
+    holds the cycle of $n$ equal weights, one edge more, fitting the eigenvectors to
+    their noise as the path does: no connected graph is sparser than a tree.
+    """
+    if (
+        history.get("regular_family") != "sparser"
+        or history.get("noise", 0.0) > EXACT_NOISE
+        or not searchable(basis, B.n)
+        or not B.n - 1 < int(found[0]) < B.n_pairs
+    ):
+        return None
+    level = constant_diagonal_noise(B)
+    if level is None:
+        return None
+    T = _searched(basis)
+    return (T, level) if T is not None and fits_at_noise(basis, T, level) else None

@@ -125,6 +125,7 @@ from gsp_householder.graphs._fitting_tree import (
     tree_at_own_noise,
     tree_for_exact,
     tree_for_halves,
+    tree_for_regular,
     tree_in_place,
 )
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
@@ -1391,6 +1392,27 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                 # (``_fitting_tree``); the graph found is the last of the candidates
                 ranked, L, eigenvalues, residual = _sparser_first(
                     basis, ranked, laps, history, tree, "exact_tree_edges")
+            else:
+                tree = tree_for_regular(basis, B, ranked[0], history)
+                if tree is not None:
+                    # rankings clean to rounding on a noisy basis (a perturbed path of
+                    # 6 to 9 nodes) and a regular member of the constant-diagonal
+                    # family that fits at that family's noise level (the cycle of n
+                    # equal weights): a spanning tree searched on the eigenvectors that
+                    # fits them by the same test at that level is returned
+                    # (``_fitting_tree.tree_for_regular``); the graph found is the
+                    # last of the candidates, and both fit: warned
+                    regular_edges = int(ranked[0][0])
+                    ranked, L, eigenvalues, residual = _sparser_first(
+                        basis, ranked, laps, history, tree[0], "regular_tree_edges")
+                    history["regular_tree_level"] = tree[1]
+                    warn_at_caller(
+                        f"a regular graph with equal weights ({regular_edges} edges) and a "
+                        f"spanning tree ({ranked[0][0]} edges) both fit these "
+                        f"eigenvectors at the noise level they show ({tree[1]:.2g}): the "
+                        f"eigenvectors do not tell them apart, and the sparser is "
+                        f"returned (the regular graph is the last of the candidates)",
+                        AmbiguousGraphWarning)
     grid = _grid_behind(basis, B, ranked, residual, family_dimension)
     if grid is not None:
         # a noisy search can return a denser graph (the complete graph, when the searches
@@ -1482,7 +1504,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
-    checked = _fitted_noise(history) or exact_search_noise(history, residual)
+    checked = (_fitted_noise(history) or exact_search_noise(history, residual)
+               or history.get("regular_tree_level", 0.0))
     if (not exact and not checked and basis["kind"] == "normalized"
             and grid_coordinates(ranked[0][3]) is not None):
         # a normalized grid returned by a search that ended above UNRESOLVABLE_NOISE

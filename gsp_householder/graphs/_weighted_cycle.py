@@ -41,8 +41,10 @@ the largest missing-edge entry over the ``MAX_FAMILY`` vectors of least misfit
 member returned must pass the same tests. No constant is new.
 
 A cycle whose weights are equal to the rankings' noise level (``early_cycle``,
-``_laplacian_fit._equal_within_noise``) is left to the searches, whose rules read the
-unweighted cycle and the circulants and warn of their twins.
+``_laplacian_fit._equal_within_noise``; on exact eigenvectors, a coefficient of
+variation below ``EQUAL_WEIGHTS_CV``) is left to the searches, whose rules read the
+unweighted cycle and the circulants and warn of their twins: the exact eigenvectors of
+a path are also those of the cycle of $n$ equal weights, one edge more than the path.
 
 Before this reading, PyGSP ``RandomRing`` reached its cycle only after the searches:
 ``RandomRing(100, seed=1)`` exact 7.8 CPU s, ``RandomRing(200, seed=1)`` perturbed 22.5

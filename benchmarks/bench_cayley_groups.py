@@ -26,6 +26,7 @@ import warnings
 import networkx as nx
 import numpy as np
 import scipy.sparse as sp
+from bench_inference_sweep import _perturb, _shuffle
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs import _abelian_twins, _cayley_sparser, laplacian_inference
@@ -40,13 +41,10 @@ def shuffled(V: np.ndarray, seed: int) -> np.ndarray:
 
 
 def audit_input(V: np.ndarray, noise: float, draw: int) -> np.ndarray:
-    """``V`` perturbed by ``noise`` and shuffled as the tests' ``audit_input``."""
+    """``V`` perturbed by ``noise`` and shuffled as the tests' ``audit_input`` (one
+    generator, seed ``draw``: ``bench_inference_sweep``'s ``_perturb`` then ``_shuffle``)."""
     rng = np.random.default_rng(draw)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + noise * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    n = V.shape[1]
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    return _shuffle(_perturb(V, noise, rng), rng)
 
 
 def torus(a: int, b: int) -> nx.Graph:

@@ -46,8 +46,9 @@ from gsp_householder.graphs._laplacian_fit import (
     _fits_as_well,
     _laplacian,
     _residuals,
+    equal_at_level,
 )
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key
+from gsp_householder.graphs._template_lp import edge_key
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
 #: Eigenvalues within this fraction of the largest are one (``_fourier_order``).
@@ -213,9 +214,7 @@ def equally_sparse(basis, W, candidates,
     (None otherwise; the caller appends it), and the indices of the candidates, that
     one included when appended, with no more edges than the graph returned that fit
     the eigenvectors as well (``tied_candidates``)."""
-    weights = sp.triu(W, 1).data
-    equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
-             else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
+    equal = equal_at_level(basis, W, noise)
     relabelled = relabelled_circulant(basis, W, noise <= 0.0) if equal else None
     added = None
     if relabelled is not None:

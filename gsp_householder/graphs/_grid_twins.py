@@ -33,8 +33,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, shortest_path
 
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _fits_as_well, _laplacian
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV, edge_key, laplacian_edge_key
+from gsp_householder.graphs._laplacian_fit import _fits_as_well, _laplacian, equal_at_level
+from gsp_householder.graphs._template_lp import edge_key, laplacian_edge_key
 from gsp_householder.graphs._thresholds import ROUNDING_FIT
 
 #: Smallest factor that has a DCT twin (paths of 4 and 5 nodes have one, 3 has none).
@@ -160,10 +160,7 @@ def relabelled_source(basis, W, noise: float):
     tuple of (scipy.sparse.csr_array, residuals) or None
     """
     reference = twin_residuals(basis, W)
-    weights = sp.triu(W, 1).data
-    equal = (_equal_within_noise(basis, W, noise) if noise > 0.0
-             else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
-    if equal:
+    if equal_at_level(basis, W, noise):
         return W, reference
     W = sp.csr_array(W.astype(bool).astype(float))
     if not _fits_as_well(twin_residuals(basis, W), reference):

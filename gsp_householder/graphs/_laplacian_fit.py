@@ -13,6 +13,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._support_search import CLEAN_FACTOR
+from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV
 from gsp_householder.graphs._thresholds import PLAIN_SLACK, RESIDUAL_SLACK
 
 #: Off-diagonal part of $V^T L V$, relative to $\\|L V\\|_F$, below which it is computed
@@ -40,6 +41,17 @@ def _equal_within_noise(basis, W, noise) -> bool:
     s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
     z = np.abs(D.data) / (s[D.row] + s[D.col] + 1e-300)
     return bool(z.max(initial=0.0) <= CLEAN_FACTOR * noise)
+
+
+def equal_at_level(basis, W, noise) -> bool:
+    """Whether the weights ``W`` are equal at the noise level ``noise``: within it
+    (``_equal_within_noise``) on noisy eigenvectors, and with a coefficient of
+    variation at most ``EQUAL_WEIGHTS_CV`` on exact ones (``noise`` 0), where
+    ``_equal_within_noise`` would refuse the rounding of equal weights."""
+    if noise > 0.0:
+        return _equal_within_noise(basis, W, noise)
+    weights = sp.triu(W, 1).data
+    return bool(weights.std() <= EQUAL_WEIGHTS_CV * weights.mean())
 
 
 def _fits_as_well(residuals, reference) -> bool:

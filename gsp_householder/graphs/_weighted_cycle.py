@@ -68,15 +68,14 @@ from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pai
 from gsp_householder.graphs._fitted_level_fit import non_edge_level
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
-    _equal_within_noise,
     _laplacian,
+    equal_at_level,
 )
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import missing_edges
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import MAX_FAMILY
-from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV
 from gsp_householder.graphs._thresholds import (
     FAMILY_SEARCH_MAX_N,
     FITS_EXACTLY,
@@ -386,17 +385,12 @@ def early_cycle(B: PairBasis, basis, history) -> list | None:
         return None
     W, noise = found
     level = non_edge_level(B, W) if noise > 0.0 else 0.0
-    weights = sp.triu(W, 1).data
-    equal = (
-        _equal_within_noise(basis, W, level)
-        if level > 0.0
-        else weights.std() <= EQUAL_WEIGHTS_CV * weights.mean()
-    )
-    if equal:
+    if equal_at_level(basis, W, level):
         # equal weights: the searches' rules read the cycle and warn of its twins
         return None
     if level > 0.0:
         history["noise"] = level
         history["noise_estimates"].append(level)
     history["weighted_cycle"] = True
+    weights = sp.triu(W, 1).data
     return [(int(weights.size), float(weights.std() / weights.mean()), None, W)]

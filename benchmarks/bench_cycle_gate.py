@@ -20,8 +20,8 @@ Run::
         [--only ws-1000 ...] [--threads 1]
 
 Graphs: Watts-Strogatz, Barabasi-Albert (twin nodes), PyGSP sensor and random ring
-graphs, a grid, at 200, 500 and 1000 nodes, and a random orthogonal matrix ("arbitrary
-data", no graph behind it).
+graphs, a grid, at 200, 500 and 1000 nodes, and random orthogonal matrices holding the
+constant vector ("arbitrary data", no graph behind them).
 """
 
 from __future__ import annotations
@@ -87,8 +87,10 @@ def _inputs(name):
     rng = np.random.default_rng(0)
     if name in ARBITRARY:
         n = ARBITRARY[name]
-        Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
-        return [("arbitrary", Q)]
+        M = rng.standard_normal((n, n))
+        M[:, 0] = 1.0  # a combinatorial basis holds the constant vector
+        Q, _ = np.linalg.qr(M)
+        return [("arbitrary", _shuffle(Q, rng))]
     from gsp_householder import fourier_basis
 
     V = fourier_basis(nx.convert_node_labels_to_integers(GRAPHS[name]())).eigenvectors

@@ -1,0 +1,106 @@
+"""A cycle's weights fitted in the units of its non-edges' noise (``_cycle_noise_fit``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from test_edge_test_descent import _basis
+from test_weighted_cycle import _bench_input, _edges, _random_ring, _true_edges
+
+from gsp_householder import fourier_basis
+from gsp_householder.graphs import compare_graphs, infer_laplacian
+from gsp_householder.graphs._cycle_noise_fit import _CycleNoiseFit, noise_scaled_weights
+from gsp_householder.graphs._weighted_cycle import (
+    _shown_within_agreement,
+    cycle_weights,
+    shown_cycle,
+    weighted_cycle,
+)
+
+pytest.importorskip("pygsp")
+
+
+def _ring_fit(n, seed, draw):
+    """The basis of ``RandomRing(n, seed)`` perturbed as the benchmark's ``draw``, the
+    least squares cycle on its true order and that cycle's fit."""
+    basis = _basis(_bench_input(_random_ring(n, seed), draw))
+    W = cycle_weights(basis, np.arange(n))
+    upper = sp.triu(W, 1).tocoo()
+    return basis, W, _CycleNoiseFit(np.asarray(basis["V_anchored"]), upper.row, upper.col)
+
+
+def test_squared_z_scores_do_not_change_with_the_weights_scale():
+    # f(w) = sum e^2 / v: e is linear and v quadratic in w
+    _, W, fit = _ring_fit(60, 2, 0)
+    w = sp.triu(W, 1).tocoo().data
+    assert fit.value(7.5 * w) == pytest.approx(fit.value(w), rel=1e-10)
+    z, _, _ = fit.linearised(w)
+    assert float((z * z).sum()) == pytest.approx(fit.value(w), rel=1e-12)
+
+
+def test_jacobian_matches_differences_and_its_adjoint():
+    # the derivative along a step xi in log w against central differences of
+    # e / sqrt(v), and the adjoint against the dot-product identity
+    _, W, fit = _ring_fit(40, 3, 1)
+    w = sp.triu(W, 1).tocoo().data
+    rng = np.random.default_rng(5)
+    xi = rng.standard_normal(w.size)
+    z, jacobian, adjoint = fit.linearised(w)
+    h = 1e-6
+    ahead = fit.linearised(w * np.exp(h * xi))[0]
+    behind = fit.linearised(w * np.exp(-h * xi))[0]
+    numeric = ((ahead - behind) / (2.0 * h)).ravel()
+    assert np.linalg.norm(jacobian(xi) - numeric) <= 1e-6 * np.linalg.norm(numeric)
+    y = rng.standard_normal(z.size)
+    assert jacobian(xi) @ y == pytest.approx(xi @ adjoint(y), rel=1e-10)
+
+
+def test_fit_shows_the_ring_whose_least_squares_weights_miss_edges():
+    # RandomRing(150, seed 3) perturbed by 1e-3, draw 2 (weights 0.22 to 359): the least
+    # squares weights leave non-edges significantly negative; the fit in the units of
+    # their noise lowers the squared z-scores and is shown, on the same edges
+    basis, W, fit = _ring_fit(150, 3, 2)
+    assert shown_cycle(basis, W)[0] == "missing"
+    member = noise_scaled_weights(basis, W, lambda m: _shown_within_agreement(basis, m))
+    assert member is not None
+    assert _edges(member) == _edges(W) == _true_edges(_random_ring(150, 3))
+    assert sp.triu(member, 1).data.sum() == pytest.approx(sp.triu(W, 1).data.sum())
+    before = fit.value(sp.triu(W, 1).tocoo().data)
+    after = fit.value(sp.triu(member, 1).tocoo().data)
+    assert after < before
+    assert shown_cycle(basis, member, weak_within_agreement=True)[0] == "shown"
+
+
+def test_fit_refuses_what_it_cannot_show():
+    # a member never accepted: None after the steps (no member returned unshown)
+    basis, W, _ = _ring_fit(60, 2, 0)
+    assert noise_scaled_weights(basis, W, lambda m: False) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "seed", "draw"), [(600, 70, 0), (400, 6, 0)])
+def test_perturbed_rings_of_three_decades_read_as_rings(n, seed, draw):
+    # weights spread over three decades (0.11 to 655, 0.17 to 3031), perturbed by 1e-3:
+    # the complete graph (warned) before; the ring, quiet, in 7 and 17 CPU s
+    G = _random_ring(n, seed)
+    B = fourier_basis(G)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = infer_laplacian(_bench_input(G, draw), rng=0)
+    assert res.history["weighted_cycle"] is True
+    assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_cycle_with_a_chord_of_more_nodes_not_read():
+    # 400 nodes, lognormal weights and a chord, perturbed by 1e-3: no cycle is read
+    G = nx.cycle_graph(400)
+    weights = np.random.default_rng(3).lognormal(0.0, 1.0, 400)
+    for (u, v), x in zip(G.edges, weights, strict=True):
+        G[u][v]["weight"] = float(x)
+    G.add_edge(0, 150, weight=1.0)
+    basis = _basis(_bench_input(G, 0))
+    assert weighted_cycle(basis) is None

@@ -1712,7 +1712,7 @@ def _noise_connected_warning(basis, found, L, history) -> None:
                    f"(the rankings' level {_fitted_noise(history):.3g}): without them it "
                    f"falls into {split[1]} components, and the eigenvectors do not show it "
                    f"connected; it is one member of a family of valid graphs that fit "
-                   f"them, not the graph sought, which was not found",
+                   f"them, probably not the graph sought, which was not found",
                    AmbiguousGraphWarning)
 
 
@@ -1738,7 +1738,7 @@ def _unpaired_copies_warning(basis, found, history) -> None:
                    f"product with that graph as a factor, whose family holds every positive "
                    f"weighting of these levels, and the rest of the graph is not the other "
                    f"factor on those copies (not a box product); it is one member of that "
-                   f"family, not the graph sought, which was not found",
+                   f"family, probably not the graph sought, which was not found",
                    AmbiguousGraphWarning)
 
 

@@ -169,8 +169,10 @@ def test_a_box_product_answered_by_copies_joined_at_the_noise_level_is_warned():
     # (``_noise_connected``)
     _, _, _, result, caught = _box(nx.heawood_graph(), 5, 5)
     assert result.history["noise_connected"] == (2, 2)
-    assert any(issubclass(w.category, AmbiguousGraphWarning)
-               and "held together only by" in str(w.message) for w in caught)
+    assert any(
+        issubclass(w.category, AmbiguousGraphWarning) and "held together only by" in str(w.message)
+        for w in caught
+    )
 
 
 @pytest.mark.parametrize(("graph", "cycle", "draw"), [("rr14s2", 5, 2), ("heawood", 6, 4)])
@@ -182,12 +184,13 @@ def test_a_box_product_answered_by_copies_and_an_unpaired_rest_is_warned(graph, 
     # of a graph on 21 nodes (F1 0.261). No warning before: the levels fit alone, so
     # their weights are free, and the rest is not the other factor on the copies
     # (``_unpaired_copies``), warned
-    factor = (nx.random_regular_graph(3, 14, seed=2) if graph == "rr14s2"
-              else nx.heawood_graph())
+    factor = nx.random_regular_graph(3, 14, seed=2) if graph == "rr14s2" else nx.heawood_graph()
     _, _, _, result, caught = _box(factor, cycle, draw)
     assert "unpaired_copies" in result.history
-    assert any(issubclass(w.category, AmbiguousGraphWarning)
-               and "copies of one graph" in str(w.message) for w in caught)
+    assert any(
+        issubclass(w.category, AmbiguousGraphWarning) and "copies of one graph" in str(w.message)
+        for w in caught
+    )
 
 
 def _kautz(q, length):

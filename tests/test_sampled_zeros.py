@@ -161,6 +161,38 @@ def test_a_box_product_read_off_complete_or_spread_levels_is_returned_warned(nod
     assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
 
 
+def test_a_box_product_answered_by_copies_joined_at_the_noise_level_is_warned():
+    # heawood_graph() boxed with a 5-cycle, draw 5: two copies of K7 (x) C5 (the Heawood
+    # graph's pairs at distance 2 are its colour classes), 420 edges of equal weight,
+    # joined by two edges within one noise unit of zero (1/300 of the others; F1 0.0,
+    # no warning before): the eigenvectors do not show the graph connected, warned
+    # (``_noise_connected``)
+    _, _, _, result, caught = _box(nx.heawood_graph(), 5, 5)
+    assert result.history["noise_connected"] == (2, 2)
+    assert any(
+        issubclass(w.category, AmbiguousGraphWarning) and "held together only by" in str(w.message)
+        for w in caught
+    )
+
+
+@pytest.mark.parametrize(("graph", "cycle", "draw"), [("rr14s2", 5, 2), ("heawood", 6, 4)])
+def test_a_box_product_answered_by_copies_and_an_unpaired_rest_is_warned(graph, cycle, draw):
+    # random_regular_graph(3, 14, seed=2) boxed with a 5-cycle, draw 2: the factor less
+    # a matching that commutes with it, on five copies at one weight, and the pentagram
+    # twisted by the matching's swap at 0.26 (165 edges, F1 0.559); heawood_graph()
+    # boxed with a 6-cycle, draw 4: 756 edges in three levels, one of them four copies
+    # of a graph on 21 nodes (F1 0.261). No warning before: the levels fit alone, so
+    # their weights are free, and the rest is not the other factor on the copies
+    # (``_unpaired_copies``), warned
+    factor = nx.random_regular_graph(3, 14, seed=2) if graph == "rr14s2" else nx.heawood_graph()
+    _, _, _, result, caught = _box(factor, cycle, draw)
+    assert "unpaired_copies" in result.history
+    assert any(
+        issubclass(w.category, AmbiguousGraphWarning) and "copies of one graph" in str(w.message)
+        for w in caught
+    )
+
+
 def _kautz(q, length):
     """The Kautz graph K(q, length) as the ninth audit builds it."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

@@ -145,6 +145,7 @@ from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
+from gsp_householder.graphs._noise_connected import split_at_noise
 from gsp_householder.graphs._noisy_unit_diagonal import (
     noisy_unit_diagonal_member,
     sampled_regular_member,
@@ -228,6 +229,7 @@ from gsp_householder.graphs._unit_vertex_draws import (
     equally_sparse_unit_member,
     sparser_unit_member,
 )
+from gsp_householder.graphs._unpaired_copies import unpaired_copies
 from gsp_householder.graphs.inferred import InferredLaplacian
 from gsp_householder.learning._progress import progress_bar
 
@@ -1599,6 +1601,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                        f"the graph sought, probably sparser, was not found",
                        ConvergenceWarning)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    _noise_connected_warning(basis, ranked[0], L, history)
+    _unpaired_copies_warning(basis, ranked[0], history)
     hopeless_warning(history)
     _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
     window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
@@ -1687,6 +1691,55 @@ def _family_doubt(basis, B, found, family_dimension, history) -> None:
                    f"as few as {fewest} edges, agreeing with it at F1 {agreement:.3f} at "
                    f"most (below {EDGE_AGREEMENT:g}): the graph sought may be that sparser "
                    f"member, which the search did not reach", ConvergenceWarning)
+
+
+def _noise_connected_warning(basis, found, L, history) -> None:
+    """Warn when the graph returned (``found``, a ``rank_candidates`` item, Laplacian
+    ``L``), found at a noise level it fits, is held together only by edges within one
+    noise unit of zero (``_noise_connected.split_at_noise``): the eigenvectors do not
+    show it connected, and it is one member of a family whose components fit them as
+    well; then ``history["noise_connected"]`` is the number of those edges and of the
+    components they join. Not asked for a twin class's basis (its warnings decide
+    whether its graph is evidence), nor at no noise level (``_fitted_noise`` 0)."""
+    if basis.get("twin_class"):
+        return
+    split = split_at_noise(L, _fitted_noise(history))
+    if split is None:
+        return
+    history["noise_connected"] = split
+    warn_at_caller(f"the inferred graph ({found[0]} edges) is held together only by "
+                   f"{split[0]} edge(s) whose weights are within one noise unit of zero "
+                   f"(the rankings' level {_fitted_noise(history):.3g}): without them it "
+                   f"falls into {split[1]} components, and the eigenvectors do not show it "
+                   f"connected; it is one member of a family of valid graphs that fit "
+                   f"them, probably not the graph sought, which was not found",
+                   AmbiguousGraphWarning)
+
+
+def _unpaired_copies_warning(basis, found, history) -> None:
+    """Warn when the graph returned (``found``, a ``rank_candidates`` item), found at a
+    noise level it fits with weights in several levels, has a level that is copies of
+    one graph fitting the eigenvectors alone while the rest of it is not the other
+    factor of a box product (``_unpaired_copies``): it is one member of a product's
+    family, whose weights the eigenvectors leave free, not the product; then
+    ``history["unpaired_copies"]`` is the level's edges, copies and their size. Not
+    asked for a twin class's basis, nor where the graph was said to be held together
+    at the noise level (``_noise_connected_warning``)."""
+    if basis.get("twin_class") or "noise_connected" in history:
+        return
+    copies = unpaired_copies(basis, found[3], _fitted_noise(history))
+    if copies is None:
+        return
+    history["unpaired_copies"] = copies
+    edges, k, m = copies
+    warn_at_caller(f"the inferred graph ({found[0]} edges) has {edges} edges of one weight "
+                   f"on {k} copies of one graph on {m} nodes, which alone fit the "
+                   f"eigenvectors as well as the graph: the eigenvectors are those of a "
+                   f"product with that graph as a factor, whose family holds every positive "
+                   f"weighting of these levels, and the rest of the graph is not the other "
+                   f"factor on those copies (not a box product); it is one member of that "
+                   f"family, probably not the graph sought, which was not found",
+                   AmbiguousGraphWarning)
 
 
 def _quadratic_doubt(basis, B, found, L, eigenvalues, history) -> None:

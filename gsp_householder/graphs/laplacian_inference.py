@@ -90,6 +90,7 @@ from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
 from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
 from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
+from gsp_householder.graphs._cycle_unfolding import path_at_own_noise
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._distance_two_root import distance_two_graph, distance_two_roots
@@ -1004,9 +1005,10 @@ def _extreme_first(
     equal-weight graphs that they diagonalise found at the valid cone's vertices of one
     minimised eigenvalue (``sparser_extreme_members``: ``margulis_gabber_galil(6)``, 108
     edges behind a weighted member of 250), put first (sparsest first), with a
-    ``ConvergenceWarning`` when the sparsest was the vertex of one program only
-    (``history["extreme_members_unconfirmed"]``); ``history["extreme_members"]`` gives
-    the edges of the graph that was first and of the sparsest of them. Up to
+    ``ConvergenceWarning`` when the sparsest was the vertex of one program only and is
+    not a spanning tree (``history["extreme_members_unconfirmed"]``);
+    ``history["extreme_members"]`` gives the edges of the graph that was first and of
+    the sparsest of them. Up to
     ``EXTREMES_MAX_N`` nodes (the grouped-only search runs above it). From noisy
     eigenvectors too, each vertex read above the noise (``noisy_vertex_graph``: the
     perturbed cycle of 40 nodes with a chord, 41 edges behind 57).
@@ -1047,7 +1049,9 @@ def _extreme_first(
         return ranked
     fewest = int(min(m[0] for m in members))
     history["extreme_members"] = (int(ranked[0][0]), fewest)
-    if reached < CONFIRMING_PROGRAMS:
+    if reached < CONFIRMING_PROGRAMS and fewest > B.n - 1:
+        # (members are connected: one of n - 1 edges is a spanning tree, and no
+        # connected graph is sparser)
         history["extreme_members_unconfirmed"] = True
         warn_at_caller(f"the searches ended at a valid graph of {ranked[0][0]} edges, but "
                        f"the linear programs minimising or maximising one eigenvalue over "
@@ -1244,6 +1248,21 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     L = laps[0]
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
     history["candidate_edges"] = [int(x[0]) for x in ranked]
+    unfolded = _unfolded_path(basis, B, ranked[0], history)
+    if unfolded is not None:
+        # a cycle with equal weights found at a noise level is the quadratic 4L - L^2 of
+        # the paths it unfolds to (``_cycle_unfolding``): one that fits the eigenvectors
+        # at the noise its own non-edges show, as the cycle does, is returned; the cycle
+        # is the last of the candidates, and both fit: warned
+        cycle_edges = int(ranked[0][0])
+        ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
+                                                          unfolded, "unfolded_path_edges")
+        warn_at_caller(
+            f"a cycle with equal weights ({cycle_edges} edges) and a path ({ranked[0][0]} "
+            f"edges, whose Laplacian L gives 4L - L^2 that cycle's) both fit these "
+            f"eigenvectors at the noise level they show: the eigenvectors do not tell them "
+            f"apart, and the sparser is returned (the cycle is the last of the candidates)",
+            AmbiguousGraphWarning)
     level = _pair_level(history)
     if (history.get("noise", 0.0) > EXACT_NOISE and level is not None and L.count_nonzero()
             and "unresolvable" not in history):
@@ -1623,8 +1642,11 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
 def _box_read(basis, W, noise: float) -> sp.csr_array | None:
     """A sparser box product read off the graph of weights ``W`` found at the noise
     level ``noise`` (``_box_levels``): off its weight levels when its weights are not
-    equal to ``noise``, off its own eigenspaces when they are; None at no noise."""
-    if noise <= 0.0:
+    equal to ``noise``, off its own eigenspaces when they are; None at no noise, and
+    for a spanning tree: a box product of connected factors of $a, b \\ge 2$ nodes has
+    $(a - 1)(b - 1)$ edges more than a tree (the perturbed paths of 12 to 30 nodes
+    judged at their own noise spent 1 to 10 CPU s reading factors for nothing)."""
+    if noise <= 0.0 or sp.triu(W, 1).nnz <= W.shape[0] - 1:
         return None
     if _equal_within_noise(basis, W, noise):
         return box_from_partitions(basis, W, noise, _factor_weights)
@@ -1796,6 +1818,24 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
     if root is not None:
         history["quadratic_root"] = signature
     return root
+
+
+def _unfolded_path(basis, B, found, history) -> sp.csr_array | None:
+    """A path whose quadratic $4L - L^2$ is the graph ``found`` (a ``rank_candidates``
+    item), when it is a cycle through every node with weights equal to the noise level
+    it was found at (``history["noise"]``, between ``EXACT_NOISE`` and
+    ``UNRESOLVABLE_NOISE``; whether the cycle fits at the rankings' level or not: that
+    level is biased low on few nodes, ``_fitted_level_fit``) and that path fits the
+    eigenvectors at its own noise as the cycle does
+    (``_cycle_unfolding.path_at_own_noise``); else None. Combinatorial Laplacians
+    without an eigenvalue order (a twin class's basis neither)."""
+    noise = history.get("noise", 0.0)
+    if (not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE or basis["ordered"]
+            or basis["kind"] != "combinatorial"
+            or basis.get("twin_class") or int(found[0]) != B.n
+            or not _equal_within_noise(basis, found[3], noise)):
+        return None
+    return path_at_own_noise(basis, found[3])
 
 
 def _distance_two_root(basis, B, found, L, eigenvalues, history):

@@ -11,6 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from test_regular_tree import _bench_input, _infer
 
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs import _basis_input, fourier_basis, infer_laplacian
@@ -21,21 +22,6 @@ from gsp_householder.graphs._cycle_unfolding import (
 )
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
-
-
-def _bench_input(G, draw):
-    """The perturbed input of ``benchmarks/bench_inference.py``: the eigenvectors
-    shuffled once, then perturbed by 1e-3 and shuffled again, from one generator."""
-    V = fourier_basis(G).eigenvectors
-    rng = np.random.default_rng(draw)
-
-    def shuffle(M):
-        return M[:, rng.permutation(M.shape[1])] * rng.choice([-1.0, 1.0], M.shape[1])
-
-    shuffle(V)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return shuffle(U @ Wt)
 
 
 def _edges(L):
@@ -91,24 +77,30 @@ def test_a_graph_that_is_not_one_cycle_has_no_unfolding():
     assert cycle_order(nx.to_scipy_sparse_array(nx.cycle_graph(3))) is None
 
 
+def _exact_tree_warned_truth_listed(G, U, result, caught):
+    """The spanning tree answered, after checking that it has the exact eigenvectors
+    ``U``, that an `AmbiguousGraphWarning` is among the warnings' categories ``caught``
+    and that the truth ``G`` is the answer or among the candidates."""
+    n = G.number_of_nodes()
+    edges = _edges(result.laplacian)
+    tree = nx.Graph(list(edges))
+    assert len(edges) == n - 1 and tree.number_of_nodes() == n and nx.is_connected(tree)
+    assert _exact_misfit(_laplacian(nx.to_scipy_sparse_array(tree, nodelist=range(n))), U) < 1e-12
+    assert AmbiguousGraphWarning in caught
+    truth = {tuple(sorted(e)) for e in G.edges()}
+    assert truth == edges or truth in [_edges(L) for L in result.candidates]
+    return tree
+
+
 @pytest.mark.parametrize(("n", "draw"), [(8, 6), (9, 10), (8, 3), (9, 11)])
 def test_a_perturbed_path_whose_tree_search_stalls_gives_a_path_warned(n, draw):
     G = nx.path_graph(n)
     U = fourier_basis(G).eigenvectors
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(_bench_input(G, draw), rng=0)
-    edges = _edges(result.laplacian)
-    tree = nx.Graph(list(edges))
+    result, caught = _infer(_bench_input(G, draw))
     # a path on all n nodes (the truth or a DCT twin), with the exact eigenvectors
-    assert len(edges) == n - 1 and tree.number_of_nodes() == n and nx.is_connected(tree)
+    tree = _exact_tree_warned_truth_listed(G, U, result, caught)
     assert max(d for _, d in tree.degree()) == 2
-    assert _exact_misfit(_laplacian(nx.to_scipy_sparse_array(tree, nodelist=range(n))), U) < 1e-12
     assert result.history["regular_tree_edges"] == 1
-    # warned, and the truth is among the candidates (or the answer)
-    assert AmbiguousGraphWarning in [w.category for w in caught]
-    truth = {tuple(sorted(e)) for e in G.edges()}
-    assert truth == edges or truth in [_edges(L) for L in result.candidates]
 
 
 @pytest.mark.parametrize(("n", "draw"), [(7, 3), (9, 4), (10, 2), (10, 4)])
@@ -141,17 +133,9 @@ def test_a_cycle_found_at_a_noise_level_gives_the_path_it_unfolds_to_warned(n, d
     # eigenvectors at their noise; a path it unfolds to fits them at its own noise too
     G = nx.path_graph(n)
     U = fourier_basis(G).eigenvectors
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = infer_laplacian(_bench_input(G, draw), rng=0)
-    edges = _edges(result.laplacian)
-    tree = nx.Graph(list(edges))
-    assert len(edges) == n - 1 and tree.number_of_nodes() == n and nx.is_connected(tree)
-    assert _exact_misfit(_laplacian(nx.to_scipy_sparse_array(tree, nodelist=range(n))), U) < 1e-12
+    result, caught = _infer(_bench_input(G, draw))
+    _exact_tree_warned_truth_listed(G, U, result, caught)
     assert result.history["unfolded_path_edges"] == 1
-    assert AmbiguousGraphWarning in [w.category for w in caught]
-    truth = {tuple(sorted(e)) for e in G.edges()}
-    assert truth == edges or truth in [_edges(L) for L in result.candidates]
 
 
 @pytest.mark.parametrize("n", [6, 9, 12, 17, 24])

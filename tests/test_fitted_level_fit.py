@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
+from test_cycle_unfolding import _edges
+from test_regular_tree import _bench_input
 
 from gsp_householder import fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
@@ -102,27 +104,6 @@ def test_the_largest_ranking_level_is_the_leverage_rankings_largest_estimate():
     assert largest_ranking_level({"noise_estimates": [3e-5, 1e-4, 0.2]}) == 1e-4
     assert largest_ranking_level({"noise_estimates": [1e-15]}) is None
     assert largest_ranking_level({}) is None
-
-
-def _bench_input(G, draw):
-    """The perturbed input of ``benchmarks/bench_inference.py``: the eigenvectors
-    shuffled once, then perturbed by 1e-3 and shuffled again, from one generator."""
-    V = fourier_basis(G).eigenvectors
-    rng = np.random.default_rng(draw)
-
-    def shuffle(M):
-        return M[:, rng.permutation(M.shape[1])] * rng.choice([-1.0, 1.0], M.shape[1])
-
-    shuffle(V)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return shuffle(U @ Wt)
-
-
-def _edges(L):
-    upper = sp.triu(sp.csr_array(L), 1).tocoo()
-    keep = np.abs(upper.data) > 1e-8 * np.abs(upper.data).max()
-    return {(int(i), int(j)) for i, j in zip(upper.row[keep], upper.col[keep], strict=True)}
 
 
 @pytest.mark.parametrize(("n", "draw"), [(12, 0), (13, 2), (16, 1), (20, 0)])

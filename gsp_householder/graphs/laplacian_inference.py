@@ -129,7 +129,7 @@ from gsp_householder.graphs._fitting_tree import (
     tree_for_regular,
     tree_in_place,
 )
-from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins
+from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins, known_edges
 from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
 from gsp_householder.graphs._laplacian_fit import (
@@ -2276,14 +2276,20 @@ def _cayley_twin_warning(basis, ranked, laps, history) -> None:
     group and connected Cayley graphs of it with no more edges than the graph returned
     fit them as well (``cayley_twins``: a circulant's, a torus's or a circular ladder's
     relabellings, or a sparser Cayley graph behind a denser member of its family, exact
-    or noisy); they join the candidates ``laps``, ``history["cayley_twin_edges"]`` their
-    edges."""
-    twins = cayley_twins(basis, ranked[0][3], laps)
+    or noisy); those not listed yet join the candidates ``laps``,
+    ``history["cayley_twin_edges"]`` the edges of all. A twin the searches already
+    listed is warned of as well: listed without a warning it left the answer silent
+    (the perturbed 7-cycle, draw 2: a relabelled 7-cycle returned, the truth second
+    among the candidates)."""
+    W = ranked[0][3]
+    twins = cayley_twins(basis, W, [])
     if not twins:
         return
     history["cayley_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]
-    laps += [_laplacian(A, basis) for A in twins]
-    history["candidate_edges"] += history["cayley_twin_edges"]
+    listed = known_edges(laps, W)
+    new = [A for A in twins if edge_key(sp.triu(A, 1)) not in listed]
+    laps += [_laplacian(A, basis) for A in new]
+    history["candidate_edges"] += [int(sp.triu(A, 1).nnz) for A in new]
     warn_at_caller(f"the eigenvectors are the characters of an abelian group on the nodes, "
                    f"and {len(twins)} connected Cayley graph(s) of that group with no more "
                    f"edges than the graph inferred ({ranked[0][0]}) fit them as well "

@@ -54,6 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtri
 
+from gsp_householder.graphs._family_doubt import EDGE_AGREEMENT
 from gsp_householder.graphs._support_search import EXACT_NOISE
 
 #: Family-wise level of the test that every edge is nonzero (one-sided, Bonferroni over
@@ -163,3 +164,12 @@ def edge_significance(V, L, eigenvalues, level: float = EDGE_LEVEL) -> dict | No
     return {"noise": sigma, "threshold": threshold, "z": z, "rows": upper.row,
             "cols": upper.col, "weak": z < threshold, "node_terms": (d, r),
             "information": (F, free)}
+
+
+def weak_beyond_agreement(test) -> bool:
+    """Whether the edges of ``test`` (``edge_significance``) not significantly nonzero,
+    $k$ of $m$, are enough that the graph without them agrees with it below
+    ``EDGE_AGREEMENT`` in F1, $2 (m - k) / (2 m - k)$: fewer weak edges, whatever the
+    truth of them, leave the graph within that accuracy of it."""
+    weak, m = int(test["weak"].sum()), int(test["z"].size)
+    return 2.0 * (m - weak) / (2.0 * m - weak) < EDGE_AGREEMENT

@@ -43,8 +43,9 @@ instead to the squared z-scores the missing-edge test reads on the non-edges
 the least-squares member leaves whole stretches next to the heaviest edges scaled by
 0.5 to 0.8, which the family's few vectors do not undo (``RandomRing(600, seed=70)``
 draw 0: 313 missing non-edges before, none after three steps). Above ``MEMBER_MAX_N``
-nodes, edges that are not significantly nonzero are held to ``EDGE_AGREEMENT`` (the rule of the
-weak-edge warning on the graph returned, ``_too_weak``), as the truth itself leaves one
+nodes, edges that are not significantly nonzero are held to ``EDGE_AGREEMENT`` (the
+rule of the weak-edge warning on the graph returned,
+``_edge_significance.weak_beyond_agreement``), as the truth itself leaves one
 (``RandomRing(400, seed=6)`` draw 0: z = 3.31 at the threshold 3.66, next to the
 heaviest edge). The member returned must pass the same tests. No constant is new.
 
@@ -72,9 +73,8 @@ from scipy.optimize import linprog
 from gsp_householder.graphs._cycle_noise_fit import noise_scaled_weights
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
-from gsp_householder.graphs._edge_significance import edge_significance
+from gsp_householder.graphs._edge_significance import edge_significance, weak_beyond_agreement
 from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
-from gsp_householder.graphs._family_doubt import EDGE_AGREEMENT
 from gsp_householder.graphs._fitted_level_fit import non_edge_level
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
@@ -309,15 +309,6 @@ def _alone(basis, W) -> bool:
     return bool(values[1] > RESIDUAL_CONSISTENT**2 * max(values[0], 0.0))
 
 
-def _too_weak(test) -> bool:
-    """Whether the edges of ``test`` (``edge_significance``) not significantly nonzero,
-    $k$ of $m$, are enough that the graph without them agrees with it below
-    ``EDGE_AGREEMENT`` in F1, $2 (m - k) / (2 m - k)$: the rule by which
-    ``laplacian_inference._weak_edges`` warns of them on the graph returned."""
-    weak, m = int(test["weak"].sum()), int(test["z"].size)
-    return 2.0 * (m - weak) / (2.0 * m - weak) < EDGE_AGREEMENT
-
-
 def shown_cycle(basis, W, *, weak_within_agreement: bool = False) -> tuple[str, float]:
     """``(verdict, noise)`` for the cycle of weights ``W`` by the tests of the module
     docstring: ``"shown"``, ``"missing"`` (it passes them but for non-edges
@@ -325,7 +316,7 @@ def shown_cycle(basis, W, *, weak_within_agreement: bool = False) -> tuple[str, 
     the rotation noise its non-edges read (0 for exact eigenvectors). With
     ``weak_within_agreement``, edges not significantly nonzero are refused only when
     the cycle without them agrees with it below ``EDGE_AGREEMENT`` in F1, the rule of
-    the weak-edge warning on the graph returned (``_too_weak``)."""
+    the weak-edge warning on the graph returned (``_edge_significance.weak_beyond_agreement``)."""
     V = basis["V"]
     L = _laplacian(W, basis)
     eigenvalues, residual = _diagonal_fit(V, L)
@@ -337,7 +328,7 @@ def shown_cycle(basis, W, *, weak_within_agreement: bool = False) -> tuple[str, 
     test = edge_significance(V, L, eigenvalues)
     if (
         test is None
-        or (_too_weak(test) if weak_within_agreement else test["weak"].any())
+        or (weak_beyond_agreement(test) if weak_within_agreement else test["weak"].any())
         or own_noise(basis, W)[1] > RESIDUAL_CONSISTENT
     ):
         return "not shown", 0.0

@@ -94,7 +94,11 @@ from gsp_householder.graphs._cycle_unfolding import path_at_own_noise
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._distance_two_root import distance_two_graph, distance_two_roots
-from gsp_householder.graphs._edge_significance import EDGE_LEVEL, edge_significance
+from gsp_householder.graphs._edge_significance import (
+    EDGE_LEVEL,
+    edge_significance,
+    weak_beyond_agreement,
+)
 from gsp_householder.graphs._edge_test_descent import connected, edge_test_descent, settled
 from gsp_householder.graphs._eigenspace_search import (
     _character_search,
@@ -2507,7 +2511,7 @@ def _weak_edges(basis, L, eigenvalues, history, tested=None) -> None:
     history["weak_edges"] = weak
     history["edge_z"] = (float(test["z"].min()), test["threshold"])
     history["rotation_noise"] = test["noise"]
-    if 2.0 * (m - weak) / (2.0 * m - weak) >= EDGE_AGREEMENT:
+    if not weak_beyond_agreement(test):
         return
     warn_at_caller(f"{weak} of the inferred graph's {m} edges are not significantly "
                    f"nonzero: their weights are below {test['threshold']:.2f} standard "

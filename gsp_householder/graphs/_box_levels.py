@@ -58,6 +58,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _fits_as_well,
     _laplacian,
     _residuals,
+    entry_scales,
 )
 
 
@@ -76,7 +77,7 @@ def weight_levels(L: sp.csr_array, noise: float) -> list[tuple[np.ndarray, np.nd
     U = sp.triu(L, 1).tocoo()
     keep = U.data < 0
     rows, cols, weights = U.row[keep], U.col[keep], -U.data[keep]
-    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    s = entry_scales(L)
     band = noise * (s[rows] + s[cols])
     order = np.argsort(weights, kind="stable")
     gaps = np.diff(weights[order]) > np.maximum(band[order][:-1], band[order][1:])

@@ -30,6 +30,18 @@ def equal_weights(W) -> sp.csr_array:
     return A
 
 
+def entry_scales(L) -> np.ndarray:
+    """$s_i = \\sqrt{(L^2)_{ii}}$ for the sparse Laplacian ``L``: the entry $(i, j)$ is
+    standardised by $s_i + s_j$ wherever a weight is compared with a noise level (as the
+    pairs after a clean prefix are, ``PrefixSearch._residual_noise``).
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> entry_scales(sp.csr_array(np.array([[1.0, -1.0], [-1.0, 1.0]]))).tolist()
+    [1.4142135623730951, 1.4142135623730951]
+    """
+    return np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+
+
 def _equal_within_noise(basis, W, noise) -> bool:
     """Whether the Laplacian of weights ``W`` is that of equal weights on its edges to
     the noise level: every off-diagonal entry within ``CLEAN_FACTOR`` times ``noise``
@@ -38,7 +50,7 @@ def _equal_within_noise(basis, W, noise) -> bool:
     (``PrefixSearch._residual_noise``)."""
     L = _laplacian(W, basis)
     D = sp.triu(L - _laplacian(equal_weights(W), basis), 1).tocoo()
-    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    s = entry_scales(L)
     z = np.abs(D.data) / (s[D.row] + s[D.col] + 1e-300)
     return bool(z.max(initial=0.0) <= CLEAN_FACTOR * noise)
 

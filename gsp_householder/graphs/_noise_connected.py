@@ -34,6 +34,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from gsp_householder.graphs._laplacian_fit import entry_scales
+
 
 def noise_level_edges(L, noise: float) -> np.ndarray:
     """The mask of the edges of the Laplacian ``L`` (upper triangle, in
@@ -47,7 +49,7 @@ def noise_level_edges(L, noise: float) -> np.ndarray:
     """
     L = sp.csr_array(L)
     U = sp.triu(L, 1).tocoo()
-    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    s = entry_scales(L)
     return (U.data < 0) & (-U.data <= noise * (s[U.row] + s[U.col]))
 
 

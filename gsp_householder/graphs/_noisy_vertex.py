@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._laplacian_fit import _laplacian, equal_weights
+from gsp_householder.graphs._laplacian_fit import _laplacian, entry_scales, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._support_search import CLEAN_FACTOR
 from gsp_householder.graphs._template_lp import adjacency
@@ -52,7 +52,7 @@ def noisy_vertex_graph(B: PairBasis, basis, lam: np.ndarray, noise: float) -> sp
     """
     W = adjacency(B, lam, np.zeros(B.n))
     L = _laplacian(W, basis)
-    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    s = entry_scales(L)
     off = sp.triu(-L, 1).tocoo()
     keep = off.data > CLEAN_FACTOR * noise * (s[off.row] + s[off.col])
     upper = sp.coo_array((off.data[keep], (off.row[keep], off.col[keep])), shape=L.shape)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._laplacian_fit import entry_scales
 from gsp_householder.graphs._local_columns import local_columns
 
 #: Deviation of a weight from an integer multiple of the unit (``integer_unit``), in units
@@ -71,7 +72,7 @@ def integer_unit(L, noise: float) -> float | None:
     w = -C.data
     if w.size == 0 or w.min() <= 0.0:
         return None
-    s = np.sqrt(np.asarray(L.multiply(L).sum(axis=1)).ravel())
+    s = entry_scales(L)
     tol = INTEGER_FACTOR * noise * (s[C.row] + s[C.col])
     unit = float(w.min())
     level = np.round(w / unit)

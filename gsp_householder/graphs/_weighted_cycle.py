@@ -175,12 +175,19 @@ def _off_cycle(L, rows, cols) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def _entry_scale(L, i, j) -> np.ndarray:
-    """The standard deviation, over $\\sigma$, of the entries ``(i, j)`` of non-edges of
-    the Laplacian ``L`` under the rotation model (``_own_noise``: $\\sqrt{v_{ij}}$)."""
+def _entry_variance(L, i, j) -> np.ndarray:
+    """The variance, over $\\sigma^2$, of the entries ``(i, j)`` of non-edges of the
+    Laplacian ``L`` under the rotation model (``_own_noise``: $v_{ij} = (L^2)_{ii} +
+    (L^2)_{jj} - 2 L_{ii} L_{jj}$)."""
     diagonal = L.diagonal()
     s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
-    return np.sqrt(np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], 1e-300))
+    return s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j]
+
+
+def _entry_scale(L, i, j) -> np.ndarray:
+    """The standard deviation, over $\\sigma$, of the entries ``(i, j)`` of non-edges of
+    the Laplacian ``L`` under the rotation model: $\\sqrt{v_{ij}}$ (`_entry_variance`)."""
+    return np.sqrt(np.maximum(_entry_variance(L, i, j), 1e-300))
 
 
 def cycle_family(basis, W) -> tuple[np.ndarray, np.ndarray]:
@@ -225,10 +232,7 @@ def noise_weighted_refit(basis, W) -> sp.csr_array | None:
     i, j = i[off[i, j]], j[off[i, j]]
     entries = np.array([((V * family[:, m]) @ V.T)[i, j] for m in range(k)])
     for _ in range(2):
-        L = _laplacian(W, basis)
-        diagonal = L.diagonal()
-        s2 = np.asarray(L.multiply(L).sum(axis=1)).ravel()
-        v = np.maximum(s2[i] + s2[j] - 2.0 * diagonal[i] * diagonal[j], np.finfo(float).tiny)
+        v = np.maximum(_entry_variance(_laplacian(W, basis), i, j), np.finfo(float).tiny)
         c = scipy.linalg.eigh((entries / v) @ entries.T, subset_by_index=[0, 0])[1][:, 0]
         lam = family @ c
         weights = -np.einsum("ek,k,ek->e", V[rows], lam, V[cols])

@@ -65,6 +65,8 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
@@ -346,12 +348,18 @@ def shown_cycle(basis, W, *, weak_within_agreement: bool = False) -> tuple[str, 
     return ("shown" if found["count"] == 0 else "missing"), float(test["noise"])
 
 
-def _shown_within_agreement(basis, W) -> bool:
-    """Whether ``shown_cycle`` shows the cycle of weights ``W``, its weak edges held to
-    ``EDGE_AGREEMENT``: the weights ``noise_scaled_weights`` fits leave the weakest
-    edges where the truth leaves them, next to the heaviest (``RandomRing(400, seed=6)``
-    perturbed by 1e-3, draw 0: the truth's weakest edge at z = 3.31, threshold 3.66)."""
-    return shown_cycle(basis, W, weak_within_agreement=True)[0] == "shown"
+def _shown_within_agreement(basis, verdicts: list) -> Callable[[sp.csr_array], bool]:
+    """The test ``noise_scaled_weights`` asks of a member ``W``: whether ``shown_cycle``
+    shows it, its weak edges held to ``EDGE_AGREEMENT`` (the weights it fits leave the
+    weakest edges where the truth leaves them, next to the heaviest:
+    ``RandomRing(400, seed=6)`` perturbed by 1e-3, draw 0, the truth's weakest edge at
+    z = 3.31, threshold 3.66); each verdict is appended to ``verdicts``."""
+
+    def shown(W) -> bool:
+        verdicts.append(shown_cycle(basis, W, weak_within_agreement=True))
+        return verdicts[-1][0] == "shown"
+
+    return shown
 
 
 def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
@@ -376,11 +384,15 @@ def cycle_in_order(basis, order) -> tuple[sp.csr_array, float] | None:
             # weights fitted in the units of their non-edges' noise
             if W.shape[0] <= MEMBER_MAX_N:
                 W = least_missing_member(basis, W)
+                if W is None:
+                    return None
+                verdict, noise = shown_cycle(basis, W)
             else:
-                W = noise_scaled_weights(basis, W, lambda m: _shown_within_agreement(basis, m))
-            if W is None:
-                return None
-            verdict, noise = shown_cycle(basis, W, weak_within_agreement=relaxed)
+                verdicts: list[tuple[str, float]] = []
+                W = noise_scaled_weights(basis, W, _shown_within_agreement(basis, verdicts))
+                if W is None:
+                    return None
+                verdict, noise = verdicts[-1]
         else:
             W = refit
     return (W, noise) if verdict == "shown" else None

@@ -245,11 +245,13 @@ def _bench_perturbed(G, draw):
     return _shuffle(_perturb(V, 1e-3, rng), rng)
 
 
-@pytest.mark.parametrize(("n", "draw"), [(6, 4), (7, 2), (9, 1), (9, 3)])
+@pytest.mark.parametrize(("n", "draw"), [(6, 4), (7, 2), (7, 4), (9, 0), (9, 1), (9, 3)])
 def test_a_twin_the_searches_listed_is_warned_of(n, draw, monkeypatch):
     # the searches return a relabelled cycle and list the truth second among their
     # candidates; the twins' check found no twin not listed yet and said nothing: the
-    # answer was wrong and silent
+    # answer was wrong and silent. On (7, 4) and (9, 0) the truth, with unit weights,
+    # fits 1.31 and 1.57 times worse than the answer's fitted weights, beyond
+    # RESIDUAL_SLACK: a ratio the noise alone makes, dropped before
     monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "benchmarks"))
     G = nx.cycle_graph(n)
     with warnings.catch_warnings(record=True) as caught:

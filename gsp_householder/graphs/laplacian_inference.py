@@ -2280,13 +2280,14 @@ def _cayley_twin_warning(basis, ranked, laps, history) -> None:
     group and connected Cayley graphs of it with no more edges than the graph returned
     fit them as well (``cayley_twins``: a circulant's, a torus's or a circular ladder's
     relabellings, or a sparser Cayley graph behind a denser member of its family, exact
-    or noisy); those not listed yet join the candidates ``laps``,
+    or noisy, at the noise level of the graph returned: ``listing``); those not listed
+    yet join the candidates ``laps``,
     ``history["cayley_twin_edges"]`` the edges of all. A twin the searches already
     listed is warned of as well: listed without a warning it left the answer silent
     (the perturbed 7-cycle, draw 2: a relabelled 7-cycle returned, the truth second
     among the candidates)."""
     W = ranked[0][3]
-    twins = cayley_twins(basis, W, [])
+    twins = cayley_twins(basis, W, [], listing=True)
     if not twins:
         return
     history["cayley_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]

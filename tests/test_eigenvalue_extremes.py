@@ -38,16 +38,16 @@ def _infer(V):
 
 
 def _captured(monkeypatch, V):
-    """The arguments of the call of ``sparser_extreme_members`` of an inference on
+    """The arguments of the call of ``extreme_scan`` of an inference on
     ``V``: the pair basis, the basis and the graph found."""
     calls = []
-    original = laplacian_inference.sparser_extreme_members
+    original = laplacian_inference.extreme_scan
 
     def capture(B, basis, found, noise=0.0, family_dimension=0):
         calls.append((B, basis, found))
         return original(B, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
     _infer(V)
     monkeypatch.undo()
     return calls
@@ -312,13 +312,13 @@ def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
     B = fourier_basis(_cycle_with_chord())
     V = audit_input(B.eigenvectors, 1e-3, 0)
     calls = []
-    original = laplacian_inference.sparser_extreme_members
+    original = laplacian_inference.extreme_scan
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append((B_, basis, found, noise))
         return original(B_, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
     _infer(V)
     monkeypatch.undo()
     (B_, basis, found, noise), *_ = calls
@@ -347,13 +347,13 @@ def test_scan_asked_again_in_one_inference_is_answered_once(monkeypatch):
     # answer as before (two scans before the scans were kept per inference)
     B = fourier_basis(_lognormal_cycle_with_chord())
     calls = []
-    original = laplacian_inference.sparser_extreme_members
+    original = laplacian_inference.extreme_scan
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append(scan_question(found, noise, family_dimension))
         return original(B_, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
     res = _infer(audit_input(B.eigenvectors, 1e-3, 1))
     assert len(res.history["undecided_searches"]["edges"]) == 2
     assert len(calls) == 1
@@ -399,13 +399,13 @@ def _solves_of_the_noisy_scan(monkeypatch, V):
     """The inference, the graph found, its family's dimension, the noisy scan's answer,
     the programs it solved and the inference's warnings."""
     calls = []
-    original = laplacian_inference.sparser_extreme_members
+    original = laplacian_inference.extreme_scan
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append((B_, basis, found, noise, family_dimension))
         return original(B_, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
@@ -497,13 +497,13 @@ def test_truth_found_behind_the_regular_graph_read_off_the_family(monkeypatch, d
     B = fourier_basis(nx.LCF_graph(48, [7, -7, 13, -13], 12))
     V = audit_input(B.eigenvectors, 1e-3, draw)
     calls = []
-    original = laplacian_inference.sparser_extreme_members
+    original = laplacian_inference.extreme_scan
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append((found[0], noise))
         return original(B_, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", capture)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)

@@ -39,6 +39,8 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
@@ -121,9 +123,42 @@ def largest_first(basis, W) -> np.ndarray:
     return np.argsort(-np.delete(lam, basis["zero_column"]), kind="stable")
 
 
+class ExtremeScan(NamedTuple):
+    """What one scan of extreme members read behind a graph found.
+
+    Attributes
+    ----------
+    members : list
+        The sparser equal-weight graphs as candidate items (``sparser_extreme_members``).
+    reached : int
+        The number of programs whose vertex was the sparsest member (0 without one).
+    equal_weight_fits : list
+        Behind a graph found with unequal weights (``EQUAL_WEIGHTS_CV`` on exact
+        eigenvectors, ``_equal_within_noise`` at the scan's level on noisy ones), the
+        other vertices reached whose edges with equal weights form a connected graph,
+        not sparser, that fits the eigenvectors as a member must (``FITS_EXACTLY``, or
+        ``_equal_graph_fits`` against the graph found's residuals), as candidate items
+        in the order reached; empty behind an equal-weight graph found.
+    """
+
+    members: list
+    reached: int
+    equal_weight_fits: list
+
+
 def sparser_extreme_members(
     B: PairBasis, basis, found, noise: float = 0.0, family_dimension: int = 0
 ) -> tuple[list, int]:
+    """``(members, reached)`` of ``extreme_scan``: the sparser connected equal-weight
+    graphs at the valid cone's vertices of extreme eigenvalues and the number of
+    programs that reached the sparsest (see ``extreme_scan``)."""
+    scan = extreme_scan(B, basis, found, noise, family_dimension)
+    return scan.members, scan.reached
+
+
+def extreme_scan(
+    B: PairBasis, basis, found, noise: float = 0.0, family_dimension: int = 0
+) -> ExtremeScan:
     """Candidate items ``(n_edges, 0.0, lam, A)`` of the connected graphs with equal
     weights ``A`` and fewer edges than ``found`` (a candidate item; as many when
     ``found`` has unequal weights) that the exact
@@ -179,11 +214,19 @@ def sparser_extreme_members(
         The dimension of the family of the graph found (the noisy scan's number of
         programs until a member, behind an equal-weight graph found).
 
+    Behind a graph found with unequal weights, the vertices reached that are no
+    members but whose equal-weight graphs fit as a member must are kept too
+    (``ExtremeScan.equal_weight_fits``): the pairs at distance 2 of ``GP(15, 4)``, 90
+    edges with equal weights, the vertex of the first program behind a graph of 75
+    edges with weights 1 and 2 that fits them as exactly; the scan's stops are not
+    changed for them.
+
     Returns
     -------
-    tuple
+    ExtremeScan
         The sparser graphs as candidate items (``lam`` the vertex's eigenvalues), in
-        the order of the programs, and the number of programs that reached the sparsest.
+        the order of the programs, the number of programs that reached the sparsest,
+        and the equal-weight graphs that fit as well behind a weighted graph found.
     """
     if (
         basis["kind"] != "combinatorial"
@@ -192,7 +235,7 @@ def sparser_extreme_members(
         or B.n > EXTREMES_MAX_N
         or found[0] <= B.n - 1
     ):
-        return [], 0
+        return ExtremeScan([], 0, [])
     # a graph found with unequal weights yields to an equal-weight one as sparse, as
     # the rankings' candidates do (``candidate_order``): Mycielski(6), 236 edges each;
     # on noisy eigenvectors only to a sparser one (no graph has equal weights exactly)
@@ -205,7 +248,8 @@ def sparser_extreme_members(
     top = noise > 0.0 and _equal_within_noise(basis, found[3], noise)
     order = largest_first(basis, found[3]) if top else np.arange(B.g)
     programs = max(int(family_dimension), MAX_STRIKES)
-    scan = _Scan(B, basis, found, noise, reference, weighted)
+    unequal = found[1] > EQUAL_WEIGHTS_CV if noise <= 0.0 else not top
+    scan = _Scan(B, basis, found, noise, reference, weighted, unequal)
     scan.run(unit[order], programs if top else None, members, reached)
     if not _confirmed(members, reached) and (noise <= 0.0 or not members):
         # the truth can be the vertex of a program maximising one eigenvalue only, of
@@ -221,10 +265,11 @@ def sparser_extreme_members(
         # weighted one of 210)
         limit = programs if noise > 0.0 else None
         scan.run(-unit[largest_first(basis, found[3])], limit, members, reached, False)
+    fits = list(scan.equal_weight_fits.values())
     if not members:
-        return [], 0
+        return ExtremeScan([], 0, fits)
     sparsest = min(members, key=lambda key: members[key][0])
-    return list(members.values()), reached[sparsest]
+    return ExtremeScan(list(members.values()), reached[sparsest], fits)
 
 
 def _confirmed(members: dict, reached: dict) -> bool:
@@ -241,7 +286,16 @@ class _Scan:
     what their vertices are read as: ``run`` solves a list of objectives with the scan's
     stops and records the members and the vertices reached."""
 
-    def __init__(self, B: PairBasis, basis, found, noise: float, reference, weighted: bool):
+    def __init__(
+        self,
+        B: PairBasis,
+        basis,
+        found,
+        noise: float,
+        reference,
+        weighted: bool,
+        unequal: bool = False,
+    ):
         i, j = B.upper()
         self.program = WarmProgram(
             B.rows(i, j),
@@ -255,6 +309,10 @@ class _Scan:
         self.reference, self.weighted = reference, weighted
         self.tol = np.full(B.n, 1e-9 * B.n)
         self.own = edge_key(found[3])
+        # behind a graph found with unequal weights: the equal-weight graphs that fit as
+        # a member must but are no sparser, by edge key
+        self.unequal = unequal
+        self.equal_weight_fits: dict = {}
 
     def run(
         self,
@@ -337,3 +395,5 @@ class _Scan:
             reached[key] = 1
             if edges < self.found[0] or (self.weighted and edges == self.found[0]):
                 members[key] = (edges, 0.0, lam, A)
+            elif self.unequal:
+                self.equal_weight_fits[key] = (edges, 0.0, lam, A)

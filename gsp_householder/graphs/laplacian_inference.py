@@ -108,8 +108,8 @@ from gsp_householder.graphs._eigenspace_search import (
 from gsp_householder.graphs._eigenvalue_extremes import (
     CONFIRMING_PROGRAMS,
     EXTREMES_MAX_N,
+    extreme_scan,
     scan_question,
-    sparser_extreme_members,
 )
 from gsp_householder.graphs._equal_sparsity import (
     _floored_residuals,
@@ -191,6 +191,7 @@ from gsp_householder.graphs._template_lp import (
     candidate_order,
     edge_key,
     laplacian_edge_key,
+    weight_cv,
 )
 from gsp_householder.graphs._tested_candidates import accepted_first
 from gsp_householder.graphs._thresholds import (
@@ -244,6 +245,9 @@ __all__ = ["infer_laplacian"]
 DEFAULT_SEED = 0
 #: Smallest basis for which ``progress=None`` shows a bar on a terminal.
 PROGRESS_MIN_N = 500
+#: The history key (removed before the result) under which ``_extreme_first`` leaves
+#: the graph found and the equal-weight graphs that fit as well behind it.
+EQUAL_WEIGHT_FITS = "_equal_weight_fits"
 
 
 
@@ -1043,13 +1047,17 @@ def _extreme_first(
     question = (scan_question(ranked[0], noise, family_dimension)
                 if scans is not None else None)
     if question is not None and question in scans:
-        members, reached = scans[question]
+        scan = scans[question]
     else:
-        members, reached = sparser_extreme_members(B, basis, ranked[0], noise,
-                                                   family_dimension)
+        scan = extreme_scan(B, basis, ranked[0], noise, family_dimension)
         if question is not None:
-            scans[question] = members, reached
+            scans[question] = scan
+    members, reached = scan.members, scan.reached
     if not members:
+        if scan.equal_weight_fits:
+            # behind a graph found with unequal weights, denser equal-weight graphs that
+            # fit as well: warned of if that graph is returned (``_equal_weight_fits_warning``)
+            history[EQUAL_WEIGHT_FITS] = (ranked[0][3], scan.equal_weight_fits)
         return ranked
     fewest = int(min(m[0] for m in members))
     history["extreme_members"] = (int(ranked[0][0]), fewest)
@@ -1185,6 +1193,7 @@ def _grouped_result(basis, B, ranked, family_dimension, history):
 def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     n = B.n
     swap = history.pop("tested_swap", None)
+    behind = history.pop(EQUAL_WEIGHT_FITS, None)
     # the searches' doubts about the graph they found are given once the graph returned
     # is known: a grid read behind it (``_grid_behind``) keeps them in its history only
     searches = [] if _grid_may_replace(basis) else None
@@ -1630,6 +1639,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     _quadratic_doubt(basis, B, ranked[0], L, eigenvalues, history)
     window_doubt(history, int(ranked[0][0]), n, B.n_pairs)
     _weak_edges(basis, L, eigenvalues, history, tested)
+    # last, as its candidates are read by no other check
+    _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension, behind,
+                               exact, _fitted_noise(history))
     # the complement of an equal-weight graph shares its eigenvectors however dense: a
     # flag, not a warning (every sparse unweighted answer has it); equal weights judged
     # at the level the complement check above took (``exact_search_noise`` kept it)
@@ -2471,6 +2483,120 @@ def _distance_two_warning(basis, ranked, laps, history, exact: bool, noise: floa
         f"edges, has the same eigenvectors (2kL - L^2 is its Laplacian) and fits them as "
         f"well: no inference from eigenvectors tells the two apart, and the sparser is "
         f"returned (the graph of the pairs at distance 2 is among the candidates)"))
+
+
+def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension, behind,
+                               exact: bool, noise: float) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the graph returned has unequal weights and
+    connected graphs with equal weights and no fewer edges, other than it and not
+    complete, fit the eigenvectors as well: the eigenvectors do not tell them apart,
+    and the graph returned is only the sparsest. They join the candidates,
+    ``history["equal_weight_fits_edges"]`` their edge counts. Two sources, each a
+    member the library reads anyway elsewhere:
+
+    - ``behind``, ``(W, items)`` or None: the weights of the graph the scan of extreme
+      members ran behind (``_extreme_first``) and the candidate items of the vertices
+      it reached whose equal-weight graphs fit as a member must (``extreme_scan``); read
+      when that graph is the graph returned;
+    - the regular graph read off the constant-diagonal family
+      (``sampled_regular_member``, as ``_with_sampled_regular_member`` reads it), asked
+      up to ``EXTREMES_MAX_N`` nodes, as the scan is, when the graph returned is one
+      member of a family (``family_dimension`` above 1) and fits: on ``exact``
+      eigenvectors (weights unequal beyond ``EQUAL_WEIGHT_CV``, the member's
+      equal-weight graph fitting to ``FITS_EXACTLY``), or at the level ``noise`` it was
+      found at (``_fitted_noise``; weights unequal to that level,
+      ``_equal_within_noise``, the member's equal-weight graph fitting as well,
+      ``_equal_graph_fits``).
+
+    Either way the graph returned must fit better than its own edges with equal
+    weights (``_unequal_weights_fit``): the perturbed 5 x 6 torus, draw 3, is answered
+    by the truth's edges with weights unequal to the noise level, and denser
+    equal-weight graphs fit as well as it.
+
+    The pairs at distance 2 of ``GP(15, 4)`` (90 edges with equal weights) came back as
+    a graph of 75 edges with weights 1 and 2 that fits them as exactly, with no warning;
+    the truth is the vertex of a program of the scan on some shuffles and the regular
+    graph read on every one. The exact 5 x 6 torus, shuffle 5, came back as a weighted
+    graph of 49 edges with equal-weight graphs of 60 and 90 edges fitting exactly at
+    vertices of the scan."""
+    W = ranked[0][3]
+    fits = [] if behind is None or W is not behind[0] else [item[3] for item in behind[1]]
+    if not (fits or _fits_unequal(basis, ranked[0], family_dimension, exact, noise)):
+        return
+    if not _unequal_weights_fit(basis, W, exact):
+        # the graph's edges with equal weights fit as well: weights unequal to the noise
+        # level only (the perturbed 5 x 6 torus, draw 3: the truth's edges)
+        return
+    regular = _regular_equal_weight_fit(basis, B, ranked[0], family_dimension, history,
+                                        exact, noise)
+    if regular is not None:
+        fits.append(regular)
+    if not fits:
+        return
+    edges = sorted({_list_candidate(laps, history, A, basis) for A in fits})
+    history["equal_weight_fits_edges"] = edges
+    listed = ", ".join(str(e) for e in edges)
+    warn_at_caller(
+        f"the inferred graph ({ranked[0][0]} edges) has unequal weights, and other "
+        f"graphs with equal weights and no fewer edges ({listed} edges), read off the "
+        f"valid graphs with these eigenvectors, fit them as well: the eigenvectors do not "
+        f"tell them apart, and the sparsest is returned (the others are among the "
+        f"candidates)",
+        AmbiguousGraphWarning)
+
+
+def _fits_unequal(basis, found, family_dimension, exact: bool, noise: float) -> bool:
+    """Whether the graph ``found`` (a ``ranked`` entry) is where the regular graph is
+    read for ``_equal_weight_fits_warning``: one member of a family
+    (``family_dimension`` above 1), of a combinatorial Laplacian, fitting the exact
+    eigenvectors or found at a level ``noise``, with weights unequal beyond
+    ``EQUAL_WEIGHT_CV`` (exact) or to that level (``_equal_within_noise``)."""
+    if family_dimension < 2 or basis["kind"] != "combinatorial":
+        return False
+    if exact:
+        return weight_cv(sp.triu(found[3], 1).data) > EQUAL_WEIGHT_CV
+    return noise > EXACT_NOISE and not _equal_within_noise(basis, found[3], noise)
+
+
+def _unequal_weights_fit(basis, W, exact: bool) -> bool:
+    """Whether the graph of weights ``W`` fits the eigenvectors better than its edges with
+    equal weights: to ``FITS_EXACTLY`` when those do not (``exact``), else as well
+    (``_fits_as_well``) when those do not."""
+    fit = _residuals(basis, equal_weights(W))
+    if exact:
+        return fit[0] > FITS_EXACTLY
+    return not _fits_as_well(fit, _residuals(basis, W))
+
+
+def _regular_equal_weight_fit(basis, B, found, family_dimension, history, exact: bool,
+                              noise: float) -> sp.csr_array | None:
+    """The equal-weight graph of the regular graph read off the constant-diagonal family
+    (``sampled_regular_member``) when the graph ``found`` (a ``ranked`` entry, the graph
+    returned) is where it is read (``_fits_unequal``) and that graph is connected,
+    neither complete, sparser nor ``found``'s edges, and fits as well; else None (see
+    ``_equal_weight_fits_warning``)."""
+    W = found[3]
+    if (found[0] >= B.n_pairs or basis["ordered"] or basis["groups"] is not None
+            or basis.get("twin_class") or "hopeless_basis" in history
+            or not _fits_unequal(basis, found, family_dimension, exact, noise)):
+        return None
+    if B.n > EXTREMES_MAX_N or (exact and constant_diagonal_dimension(B) < 2):
+        # read where the scan of extreme members runs (the sampling costs 0.4-0.5 CPU s
+        # behind the weighted Les Miserables, 77 nodes, exact), and not where the exact
+        # constant-diagonal family holds the complete graph only
+        return None
+    member = sampled_regular_member(basis["V_anchored"], basis["zero_column"])
+    if member is None:
+        return None
+    A = equal_weights(member.W)
+    edges = sp.triu(A, 1).nnz
+    if edges >= B.n_pairs or edges < found[0] or edge_key(A) == edge_key(W):
+        return None
+    if exact:
+        fitting = connected(A) and _residuals(basis, A)[0] <= FITS_EXACTLY
+    else:
+        fitting = _equal_graph_fits(basis, A, _residuals(basis, W), noise)
+    return A if fitting else None
 
 
 def _weak_edges(basis, L, eigenvalues, history, tested=None) -> None:

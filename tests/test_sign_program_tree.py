@@ -10,10 +10,13 @@ import pytest
 import scipy.sparse as sp
 from _basis_inputs import audit_input
 
+import gsp_householder.graphs._sign_program_tree as spt
 from gsp_householder import fourier_basis, infer_laplacian
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit
 from gsp_householder.graphs._sign_program_tree import (
     LEVERAGE_PROBES,
+    RECORD,
+    ProgramTrees,
     failed_search_tree,
     pair_leverage,
     searchable,
@@ -122,3 +125,92 @@ def test_a_lognormal_tree_the_searches_miss_is_inferred():
         warnings.simplefilter("error")
         R = infer_laplacian(_bench_perturbed(G), rng=0)
     assert _edges(R.laplacian) == _true_edges(G)
+
+
+def _counted_solves(monkeypatch) -> list:
+    """A list that grows by one at each solve of the program (``WarmProgram.solve``)."""
+    calls = []
+    solve = spt.WarmProgram.solve
+
+    def counted(self, cost):
+        calls.append(1)
+        return solve(self, cost)
+
+    monkeypatch.setattr(spt.WarmProgram, "solve", counted)
+    return calls
+
+
+def _same_weights(A, B) -> bool:
+    A, B = sp.csr_array(A), sp.csr_array(B)
+    return A.shape == B.shape and (A != B).nnz == 0
+
+
+def test_a_read_refused_then_asked_at_a_larger_level_solves_nothing(monkeypatch):
+    # tree(60, 1): refused at a tenth of the truth's residual (every tree of the
+    # sequence read, 9 solves), accepted at a third of it; asked again, the record
+    # answers as a fresh read does, the same weights, with no solve
+    G = _lognormal_tree(60, 1)
+    V = _bench_perturbed(G)
+    r = _truth_residual(G, V)
+    calls = _counted_solves(monkeypatch)
+    basis = _basis(V)
+    assert sign_program_tree(V, basis, r / 10.0) is None
+    refused = len(calls)
+    assert refused > 1
+    W = sign_program_tree(V, basis, r / 3.0)
+    assert len(calls) == refused
+    fresh = sign_program_tree(V, _basis(V), r / 3.0)
+    assert W is not None and _same_weights(W, fresh)
+    assert _edges(W) == _true_edges(G)
+    # a level below the refused one: refused again, from the record
+    assert sign_program_tree(V, basis, r / 30.0) is None
+    assert len(calls) == refused + 1  # the fresh read's one solve only
+
+
+def test_a_read_accepted_then_asked_at_a_smaller_level_reads_on(monkeypatch):
+    # accepted at the first tree (one solve); at a tenth of the level the record's tree
+    # is refused and the sequence is read on from there: the same solves in all as a
+    # fresh read, and the same answer (None)
+    G = _lognormal_tree(60, 1)
+    V = _bench_perturbed(G)
+    r = _truth_residual(G, V)
+    calls = _counted_solves(monkeypatch)
+    basis = _basis(V)
+    assert sign_program_tree(V, basis, r / 3.0) is not None
+    assert len(calls) == 1
+    assert sign_program_tree(V, basis, r / 10.0) is None
+    kept = len(calls)
+    assert sign_program_tree(V, _basis(V), r / 10.0) is None
+    assert len(calls) == 2 * kept
+
+
+def test_a_record_is_not_read_for_other_eigenvectors_or_kind():
+    G = _lognormal_tree(40, 2)
+    V = _bench_perturbed(G)
+    basis = _basis(V)
+    r = _truth_residual(G, V)
+    assert sign_program_tree(V, basis, r / 3.0) is not None
+    record = basis[RECORD]
+    assert isinstance(record, ProgramTrees) and record.reads(V, basis)
+    assert not record.reads(V.copy(), basis)
+    assert not record.reads(V, {**basis, "kind": "normalized"})
+    assert not record.reads(V, {**basis, "scale": 2.0})
+    # another array of the same values: a record of its own, the same answer
+    W = sign_program_tree(V.copy(), basis, r / 3.0)
+    assert basis[RECORD] is not record
+    assert _edges(W) == _true_edges(G)
+    assert record.first_accepted(0.0) is None
+
+
+def test_a_tree_with_an_extra_edge_refused_then_read_at_a_larger_level():
+    # tree(100, 3) + 1 edge: no tree at a third of the truth's residual (the extra
+    # edge is missing from every one), its spanning tree at the truth's residual: the
+    # record answers that level as a fresh read does
+    G = _lognormal_tree(100, 3, 1)
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, 3)
+    r = _truth_residual(G, V)
+    basis = _basis(V)
+    assert sign_program_tree(V, basis, r / 3.0) is None
+    W = sign_program_tree(V, basis, r)
+    fresh = sign_program_tree(V, _basis(V), r)
+    assert W is not None and _same_weights(W, fresh)

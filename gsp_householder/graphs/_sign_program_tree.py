@@ -36,6 +36,16 @@ rotation residual and its residual within ``RESIDUAL_CONSISTENT`` times the leve
 ``fits_at_noise``). No connected graph is sparser than a tree, so a tree accepted is a
 sparsest valid graph at that level. No tolerance is new.
 
+The program's path (its supports, rows and trees) does not depend on the level; only
+the verdict on each tree does, and of ``accepted`` only the residual's comparison with
+the level. The trees read, each with the rest of the verdict and its residual, are kept
+in the basis record (``ProgramTrees``, ``basis[RECORD]``): where the capped ladder asks
+again on the same eigenvectors, the answer is the first kept tree its level accepts,
+and the program is read on past the last one only if none is (a read refused at one
+level is refused at any smaller one from the record alone). On the perturbed lognormal
+tree(250, 2) with two extra edges the second of its two refused reads cost 35 CPU s;
+from the record, none.
+
 Asked only where the noisy searches end with no graph that fits at the rankings'
 smallest noise level (``_ranking_ladder``): a right answer is never replaced. The level
 is that of the ladder asking; the capped ladder (``capped_fallback``) has its own,
@@ -49,15 +59,19 @@ Internal module: arguments are validated by the caller.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
 from gsp_householder.graphs._fitting_tree import TREE_STARTS, tree_family
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
 from gsp_householder.graphs._tree_search import MAX_STEPS, SEED, _spanning
-from gsp_householder.graphs._weighted_tree import _symmetric, accepted, fitted_weights
+from gsp_householder.graphs._weighted_tree import _symmetric, fitted_weights, shown_at_own_noise
 
 #: Largest basis read: each program has ``LEVERAGE_PAIRS`` $n$ rows or more and
 #: $n - 1$ columns (dense); its first solve takes some 0.5 CPU s at 200 nodes, 2.3 at
@@ -71,6 +85,8 @@ LEVERAGE_PAIRS = 10
 LEVERAGE_PROBES = 32
 #: At most this many times $n$ violated pairs added after a solve.
 ADDED_ROWS = 2
+#: The key of the basis record that keeps the trees read (``ProgramTrees``).
+RECORD = "sign_program_trees"
 
 
 def _free_columns(V: np.ndarray) -> np.ndarray:
@@ -123,6 +139,11 @@ def sign_program_tree(V: np.ndarray, basis, level: float):
     support depends on the leverage's projections: up to ``_fitting_tree.TREE_STARTS``
     draws (seeds ``_tree_search.SEED`` on) are read, as the tree search's starts.
 
+    The trees read are kept in ``basis[RECORD]`` (``ProgramTrees``): a later call on the
+    same eigenvectors at another level takes its answer from them and reads on only
+    past the last one (the capped ladder asks again where the first ladder's read was
+    refused).
+
     Parameters
     ----------
     V : numpy.ndarray
@@ -136,17 +157,97 @@ def sign_program_tree(V: np.ndarray, basis, level: float):
     -------
     scipy.sparse.csr_array or None
     """
+    record = basis.get(RECORD)
+    if record is None or not record.reads(V, basis):
+        record = basis[RECORD] = ProgramTrees(V, basis)
+    return record.first_accepted(level)
+
+
+class ProgramTrees:
+    """The trees the sign-constrained program reads on one basis, in its order, each
+    with the part of ``_weighted_tree.accepted`` that does not depend on the level
+    (connected, ``shown_at_own_noise``) and its residual (``_diagonal_fit``).
+
+    The program's path does not depend on the level (only the verdict on each tree
+    does), so the first tree of the sequence accepted at a level is the answer of a
+    read at that level; trees past the last one kept are read when a level asks for
+    them. A read refused at one level costs the next level only the comparison of the
+    kept residuals with it.
+
+    Parameters
+    ----------
+    V : numpy.ndarray
+        The eigenvectors, shape ``(n, n)``.
+    basis : dict
+        The inference's basis record (its kind and scale are kept).
+    """
+
+    def __init__(self, V: np.ndarray, basis):
+        self._basis = {"V": V, "kind": basis.get("kind"), "scale": basis.get("scale")}
+        self._trees: list[tuple[sp.csr_array, bool, float]] = []
+        self._source = _program_trees(V, self._basis)
+
+    def reads(self, V: np.ndarray, basis) -> bool:
+        """Whether the record is of the eigenvectors ``V`` (the same array) and the
+        kind and scale of ``basis``."""
+        kept = self._basis
+        return (
+            V is kept["V"]
+            and basis.get("kind") == kept["kind"]
+            and basis.get("scale") == kept["scale"]
+        )
+
+    def first_accepted(self, level: float):
+        """The weights of the first tree of the sequence accepted at the noise level
+        ``level`` (``_weighted_tree.accepted``: shown at its own noise, connected and a
+        residual within ``RESIDUAL_CONSISTENT`` times ``level``); None when the
+        sequence ends with none, or ``level`` is not positive."""
+        if level <= 0.0:
+            return None
+        k = 0
+        while True:
+            if k == len(self._trees):
+                tree = None if self._source is None else next(self._source, None)
+                if tree is None:
+                    self._source = None
+                    return None
+                self._trees.append(tree)
+            W, shown, residual = self._trees[k]
+            if shown and residual <= RESIDUAL_CONSISTENT * level:
+                return W.copy()  # the kept weights stay as they were read
+            k += 1
+
+
+def _program_trees(V: np.ndarray, basis) -> Iterator[tuple[sp.csr_array, bool, float]]:
+    """The trees of the programs from ``TREE_STARTS`` leverage draws in turn
+    (``_programs``)."""
     U = _free_columns(V)
     for start in range(TREE_STARTS):
         leverage = pair_leverage(U, np.random.default_rng(SEED + start))
-        W = _programs(V, U, leverage, basis, level)
-        if W is not None:
-            return W
-    return None
+        yield from _programs(V, U, leverage, basis)
 
 
-def _programs(V: np.ndarray, U: np.ndarray, leverage: np.ndarray, basis, level: float):
-    """``sign_program_tree`` from the support of the pairs of largest ``leverage``."""
+def _verdict(V: np.ndarray, rows, cols, basis) -> tuple[sp.csr_array, bool, float]:
+    """``(W, shown, residual)`` for the tree of edges ``(rows, cols)`` with fitted
+    weights: its symmetric weights, whether it is connected and shown at its own noise
+    (``shown_at_own_noise``), and then its residual (``_diagonal_fit``; ``inf`` when
+    not shown)."""
+    n = V.shape[0]
+    w = fitted_weights(V, rows, cols)
+    W = _symmetric(rows, cols, w, n)
+    shown = (
+        shown_at_own_noise(V, rows, cols, w, W, basis)
+        and connected_components(W, directed=False)[0] == 1
+    )
+    residual = _diagonal_fit(basis["V"], _laplacian(W, basis))[1] if shown else np.inf
+    return W, shown, residual
+
+
+def _programs(
+    V: np.ndarray, U: np.ndarray, leverage: np.ndarray, basis
+) -> Iterator[tuple[sp.csr_array, bool, float]]:
+    """The trees (``_verdict``) read after each solve from the support of the pairs of
+    largest ``leverage``; the caller stops at the first it accepts."""
     n = V.shape[0]
     g = U.shape[1]
     i, j = np.triu_indices(n, 1)
@@ -167,14 +268,11 @@ def _programs(V: np.ndarray, U: np.ndarray, leverage: np.ndarray, basis, level: 
     for _ in range(MAX_STEPS):
         status, lam = program.solve(cost)
         if status != OPTIMAL:
-            return None
+            return
         M = (U * lam) @ U.T
         T = sp.triu(_spanning(-M), 1).tocoo()
-        w = fitted_weights(V, T.row, T.col)
-        W = _symmetric(T.row, T.col, w, n)
+        yield _verdict(V, T.row, T.col, basis)
         edges = frozenset(zip(T.row.tolist(), T.col.tolist(), strict=True))
-        if accepted(V, T.row, T.col, w, W, basis, level):
-            return W
         if edges != last:
             # a new tree: the weight outside it is the next objective (the last optimal
             # basis stays feasible: a few primal simplex pivots)
@@ -187,12 +285,11 @@ def _programs(V: np.ndarray, U: np.ndarray, leverage: np.ndarray, basis, level: 
         violated = np.flatnonzero((entries > rounding) & ~rows)
         if added or not violated.size:
             # the rows added last left the tree as it was, or none is violated
-            return None
+            return
         violated = violated[np.argsort(-entries[violated], kind="stable")][: ADDED_ROWS * n]
         rows[violated] = True
         program.add_rows(U[i[violated]] * U[j[violated]], np.zeros(violated.size))
         added = True
-    return None
 
 
 def searchable(basis, n: int) -> bool:

@@ -144,21 +144,28 @@ def _program(A: np.ndarray, norm: np.ndarray, c: np.ndarray, bound: np.ndarray):
     return result.x if result.status == 0 else None
 
 
-def accepted(V: np.ndarray, rows, cols, w: np.ndarray, W, basis, level: float) -> bool:
-    """Whether the weighted tree of edges ``(rows, cols)`` and weights ``w`` (``W``, the
-    symmetric sparse weights) is one the
-    eigenvectors show (module docstring): every weight above ``RESIDUAL_CONSISTENT``
-    times its entry's noise, its rotation residual within ``RESIDUAL_CONSISTENT`` times
-    the one its non-edges' noise predicts, and its residual within
-    ``RESIDUAL_CONSISTENT`` times ``level``."""
+def shown_at_own_noise(V: np.ndarray, rows, cols, w: np.ndarray, W, basis) -> bool:
+    """The part of ``accepted`` that does not depend on the level: every weight of the
+    tree of edges ``(rows, cols)`` and weights ``w`` (``W``, the symmetric sparse
+    weights) above ``RESIDUAL_CONSISTENT`` times its entry's noise, and its rotation
+    residual within ``RESIDUAL_CONSISTENT`` times the one its non-edges' noise
+    predicts."""
     n = V.shape[0]
     L = _tree_laplacian(rows, cols, w, n)
     sigma, sd = entry_noise(V, L, rows, cols)
     if sigma <= 0.0 or np.any(w <= RESIDUAL_CONSISTENT * sd):
         return False
-    if own_noise(basis, W)[1] > RESIDUAL_CONSISTENT:
-        return False
-    return fits_at_noise(basis, W, level)
+    return own_noise(basis, W)[1] <= RESIDUAL_CONSISTENT
+
+
+def accepted(V: np.ndarray, rows, cols, w: np.ndarray, W, basis, level: float) -> bool:
+    """Whether the weighted tree of edges ``(rows, cols)`` and weights ``w`` (``W``, the
+    symmetric sparse weights) is one the
+    eigenvectors show (module docstring): every weight above ``RESIDUAL_CONSISTENT``
+    times its entry's noise, its rotation residual within ``RESIDUAL_CONSISTENT`` times
+    the one its non-edges' noise predicts (``shown_at_own_noise``), and its residual
+    within ``RESIDUAL_CONSISTENT`` times ``level``."""
+    return shown_at_own_noise(V, rows, cols, w, W, basis) and fits_at_noise(basis, W, level)
 
 
 def reweighted_tree(V: np.ndarray, basis, level: float):

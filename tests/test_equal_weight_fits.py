@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _basis_inputs import audit_input, shuffled
+from test_eigenvalue_extremes import _captured
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
@@ -94,17 +95,7 @@ def test_scan_keeps_the_equal_weight_vertices_behind_a_weighted_graph(monkeypatc
     # the 75-edge weighted graph; it is no sparser member, so the scan's members are
     # unchanged and it is kept apart, fitting to FITS_EXACTLY with equal weights
     B = fourier_basis(_gp_15_4_pairs())
-    calls = []
-    original = laplacian_inference.extreme_scan
-
-    def capture(B_, basis, found, noise=0.0, family_dimension=0):
-        calls.append((B_, basis, found))
-        return original(B_, basis, found, noise, family_dimension)
-
-    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
-    _infer(shuffled(B.eigenvectors, 0))
-    monkeypatch.undo()
-    B_, basis, found = calls[0]
+    B_, basis, found = _captured(monkeypatch, shuffled(B.eigenvectors, 0))[0]
     assert found[0] == 75
     scan = extreme_scan(B_, basis, found)
     assert isinstance(scan, ExtremeScan)

@@ -108,7 +108,7 @@ def test_the_reading_scans_no_member_sparser_than_a_cycle(monkeypatch):
 
     decided, scanned = [], []
     decide = laplacian_inference._no_regular_member
-    scan = laplacian_inference.sparser_extreme_members
+    scan = laplacian_inference.extreme_scan
 
     def decide_spy(basis, B, found):
         answer = decide(basis, B, found)
@@ -120,7 +120,7 @@ def test_the_reading_scans_no_member_sparser_than_a_cycle(monkeypatch):
         return scan(B, basis, found, *args)
 
     monkeypatch.setattr(laplacian_inference, "_no_regular_member", decide_spy)
-    monkeypatch.setattr(laplacian_inference, "sparser_extreme_members", scan_spy)
+    monkeypatch.setattr(laplacian_inference, "extreme_scan", scan_spy)
     G = nx.cycle_graph(30)
     res, _ = _normalized_inference(G, 1)
     assert res.history["regular_reading"] == (45, 30)

@@ -1,5 +1,7 @@
 """The sparsest member of an exact family: L among its powers."""
 
+import warnings
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from gsp_householder.graphs import (
     _regular_candidates,
 )
 from gsp_householder.graphs import _support_search as search
-from gsp_householder.graphs._family_member import sparsest_direction
+from gsp_householder.graphs._family_member import at_trace_n, sparsest_direction
 from gsp_householder.graphs._pair_geometry import PairGram
 from gsp_householder.graphs.fourier import fourier_basis
 
@@ -88,3 +90,18 @@ def test_one_direction_or_noise_gives_no_member():
     lam = np.diag(B.V.T @ F.laplacian.toarray() @ B.V)
     assert sparsest_direction(B, lam[:, None], (I, J), np.random.default_rng(0),
                              np.full(B.n, 1e-10), 1e-5) is None
+
+
+def test_a_vector_of_zero_trace_is_no_member_and_raises_no_warning():
+    # outside the local columns its entries sum to 1, but its trace (with the
+    # multiplicities) is 0: no factor gives it the trace n (the exact 4 x 6 torus,
+    # shuffle 1, met such vectors and divided by zero fifteen times)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert at_trace_n(np.array([2.0, -1.0]), np.array([1.0, 2.0]), 2,
+                          np.array([True, True]), np.zeros(0, dtype=np.intp)) == (None, None)
+        lam, factor = at_trace_n(np.array([-1.0, -3.0, 5.0]), np.array([1.0, 1.0, 2.0]), 4,
+                                 np.array([True, True, False]), np.array([2]))
+    # signed (the sum outside was -4), the local entry set to the mean, trace 4
+    np.testing.assert_allclose(lam, [0.5, 1.5, 1.0])
+    assert factor == -0.5 and float(np.array([1.0, 1.0, 2.0]) @ lam) == 4.0

@@ -33,6 +33,38 @@ DRAWS = 64
 ON_PLANE = 1e-8
 
 
+def at_trace_n(lam, mult, n: int, rest, local):
+    """The eigenvalue vector ``lam`` as a member: signed so that its entries outside the
+    local columns (``rest``) sum to a positive number, its ``local`` entries set to the
+    mean of the others (both in place), then scaled to the trace ``n`` (``mult``: the
+    multiplicities); returns ``(member, factor)``, the factor taking ``lam`` as given to
+    the member. ``(None, None)`` when no factor does (a sum or a trace that is not
+    positive: the vector is no member, and dividing by its trace would give inf).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rest = np.array([True, True, False])
+    >>> at_trace_n(np.array([1.0, 2.0, 0.0]), np.array([1.0, 1.0, 1.0]), 6, rest,
+    ...            np.array([2]))
+    (array([1.33333333, 2.66666667, 2.        ]), 1.3333333333333333)
+    >>> at_trace_n(np.array([1.0, -1.5, 0.0]), np.array([2.0, 1.0, 1.0]), 6, rest,
+    ...            np.array([2]))
+    (None, None)
+    """
+    total = float(lam[rest].sum())
+    if total == 0.0:
+        return None, None
+    sign = np.sign(total)
+    lam *= sign
+    if local.size:
+        lam[local] = lam[rest].mean()
+    trace = float(mult @ lam)
+    if trace <= 0.0:
+        return None, None
+    return lam * (n / trace), float(sign * n / trace)
+
+
 def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
     """The valid member of ``span(Lam)`` (eigenvalue vector) with the most zero entries on
     the ``hint`` pairs outside the local groups, or None.
@@ -78,16 +110,10 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
     rest[local] = False
 
     def member(y):
-        lam = basis @ y
-        total = float(lam[rest].sum())
-        if total == 0.0:
+        lam, scale = at_trace_n(basis @ y, B.mult, B.n, rest, local)
+        if lam is None:
             return None, None
-        lam *= np.sign(total)
-        if local.size:
-            lam[local] = lam[rest].mean()
-        scale = B.n / (B.mult @ lam)
-        lam *= scale
-        entries = (R @ y) * (np.sign(total) * scale)
+        entries = (R @ y) * scale
         if lam[rest].min() < floor or np.any(entries > slack):
             return None, None
         return lam, np.abs(U @ y) <= ON_PLANE

@@ -124,7 +124,7 @@ from gsp_householder.graphs._family_doubt import (
     family_agreement,
     sparsest_possible_member,
 )
-from gsp_householder.graphs._fitted_level_fit import ratio_at_own_noise
+from gsp_householder.graphs._fitted_level_fit import non_edge_level, ratio_at_own_noise
 from gsp_householder.graphs._fitting_tree import (
     exact_tree,
     tree_at_own_noise,
@@ -1546,7 +1546,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # but fitting to the pairs' noise (the 3 x 15 grid perturbed, shuffle 1: its
         # checkerboard twin): its twins are judged at that noise
         checked = pair_noise_level(history, residual)
-    if ((exact or checked > 0.0) and ranked[0][0] < B.n_pairs
+    ties = checked or _regular_member_level(basis, B, ranked[0][3], history, exact)
+    if ((exact or ties > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")
             and (B.n <= FAMILY_SEARCH_MAX_N or grid_coordinates(ranked[0][3]) is not None
                  or "noisy_unit_settled" in history)):
@@ -1554,7 +1555,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # returned, F1 0), and so has a graph with isomorphic sibling branches read by its
         # degrees before the searches (``_noisy_unit_settled``: the twin has them too);
         # the circulant relabelling stays within FAMILY_SEARCH_MAX_N
-        _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else checked,
+        _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else ties,
                                 circulants=B.n <= FAMILY_SEARCH_MAX_N)
     if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")
             and "equally_sparse_edges" not in history):
@@ -2197,6 +2198,25 @@ def _searched_tree(basis, B, W, noise, history, reference=None) -> sp.csr_array 
     tree, value = search_tree(basis["V"], np.random.default_rng(TREE_SEARCH_SEED))
     history["tree_search_misfit"] = value
     return tree if _equal_graph_fits(basis, tree, reference, noise) else None
+
+
+def _regular_member_level(basis, B, W, history, exact: bool) -> float:
+    """The noise level at which a graph read off the noisy constant-diagonal family
+    (``history["constant_diagonal_graph"]``, a reading that gives no level) is compared
+    with the graphs as sparse that fit as well: the level its non-edges show
+    (``non_edge_level``), when it is within (``EXACT_NOISE``, ``UNRESOLVABLE_NOISE``] and
+    the graph's residual is the one that level predicts (``own_noise``, a ratio within
+    ``RESIDUAL_CONSISTENT``), up to ``FAMILY_SEARCH_MAX_N`` nodes; else 0.
+
+    The perturbed ``circulant_graph(13, [1, 5])`` (eigenspaces of dimension 4, no group
+    read) is answered off that family by its relabelling by a multiplier of the group,
+    which fits as well: without a level, the truth it lists was not compared."""
+    if exact or not history.get("constant_diagonal_graph") or B.n > FAMILY_SEARCH_MAX_N:
+        return 0.0
+    level = non_edge_level(B, W)
+    if not EXACT_NOISE < level <= UNRESOLVABLE_NOISE:
+        return 0.0
+    return level if own_noise(basis, W)[1] <= RESIDUAL_CONSISTENT else 0.0
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float,

@@ -163,6 +163,7 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._quadratic_root import quadratic_root
+from gsp_householder.graphs._regular_candidates import regular_equal_weight_warning
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
     constant_diagonal_noise,
@@ -1633,6 +1634,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                        f"the graph sought, probably sparser, was not found",
                        ConvergenceWarning)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    regular_equal_weight_warning(ranked[0], history)
     _noise_connected_warning(basis, ranked[0], L, history)
     _unpaired_copies_warning(basis, ranked[0], history)
     hopeless_warning(history)

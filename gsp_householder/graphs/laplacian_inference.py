@@ -410,7 +410,12 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         eigenvectors are those of a grid read from the basis (columns constant on its
         lines) with fewer edges than the graph returned, which fits them as well: that
         grid and its DCT twins are the last of the candidates
-        (``history["basis_grid"]``, module ``_basis_grid``).
+        (``history["basis_grid"]``, module ``_basis_grid``). And if noisy eigenvectors
+        searched as exact gave a regular graph of their constant-diagonal family whose
+        sparsest member fitting at that family's noise level has unequal weights: the
+        member with equal weights to that level returned in its place (or, none found,
+        the weighted member) fits as well as the others
+        (``history["regular_equal_weight"]``, module ``_regular_candidates``).
 
     Notes
     -----

@@ -23,6 +23,7 @@ from gsp_householder.graphs._regular_candidates import (
     _not_near_complete,
     _regular_family,
     _sparser_regular,
+    equal_weight_regular_first,
 )
 from gsp_householder.graphs._regular_family import MAX_DIMENSION as MAX_CONSTANT_DIAGONAL
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
@@ -187,6 +188,12 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         # denser graph fits noise better, and is no evidence against it); up to
         # FAMILY_SEARCH_MAX_N nodes (an SVD of order n)
         sparser, dim = _consistent_regular(B, basis, ranked[0][0], rng)
+        # equal weights to the family's level before fewer edges (the perturbed 3-cube:
+        # a weighted member of 9 edges before the cube's 12), the reading kept for the
+        # result's warning (``history["regular_equal_weight"]``)
+        sparser, reading = equal_weight_regular_first(B, basis, sparser, ranked[0][0], rng)
+        if reading is not None:
+            history["regular_equal_weight"] = reading
         if sparser:
             keys = {_edge_key(x[3]) for x in sparser}
             ranked = sparser + [x for x in ranked if _edge_key(x[3]) not in keys]

@@ -8,11 +8,20 @@ whether a graph is regular or too close to the complete graph to say anything.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder._caller_warning import warn_at_caller
+from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs._candidate_search import _candidates, _edge_key
-from gsp_householder.graphs._laplacian_fit import _equal_within_noise, _residual, _residuals
+from gsp_householder.graphs._laplacian_fit import (
+    _equal_within_noise,
+    _residual,
+    _residuals,
+    equal_weights,
+)
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._quadratic_family import (
     noisy_quadratic_family,
@@ -21,16 +30,19 @@ from gsp_householder.graphs._quadratic_family import (
 )
 from gsp_householder.graphs._regular_family import (
     DEFAULT_FLOOR,
+    DRAW_BUDGET,
     constant_diagonal_fit,
     constant_diagonal_noise,
 )
 from gsp_householder.graphs._template_lp import (
     RANDOM_OBJECTIVES,
     candidate_order,
+    edge_key,
     edge_pairs,
     polish,
     rank_candidates,
     sparse_vertices,
+    valid_in_span,
     weight_cv,
 )
 from gsp_householder.graphs._thresholds import (
@@ -102,6 +114,120 @@ def _consistent_regular(B: PairBasis, basis, edges, rng):
     fits, dim = _noisy_regular(B, rng, lambda c, level: c[0] < edges and (
         _residual(basis, c[3]) <= RESIDUAL_CONSISTENT * level))
     return sorted(fits, key=lambda c: (c[0], c[1])), dim
+
+
+def equal_weight_regular_first(B: PairBasis, basis, members, edges, rng):
+    """``(members, reading)``: the consistent members of the noisy constant-diagonal
+    family with fewer than ``edges`` edges (``_consistent_regular``, sparsest first)
+    with those whose weights are equal
+    to that family's noise level put first (sparsest first), and what was read, or
+    ``(members, None)`` when the sparsest member already has equal weights or the
+    family shows no level.
+
+    A member has equal weights to the level when its edges with equal weights fit the
+    eigenvectors within ``RESIDUAL_CONSISTENT`` times the level, as the members
+    themselves must (``_equal_member``): a weighted regular graph (constant weighted
+    degree, weights 1 and 2) loses its constant degree with equal weights and fails.
+    Equal weights come before fewer edges, as among the candidates of exact
+    eigenvectors (``candidate_order``): perturbed by 1e-3, the eigenvectors of the
+    3-cube that ``fourier_basis`` gives are fitted at the family's level by regular
+    graphs of 9 edges with weights 1 and 2, by the cube and by an equal-weight twin of
+    it (12 edges each), and the weighted graph was returned with no warning. The
+    family's random objectives (``Fit.draws``) are drawn again, from a copy of ``rng``,
+    for equal-weight members among their vertices: the first draws keep a vertex only
+    when it is sparser than those before it (``sparse_vertices``).
+
+    ``reading`` is a dict: ``"weighted"``, the edges of the sparsest member (unequal
+    weights), ``"equal"``, the edges of the equal-weight members found (sparsest
+    first; empty if none), and ``"first"``, the edge key of the member put first.
+    """
+    level = constant_diagonal_noise(B)
+    if not members or level is None or _equal_member(basis, members[0][3], level):
+        return members, None
+    equal = {edge_key(c[3]): c for c in members if _equal_member(basis, c[3], level)}
+    for c in _equal_weight_vertices(B, basis, rng, level, edges):
+        equal.setdefault(edge_key(c[3]), c)
+    equal = sorted(equal.values(), key=lambda c: (c[0], c[1]))
+    reading = {"weighted": int(members[0][0]), "equal": [int(c[0]) for c in equal]}
+    if not equal:
+        reading["first"] = edge_key(members[0][3])
+        return members, reading
+    reading["first"] = edge_key(equal[0][3])
+    keys = {edge_key(c[3]) for c in equal}
+    return equal + [c for c in members if edge_key(c[3]) not in keys], reading
+
+
+def regular_equal_weight_warning(found, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the graph returned (``found``, a candidate
+    item) is the member that ``equal_weight_regular_first`` put first
+    (``history["regular_equal_weight"]``): an equal-weight regular graph with a sparser
+    weighted member beside it, or, none with equal weights found, that weighted member.
+    Either way several members of the noisy constant-diagonal family fit the
+    eigenvectors at its noise level, and they are among the candidates."""
+    reading = history.get("regular_equal_weight")
+    if reading is None or edge_key(found[3]) != reading["first"]:
+        return
+    edges, weighted, equal = int(found[0]), reading["weighted"], reading["equal"]
+    if not equal:
+        warn_at_caller(f"the inferred graph ({edges} edges, unequal weights) is one member "
+                       f"of the family of regular graphs with these noisy eigenvectors "
+                       f"that fit them at the noise level that family shows, and no member "
+                       f"with equal weights was found: the eigenvectors do not determine "
+                       f"the graph, and an unweighted graph sought may be a denser member "
+                       f"that was not reached (the members found are among the "
+                       f"candidates)", AmbiguousGraphWarning)
+        return
+    twins = equal.count(edges) - 1
+    also = (f", and {twins} other regular graph(s) with equal weights and {edges} edges "
+            f"fit as well" if twins else "")
+    warn_at_caller(f"the inferred graph ({edges} edges) is a regular graph with equal "
+                   f"weights to the noise level of the family of regular graphs with these "
+                   f"eigenvectors, and a sparser member with unequal weights ({weighted} "
+                   f"edges) fits them at that level too{also}: equal weights are "
+                   f"preferred, but the eigenvectors do not tell these graphs apart (they "
+                   f"are among the candidates)", AmbiguousGraphWarning)
+
+
+def _equal_member(basis, W, level) -> bool:
+    """Whether the edges of the weights ``W`` with equal weights are a member of the
+    constant-diagonal family: a regular graph (``_constant_degree``) that fits the
+    eigenvectors within ``RESIDUAL_CONSISTENT`` times the noise ``level`` of that
+    family (the test its consistent members pass with their own weights).
+
+    The degrees are asked as well as the fit: on few pairs a sparser irregular graph's
+    edges with equal weights fit at that level too (``complete_multipartite_graph(3,
+    3, 3)`` perturbed, draw 5: 19 edges of degrees 3 to 6 at 1.6 times the level,
+    returned with no warning; the truth at 1.1 times)."""
+    A = equal_weights(W)
+    return _constant_degree(A) and _residual(basis, A) <= RESIDUAL_CONSISTENT * level
+
+
+def _equal_weight_vertices(B: PairBasis, basis, rng, level, edges) -> list:
+    """Candidates of the noisy constant-diagonal family at the vertices of random
+    objectives (drawn from a copy of ``rng``), polished, with fewer than ``edges``
+    edges and equal weights to the family's noise ``level`` (``_equal_member``); [] if
+    none.
+
+    The objectives are those of the family's whole budget, ``DRAW_BUDGET / n`` (at
+    least ``Fit.draws``), not ``DRAWS_PER_DIRECTION`` per direction: the vertex of an
+    equal-weight graph whose eigenvalues repeat is a degenerate one that its noisy
+    family splits, reached less often than the sparsest vertex of a cubic graph's
+    family that the draws per direction were measured on (the perturbed 3-cube: 5 % of
+    the draws, against 15 % to 28 %; 125 draws at 8 nodes).
+    """
+    fit = constant_diagonal_fit(B, noisy=True)
+    if fit is None:
+        return []
+    draws = copy.deepcopy(rng)
+    lams = []
+    for _ in range(max(fit.draws, DRAW_BUDGET // B.n)):
+        ok, lam, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
+                                   objective=draws.standard_normal(fit.Lam.shape[1]),
+                                   cache=fit.programs)
+        if ok:
+            lams.append(polish(B, lam, fit))
+    return [c for c in rank_candidates(B, lams, fit)
+            if c[0] < edges and _equal_member(basis, c[3], level)]
 
 
 def _sparser_regular(B: PairBasis, basis, found, noisy, rng):

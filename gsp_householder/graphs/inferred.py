@@ -149,6 +149,13 @@ class InferredLaplacian:
         ``"near_complete"``, when noisy
         eigenvectors gave a member of the constant-diagonal family that misses fewer
         pairs than a connected graph has edges (a ``ConvergenceWarning``).
+        ``"regular_equal_weight"``, when noisy eigenvectors searched as exact (few pairs
+        per unknown) gave the complete graph or an irregular graph and the sparsest
+        regular graph that fits them at the noise level of their constant-diagonal
+        family has unequal weights: its edges (``"weighted"``), those of the members
+        with equal weights to that level found (``"equal"``, put first, sparsest
+        first) and the edge key of the member put first (an
+        ``AmbiguousGraphWarning`` when it is the graph returned).
         ``"family_doubt"``, when a noisy graph with weights not equal to the noise
         level comes from a family that may hold a member agreeing with it below 0.95
         in F1: that member's fewest edges and that agreement (a

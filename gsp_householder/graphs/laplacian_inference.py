@@ -163,6 +163,7 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._quadratic_root import quadratic_root
+from gsp_householder.graphs._regular_candidates import regular_equal_weight_warning
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
     constant_diagonal_noise,
@@ -409,7 +410,12 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         eigenvectors are those of a grid read from the basis (columns constant on its
         lines) with fewer edges than the graph returned, which fits them as well: that
         grid and its DCT twins are the last of the candidates
-        (``history["basis_grid"]``, module ``_basis_grid``).
+        (``history["basis_grid"]``, module ``_basis_grid``). And if noisy eigenvectors
+        searched as exact gave a regular graph of their constant-diagonal family whose
+        sparsest member fitting at that family's noise level has unequal weights: the
+        member with equal weights to that level returned in its place (or, none found,
+        the weighted member) fits as well as the others
+        (``history["regular_equal_weight"]``, module ``_regular_candidates``).
 
     Notes
     -----
@@ -1634,6 +1640,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                        f"the graph sought, probably sparser, was not found",
                        ConvergenceWarning)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    regular_equal_weight_warning(ranked[0], history)
     _noise_connected_warning(basis, ranked[0], L, history)
     _unpaired_copies_warning(basis, ranked[0], history)
     hopeless_warning(history)

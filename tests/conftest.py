@@ -50,12 +50,23 @@ def _blas_threads_per_worker() -> int:
     return max(1, (cores or 1) // workers)
 
 
+# The variables that set the BLAS and OpenMP threads of a process started by a test (the
+# tutorials run as scripts, each in its own process).
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _workers_share_the_cores():
+    """Each worker's BLAS, and that of the processes its tests start, uses the worker's
+    share of the cores (a thread count set by the caller is kept for those processes)."""
     if "PYTEST_XDIST_WORKER" not in os.environ:
         yield
         return
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=_blas_threads_per_worker(), user_api="blas"):
+    threads = _blas_threads_per_worker()
+    with pytest.MonkeyPatch.context() as patch, threadpool_limits(limits=threads, user_api="blas"):
+        for name in _THREAD_VARIABLES:
+            if name not in os.environ:
+                patch.setenv(name, str(threads))
         yield

@@ -79,15 +79,32 @@ def test_lcf_graph_with_no_edge_of_the_graph_found():
     assert res.history["extreme_members"][1] == 84
 
 
-def test_sparser_member_reached_once_is_warned():
+@pytest.fixture(scope="module")
+def lcf_56_shuffled():
+    """LCF_graph(56, [9, -9, 15, -15], 14) on its eigenvectors shuffled by draw 1, inferred
+    once for the module: its basis, the inference, its warnings and the arguments of its
+    calls of ``extreme_scan`` (the pair basis, the basis and the graph found)."""
+    B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
+    calls = []
+    original = laplacian_inference.extreme_scan
+
+    def capture(B_, basis, found, noise=0.0, family_dimension=0):
+        calls.append((B_, basis, found))
+        return original(B_, basis, found, noise, family_dimension)
+
+    with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings(record=True) as caught:
+        patch.setattr(laplacian_inference, "extreme_scan", capture)
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
+    return B, res, caught, calls
+
+
+def test_sparser_member_reached_once_is_warned(lcf_56_shuffled):
     # LCF_graph(56, [9, -9, 15, -15], 14), shuffle 1: the searches end at an equal-weight
     # graph of 112 edges sharing none of the truth's 98; the truth is the vertex of one
     # program only, maximising the largest eigenvalue, and comes with a warning that a
     # still sparser graph may have these eigenvectors
-    B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
+    B, res, caught, _ = lcf_56_shuffled
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["extreme_members"] == (112, 98)
     assert res.history["extreme_members_unconfirmed"]
@@ -100,12 +117,12 @@ def test_sparser_member_reached_once_is_warned():
     assert 112 in edges
 
 
-def test_truth_at_a_maximised_eigenvalue_only(monkeypatch):
+def test_truth_at_a_maximised_eigenvalue_only(monkeypatch, lcf_56_shuffled):
     # the scan of the LCF graph above: no program minimising an eigenvalue reaches a
     # sparser graph; the truth is the vertex of the program maximising the graph
     # found's largest eigenvalue, solved first among the maximised ones
-    B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
-    B_, basis, found = _captured(monkeypatch, shuffled(B.eigenvectors, 1))[0]
+    B, _, _, calls = lcf_56_shuffled
+    B_, basis, found = calls[0]
     assert found[0] == 112
     objectives = []
     original = _eigenvalue_extremes.WarmProgram.solve

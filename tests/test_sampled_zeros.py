@@ -70,13 +70,18 @@ def test_an_equally_sparse_twin_is_listed_and_warned():
     assert any("read off the near-null family" in str(w.message) for w in ambiguous)
 
 
-def _box(graph, cycle, draw, stored=None):
-    # (stored: the name of the eigenvectors read with stored_eigenvectors instead of
-    # fourier_basis's)
+def _box_input(graph, cycle, draw, stored=None):
+    """The box product of ``graph`` and a ``cycle``-cycle, its basis and its perturbed,
+    shuffled eigenvectors (stored: the name of the eigenvectors read with
+    stored_eigenvectors instead of fourier_basis's)."""
     G = nx.convert_node_labels_to_integers(nx.cartesian_product(graph, nx.cycle_graph(cycle)))
     B = fourier_basis(G)
     V = B.eigenvectors if stored is None else stored_eigenvectors(stored, B.laplacian)
-    V = shuffled(perturbed(V, 1e-3, draw), draw + 7)
+    return G, B, shuffled(perturbed(V, 1e-3, draw), draw + 7)
+
+
+def _box(graph, cycle, draw, stored=None):
+    G, B, V = _box_input(graph, cycle, draw, stored)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = infer_laplacian(V, rng=0)
@@ -86,7 +91,7 @@ def _box(graph, cycle, draw, stored=None):
 def test_the_regular_family_holds_the_box_product():
     # frucht_graph() boxed with a 4-cycle (5-regular, 120 edges) at 1e-3: a
     # constant-diagonal family of 27 dimensions, the graph among its sampled members
-    _, B, V, _, _ = _box(nx.frucht_graph(), 4, 1)
+    _, B, V = _box_input(nx.frucht_graph(), 4, 1)
     basis = _read_basis(V, None, False, "combinatorial", None)
     _anchored_pair_basis(basis)
     member = sampled_regular_member(basis["V_anchored"], basis["zero_column"])
@@ -203,11 +208,16 @@ def _kautz(q, length):
     return kautz(q, length)
 
 
-def _kautz_inference(noise):
-    G = _kautz(3, 3)  # 108 nodes, degrees 5 and 6: not regular
-    B = fourier_basis(G)
+def _kautz_input(noise):
+    """The basis of the Kautz graph K(3, 3) and its eigenvectors, perturbed by ``noise``
+    and shuffled."""
+    B = fourier_basis(_kautz(3, 3))  # 108 nodes, degrees 5 and 6: not regular
     V = B.eigenvectors if noise == 0 else perturbed(B.eigenvectors, noise, 0)
-    V = shuffled(V, 7)
+    return B, shuffled(V, 7)
+
+
+def _kautz_inference(noise):
+    B, V = _kautz_input(noise)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = infer_laplacian(V, rng=0)
@@ -230,8 +240,8 @@ def test_a_regular_member_with_unequal_weights_is_warned(noise):
 def test_the_unequal_weight_test_reads_the_member():
     # the test compares the member with its own equal-weight graph: the box product's
     # member (5-regular, unit weights) passes it, quiet; the Kautz graph's fails it
-    _, _, V, _, _ = _box(nx.frucht_graph(), 4, 1)
-    _, W, _, _ = _kautz_inference(0.0)
+    _, _, V = _box_input(nx.frucht_graph(), 4, 1)
+    _, W = _kautz_input(0.0)
     for V_in, unequal in ((V, False), (W, True)):
         basis = _read_basis(V_in, None, False, "combinatorial", None)
         _anchored_pair_basis(basis)

@@ -93,6 +93,10 @@ class PairBasis:
     failed_searches : dict
         The prefix searches of this basis that found nothing, by what their outcome
         depends on (``_failed_searches``): replayed, not made again.
+    doubling_grams : dict
+        The Grams of the doubling sizes of the last prefix searches, by their order of
+        pairs and start (``_doubling_grams``): the same order searched again downdates
+        nothing.
     upper_pairs : tuple or None
         ``upper()`` once formed (read-only index arrays).
     inverses : _local_rewiring.KeptInverses or None
@@ -128,6 +132,7 @@ class PairBasis:
     work: dict = field(default_factory=dict, repr=False, compare=False)
     rankings: dict = field(default_factory=dict, repr=False, compare=False)
     failed_searches: dict = field(default_factory=dict, repr=False, compare=False)
+    doubling_grams: dict = field(default_factory=dict, repr=False, compare=False)
     upper_pairs: tuple | None = field(default=None, repr=False, compare=False)
     inverses: Any = field(default=None, repr=False, compare=False)
 

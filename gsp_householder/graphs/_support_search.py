@@ -20,6 +20,7 @@ import contextvars
 import numpy as np
 
 from gsp_householder.graphs._chain_optimum import ANSWERED, CHAIN_ANSWERS
+from gsp_householder.graphs._doubling_grams import doubling_chain, doubling_gram
 from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._graph_energy import graph_energy
 from gsp_householder.graphs._null_refinement import refined_direction
@@ -529,9 +530,12 @@ class PrefixSearch:
         within = sum(grp.i.size for grp in B.local_groups)    # first in the order
         c, base_c, base = max(B.n - 1, int(start or 0)) + within, 0, PairGram(B)
         lo = lo_gram = None
+        # the same order from the same size: the same downdates (``_doubling_grams``)
+        chain, step = doubling_chain(B, self.i, self.j, c), 0
         while True:
             c = min(c, c_max)
-            gram = base.without(self.i[base_c:c], self.j[base_c:c])
+            gram = doubling_gram(chain, step, base, self.i[base_c:c], self.j[base_c:c])
+            step += 1
             best = self.evaluate(c, gram)
             if best is not None:
                 break

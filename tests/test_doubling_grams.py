@@ -1,0 +1,98 @@
+"""A prefix search of an order of pairs searched before downdates no Gram again
+(``_doubling_grams``)."""
+
+import networkx as nx
+import numpy as np
+import pytest
+from _basis_inputs import shuffled
+
+from gsp_householder.graphs import _basis_input
+from gsp_householder.graphs._pair_geometry import PairGram
+from gsp_householder.graphs._support_search import PrefixSearch, evaluation_hook, top_pairs
+from gsp_householder.graphs.fourier import fourier_basis
+
+
+def _basis():
+    G = nx.random_labeled_tree(30, seed=1)
+    B = _basis_input._anchored_pair_basis(
+        _basis_input._read_basis(shuffled(fourier_basis(G).eigenvectors, 0), None, None, None, None)
+    )
+    return B, G
+
+
+@pytest.fixture
+def upside_down():
+    """The exact basis of a tree of 30 nodes and an order of its pairs with non-edges
+    only: every size of every search fails, so each search doubles to its last pair."""
+    B, G = _basis()
+    scores = 1.0 - nx.to_numpy_array(G, nodelist=range(30))
+    c_max = B.n_pairs - max(B.g, 2 * B.n) - 1
+    return B, top_pairs(B, scores, c_max), scores, c_max
+
+
+def _search(B, order, noise, start=None):
+    """``(fit, sizes evaluated, Gram downdates made)`` of a prefix search."""
+    sizes, downdates = [], []
+    original = PairGram.without
+
+    def counted(self, i, j):
+        downdates.append(len(i))
+        return original(self, i, j)
+
+    PairGram.without = counted
+    token = evaluation_hook.set(sizes.append)
+    try:
+        return PrefixSearch(B, order, 0.0, noise).run(start), sizes, downdates
+    finally:
+        evaluation_hook.reset(token)
+        PairGram.without = original
+
+
+def test_the_same_order_at_another_level_downdates_nothing(upside_down):
+    B, order, _, _ = upside_down
+    fit, sizes, made = _search(B, order, 0.0)
+    assert fit is None and len(made) == len(sizes) > 2
+    # another noise level: another search (not replayed), on the same Grams
+    again, sizes_again, made_again = _search(B, order, 1e-6)
+    assert made_again == []
+    fresh, _ = _basis()
+    reference, sizes_fresh, made_fresh = _search(fresh, order, 1e-6)
+    assert len(made_fresh) == len(sizes_fresh)
+    assert sizes_again == sizes_fresh
+    assert (again is None) == (reference is None)
+
+
+def test_kept_grams_are_the_downdated_ones_bit_for_bit(upside_down):
+    B, order, _, _ = upside_down
+    _search(B, order, 0.0)
+    (chain,) = B.doubling_grams.values()
+    fresh, _ = _basis()
+    base, previous = PairGram(fresh), 0
+    _, sizes, _ = _search(fresh, order, 1e-6)
+    assert len(chain) == len(sizes)
+    for gram, c in zip(chain, sizes, strict=True):
+        base = base.without(order[0][previous:c], order[1][previous:c])
+        previous = c
+        assert np.array_equal(gram.M, base.M) and np.array_equal(gram.total, base.total)
+        assert gram.k == base.k
+
+
+def test_another_order_or_start_is_downdated(upside_down):
+    B, order, scores, c_max = upside_down
+    _search(B, order, 0.0)
+    _, sizes, made = _search(B, order, 1e-6, start=2 * B.n)
+    assert len(made) == len(sizes) > 1
+    other = top_pairs(B, scores + 1e-3 * np.arange(30)[:, None], c_max)
+    assert not all(np.array_equal(a, b) for a, b in zip(other, order, strict=True))
+    _, sizes, made = _search(B, other, 1e-6)
+    assert len(made) == len(sizes) > 1
+
+
+def test_only_the_last_orders_are_kept(upside_down):
+    from gsp_householder.graphs._doubling_grams import MAX_ORDERS
+
+    B, order, _, _ = upside_down
+    for start in range(B.n, B.n + MAX_ORDERS + 2):
+        _search(B, order, 0.0, start=start)
+    assert len(B.doubling_grams) == MAX_ORDERS
+    assert [key[2] for key in B.doubling_grams] == list(range(B.n + 2, B.n + MAX_ORDERS + 2))

@@ -87,7 +87,13 @@ from gsp_householder.graphs._box_levels import box_from_levels, box_from_partiti
 from gsp_householder.graphs._box_twins import box_twins
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
-from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._components import (
+    NodeBlock,
+    assembled_laplacian,
+    combined_choices,
+    node_blocks,
+    small_block_laplacian,
+)
 from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._cycle_unfolding import path_at_own_noise
@@ -2981,36 +2987,74 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
 
     Each component is returned at the mean degree asked for (default 1); their
     relative scale is not identifiable, so ``family_dimension`` is the sum of those of
-    the components with edges (isolated nodes have no scale).
+    the components with edges (isolated nodes have no scale). The components'
+    candidates are combined into whole-graph candidates (``combined_choices``:
+    ``history["candidate_choices"]`` gives each one's candidate of every component), and
+    their warnings are given once, naming the components (``_component_warnings``).
+    The complement of the whole graph never shares its eigenvectors (the basis holds
+    each component's constant vector, which the complete graph's Laplacian mixes):
+    ``complement_twin`` is false, and ``history["component_complement_twins"]`` lists
+    the components whose own complement does.
     """
     V = basis["V"]
     n = V.shape[0]
     scale = basis["scale"] if basis["kind"] == "combinatorial" else None
-    rows, cols, vals = [], [], []
-    n_edges, family_dimension, histories = 0, 0, []
-    for block in blocks:
+    lists, n_edges, family_dimension, histories, twins = [], 0, 0, [], []
+    caught = []
+    for b, block in enumerate(blocks):
         if block.nodes.size < 3:             # an isolated node or one edge: determined
-            sub = sp.coo_array(small_block_laplacian(block.nodes.size, basis["kind"],
+            sub = sp.csr_array(small_block_laplacian(block.nodes.size, basis["kind"],
                                                      1.0 if scale is None else scale))
+            lists.append([sub])
             edges, family, history = block.nodes.size - 1, 1, {}
         else:
-            part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
-                                   scale=scale, rng=rng, progress=False)
-            sub = part.laplacian.tocoo()
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
+                                       scale=scale, rng=rng, progress=False)
+            caught += [(b, w) for w in said]
+            lists.append(part.candidates or [part.laplacian])
             edges, family, history = part.n_edges, part.family_dimension, part.history
-        rows.append(block.nodes[sub.row])
-        cols.append(block.nodes[sub.col])
-        vals.append(sub.data)
+            if part.complement_twin:
+                twins.append(b)
         n_edges += edges
         family_dimension += family if edges else 0
         histories.append(history)
-    L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                     shape=(n, n))
-    L.eliminate_zeros()
+    _component_warnings(basis, blocks, caught)
+    choices = combined_choices([len(options) for options in lists])
+    candidates = [assembled_laplacian(n, blocks, [options[k] for options, k in
+                                                  zip(lists, choice, strict=True)])
+                  for choice in choices]
+    L = candidates[0]
     eigenvalues, residual = _diagonal_fit(V, L)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=n_edges, residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
-        family_dimension=family_dimension or 1, candidates=[L],
+        family_dimension=family_dimension or 1, candidates=candidates,
         history={"components": [int(block.nodes.size) for block in blocks],
-                 "component_histories": histories})
+                 "component_histories": histories,
+                 "component_candidates": [len(options) for options in lists],
+                 "component_complement_twins": twins,
+                 "candidate_choices": choices,
+                 "candidate_edges": [int(sp.triu(C, 1).nnz) for C in candidates]})
+
+
+def _component_warnings(basis, blocks: list[NodeBlock], caught) -> None:
+    """The warnings ``caught`` (pairs of a block's index and a warning raised by its
+    inference) given again at the caller, each distinct one once, naming the
+    components that raised it by their size and first node."""
+    labels = basis["nodelist"]
+    named: dict[tuple, list[int]] = {}
+    for b, w in caught:
+        named.setdefault((w.category, str(w.message)), [])
+        if b not in named[w.category, str(w.message)]:
+            named[w.category, str(w.message)].append(b)
+    for (category, message), which in named.items():
+        parts = [f"{blocks[b].nodes.size} nodes from node "
+                 f"{blocks[b].nodes[0] if labels is None else labels[blocks[b].nodes[0]]}"
+                 for b in which]
+        warn_at_caller(f"in {'components' if len(which) > 1 else 'component'} "
+                       f"{', '.join(map(str, (b + 1 for b in which)))} of the {len(blocks)} "
+                       f"the eigenvectors split into ({'; '.join(parts)}): {message} "
+                       f"(the result's candidates hold each component's candidates with "
+                       f"the other components' answers)", category)

@@ -12,7 +12,7 @@ from _basis_inputs import perturbed, shuffled
 from test_edge_test_descent import _basis
 
 from gsp_householder import fourier_basis
-from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs import compare_graphs, infer_laplacian
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._laplacian_fit import held_graph, rounding_edges
@@ -271,3 +271,28 @@ def test_three_cube_answer_at_draw_two_is_warned_with_the_truth_listed():
     with pytest.warns(AmbiguousGraphWarning):
         res = infer_laplacian(shuffled(B.eigenvectors, 2), rng=0)
     assert any(compare_graphs(B.laplacian, C)["f1"] == 1.0 for C in res.candidates)
+
+
+def test_disconnected_answer_to_a_connected_basis_is_warned():
+    # the cycle that the 3-cube's eigenvectors (draw 2) fit with six weights at
+    # rounding, had it been returned: two edges in six components, warned
+    from gsp_householder.graphs._laplacian_fit import _diagonal_fit
+    from gsp_householder.graphs.inferred import InferredLaplacian
+    from gsp_householder.graphs.laplacian_inference import _disconnected_answer_warning
+
+    B = fourier_basis(nx.convert_node_labels_to_integers(nx.hypercube_graph(3)))
+    order = [0, 3, 1, 2, 7, 4, 6, 5]
+    weights = {(0, 3): 2.0, (7, 4): 2.0}
+    W = nx.Graph()
+    for u, v in zip(order, order[1:] + order[:1], strict=True):
+        W.add_edge(u, v, weight=weights.get((u, v), 1e-15))
+    L = sp.csr_array(nx.laplacian_matrix(W, nodelist=range(8)))
+    assert _diagonal_fit(B.eigenvectors, L)[1] < 1e-9             # it fits them
+    truth = sp.csr_array(B.laplacian)
+    res = InferredLaplacian(truth, B.eigenvalues, 12, 0.0)        # connected: quiet
+    _disconnected_answer_warning(res)
+    assert "disconnected_answer" not in res.history
+    res = InferredLaplacian(L, B.eigenvalues, sp.triu(L, 1).nnz, 0.0)
+    with pytest.warns(ConvergenceWarning, match="6 connected components"):
+        _disconnected_answer_warning(res)
+    assert res.history["disconnected_answer"] == 6

@@ -74,6 +74,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar
@@ -151,6 +152,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _per_free_pair,
     _residuals,
     equal_weights,
+    held_graph,
 )
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
@@ -337,6 +339,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         noise level and the graph returned does not fit the eigenvectors exactly, or
         (a constant-diagonal graph) not to the noise level its family shows
         (``history["unranked_residual"]``): dense graphs with exact eigenvectors.
+        And if the graph returned for a basis that is not split into components falls
+        apart once the edges whose weights exact eigenvectors do not tell from zero are
+        left out (``history["disconnected_answer"]``, the number of parts).
         And if, with noisy eigenvectors, some edge of the graph returned is not
         significantly nonzero: its weight over its first-order standard error under a
         random rotation of the eigenvectors (at the noise level the non-edges show) is
@@ -428,7 +433,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     Zero-eigenvalue columns that mix the components also fit connected graphs; such
     a basis is not split. A perturbed or learned basis has no exact zeros: its blocks
     are read at the first support level (1e-9 to 3e-2 of each column's largest entry)
-    at which they appear, each with as many columns as nodes.
+    at which they appear, each with as many columns as nodes. The candidates are the
+    components' answers, then each other candidate of one component with the others'
+    answers, then for each rank that two components reach their candidates of that rank
+    together (``history["candidate_choices"]``); the components' warnings are given once
+    each, naming the components that raised them.
 
     Examples
     --------
@@ -478,6 +487,32 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
             raise ValueError(f"V_hat is the basis of a graph with {basis['components']} "
                              "connected components whose eigenvectors mix them (a shared "
                              "eigenvalue): its components cannot be told apart")
+    result = _connected_infer(basis, tol, rng)
+    _disconnected_answer_warning(result)
+    return result
+
+
+def _disconnected_answer_warning(result: InferredLaplacian) -> None:
+    """Warn (`ConvergenceWarning`) when the graph inferred from a basis that is not
+    split into blocks is disconnected, once the edges whose weight exact eigenvectors
+    do not tell from zero are left out (``_laplacian_fit.rounding_edges``): the basis's
+    zero-eigenvalue column joins every node, connected graphs with its eigenvectors
+    exist (the complete graph always does), and the graph sought, connected, was not
+    found. ``history["disconnected_answer"]`` is the number of components."""
+    parts = connected_components(held_graph(result.laplacian), directed=False)[0]
+    if parts == 1:
+        return
+    result.history["disconnected_answer"] = int(parts)
+    warn_at_caller(f"the inferred graph ({result.n_edges} edges) falls into {parts} "
+                   f"connected components once the edges whose weights exact eigenvectors "
+                   f"do not tell from zero are left out, while these eigenvectors are a "
+                   f"connected graph's (their zero-eigenvalue column joins every node; the "
+                   f"complete graph always fits them): the graph sought was not found",
+                   ConvergenceWarning)
+
+
+def _connected_infer(basis, tol, rng) -> InferredLaplacian:
+    """`_infer` on a basis that is not split into blocks."""
     B = _anchored_pair_basis(basis)
     if basis["kind"] == "normalized" and not basis.get("twin_class"):
         direct = _unit_diagonal_result(basis, B)

@@ -12,9 +12,10 @@ from _basis_inputs import perturbed, shuffled
 from test_edge_test_descent import _basis
 
 from gsp_householder import fourier_basis
-from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
 from gsp_householder.graphs import compare_graphs, infer_laplacian
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
+from gsp_householder.graphs._laplacian_fit import held_graph, rounding_edges
 from gsp_householder.graphs._thresholds import MAX_NOISE
 from gsp_householder.graphs._weighted_cycle import (
     MIN_NODES,
@@ -237,3 +238,61 @@ def test_cycles_of_the_exact_search_tests_are_read_first(make, draw):
     assert res.history["weighted_cycle"] is True
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.residual < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("make", "draw"),
+    [
+        (lambda: nx.hypercube_graph(3), 2),
+        (lambda: nx.hypercube_graph(3), 4),
+        (lambda: nx.complete_bipartite_graph(4, 4), 4),
+    ],
+)
+def test_cycle_with_weights_at_rounding_is_not_read(make, draw):
+    # the exact eigenvectors of the 3-cube (draws 2 and 4) and of K(4, 4) (draw 4) fit a
+    # cycle whose weights are at rounding but two or one: a disconnected graph, once
+    # returned quiet with eight edges counted; such a weight is no edge, and the
+    # searches answer a connected graph with as many edges as its Laplacian holds
+    B = fourier_basis(nx.convert_node_labels_to_integers(make()))
+    V = shuffled(B.eigenvectors, draw)
+    assert weighted_cycle(_basis(V)) is None
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        res = infer_laplacian(V, rng=0)
+    assert "weighted_cycle" not in res.history
+    L = res.laplacian
+    assert not rounding_edges(L).any()
+    assert res.n_edges == sp.triu(L, 1).nnz
+    assert sp.csgraph.connected_components(held_graph(L), directed=False)[0] == 1
+
+
+def test_three_cube_answer_at_draw_two_is_warned_with_the_truth_listed():
+    B = fourier_basis(nx.convert_node_labels_to_integers(nx.hypercube_graph(3)))
+    with pytest.warns(AmbiguousGraphWarning):
+        res = infer_laplacian(shuffled(B.eigenvectors, 2), rng=0)
+    assert any(compare_graphs(B.laplacian, C)["f1"] == 1.0 for C in res.candidates)
+
+
+def test_disconnected_answer_to_a_connected_basis_is_warned():
+    # the cycle that the 3-cube's eigenvectors (draw 2) fit with six weights at
+    # rounding, had it been returned: two edges in six components, warned
+    from gsp_householder.graphs._laplacian_fit import _diagonal_fit
+    from gsp_householder.graphs.inferred import InferredLaplacian
+    from gsp_householder.graphs.laplacian_inference import _disconnected_answer_warning
+
+    B = fourier_basis(nx.convert_node_labels_to_integers(nx.hypercube_graph(3)))
+    order = [0, 3, 1, 2, 7, 4, 6, 5]
+    weights = {(0, 3): 2.0, (7, 4): 2.0}
+    W = nx.Graph()
+    for u, v in zip(order, order[1:] + order[:1], strict=True):
+        W.add_edge(u, v, weight=weights.get((u, v), 1e-15))
+    L = sp.csr_array(nx.laplacian_matrix(W, nodelist=range(8)))
+    assert _diagonal_fit(B.eigenvectors, L)[1] < 1e-9             # it fits them
+    truth = sp.csr_array(B.laplacian)
+    res = InferredLaplacian(truth, B.eigenvalues, 12, 0.0)        # connected: quiet
+    _disconnected_answer_warning(res)
+    assert "disconnected_answer" not in res.history
+    res = InferredLaplacian(L, B.eigenvalues, sp.triu(L, 1).nnz, 0.0)
+    with pytest.warns(ConvergenceWarning, match="6 connected components"):
+        _disconnected_answer_warning(res)
+    assert res.history["disconnected_answer"] == 6

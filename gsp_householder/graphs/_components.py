@@ -99,3 +99,42 @@ def small_block_laplacian(size: int, kind: str, mean_degree: float) -> np.ndarra
         return np.zeros((1, 1))
     weight = 1.0 if kind == "normalized" else mean_degree
     return weight * np.array([[1.0, -1.0], [-1.0, 1.0]])
+
+
+def combined_choices(counts: list[int]) -> list[tuple[int, ...]]:
+    """Which candidate of every block each whole-graph candidate takes, as indices into
+    the blocks' lists of ``counts`` candidates (index 0: the block's answer).
+
+    First the blocks' answers; then every other candidate of one block with the other
+    blocks' answers; then, for each rank $k \\ge 1$ that at least two blocks reach, the
+    $k$-th candidate of every block that has one (the others' answers): isomorphic
+    components list their twins at the same rank, so a truth that differs from the
+    answer on all of them is listed. At most $1 + \\sum_b (c_b - 1) + \\max_b c_b - 1$
+    candidates, where the product of the lists would be $\\prod_b c_b$.
+
+    >>> combined_choices([3, 1, 2])
+    [(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 0, 1), (1, 0, 1)]
+    """
+    answers = (0,) * len(counts)
+    choices = [answers]
+    for b, count in enumerate(counts):
+        choices += [(*answers[:b], k, *answers[b + 1 :]) for k in range(1, count)]
+    for k in range(1, max(counts, default=1)):
+        if sum(count > k for count in counts) >= 2:
+            choices.append(tuple(k if count > k else 0 for count in counts))
+    return choices
+
+
+def assembled_laplacian(n: int, blocks: list[NodeBlock], parts: list) -> sp.csr_array:
+    """The $n \\times n$ Laplacian with the block Laplacians ``parts`` (one per block,
+    in the block's node order) on the blocks' nodes."""
+    rows, cols, vals = [], [], []
+    for block, part in zip(blocks, parts, strict=True):
+        sub = sp.coo_array(part)
+        rows.append(block.nodes[sub.row])
+        cols.append(block.nodes[sub.col])
+        vals.append(sub.data)
+    L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                     shape=(n, n))
+    L.eliminate_zeros()
+    return L

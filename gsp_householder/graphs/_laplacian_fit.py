@@ -14,7 +14,7 @@ from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._support_search import CLEAN_FACTOR
 from gsp_householder.graphs._template_lp import EQUAL_WEIGHTS_CV
-from gsp_householder.graphs._thresholds import PLAIN_SLACK, RESIDUAL_SLACK
+from gsp_householder.graphs._thresholds import PLAIN_SLACK, RESIDUAL_SLACK, ROUNDING_FIT
 
 #: Off-diagonal part of $V^T L V$, relative to $\\|L V\\|_F$, below which it is computed
 #: from the product $V^T L V$ rather than as a difference of squared norms
@@ -111,6 +111,37 @@ def _equal_graph_fits(basis, A, reference, noise) -> bool:
     return (connected_components(A, directed=False)[0] == 1
             and _equal_within_noise(basis, A, noise)
             and _fits_as_well(_residuals(basis, A), reference))
+
+def rounding_edges(L) -> np.ndarray:
+    """Whether each edge of the Laplacian ``L`` (the pairs ``i < j`` of its stored
+    upper triangle, in COO order) has an entry $|L_{ij}|$ at most ``ROUNDING_FIT``
+    times $\\|L\\|_F / 2$: exact eigenvectors do not tell it from a non-edge.
+
+    Taking out an edge of entry $w$ changes a combinatorial $L$ by $2w$ in Frobenius
+    norm, and the off-diagonal part of $V^T L V$ by at most as much, so the graph
+    without it fits every basis that $L$ fits to rounding within ``ROUNDING_FIT``
+    (``_diagonal_fit``'s residual) too: its weight is not read from the eigenvectors.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> L = sp.csr_array(np.array([[1.0, -1.0, 0.0], [-1.0, 1.0 + 1e-15, -1e-15],
+    ...                            [0.0, -1e-15, 1e-15]]))
+    >>> rounding_edges(L).tolist()
+    [False, True]
+    """
+    upper = sp.triu(L, 1).tocoo()
+    return np.abs(upper.data) <= ROUNDING_FIT * sp.linalg.norm(L) / 2.0
+
+
+def held_graph(L) -> sp.csr_array:
+    """The unit-weight graph of the edges of the Laplacian ``L`` that exact
+    eigenvectors tell from non-edges (not ``rounding_edges``), symmetric."""
+    upper = sp.triu(L, 1).tocoo()
+    keep = ~rounding_edges(L)
+    n = L.shape[0]
+    A = sp.csr_array((np.ones(int(keep.sum())), (upper.row[keep], upper.col[keep])),
+                     shape=(n, n))
+    return sp.csr_array(A + A.T)
+
 
 def _residual(basis, W):
     """`_diagonal_fit`'s residual for the Laplacian of weights ``W``."""

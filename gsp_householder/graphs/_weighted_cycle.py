@@ -82,6 +82,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _laplacian,
     equal_at_level,
+    rounding_edges,
 )
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import missing_edges
@@ -329,8 +330,10 @@ def shown_cycle(basis, W, *, weak_within_agreement: bool = False) -> tuple[str, 
     if residual <= ROUNDING_FIT or (residual <= FITS_EXACTLY and _alone(basis, W)):
         # exact eigenvectors (spread weights leave the eigensolver's rounding above
         # ROUNDING_FIT: RandomRing(300, seed 4), weights 0.15 to 4126, 6.2e-9 for the
-        # truth), and the cycle's non-edges leave it alone
-        return "shown", 0.0
+        # truth), and the cycle's non-edges leave it alone; a weight at rounding is no
+        # edge (``rounding_edges``: the 3-cube's eigenvectors fit a cycle with six of
+        # its eight weights at 1e-15, a matching of two edges)
+        return ("not shown" if rounding_edges(L).any() else "shown"), 0.0
     test = edge_significance(V, L, eigenvalues)
     if (
         test is None

@@ -44,7 +44,12 @@ class InferredLaplacian:
         (repeated eigenvalues, twin nodes) and ``candidates`` lists those found.
     candidates : list of scipy.sparse.csr_array
         The distinct valid connected Laplacians found, sparsest first;
-        ``candidates[0]`` is ``laplacian``.
+        ``candidates[0]`` is ``laplacian``. For a basis split into components, whole
+        graphs made of the components' candidates (``history["candidate_choices"]``:
+        the index of each component's candidate in its list, whose lengths are
+        ``history["component_candidates"]``): the components' answers, each other
+        candidate of one component with the others' answers, and for each rank that two
+        components reach their candidates of that rank together.
     complement_twin : bool
         Whether the complement of the inferred graph is a connected graph with the same
         eigenvectors: true for every graph with equal weights (to the noise level, with

@@ -74,6 +74,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from gsp_householder._caller_warning import warn_at_caller
 from gsp_householder._validation import check_rng, check_scalar
@@ -87,7 +88,13 @@ from gsp_householder.graphs._box_levels import box_from_levels, box_from_partiti
 from gsp_householder.graphs._box_twins import box_twins
 from gsp_householder.graphs._candidate_search import _edge_key, _merge
 from gsp_householder.graphs._cayley_sparser import sparser_cayley_twins
-from gsp_householder.graphs._components import NodeBlock, node_blocks, small_block_laplacian
+from gsp_householder.graphs._components import (
+    NodeBlock,
+    assembled_laplacian,
+    combined_choices,
+    node_blocks,
+    small_block_laplacian,
+)
 from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
 from gsp_householder.graphs._cycle_unfolding import path_at_own_noise
@@ -145,6 +152,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _per_free_pair,
     _residuals,
     equal_weights,
+    held_graph,
 )
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
@@ -332,6 +340,9 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         noise level and the graph returned does not fit the eigenvectors exactly, or
         (a constant-diagonal graph) not to the noise level its family shows
         (``history["unranked_residual"]``): dense graphs with exact eigenvectors.
+        And if the graph returned for a basis that is not split into components falls
+        apart once the edges whose weights exact eigenvectors do not tell from zero are
+        left out (``history["disconnected_answer"]``, the number of parts).
         And if, with noisy eigenvectors, some edge of the graph returned is not
         significantly nonzero: its weight over its first-order standard error under a
         random rotation of the eigenvectors (at the noise level the non-edges show) is
@@ -428,7 +439,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
     Zero-eigenvalue columns that mix the components also fit connected graphs; such
     a basis is not split. A perturbed or learned basis has no exact zeros: its blocks
     are read at the first support level (1e-9 to 3e-2 of each column's largest entry)
-    at which they appear, each with as many columns as nodes.
+    at which they appear, each with as many columns as nodes. The candidates are the
+    components' answers, then each other candidate of one component with the others'
+    answers, then for each rank that two components reach their candidates of that rank
+    together (``history["candidate_choices"]``); the components' warnings are given once
+    each, naming the components that raised them.
 
     Examples
     --------
@@ -478,6 +493,32 @@ def _infer(basis, tol, rng) -> InferredLaplacian:
             raise ValueError(f"V_hat is the basis of a graph with {basis['components']} "
                              "connected components whose eigenvectors mix them (a shared "
                              "eigenvalue): its components cannot be told apart")
+    result = _connected_infer(basis, tol, rng)
+    _disconnected_answer_warning(result)
+    return result
+
+
+def _disconnected_answer_warning(result: InferredLaplacian) -> None:
+    """Warn (`ConvergenceWarning`) when the graph inferred from a basis that is not
+    split into blocks is disconnected, once the edges whose weight exact eigenvectors
+    do not tell from zero are left out (``_laplacian_fit.rounding_edges``): the basis's
+    zero-eigenvalue column joins every node, connected graphs with its eigenvectors
+    exist (the complete graph always does), and the graph sought, connected, was not
+    found. ``history["disconnected_answer"]`` is the number of components."""
+    parts = connected_components(held_graph(result.laplacian), directed=False)[0]
+    if parts == 1:
+        return
+    result.history["disconnected_answer"] = int(parts)
+    warn_at_caller(f"the inferred graph ({result.n_edges} edges) falls into {parts} "
+                   f"connected components once the edges whose weights exact eigenvectors "
+                   f"do not tell from zero are left out, while these eigenvectors are a "
+                   f"connected graph's (their zero-eigenvalue column joins every node; the "
+                   f"complete graph always fits them): the graph sought was not found",
+                   ConvergenceWarning)
+
+
+def _connected_infer(basis, tol, rng) -> InferredLaplacian:
+    """`_infer` on a basis that is not split into blocks."""
     B = _anchored_pair_basis(basis)
     if basis["kind"] == "normalized" and not basis.get("twin_class"):
         direct = _unit_diagonal_result(basis, B)
@@ -3069,36 +3110,74 @@ def _components_result(basis, blocks: list[NodeBlock], tol, rng) -> InferredLapl
 
     Each component is returned at the mean degree asked for (default 1); their
     relative scale is not identifiable, so ``family_dimension`` is the sum of those of
-    the components with edges (isolated nodes have no scale).
+    the components with edges (isolated nodes have no scale). The components'
+    candidates are combined into whole-graph candidates (``combined_choices``:
+    ``history["candidate_choices"]`` gives each one's candidate of every component), and
+    their warnings are given once, naming the components (``_component_warnings``).
+    The complement of the whole graph never shares its eigenvectors (the basis holds
+    each component's constant vector, which the complete graph's Laplacian mixes):
+    ``complement_twin`` is false, and ``history["component_complement_twins"]`` lists
+    the components whose own complement does.
     """
     V = basis["V"]
     n = V.shape[0]
     scale = basis["scale"] if basis["kind"] == "combinatorial" else None
-    rows, cols, vals = [], [], []
-    n_edges, family_dimension, histories = 0, 0, []
-    for block in blocks:
+    lists, n_edges, family_dimension, histories, twins = [], 0, 0, [], []
+    caught = []
+    for b, block in enumerate(blocks):
         if block.nodes.size < 3:             # an isolated node or one edge: determined
-            sub = sp.coo_array(small_block_laplacian(block.nodes.size, basis["kind"],
+            sub = sp.csr_array(small_block_laplacian(block.nodes.size, basis["kind"],
                                                      1.0 if scale is None else scale))
+            lists.append([sub])
             edges, family, history = block.nodes.size - 1, 1, {}
         else:
-            part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
-                                   scale=scale, rng=rng, progress=False)
-            sub = part.laplacian.tocoo()
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                part = infer_laplacian(block.basis, laplacian=basis["kind"], tol=tol,
+                                       scale=scale, rng=rng, progress=False)
+            caught += [(b, w) for w in said]
+            lists.append(part.candidates or [part.laplacian])
             edges, family, history = part.n_edges, part.family_dimension, part.history
-        rows.append(block.nodes[sub.row])
-        cols.append(block.nodes[sub.col])
-        vals.append(sub.data)
+            if part.complement_twin:
+                twins.append(b)
         n_edges += edges
         family_dimension += family if edges else 0
         histories.append(history)
-    L = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                     shape=(n, n))
-    L.eliminate_zeros()
+    _component_warnings(basis, blocks, caught)
+    choices = combined_choices([len(options) for options in lists])
+    candidates = [assembled_laplacian(n, blocks, [options[k] for options, k in
+                                                  zip(lists, choice, strict=True)])
+                  for choice in choices]
+    L = candidates[0]
     eigenvalues, residual = _diagonal_fit(V, L)
     return InferredLaplacian(
         laplacian=L, eigenvalues=eigenvalues, n_edges=n_edges, residual=residual,
         laplacian_type=basis["kind"], nodelist=basis["nodelist"],
-        family_dimension=family_dimension or 1, candidates=[L],
+        family_dimension=family_dimension or 1, candidates=candidates,
         history={"components": [int(block.nodes.size) for block in blocks],
-                 "component_histories": histories})
+                 "component_histories": histories,
+                 "component_candidates": [len(options) for options in lists],
+                 "component_complement_twins": twins,
+                 "candidate_choices": choices,
+                 "candidate_edges": [int(sp.triu(C, 1).nnz) for C in candidates]})
+
+
+def _component_warnings(basis, blocks: list[NodeBlock], caught) -> None:
+    """The warnings ``caught`` (pairs of a block's index and a warning raised by its
+    inference) given again at the caller, each distinct one once, naming the
+    components that raised it by their size and first node."""
+    labels = basis["nodelist"]
+    named: dict[tuple, list[int]] = {}
+    for b, w in caught:
+        named.setdefault((w.category, str(w.message)), [])
+        if b not in named[w.category, str(w.message)]:
+            named[w.category, str(w.message)].append(b)
+    for (category, message), which in named.items():
+        parts = [f"{blocks[b].nodes.size} nodes from node "
+                 f"{blocks[b].nodes[0] if labels is None else labels[blocks[b].nodes[0]]}"
+                 for b in which]
+        warn_at_caller(f"in {'components' if len(which) > 1 else 'component'} "
+                       f"{', '.join(map(str, (b + 1 for b in which)))} of the {len(blocks)} "
+                       f"the eigenvectors split into ({'; '.join(parts)}): {message} "
+                       f"(the result's candidates hold each component's candidates with "
+                       f"the other components' answers)", category)

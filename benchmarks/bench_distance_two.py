@@ -24,6 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from _basis_inputs import audit_input, shuffled
+from test_component_candidates import _pairs_at_distance_two as pairs_at_distance_two
 from test_distance_two_root import _girth_five_regular, _pancake
 
 from gsp_householder.graphs import fourier_basis, infer_laplacian
@@ -48,16 +49,6 @@ def bubble_sort(letters: int) -> nx.Graph:
             q = (*p[:k], p[k + 1], p[k], *p[k + 2 :])
             G.add_edge(index[p], index[q])
     return G
-
-
-def pairs_at_distance_two(G) -> nx.Graph:
-    """The graph of the pairs of ``G`` at distance exactly 2 (integer labels)."""
-    G = nx.convert_node_labels_to_integers(G)
-    distance = dict(nx.all_pairs_shortest_path_length(G, cutoff=2))
-    H = nx.Graph()
-    H.add_nodes_from(G)
-    H.add_edges_from((u, v) for u in G for v, d in distance[u].items() if d == 2)
-    return H
 
 
 ROOTS = {

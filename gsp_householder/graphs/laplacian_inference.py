@@ -2621,9 +2621,8 @@ def _denser_equal_weight_warning(basis, B, ranked, laps, history, family_dimensi
     candidates the searches listed with more edges, equal weights too, connected and not
     complete, fit the eigenvectors as well: the eigenvectors do not tell them apart, and
     the graph returned is only the sparsest (``_equal_weight_fits_warning`` asks the
-    same of a graph with unequal weights). Its complement, which every equal-weight
-    graph shares its eigenvectors with, is a flag (``complement_twin``), not one of them.
-    ``history["denser_equal_weight_edges"]`` lists their edge counts.
+    same of a graph with unequal weights). ``history["denser_equal_weight_edges"]``
+    lists their edge counts.
 
     Equal weights and fits as ``_fits_unequal`` reads them: on ``exact`` eigenvectors
     weights within ``EQUAL_WEIGHT_CV`` and a residual within ``FITS_EXACTLY``; at the
@@ -2654,8 +2653,6 @@ def _denser_equal_weight_warning(basis, B, ranked, laps, history, family_dimensi
         if not ranked[0][0] < edges < B.n_pairs:
             continue
         A = sp.csr_array(A + A.T)
-        if edges + ranked[0][0] == B.n_pairs and A.multiply(W).nnz == 0:
-            continue                    # the complement: a flag (``complement_twin``)
         if exact:
             fitting = (weight_cv(sp.triu(A, 1).data) <= EQUAL_WEIGHT_CV and connected(A)
                        and _residuals(basis, A)[0] <= FITS_EXACTLY)

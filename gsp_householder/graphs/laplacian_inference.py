@@ -1691,8 +1691,6 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     # last, as its candidates are read by no other check
     _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension, behind,
                                exact, _fitted_noise(history))
-    _denser_equal_weight_warning(basis, B, ranked, laps, history, family_dimension, exact,
-                                 _fitted_noise(history))
     # the complement of an equal-weight graph shares its eigenvectors however dense: a
     # flag, not a warning (every sparse unweighted answer has it); equal weights judged
     # at the level the complement check above took (``exact_search_noise`` kept it)
@@ -2612,62 +2610,6 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
         f"valid graphs with these eigenvectors, fit them as well: the eigenvectors do not "
         f"tell them apart, and the sparsest is returned (the others are among the "
         f"candidates)",
-        AmbiguousGraphWarning)
-
-
-def _denser_equal_weight_warning(basis, B, ranked, laps, history, family_dimension,
-                                 exact: bool, noise: float) -> None:
-    """Warn (`AmbiguousGraphWarning`) when the graph returned has equal weights and
-    candidates the searches listed with more edges, equal weights too, connected and not
-    complete, fit the eigenvectors as well: the eigenvectors do not tell them apart, and
-    the graph returned is only the sparsest (``_equal_weight_fits_warning`` asks the
-    same of a graph with unequal weights). ``history["denser_equal_weight_edges"]``
-    lists their edge counts.
-
-    Equal weights and fits as ``_fits_unequal`` reads them: on ``exact`` eigenvectors
-    weights within ``EQUAL_WEIGHT_CV`` and a residual within ``FITS_EXACTLY``; at the
-    level ``noise`` the graph was found at, equal to that level (``_equal_within_noise``)
-    and fitting as well as the graph returned (``_equal_graph_fits``). Only for a member
-    of a family (``family_dimension`` above 1) of a combinatorial Laplacian.
-
-    The tadpole ``tadpole_graph(7, 5)`` (12 edges, a simple spectrum), exact and
-    shuffled, came back as a spanning tree of 11 edges with equal weights, F1 0.61, and
-    no warning, the tadpole second among the candidates and fitting as exactly."""
-    W = ranked[0][3]
-    if (family_dimension < 2 or basis["kind"] != "combinatorial" or basis["ordered"]
-            or basis.get("twin_class") or "equal_weight_fits_edges" in history
-            or not (exact or noise > EXACT_NOISE)):
-        return
-    if exact:
-        if weight_cv(sp.triu(W, 1).data) > EQUAL_WEIGHT_CV:
-            return
-    elif not _equal_within_noise(basis, W, noise):
-        return
-    reference = _residuals(basis, W)
-    denser = []
-    for L in laps[1:]:
-        A = sp.triu(-sp.csr_array(L), 1)
-        A.data[A.data < 0.0] = 0.0
-        A.eliminate_zeros()
-        edges = A.nnz
-        if not ranked[0][0] < edges < B.n_pairs:
-            continue
-        A = sp.csr_array(A + A.T)
-        if exact:
-            fitting = (weight_cv(sp.triu(A, 1).data) <= EQUAL_WEIGHT_CV and connected(A)
-                       and _residuals(basis, A)[0] <= FITS_EXACTLY)
-        else:
-            fitting = _equal_graph_fits(basis, A, reference, noise)
-        if fitting:
-            denser.append(int(edges))
-    if not denser:
-        return
-    history["denser_equal_weight_edges"] = sorted(denser)
-    listed = ", ".join(str(e) for e in sorted(denser))
-    warn_at_caller(
-        f"the inferred graph ({ranked[0][0]} edges) has equal weights, and denser graphs "
-        f"with equal weights among the candidates ({listed} edges) fit the eigenvectors "
-        f"as well: the eigenvectors do not tell them apart, and the sparsest is returned",
         AmbiguousGraphWarning)
 
 

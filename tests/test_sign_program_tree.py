@@ -145,15 +145,19 @@ def _same_weights(A, B) -> bool:
     return A.shape == B.shape and (A != B).nnz == 0
 
 
+def _tree_60_read(monkeypatch):
+    """The lognormal tree(60, 1), its perturbed input, the truth's residual on it, the
+    counted solves and a fresh basis of the input."""
+    G = _lognormal_tree(60, 1)
+    V = _bench_perturbed(G)
+    return G, V, _truth_residual(G, V), _counted_solves(monkeypatch), _basis(V)
+
+
 def test_a_read_refused_then_asked_at_a_larger_level_solves_nothing(monkeypatch):
     # tree(60, 1): refused at a tenth of the truth's residual (every tree of the
     # sequence read, 9 solves), accepted at a third of it; asked again, the record
     # answers as a fresh read does, the same weights, with no solve
-    G = _lognormal_tree(60, 1)
-    V = _bench_perturbed(G)
-    r = _truth_residual(G, V)
-    calls = _counted_solves(monkeypatch)
-    basis = _basis(V)
+    G, V, r, calls, basis = _tree_60_read(monkeypatch)
     assert sign_program_tree(V, basis, r / 10.0) is None
     refused = len(calls)
     assert refused > 1
@@ -171,11 +175,7 @@ def test_a_read_accepted_then_asked_at_a_smaller_level_reads_on(monkeypatch):
     # accepted at the first tree (one solve); at a tenth of the level the record's tree
     # is refused and the sequence is read on from there: the same solves in all as a
     # fresh read, and the same answer (None)
-    G = _lognormal_tree(60, 1)
-    V = _bench_perturbed(G)
-    r = _truth_residual(G, V)
-    calls = _counted_solves(monkeypatch)
-    basis = _basis(V)
+    _, V, r, calls, basis = _tree_60_read(monkeypatch)
     assert sign_program_tree(V, basis, r / 3.0) is not None
     assert len(calls) == 1
     assert sign_program_tree(V, basis, r / 10.0) is None

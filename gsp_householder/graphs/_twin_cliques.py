@@ -32,6 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _equal_within_noise, _residuals
+from gsp_householder.graphs._thresholds import FITS_EXACTLY
 from gsp_householder.graphs._twin_superset import twin_classes
 
 
@@ -80,5 +81,44 @@ def without_twin_cliques(basis, W, noise: float) -> sp.csr_array | None:
     U = sp.coo_array((C.data[keep], (C.row[keep], C.col[keep])), shape=W.shape)
     A = sp.csr_array(U + U.T)
     if U.nnz != W.shape[0] - 1 and _equal_within_noise(basis, W, noise):
-        return None      # not a spanning tree, beside a graph with equal weights
+        return None  # not a spanning tree, beside a graph with equal weights
+    return A if _equal_graph_fits(basis, A, _residuals(basis, W), noise) else None
+
+
+def with_twin_cliques(basis, W, noise: float) -> sp.csr_array | None:
+    """The weights ``W`` with every class of non-adjacent twins joined into a clique at
+    the graph's mean weight, or None.
+
+    A class is two or more nodes with the same neighbours and no edge among them
+    (``twin_classes``): the leaves of one node of a tree, or the nodes a clique hanging
+    off one node leaves once it is read as a star (`lollipop_graph`, `barbell_graph`).
+    Joining them only moves the eigenvalue of the vectors supported on the class that
+    sum to zero, as the module's docstring says, so the graph made has the same
+    eigenvectors when those vectors are columns of the basis. It is kept when it fits the
+    eigenvectors as well as ``W``: to ``FITS_EXACTLY`` at no ``noise`` (exact
+    eigenvectors), else as `_equal_graph_fits` asks at ``noise``. ``W`` has equal weights
+    (the caller checks).
+
+    >>> import networkx as nx
+    >>> from gsp_householder import fourier_basis
+    >>> from gsp_householder.graphs._basis_input import _read_basis
+    >>> G = nx.lollipop_graph(4, 2)
+    >>> star = nx.Graph([(3, 0), (3, 1), (3, 2), (3, 4), (4, 5)])
+    >>> basis = _read_basis(fourier_basis(G).eigenvectors, None, None, "combinatorial", None)
+    >>> W = nx.to_scipy_sparse_array(star, nodelist=range(6), dtype=float)
+    >>> int(sp.triu(with_twin_cliques(basis, W, 0.0), 1).nnz) == G.number_of_edges()
+    True
+    """
+    W = sp.csr_array(W, dtype=float)
+    classes = [nodes for nodes in twin_classes(W, 2) if W[nodes][:, nodes].nnz == 0]
+    if not classes:
+        return None
+    weight = float(sp.triu(W, 1).data.mean())
+    rows = np.concatenate([np.repeat(nodes, len(nodes)) for nodes in classes])
+    cols = np.concatenate([np.tile(nodes, len(nodes)) for nodes in classes])
+    keep = rows != cols
+    joined = sp.coo_array((np.full(keep.sum(), weight), (rows[keep], cols[keep])), shape=W.shape)
+    A = sp.csr_array(W + joined)
+    if noise <= 0.0:
+        return A if _residuals(basis, A)[0] <= FITS_EXACTLY else None
     return A if _equal_graph_fits(basis, A, _residuals(basis, W), noise) else None

@@ -167,6 +167,7 @@ from gsp_householder.graphs._noisy_unit_settled import settled_noisy_member
 from gsp_householder.graphs._normalized_grid import normalized_grids
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
+from gsp_householder.graphs._pendant_cycles import pendant_cycles
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
@@ -219,7 +220,7 @@ from gsp_householder.graphs._torus_twins import torus_twins
 from gsp_householder.graphs._tree_search import MAX_NODES as TREE_SEARCH_MAX_N
 from gsp_householder.graphs._tree_search import SEED as TREE_SEARCH_SEED
 from gsp_householder.graphs._tree_search import remembered_searches, search_tree
-from gsp_householder.graphs._twin_cliques import without_twin_cliques
+from gsp_householder.graphs._twin_cliques import with_twin_cliques, without_twin_cliques
 from gsp_householder.graphs._twin_split import twin_split
 from gsp_householder.graphs._twin_superset import (
     component_graph,
@@ -1691,6 +1692,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     # last, as its candidates are read by no other check
     _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension, behind,
                                exact, _fitted_noise(history))
+    _list_local_twins(basis, ranked[0], laps, history, family_dimension, exact,
+                      _fitted_noise(history))
     # the complement of an equal-weight graph shares its eigenvectors however dense: a
     # flag, not a warning (every sparse unweighted answer has it); equal weights judged
     # at the level the complement check above took (``exact_search_noise`` kept it)
@@ -2611,6 +2614,66 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
         f"tell them apart, and the sparsest is returned (the others are among the "
         f"candidates)",
         AmbiguousGraphWarning)
+
+
+def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool,
+                      noise: float) -> None:
+    """List among the candidates ``laps`` the denser graphs with equal weights that the
+    graph returned (``found``, a ``ranked`` entry) has local twins in, when they fit the
+    eigenvectors as well:
+
+    - closed pendant paths (``_pendant_cycles.pendant_cycles``): two pendant paths of one
+      length on one node replaced by a cycle through it, one edge more,
+      ``history["pendant_cycle_edges"]`` their edge counts;
+    - completed twins (``_twin_cliques.with_twin_cliques``): every class of non-adjacent
+      twins joined into a clique, ``history["completed_twin_edges"]`` its edge count.
+
+    No warning: the eigenvectors do not tell these graphs from the graph returned, and
+    the sparser is the graph sought on most graphs with such paths or twins (a random
+    tree with sibling leaves, or two pendant paths of two nodes on one node), while the
+    denser is on others (a tadpole, returned as a spider; a lollipop, returned as a
+    tree). They come right after the graph returned (``_list_next``), so that a
+    caller who knows which to expect finds them.
+
+    Asked for a member of a family (``family_dimension`` above 1) of a combinatorial
+    Laplacian with no eigenvalue order, on at most ``FAMILY_SEARCH_MAX_N`` nodes, with
+    equal weights: within ``EQUAL_WEIGHT_CV`` on ``exact`` eigenvectors, to the level
+    ``noise`` it was found at otherwise (``_equal_within_noise``)."""
+    W = found[3]
+    if (family_dimension < 2 or basis["kind"] != "combinatorial" or basis["ordered"]
+            or W.shape[0] > FAMILY_SEARCH_MAX_N or not (exact or noise > EXACT_NOISE)):
+        return
+    if exact and weight_cv(sp.triu(W, 1).data) > EQUAL_WEIGHT_CV:
+        return
+    if not exact and not _equal_within_noise(basis, W, noise):
+        return
+    level = 0.0 if exact else noise
+    cycles = pendant_cycles(basis, W, level)
+    cliques = with_twin_cliques(basis, W, level)
+    twins = [*cycles, *([] if cliques is None else [cliques])]
+    edges = _list_next(laps, history, twins, basis)
+    if cycles:
+        history["pendant_cycle_edges"] = edges[:len(cycles)]
+    if cliques is not None:
+        history["completed_twin_edges"] = edges[-1]
+
+
+def _list_next(laps, history, graphs, basis) -> list[int]:
+    """Put the graphs of weights ``graphs`` among the candidates ``laps`` right after the
+    graph returned, in their order (``history["candidate_edges"]`` follows), each unless
+    a candidate has its edges already; the last candidate stays last, as the warnings
+    that name it say. Returns their edge counts."""
+    position = 1
+    counts = []
+    for W in graphs:
+        upper = sp.triu(W, 1)
+        counts.append(int(upper.nnz))
+        if any(laplacian_edge_key(L) == edge_key(upper) for L in laps):
+            continue
+        laps.insert(position, _laplacian(W, basis))
+        history["candidate_edges"].insert(position, int(upper.nnz))
+        position += 1
+    return counts
 
 
 def _fits_unequal(basis, found, family_dimension, exact: bool, noise: float) -> bool:

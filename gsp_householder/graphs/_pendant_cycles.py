@@ -1,0 +1,131 @@
+"""Two pendant paths of one length on one node, and the cycle through that node that
+has their eigenvectors.
+
+Let a node $q$ of a graph carry two pendant paths of $m \\ge 2$ nodes each,
+$q - a_1 - \\dots - a_m$ and $q - b_1 - \\dots - b_m$ (the $a_i$, $b_i$ of degree 2 but
+the leaves $a_m$, $b_m$), with equal weights. Swapping the two paths is an automorphism,
+so the eigenvectors are symmetric or antisymmetric across them. Replace the $2m$ edges
+of the two paths by the cycle $C_{2m+1}$ through $q$ that visits the nodes in the
+order
+
+$$q,\\ a_1,\\ b_2,\\ a_3,\\ \\dots \\ (\\text{$a$ at odd, $b$ at even steps up to } m),
+\\ \\dots,\\ b_3,\\ a_2,\\ b_1$$
+
+(step $c \\le m$ goes to path position $(-1)^c c$, step $c > m$ to $(-1)^{c'+1} c'$
+with $c' = 2m + 1 - c$; negative positions are the $a$, positive ones the $b$). The
+graph so made has one edge more, equal weights, and the same eigenvectors: its Laplacian
+commutes with the first one (checked to rounding on the tadpoles $(5, 6)$, $(7, 5)$,
+$(9, 4)$ and on every such pair of `random_labeled_tree` of 60 to 200 nodes, seeds 0-8).
+For $m = 1$ the cycle is a triangle: the edge between two sibling leaves (twins).
+
+So exact eigenvectors do not tell a tree with two pendant paths of $m$ nodes on one node
+from the graph with those paths closed into a cycle: `tadpole_graph(2m + 1, k)` is the
+closed form of a spider with legs $m$, $m$ and $k$, and `infer_laplacian` returns the
+spider (the sparsest). The same choice is made, rightly, on every random tree with such a
+pair of legs (two pendant paths of two nodes are common: 5 nodes of 100 in
+`random_labeled_tree(100, seed=8)`). No rule on the eigenvectors can tell the two cases
+apart, so the cycles are listed among the candidates (``pendant_cycles``) and not warned
+of, as sibling leaves are not (section "Cliques hanging off one node" of the docs).
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residuals
+from gsp_householder.graphs._thresholds import FITS_EXACTLY
+
+
+def pendant_path_pairs(W) -> list[tuple[int, list[int], list[int]]]:
+    """Every pair of pendant paths of one length $m \\ge 2$ on one node of the graph of
+    weights ``W`` (symmetric, sparse): ``(q, a, b)``, with ``a`` and ``b`` the paths'
+    nodes from the one next to ``q`` to the leaf.
+
+    A pendant path runs from a leaf through nodes of degree 2 to a node ``q`` of degree
+    at least 3 (a graph that is a path has none).
+
+    >>> import networkx as nx
+    >>> G = nx.Graph([(0, 1), (1, 2), (0, 3), (3, 4), (0, 5)])
+    >>> pendant_path_pairs(nx.to_scipy_sparse_array(G, nodelist=range(6)))
+    [(0, [1, 2], [3, 4])]
+    """
+    A = sp.csr_array(W)
+    degree = np.diff(A.indptr)
+    legs: dict[tuple[int, int], list[list[int]]] = {}
+    for leaf in np.flatnonzero(degree == 1).tolist():
+        path, previous, node = [leaf], -1, leaf
+        while True:
+            step = [
+                u for u in A.indices[A.indptr[node] : A.indptr[node + 1]].tolist() if u != previous
+            ]
+            previous, node = node, step[0]
+            if degree[node] != 2:
+                break
+            path.append(node)
+        if degree[node] >= 3 and len(path) >= 2:
+            legs.setdefault((node, len(path)), []).append(path[::-1])
+    return [
+        (q, a, b)
+        for (q, _), paths in sorted(legs.items())
+        for a, b in itertools.combinations(paths, 2)
+    ]
+
+
+def cycle_order(q: int, a: list[int], b: list[int]) -> list[int]:
+    """The nodes of the cycle through ``q`` that closes the pendant paths ``a`` and
+    ``b`` (each from the node next to ``q`` to the leaf), in the order the module's
+    docstring gives.
+
+    >>> cycle_order(0, [1, 2], [3, 4])
+    [0, 1, 4, 2, 3]
+    """
+    m = len(a)
+    order = [q]
+    for c in range(1, 2 * m + 1):
+        position = (-1) ** c * c if c <= m else (-1) ** (2 * m + 2 - c) * (2 * m + 1 - c)
+        order.append(a[-position - 1] if position < 0 else b[position - 1])
+    return order
+
+
+def closed_pair(W, q: int, a: list[int], b: list[int]) -> sp.csr_array:
+    """The weights ``W`` with the pendant paths ``a`` and ``b`` on ``q`` replaced by the
+    cycle of ``cycle_order``, every edge of it at the paths' mean weight."""
+    W = sp.lil_array(sp.csr_array(W, dtype=float))
+    old = [*zip([q, *a[:-1]], a, strict=True), *zip([q, *b[:-1]], b, strict=True)]
+    weight = float(np.mean([W[i, j] for i, j in old]))
+    for i, j in old:
+        W[i, j] = W[j, i] = 0.0
+    order = cycle_order(q, a, b)
+    for i, j in zip(order, order[1:] + order[:1], strict=True):
+        W[i, j] = W[j, i] = weight
+    W = sp.csr_array(W)
+    W.eliminate_zeros()
+    return W
+
+
+def pendant_cycles(basis, W, noise: float) -> list[sp.csr_array]:
+    """The graphs made from the graph of weights ``W`` by closing one pair of its
+    pendant paths into a cycle (``pendant_path_pairs``, ``closed_pair``), both ways
+    round (the paths swapped), that fit the eigenvectors as well as ``W``: to
+    ``FITS_EXACTLY`` at no ``noise``, else as `_equal_graph_fits` asks at ``noise``.
+    ``W`` has equal weights (the caller checks)."""
+    pairs = pendant_path_pairs(W)
+    if not pairs:
+        return []
+    reference = None if noise <= 0.0 else _residuals(basis, W)
+    out = []
+    for q, a, b in pairs:
+        for first, second in ((a, b), (b, a)):
+            A = closed_pair(W, q, first, second)
+            if reference is None:
+                fits = _residuals(basis, A)[0] <= FITS_EXACTLY
+            else:
+                fits = _equal_graph_fits(basis, A, reference, noise)
+            if fits:
+                out.append(A)
+    return out

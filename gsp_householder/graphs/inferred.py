@@ -182,6 +182,13 @@ class InferredLaplacian:
         2); a
         ``ConvergenceWarning`` when they are too many for the graph to be within 0.95
         in F1 of a graph that has them.
+        ``"pendant_cycle_edges"`` and ``"completed_twin_edges"``, when the graph has
+        equal weights and denser graphs with equal weights made from it locally fit the
+        eigenvectors as well (no warning; they are the candidates right after it): two
+        pendant paths of one length on one node closed into a cycle through it (a
+        tadpole beside the spider returned; module ``_pendant_cycles``), and its classes
+        of non-adjacent twins joined into cliques (a lollipop beside the tree
+        returned); their edge counts.
     """
 
     laplacian: sp.csr_array

@@ -2663,13 +2663,18 @@ def _list_next(laps, history, graphs, basis) -> list[int]:
     graph returned, in their order (``history["candidate_edges"]`` follows), each unless
     a candidate has its edges already; the last candidate stays last, as the warnings
     that name it say. Returns their edge counts."""
+    if not graphs:
+        return []
     position = 1
     counts = []
+    seen = {laplacian_edge_key(L) for L in laps}
     for W in graphs:
         upper = sp.triu(W, 1)
         counts.append(int(upper.nnz))
-        if any(laplacian_edge_key(L) == edge_key(upper) for L in laps):
+        key = edge_key(upper)
+        if key in seen:
             continue
+        seen.add(key)
         laps.insert(position, _laplacian(W, basis))
         history["candidate_edges"].insert(position, int(upper.nnz))
         position += 1

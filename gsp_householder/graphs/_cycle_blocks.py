@@ -13,14 +13,17 @@ The blocks are read from the eigenvectors: a heavy chain has columns of its own,
 with at least ``MIN_COS`` squared of its squared norm on the chain's few nodes
 (`heavy_blocks`, at most ``MAX_BLOCK`` nodes). A block whose nodes lie within
 ``MAX_BLOCK`` consecutive places of the order gives a window: those places, their
-nodes in every order.
+nodes in every order. A block spread wider (a node of it far from the others: node 850
+of ``RandomRing(1000, seed=9)``, draw 0, six places from its neighbours after the
+swaps) gives each of its nodes moved next to each other one, on either side, the nodes
+between shifted by one place.
 
-Each order of a window is scored by the support misfit of its cycle
+Each move is scored by the support misfit of its cycle
 (``_cycle_repair.support_misfit``, the smallest eigenvalue of the Gram $M$ of the pair
-rows off the cycle), computed exactly but without an eigensolve: the orders of a window
-change the edges at its places only, so their Gram is $M' = M + C S C^T$ with the rows
-$C$ of the edges given up ($S = +1$) and taken ($S = -1$), $r \\le 2 (w + 1)$ of them for
-a window of $w$ places. With $M = Q \\Lambda Q^T$ (one eigensolve per order descended
+rows off the cycle), computed exactly but without an eigensolve: a move changes the
+edges at its places only (a window of $w$ places: $r \\le 2 (w + 1)$ of them; a node moved:
+$r \\le 6$), so its Gram is $M' = M + C S C^T$ with the rows $C$ of the edges given up
+($S = +1$) and taken ($S = -1$). With $M = Q \\Lambda Q^T$ (one eigensolve per order descended
 from) and $P = Q^T C$, the number of eigenvalues of $M'$ below $\\mu$ is (Haynsworth's
 inertia additivity)
 

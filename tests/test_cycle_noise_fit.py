@@ -104,3 +104,21 @@ def test_cycle_with_a_chord_of_more_nodes_not_read():
     G.add_edge(0, 150, weight=1.0)
     basis = _basis(_bench_input(G, 0))
     assert weighted_cycle(basis) is None
+
+
+def test_a_step_that_overflows_the_weights_is_no_decrease_and_warns_nothing():
+    # a step in log w beyond the float range (the lognormal sigma 2 cycles' first
+    # steps) is read as one that does not lower f, as a halving step needs, without
+    # numpy's overflow warnings; a finite step is scored as before
+    from gsp_householder.graphs._cycle_noise_fit import _trial
+
+    _, W, fit = _ring_fit(40, 3, 1)
+    w = sp.triu(W, 1).tocoo().data
+    xi = np.zeros_like(w)
+    xi[0] = 1e4
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        trial, value = _trial(fit, w, xi)
+        assert value == np.inf
+        trial, value = _trial(fit, w, xi / 2.0**20)
+    assert np.all(np.isfinite(trial)) and value == pytest.approx(fit.value(trial))

@@ -150,6 +150,19 @@ def _column_norms(adjoint: Callable[[np.ndarray], np.ndarray], rows: int) -> np.
     return np.maximum(norms, 1e-12 * norms.max())
 
 
+def _trial(fit: _CycleNoiseFit, w: np.ndarray, xi: np.ndarray) -> tuple[np.ndarray, float]:
+    """The weights ``w`` moved by the step ``xi`` in their logarithms and their $f$,
+    infinite where the step overflows them (lognormal weights of $\\sigma = 2$: a step
+    of the order of the weights' spread), so that it is halved as one that does not
+    lower $f$."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        trial = w * np.exp(xi)
+        if not np.all(np.isfinite(trial)):
+            return trial, np.inf
+        value = fit.value(trial)
+    return trial, (value if np.isfinite(value) else np.inf)
+
+
 def noise_scaled_weights(
     basis, W: sp.csr_array, accept: Callable[[sp.csr_array], bool]
 ) -> sp.csr_array | None:
@@ -180,8 +193,7 @@ def noise_scaled_weights(
     for _ in range(MAX_STEPS):
         xi = fit.step(w)
         for halving in range(MAX_HALVINGS + 1):
-            trial = w * np.exp(xi / 2.0**halving)
-            value = fit.value(trial)
+            trial, value = _trial(fit, w, xi / 2.0**halving)
             if value < current:
                 break
         if not value < current:

@@ -214,3 +214,23 @@ def test_a_tree_with_an_extra_edge_refused_then_read_at_a_larger_level():
     W = sign_program_tree(V, basis, r)
     fresh = sign_program_tree(V, _basis(V), r)
     assert W is not None and _same_weights(W, fresh)
+
+
+@pytest.mark.parametrize("n, p, seed", [(60, 0.5, 3), (80, 0.25, 2)])
+def test_a_dense_graph_ends_the_read_after_one_solve(monkeypatch, n, p, seed):
+    # the first optimum puts most of the weight (0.59, 0.68) outside the pairs of
+    # largest leverage: no tree is read, and no other draw either (every tree read
+    # there is refused, and the read went on for dozens of solves)
+    calls = []
+    solve = spt.WarmProgram.solve
+
+    def counted(self, cost):
+        calls.append(1)
+        assert len(calls) <= 3, "the read goes on past its first solves"
+        return solve(self, cost)
+
+    monkeypatch.setattr(spt.WarmProgram, "solve", counted)
+    G = nx.gnp_random_graph(n, p, seed=seed)
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, seed)
+    assert sign_program_tree(V, _basis(V), 1e-3) is None
+    assert len(calls) == 1

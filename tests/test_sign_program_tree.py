@@ -214,3 +214,27 @@ def test_a_tree_with_an_extra_edge_refused_then_read_at_a_larger_level():
     W = sign_program_tree(V, basis, r)
     fresh = sign_program_tree(V, _basis(V), r)
     assert W is not None and _same_weights(W, fresh)
+
+
+def test_a_program_whose_rows_grew_is_solved_cold(monkeypatch):
+    # tree(60, 1) refused at a tenth of the truth's residual: each of the three starts
+    # adds violated rows once; the program with them is built anew (the support's 600
+    # rows and the 120 added, in order) and solved from no basis, never grown in place
+    G, V, r, calls, basis = _tree_60_read(monkeypatch)
+    built, grown = [], []
+    init, add_rows = spt.WarmProgram.__init__, spt.WarmProgram.add_rows
+
+    def counted_init(self, A_ub, *args, **kwargs):
+        built.append(len(A_ub))
+        init(self, A_ub, *args, **kwargs)
+
+    def counted_add_rows(self, A, b):
+        grown.append(len(b))
+        add_rows(self, A, b)
+
+    monkeypatch.setattr(spt.WarmProgram, "__init__", counted_init)
+    monkeypatch.setattr(spt.WarmProgram, "add_rows", counted_add_rows)
+    assert sign_program_tree(V, basis, r / 10.0) is None
+    assert grown == []
+    assert built == [600, 720] * 3
+    assert len(calls) == 9

@@ -220,7 +220,7 @@ def test_a_program_whose_rows_grew_is_solved_cold(monkeypatch):
     # tree(60, 1) refused at a tenth of the truth's residual: each of the three starts
     # adds violated rows once; the program with them is built anew (the support's 600
     # rows and the 120 added, in order) and solved from no basis, never grown in place
-    G, V, r, calls, basis = _tree_60_read(monkeypatch)
+    _, V, r, calls, basis = _tree_60_read(monkeypatch)
     built, grown = [], []
     init, add_rows = spt.WarmProgram.__init__, spt.WarmProgram.add_rows
 

@@ -218,8 +218,9 @@ def test_a_tree_with_an_extra_edge_refused_then_read_at_a_larger_level():
 
 def test_a_program_whose_rows_grew_is_solved_cold(monkeypatch):
     # tree(60, 1) refused at a tenth of the truth's residual: each of the three starts
-    # adds violated rows once; the program with them is built anew (the support's 600
-    # rows and the 120 added, in order) and solved from no basis, never grown in place
+    # adds violated rows once, the 120 most violated of more; the program with them is
+    # built anew (the support's 600 rows and the 120, in order) and solved from no
+    # basis, never grown in place
     _, V, r, calls, basis = _tree_60_read(monkeypatch)
     built, grown = [], []
     init, add_rows = spt.WarmProgram.__init__, spt.WarmProgram.add_rows

@@ -234,3 +234,28 @@ def test_a_dense_graph_ends_the_read_after_one_solve(monkeypatch, n, p, seed):
     V = audit_input(fourier_basis(G).eigenvectors, 1e-3, seed)
     assert sign_program_tree(V, _basis(V), 1e-3) is None
     assert len(calls) == 1
+
+
+def test_a_program_whose_rows_grew_is_solved_cold(monkeypatch):
+    # tree(60, 1) refused at a tenth of the truth's residual: each of the three starts
+    # adds violated rows once, the 120 most violated of more; the program with them is
+    # built anew (the support's 600 rows and the 120, in order) and solved from no
+    # basis, never grown in place
+    _, V, r, calls, basis = _tree_60_read(monkeypatch)
+    built, grown = [], []
+    init, add_rows = spt.WarmProgram.__init__, spt.WarmProgram.add_rows
+
+    def counted_init(self, A_ub, *args, **kwargs):
+        built.append(len(A_ub))
+        init(self, A_ub, *args, **kwargs)
+
+    def counted_add_rows(self, A, b):
+        grown.append(len(b))
+        add_rows(self, A, b)
+
+    monkeypatch.setattr(spt.WarmProgram, "__init__", counted_init)
+    monkeypatch.setattr(spt.WarmProgram, "add_rows", counted_add_rows)
+    assert sign_program_tree(V, basis, r / 10.0) is None
+    assert grown == []
+    assert built == [600, 720] * 3
+    assert len(calls) == 9

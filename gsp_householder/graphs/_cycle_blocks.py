@@ -51,7 +51,7 @@ import itertools
 import numpy as np
 import scipy.linalg
 
-from gsp_householder.graphs._basis_input import MIN_COS
+from gsp_householder.graphs._cycle_read import column_blocks
 from gsp_householder.graphs._cycle_repair import REPAIR_ROUNDS, _band_pairs
 from gsp_householder.graphs._edge_test_descent import anchored_pair_gram
 
@@ -134,18 +134,7 @@ def heavy_blocks(V, zero_column: int) -> list[np.ndarray]:
     ``MAX_BLOCK``) on which it has at least ``MIN_COS`` squared of its squared norm,
     when there are so few (``_cycle_read.heavy_groups`` without merging: the columns of
     a long heavy chain share nodes, and merged they outgrow ``MAX_BLOCK``)."""
-    V = np.asarray(V)
-    blocks = []
-    for k in range(V.shape[1]):
-        if k == zero_column:
-            continue
-        squares = V[:, k] ** 2
-        top = np.argsort(squares)[::-1][:MAX_BLOCK]
-        shares = np.cumsum(squares[top]) / float(squares.sum())
-        size = int(np.searchsorted(shares, MIN_COS**2)) + 1
-        if 2 <= size <= MAX_BLOCK:
-            blocks.append(top[:size])
-    return blocks
+    return column_blocks(V, zero_column, MAX_BLOCK)
 
 
 def _block_places(position: np.ndarray, block: np.ndarray, n: int) -> tuple[int, int]:

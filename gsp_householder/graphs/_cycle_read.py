@@ -69,6 +69,24 @@ ROUND_SLACK = 1e-5
 WINDING_PAIRS = 4
 
 
+def column_blocks(V, zero_column: int, largest: int) -> list[np.ndarray]:
+    """For each column of ``V`` but ``zero_column``, the fewest nodes (two to
+    ``largest``, heaviest first) on which it has at least ``MIN_COS`` squared of its
+    squared norm, when there are so few."""
+    V = np.asarray(V)
+    blocks = []
+    for k in range(V.shape[1]):
+        if k == zero_column:
+            continue
+        squares = V[:, k] ** 2
+        top = np.argsort(squares)[::-1][:largest]
+        shares = np.cumsum(squares[top]) / float(squares.sum())
+        size = int(np.searchsorted(shares, MIN_COS**2)) + 1
+        if 2 <= size <= largest:
+            blocks.append(top[:size])
+    return blocks
+
+
 def heavy_groups(V, zero_column: int) -> list[list[int]]:
     """The heavy groups of the module docstring: for each column of ``V`` but
     ``zero_column``, the fewest nodes (two to ``MAX_GROUP``) on which it has at least
@@ -85,18 +103,11 @@ def heavy_groups(V, zero_column: int) -> list[list[int]]:
         return a
 
     grouped = set()
-    for k in range(V.shape[1]):
-        if k == zero_column:
-            continue
-        squares = V[:, k] ** 2
-        top = np.argsort(squares)[::-1][:MAX_GROUP]
-        shares = np.cumsum(squares[top]) / float(squares.sum())
-        size = int(np.searchsorted(shares, MIN_COS**2)) + 1
-        if 2 <= size <= MAX_GROUP:
-            nodes = [int(a) for a in top[:size]]
-            grouped.update(nodes)
-            for a in nodes[1:]:
-                parent[root(a)] = root(nodes[0])
+    for block in column_blocks(V, zero_column, MAX_GROUP):
+        nodes = [int(a) for a in block]
+        grouped.update(nodes)
+        for a in nodes[1:]:
+            parent[root(a)] = root(nodes[0])
     groups: dict[int, list[int]] = {}
     for a in sorted(grouped):
         groups.setdefault(root(a), []).append(a)

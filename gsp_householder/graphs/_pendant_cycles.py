@@ -37,8 +37,8 @@ import itertools
 import numpy as np
 import scipy.sparse as sp
 
-from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residuals
-from gsp_householder.graphs._thresholds import FITS_EXACTLY
+from gsp_householder.graphs._laplacian_fit import _residuals
+from gsp_householder.graphs._twin_cliques import fits_as_well
 
 
 def pendant_path_pairs(W) -> list[tuple[int, list[int], list[int]]]:
@@ -111,8 +111,8 @@ def closed_pair(W, q: int, a: list[int], b: list[int]) -> sp.csr_array:
 def pendant_cycles(basis, W, noise: float) -> list[sp.csr_array]:
     """The graphs made from the graph of weights ``W`` by closing one pair of its
     pendant paths into a cycle (``pendant_path_pairs``, ``closed_pair``), both ways
-    round (the paths swapped), that fit the eigenvectors as well as ``W``: to
-    ``FITS_EXACTLY`` at no ``noise``, else as `_equal_graph_fits` asks at ``noise``.
+    round (the paths swapped), that fit the eigenvectors as well as ``W``
+    (`_twin_cliques.fits_as_well`: to rounding at no ``noise``, else at ``noise``).
     ``W`` has equal weights (the caller checks)."""
     pairs = pendant_path_pairs(W)
     if not pairs:
@@ -122,10 +122,6 @@ def pendant_cycles(basis, W, noise: float) -> list[sp.csr_array]:
     for q, a, b in pairs:
         for first, second in ((a, b), (b, a)):
             A = closed_pair(W, q, first, second)
-            if reference is None:
-                fits = _residuals(basis, A)[0] <= FITS_EXACTLY
-            else:
-                fits = _equal_graph_fits(basis, A, reference, noise)
-            if fits:
+            if fits_as_well(basis, A, reference, noise):
                 out.append(A)
     return out

@@ -119,6 +119,15 @@ def with_twin_cliques(basis, W, noise: float) -> sp.csr_array | None:
     keep = rows != cols
     joined = sp.coo_array((np.full(keep.sum(), weight), (rows[keep], cols[keep])), shape=W.shape)
     A = sp.csr_array(W + joined)
+    reference = None if noise <= 0.0 else _residuals(basis, W)
+    return A if fits_as_well(basis, A, reference, noise) else None
+
+
+def fits_as_well(basis, A, reference, noise: float) -> bool:
+    """Whether the graph of weights ``A``, made from an equal-weight answer, fits the
+    eigenvectors as well as it: to ``FITS_EXACTLY`` at no ``noise`` (exact eigenvectors;
+    ``reference`` unused), else as `_equal_graph_fits` asks at ``noise`` against the
+    answer's residuals ``reference`` (``_residuals``)."""
     if noise <= 0.0:
-        return A if _residuals(basis, A)[0] <= FITS_EXACTLY else None
-    return A if _equal_graph_fits(basis, A, _residuals(basis, W), noise) else None
+        return _residuals(basis, A)[0] <= FITS_EXACTLY
+    return _equal_graph_fits(basis, A, reference, noise)

@@ -1,6 +1,7 @@
 """The grid read behind the graph the searches found from noisy normalized eigenvectors
 (``laplacian_inference._grid_behind``): a relabelled grid that does not fit, a denser
-member that fits no better, and the searches' warnings about a graph not returned."""
+member that fits no better, a denser graph the searches found (the 9 x 9 grid's), and the
+searches' warnings about a graph not returned."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import warnings
 
 import networkx as nx
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled, stored_eigenvectors
 
@@ -33,6 +35,16 @@ def _infer(V):
         warnings.simplefilter("always")
         result = infer_laplacian(V, laplacian="normalized", rng=0)
     return result, caught
+
+
+@pytest.fixture(scope="module")
+def perturbed_9x9():
+    """The normalized 9 x 9 grid, its Fourier basis, and `_infer` on its eigenvectors
+    perturbed by 1e-3 (draw 1) and shuffled (draw 1): one inference read by the tests
+    on the grid behind a denser graph and on the searches' warnings."""
+    G, _ = _grid(9, 9)
+    B = fourier_basis(G, laplacian="normalized")
+    return (G, B, *_infer(shuffled(perturbed(B.eigenvectors, 1e-3, 1), 1)))
 
 
 def test_a_relabelled_grid_that_does_not_fit_gives_way_to_the_grid_read():
@@ -69,11 +81,27 @@ def test_perturbed_grid_behind_a_denser_member_that_fits_no_better_is_returned()
     assert max(compare_graphs(B.laplacian, C)["f1"] for C in result.candidates) == 1.0
 
 
-def test_searches_warnings_about_a_graph_not_returned_are_kept_in_the_history():
+def test_perturbed_square_grid_behind_a_denser_graph_is_returned(perturbed_9x9):
+    # main: the complete graph (3240 edges, F1 0.085), no grid among the candidates; the
+    # grid read from the degrees and spectrum fits better (both residuals) and is sparser
+    G, B, result, caught = perturbed_9x9
+    assert any(issubclass(w.category, AmbiguousGraphWarning) for w in caught)
+    assert result.n_edges == 144
+    # the graph the searches found (the complete graph with one BLAS thread, a weighted
+    # member of 230 edges with the kernels' threads: the path follows their last bits)
+    # is denser and kept among the candidates
+    found = 144 + result.history["normalized_grid_edges"]
+    assert found > 144
+    assert found in result.history["candidate_edges"]
+    L = result.laplacian.toarray()
+    edges = ((np.abs(L) > 1e-9) & ~np.eye(81, dtype=bool)).astype(float)
+    assert nx.is_isomorphic(nx.from_numpy_array(edges), G)  # the grid or a twin
+    assert max(compare_graphs(B.laplacian, C)["f1"] for C in result.candidates) == 1.0
+
+
+def test_searches_warnings_about_a_graph_not_returned_are_kept_in_the_history(perturbed_9x9):
     # main: the complete graph's ConvergenceWarning beside the grid's that replaced it
-    G, _ = _grid(9, 9)
-    B = fourier_basis(G, laplacian="normalized")
-    result, caught = _infer(shuffled(perturbed(B.eigenvectors, 1e-3, 1), 1))
+    _, _, result, caught = perturbed_9x9
     assert result.n_edges == 144 and result.history["normalized_grid_edges"] > 0
     given = {str(w.message) for w in caught}
     kept = result.history.get("searches_warnings", [])

@@ -3,6 +3,7 @@ eigenvalue."""
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import networkx as nx
@@ -307,38 +308,24 @@ def test_cycle_with_chord_found_behind_denser_vertices_and_the_graph_found(seed)
 
 
 @pytest.mark.parametrize("draw", [0, 2])
-def test_perturbed_cycle_with_chord_found_behind_a_denser_member(draw):
+def test_perturbed_cycle_with_chord_found_behind_a_denser_member(noisy_cycle_with_chord, draw):
     # the seventh audit's cycle(40) with a chord perturbed by 1e-3 (draws 0 and 2): the
     # noisy searches end at an equal-weight graph of 57 edges (family 10 and 13); the
     # truth fits as well (rotation residual 1.001 and 0.96 times) and its entries above
     # the noise are the vertex of 4 of the 39 programs minimising one eigenvalue; fails
     # before the scan ran on noisy eigenvectors (57 edges returned)
-    B = fourier_basis(_cycle_with_chord())
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = infer_laplacian(audit_input(B.eigenvectors, 1e-3, draw), rng=0)
+    B, res, caught, _ = noisy_cycle_with_chord(draw)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["extreme_members"] == (57, 41)
     assert "extreme_members_unconfirmed" not in res.history
     assert not caught
 
 
-def test_noisy_members_fit_as_well_with_fewer_edges(monkeypatch):
+def test_noisy_members_fit_as_well_with_fewer_edges(noisy_cycle_with_chord):
     # every member read on noisy eigenvectors is a connected equal-weight graph with
     # fewer edges than the graph found that fits them as well
-    B = fourier_basis(_cycle_with_chord())
-    V = audit_input(B.eigenvectors, 1e-3, 0)
-    calls = []
-    original = laplacian_inference.extreme_scan
-
-    def capture(B_, basis, found, noise=0.0, family_dimension=0):
-        calls.append((B_, basis, found, noise))
-        return original(B_, basis, found, noise, family_dimension)
-
-    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
-    _infer(V)
-    monkeypatch.undo()
-    (B_, basis, found, noise), *_ = calls
+    _, _, _, calls = noisy_cycle_with_chord(0)
+    (B_, basis, found, noise, _), *_ = calls
     assert noise > EXACT_NOISE and found[0] == 57
     members, reached = sparser_extreme_members(B_, basis, found, noise)
     assert members and reached >= 2
@@ -412,9 +399,10 @@ def test_largest_first_orders_the_unknowns_by_the_graph_eigenvalues():
     np.testing.assert_array_equal(order, np.argsort(-eigenvalues))
 
 
-def _solves_of_the_noisy_scan(monkeypatch, V):
-    """The inference, the graph found, its family's dimension, the noisy scan's answer,
-    the programs it solved and the inference's warnings."""
+def _scanned_inference(V):
+    """The inference on ``V``, its warnings and the arguments of its calls of
+    ``extreme_scan`` (the pair basis, the basis, the graph found, the noise level and
+    the family's dimension)."""
     calls = []
     original = laplacian_inference.extreme_scan
 
@@ -422,11 +410,35 @@ def _solves_of_the_noisy_scan(monkeypatch, V):
         calls.append((B_, basis, found, noise, family_dimension))
         return original(B_, basis, found, noise, family_dimension)
 
-    monkeypatch.setattr(laplacian_inference, "extreme_scan", capture)
-    with warnings.catch_warnings(record=True) as caught:
+    with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings(record=True) as caught:
+        patch.setattr(laplacian_inference, "extreme_scan", capture)
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
-    monkeypatch.undo()
+    return res, caught, calls
+
+
+@pytest.fixture(scope="module")
+def noisy_cycle_with_chord():
+    """``_scanned_inference`` of the audit's cycle(40) with a chord perturbed by 1e-3 (by
+    draw): each draw inferred once for the module, the tests that read the same draw
+    sharing it; the calls' arguments are copies, which a test's own scan may change."""
+    inferred = {}
+
+    def scanned(draw):
+        if draw not in inferred:
+            B = fourier_basis(_cycle_with_chord())
+            inferred[draw] = (B, *_scanned_inference(audit_input(B.eigenvectors, 1e-3, draw)))
+        B, res, caught, calls = inferred[draw]
+        return B, res, caught, copy.deepcopy(calls)
+
+    return scanned
+
+
+def _solves_of_the_noisy_scan(monkeypatch, V, scanned=None):
+    """The inference, the graph found, its family's dimension, the noisy scan's answer,
+    the programs it solved and the inference's warnings (``scanned``: the
+    ``_scanned_inference`` of ``V`` if already made)."""
+    res, caught, calls = scanned or _scanned_inference(V)
     (B_, basis, found, noise, dimension), *_ = calls
     assert noise > EXACT_NOISE
     solves = []
@@ -461,13 +473,15 @@ def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(monkeypatch, dr
 
 
 @pytest.mark.parametrize("draw", [0, 2])
-def test_noisy_member_found_by_the_largest_eigenvalues_programs(monkeypatch, draw):
+def test_noisy_member_found_by_the_largest_eigenvalues_programs(
+    monkeypatch, noisy_cycle_with_chord, draw
+):
     # draws 0 and 2: behind the 57-edge equal-weight graph found, the truth is the
     # vertex of the programs of the 4 largest of its eigenvalues: confirmed by the first
     # two programs (the 16th to 24th program before)
-    B = fourier_basis(_cycle_with_chord())
+    B, *scanned = noisy_cycle_with_chord(draw)
     res, found, _, members, reached, solves, _ = _solves_of_the_noisy_scan(
-        monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
+        monkeypatch, None, scanned
     )
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert found[0] == 57 and [m[0] for m in members] == [41] and reached == 2

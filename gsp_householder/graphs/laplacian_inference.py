@@ -1610,9 +1610,9 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             and "equally_sparse_edges" not in history):
         _cayley_twin_warning(basis, ranked, laps, history)
     if (not exact and ties > 0.0 and ranked[0][0] < B.n_pairs and not basis["ordered"]
-            and not basis.get("twin_class")
-            and not {"equally_sparse_edges", "cayley_twin_edges"} & history.keys()):
-        _regular_twin_warning(basis, B, ranked, laps, history, ties)
+            and not basis.get("twin_class")):
+        _regular_twin_warning(basis, B, ranked, laps, history, ties, warned=bool(
+            {"equally_sparse_edges", "cayley_twin_edges"} & history.keys()))
     if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")):
         _denser_than_grid(basis, ranked, laps, history,
@@ -2391,15 +2391,17 @@ def _cayley_twin_warning(basis, ranked, laps, history) -> None:
                    f"are among the candidates)", AmbiguousGraphWarning)
 
 
-def _regular_twin_warning(basis, B, ranked, laps, history, noise: float) -> None:
+def _regular_twin_warning(basis, B, ranked, laps, history, noise: float,
+                          warned: bool = False) -> None:
     """Warn (`AmbiguousGraphWarning`) when the graph returned, a regular graph with equal
     weights found on noisy eigenvectors at the level ``noise``, has twins that fit them
     as well: regular graphs with as many edges and equal weights among the members of
     the noisy constant-diagonal family (``regular_twins``); those not listed yet join the
-    candidates ``laps``, ``history["regular_twin_edges"]`` the edges of all. Asked when
-    no other check listed graphs as sparse (``_equally_sparse_warning``,
-    ``_cayley_twin_warning``): the perturbed Pappus graph (draw 0) was answered by a
-    twin alone, with no warning."""
+    candidates ``laps``, ``history["regular_twin_edges"]`` the edges of all. The
+    perturbed Pappus graph (draw 0) was answered by a twin alone, with no warning. When
+    another check has warned of graphs as sparse already (``warned``:
+    ``_equally_sparse_warning``, ``_cayley_twin_warning``) the twins are listed without a
+    second warning (draws 1 and 4: another twin listed and warned of, not the truth)."""
     W = ranked[0][3]
     twins = regular_twins(basis, B, W, noise)
     if not twins:
@@ -2407,6 +2409,8 @@ def _regular_twin_warning(basis, B, ranked, laps, history, noise: float) -> None
     history["regular_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]
     for A in twins:
         _list_candidate(laps, history, A, basis)
+    if warned:
+        return
     warn_at_caller(f"{len(twins)} other regular graph(s) with equal weights and as many "
                    f"edges as the graph inferred ({ranked[0][0]}) fit these noisy "
                    f"eigenvectors as well (members of the family of regular graphs with "

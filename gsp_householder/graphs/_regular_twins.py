@@ -3,8 +3,8 @@
 The eigenvectors that ``fourier_basis`` gives a regular graph with repeated eigenvalues
 (one basis of each eigenspace) are often those of other regular graphs with as many
 edges and equal weights: isomorphic twins that commute with the graph and split its
-eigenspaces differently (exact Heawood and Pappus graphs: 4 twins each among the
-candidates, warned). Perturbed, the truth and a twin fit the eigenvectors alike: a
+eigenspaces differently (the exact Pappus graph, draw 0: 4 twins among the candidates,
+warned). Perturbed, the truth and a twin fit the eigenvectors alike: a
 rotation of the basis inside an eigenspace of one is a rotation across eigenspaces of the
 other, and the expected residual $\\sigma^2 \\sum_{k \\ne l} (\\lambda_k - \\lambda_l)^2$
 depends on the spectrum alone, which isomorphic graphs share. The grouped search

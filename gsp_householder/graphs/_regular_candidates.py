@@ -218,16 +218,22 @@ def _equal_weight_vertices(B: PairBasis, basis, rng, level, edges) -> list:
     fit = constant_diagonal_fit(B, noisy=True)
     if fit is None:
         return []
-    draws = copy.deepcopy(rng)
+    return [c for c in drawn_members(B, fit, copy.deepcopy(rng))
+            if c[0] < edges and _equal_member(basis, c[3], level)]
+
+
+def drawn_members(B: PairBasis, fit, rng) -> list:
+    """The family ``fit``'s vertices at random objectives drawn from ``rng``, as many as
+    its whole budget ``DRAW_BUDGET / n`` (at least ``Fit.draws``), polished and ranked
+    (``rank_candidates``)."""
     lams = []
     for _ in range(max(fit.draws, DRAW_BUDGET // B.n)):
         ok, lam, _ = valid_in_span(B, fit.Lam, fit.tol, fit.floor, fit.hint,
-                                   objective=draws.standard_normal(fit.Lam.shape[1]),
+                                   objective=rng.standard_normal(fit.Lam.shape[1]),
                                    cache=fit.programs)
         if ok:
             lams.append(polish(B, lam, fit))
-    return [c for c in rank_candidates(B, lams, fit)
-            if c[0] < edges and _equal_member(basis, c[3], level)]
+    return rank_candidates(B, lams, fit)
 
 
 def _sparser_regular(B: PairBasis, basis, found, noisy, rng):

@@ -53,12 +53,12 @@ DRAWS_PER_DIRECTION = 4
 DRAW_BUDGET = 1000
 
 
-def _noisy_null(s):
+def _noisy_null(s, tail_size: int = NOISY_TAIL):
     """Mask of the singular values below the widest gap among the smallest
-    ``NOISY_TAIL + 1`` and their level relative to the largest, if that gap passes
+    ``tail_size + 1`` and their level relative to the largest, if that gap passes
     ``NOISY_GAP`` and the level ``NOISY_LEVEL``; else an empty mask."""
     null = np.zeros(s.size, dtype=bool)
-    tail = s[-(NOISY_TAIL + 1):]
+    tail = s[-(tail_size + 1):]
     ratios = tail[:-1] / np.maximum(tail[1:], 1e-300)
     k = int(np.argmax(ratios))
     level = float(tail[k + 1] / s[0])
@@ -105,18 +105,18 @@ def _diagonal_svd(B: PairBasis) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
     return None if B.diagonal[0] is None else B.diagonal
 
 
-def constant_diagonal_noise(B: PairBasis) -> float | None:
+def constant_diagonal_noise(B: PairBasis, tail_size: int = NOISY_TAIL) -> float | None:
     """The level of the noisy near-null space of the centred $Z$ (``_noisy_null``: the
-    relative singular value below the widest gap), or None when it has an exact null
-    space beyond $\\mathbf 1$ or no such gap; also None for grouped unknowns or a
-    non-constant ``u``."""
+    relative singular value below the widest gap among the smallest ``tail_size + 1``),
+    or None when it has an exact null space beyond $\\mathbf 1$ or no such gap; also
+    None for grouped unknowns or a non-constant ``u``."""
     centred = _centred_diagonal(B)
     if centred is None:
         return None
     s = np.linalg.svd(centred[0], compute_uv=False)
     if np.any(s <= NULL_LEVEL * s[0]):
         return None
-    null, level = _noisy_null(s)
+    null, level = _noisy_null(s, tail_size)
     return level if null.any() else None
 
 
@@ -142,14 +142,16 @@ def regular_draws(n: int, d: int) -> int:
     return max(RANDOM_OBJECTIVES, min(DRAWS_PER_DIRECTION * d, DRAW_BUDGET // n))
 
 
-def constant_diagonal_fit(B: PairBasis, floor=DEFAULT_FLOOR, noisy=False, dimension=None):
+def constant_diagonal_fit(B: PairBasis, floor=DEFAULT_FLOOR, noisy=False, dimension=None,
+                          tail_size: int = NOISY_TAIL):
     """A ``Fit`` on the valid Laplacians with a constant diagonal, or None.
 
     Only for one unknown per column and a combinatorial Laplacian (constant ``u``).
     With ``noisy``, when the centred diagonal has no exact null space, its near-null
-    space (``_noisy_null``) is searched at the noise level it shows; with ``dimension``
-    as well, that space is its ``dimension`` smallest directions instead, whatever the
-    gap above them, at the level of the largest of them.
+    space (``_noisy_null`` among the smallest ``tail_size + 1`` singular values) is
+    searched at the noise level it shows; with ``dimension`` as well, that space is its
+    ``dimension`` smallest directions instead, whatever the gap above them, at the
+    level of the largest of them.
     """
     centred = _diagonal_svd(B)
     if centred is None:
@@ -161,7 +163,7 @@ def constant_diagonal_fit(B: PairBasis, floor=DEFAULT_FLOOR, noisy=False, dimens
     noisy = noisy and not null.any()
     if noisy:
         if dimension is None:
-            null, noise = _noisy_null(s)
+            null, noise = _noisy_null(s, tail_size)
         else:
             null = np.arange(s.size) >= s.size - dimension
             noise = float(s[-dimension] / s[0])

@@ -179,6 +179,7 @@ from gsp_householder.graphs._regular_family import (
 )
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._regular_reading import regular_reading
+from gsp_householder.graphs._regular_twins import regular_twins
 from gsp_householder.graphs._result_checks import (
     EQUAL_WEIGHT_CV,
     _close_complement,
@@ -1608,6 +1609,10 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")
             and "equally_sparse_edges" not in history):
         _cayley_twin_warning(basis, ranked, laps, history)
+    if (not exact and ties > 0.0 and ranked[0][0] < B.n_pairs and not basis["ordered"]
+            and not basis.get("twin_class")):
+        _regular_twin_warning(basis, B, ranked, laps, history, ties, warned=bool(
+            {"equally_sparse_edges", "cayley_twin_edges"} & history.keys()))
     if ((exact or _fitted_noise(history) > 0.0) and ranked[0][0] < B.n_pairs
             and not basis["ordered"] and not basis.get("twin_class")):
         _denser_than_grid(basis, ranked, laps, history,
@@ -2384,6 +2389,34 @@ def _cayley_twin_warning(basis, ranked, laps, history) -> None:
                    f"({history['cayley_twin_edges']} edges): the eigenvectors do not tell "
                    f"them apart, and the graph returned may not be the graph sought (they "
                    f"are among the candidates)", AmbiguousGraphWarning)
+
+
+def _regular_twin_warning(basis, B, ranked, laps, history, noise: float,
+                          warned: bool = False) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the graph returned, a regular graph with equal
+    weights found on noisy eigenvectors at the level ``noise``, has twins that fit them
+    as well: regular graphs with as many edges and equal weights among the members of
+    the noisy constant-diagonal family (``regular_twins``); those not listed yet join the
+    candidates ``laps``, ``history["regular_twin_edges"]`` the edges of all. The
+    perturbed Pappus graph (draw 0) was answered by a twin alone, with no warning. When
+    another check has warned of graphs as sparse already (``warned``:
+    ``_equally_sparse_warning``, ``_cayley_twin_warning``) the twins are listed without a
+    second warning (draws 1 and 4: another twin listed and warned of, not the truth)."""
+    W = ranked[0][3]
+    twins = regular_twins(basis, B, W, noise)
+    if not twins:
+        return
+    history["regular_twin_edges"] = [int(sp.triu(A, 1).nnz) for A in twins]
+    for A in twins:
+        _list_candidate(laps, history, A, basis)
+    if warned:
+        return
+    warn_at_caller(f"{len(twins)} other regular graph(s) with equal weights and as many "
+                   f"edges as the graph inferred ({ranked[0][0]}) fit these noisy "
+                   f"eigenvectors as well (members of the family of regular graphs with "
+                   f"them, at the noise level it shows): the eigenvectors do not tell them "
+                   f"apart, and the graph returned may not be the graph sought (they are "
+                   f"among the candidates)", AmbiguousGraphWarning)
 
 
 def _unsearched_family_warning(basis, B, ranked, residual, history) -> None:

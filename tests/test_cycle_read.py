@@ -12,6 +12,7 @@ from _basis_inputs import perturbed, shuffled
 from test_edge_test_descent import _basis, _edges, _weights
 
 from gsp_householder import fourier_basis
+from gsp_householder.graphs import laplacian_inference as inference
 from gsp_householder.graphs._cycle_read import (
     cycle_order,
     heavy_groups,
@@ -120,6 +121,40 @@ def test_no_cycle_behind_a_tree():
     B = SimpleNamespace(n=60, n_pairs=60 * 59 // 2)
     assert _edge_test_descended(basis, B, [(59, 0.0, None, W)], history)[0] is None
     assert "cycle_read" not in history
+
+
+@pytest.mark.parametrize(("seed", "weighted"), [(3, False), (4, True)])
+def test_a_tree_found_is_not_descended_from(monkeypatch, seed, weighted):
+    """From a spanning tree found, whose missing-edges test shows non-edges, no cycle is
+    read and no descent made (no connected graph is sparser than a tree, and only a
+    sparser one is returned): the graph found stays, with the edge tests and the
+    split's record that the full path gives."""
+    G = nx.random_labeled_tree(60, seed=seed)
+    weights = np.random.default_rng(seed).lognormal(0.0, 1.0, 59) if weighted else None
+    for k, (u, v) in enumerate(G.edges):
+        G[u][v]["weight"] = 1.0 if weights is None else float(weights[k])
+    basis, _, _ = _setup(G, 0)
+    # the tree with one edge moved: the edge left out is a missing edge
+    u, v = next(iter(G.edges))
+    G.remove_edge(u, v)
+    a, b = (sorted(c) for c in nx.connected_components(G))
+    G.add_edge(a[-1], b[-1], weight=1.0)
+    W = sp.csr_array(_weights(G))
+    B = SimpleNamespace(n=60, n_pairs=60 * 59 // 2)
+    ranked = [(59, 0.0, None, W)]
+    full = {"noise": 1e-4}
+    _, tested = _edge_test_descended(basis, B, ranked, full)
+    assert tested[1] is not None and tested[1]["count"] > 0
+
+    def made(*args, **kwargs):
+        raise AssertionError("made for a tree found")
+
+    monkeypatch.setattr(inference, "read_cycle", made)
+    monkeypatch.setattr(inference, "edge_test_descent", made)
+    history = {"noise": 1e-4}
+    A, again = _edge_test_descended(basis, B, ranked, history)
+    assert A is None and history == full
+    assert again[1]["count"] == tested[1]["count"]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -161,6 +161,11 @@ class InferredLaplacian:
         with equal weights to that level found (``"equal"``, put first, sparsest
         first) and the edge key of the member put first (an
         ``AmbiguousGraphWarning`` when it is the graph returned).
+        ``"regular_superset_edges"``, when exact eigenvectors of an irregular graph
+        returned with equal weights fit as exactly a regular graph with equal weights
+        that holds it (the 3 x 4 torus behind its cylinder, module
+        ``_regular_superset``): the edges of that graph and of its Cayley twins, among
+        the candidates (an ``AmbiguousGraphWarning``).
         ``"family_doubt"``, when a noisy graph with weights not equal to the noise
         level comes from a family that may hold a member agreeing with it below 0.95
         in F1: that member's fewest edges and that agreement (a

@@ -179,6 +179,7 @@ from gsp_householder.graphs._regular_family import (
 )
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._regular_reading import regular_reading
+from gsp_householder.graphs._regular_superset import regular_superset
 from gsp_householder.graphs._result_checks import (
     EQUAL_WEIGHT_CV,
     _close_complement,
@@ -387,7 +388,10 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         eigenvectors as well, it is returned instead, quiet: ``history
         ["quadratic_root"]``, module ``_quadratic_root``.)
     AmbiguousGraphWarning
-        If the graph returned has equal weights and its complement, connected and at
+        If exact eigenvectors of an irregular graph returned with equal weights fit as
+        exactly a regular graph with equal weights that holds it
+        (``history["regular_superset_edges"]``; it and its Cayley twins are among the
+        candidates). Also if the graph returned has equal weights and its complement, connected and at
         most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
         complement is then the last of the candidates; a denser complement is flagged
         only, by ``complement_twin``). Also if, with noisy
@@ -1586,6 +1590,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
+    if exact:
+        _regular_superset_warning(basis, B, ranked, laps, history)
     checked = (_fitted_noise(history) or exact_search_noise(history, residual)
                or history.get("regular_tree_level", 0.0))
     if (not exact and not checked and basis["kind"] == "normalized"
@@ -3061,6 +3067,32 @@ def _star_twin_warning(basis, ranked, laps, history, twin, holder) -> None:
         f"+ I / mu is its Laplacian, which reverses the order of the nonzero "
         f"eigenvalues) {how}: without the eigenvalue order the eigenvectors do "
         f"not tell them apart (the twin star is the last of the candidates)"))
+
+
+def _regular_superset_warning(basis, B, ranked, laps, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the exact eigenvectors that the irregular
+    equal-weight graph ``ranked[0]`` fits also fit a regular graph with equal weights
+    that holds it (``regular_superset``: the 3 x 4 torus behind its cylinder
+    $P_3 \\square C_4$, the path having the triangle's eigenvectors); that graph and,
+    when the eigenvectors are characters of an abelian group, its Cayley twins that fit
+    them as well (``cayley_twins``: relabellings as sparse) join the candidates;
+    ``history["regular_superset_edges"]`` gives the edges of each. Combinatorial
+    Laplacians without eigenvalue order or twin class."""
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or basis.get("twin_class")
+            or ranked[0][0] >= B.n_pairs):
+        return
+    superset = regular_superset(B, basis, ranked[0][3])
+    if superset is None:
+        return
+    graphs = [superset, *cayley_twins(basis, superset, laps, listing=True)]
+    history["regular_superset_edges"] = [_list_candidate(laps, history, A, basis)
+                                         for A in graphs]
+    warn_at_caller(f"the eigenvectors fit the inferred graph ({ranked[0][0]} edges, equal "
+                   f"weights, not regular) and, as exactly, a regular graph with equal "
+                   f"weights that holds it ({history['regular_superset_edges'][0]} edges), "
+                   f"and {len(graphs) - 1} relabelling(s) of it as a Cayley graph: they do "
+                   f"not tell these graphs apart, and the sparsest is returned (the others "
+                   f"are among the candidates)", AmbiguousGraphWarning)
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

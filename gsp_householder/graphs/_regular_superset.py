@@ -1,0 +1,122 @@
+"""A regular graph with equal weights that holds an irregular graph found: its superset.
+
+Exact eigenvectors of a regular graph with repeated eigenvalues can diagonalise a sparser
+irregular graph with equal weights on a subset of its edges: the eigenvectors of a
+triangle are also those of a path on its nodes (the basis of its repeated eigenvalue
+picks one), so the 3 x 4 torus $C_3 \\square C_4$ shares its eigenvectors with the
+cylinder $P_3 \\square C_4$, four edges fewer. The searches return the sparser graph,
+and no rule tells the two apart: the eigenvectors fit both to rounding.
+
+The regular graph is found from the graph returned $W$ (equal weights, scaled to 1) as the
+valid graph $W + D$ whose Laplacian $L_W + V \\operatorname{diag}(\\mu) V^T$ has a
+constant diagonal (a member of the constant-diagonal family), the weights of $W$ kept and
+the least weight added on the other pairs: a linear program in the eigenvalues $\\mu$ of
+$D$ over the free columns $V$ (one unknown per column). Its weights rounded to 0 or 1,
+$W + D$ is kept when it is regular, it is not the complete graph, and the eigenvectors
+diagonalise it to ``FITS_EXACTLY``.
+
+Internal module: arguments are validated by the caller.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from gsp_householder.graphs._dense_lp import OPTIMAL, solve
+from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._regular_candidates import _constant_degree
+from gsp_householder.graphs._regular_family import constant_diagonal_dimension
+from gsp_householder.graphs._regular_member import REGULAR_MAX_N
+from gsp_householder.graphs._result_checks import EQUAL_WEIGHT_CV
+from gsp_householder.graphs._thresholds import FITS_EXACTLY
+
+
+def regular_superset(B: PairBasis, basis, W) -> sp.csr_array | None:
+    """The weights of a connected regular graph with equal weights that holds the graph of
+    weights ``W`` and that the exact eigenvectors diagonalise, or None.
+
+    None unless ``W`` has equal weights (coefficient of variation at most
+    ``EQUAL_WEIGHT_CV``) and is not regular (``_constant_degree``), the basis has at most
+    ``REGULAR_MAX_N`` nodes and one unknown per column, and its constant-diagonal family
+    has a direction other than the complete graph's (``constant_diagonal_dimension``).
+
+    Parameters
+    ----------
+    B : PairBasis
+        The pair basis of the exact eigenvectors (combinatorial Laplacian).
+    basis : dict
+        The validated basis (``_read_basis``).
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric weights of the graph returned.
+
+    Returns
+    -------
+    scipy.sparse.csr_array of shape (n, n) or None
+        The superset's weights, ``W``'s mean weight on every edge.
+    """
+    W = sp.csr_array(W)
+    weights = sp.triu(W, 1).data
+    if (
+        B.n > REGULAR_MAX_N
+        or not weights.size
+        or _constant_degree(W)
+        or np.std(weights) > EQUAL_WEIGHT_CV * weights.mean()
+        or constant_diagonal_dimension(B) < 2
+    ):
+        return None
+    added = _added_weights(B, equal_weights(W))
+    if added is None:
+        return None
+    superset = sp.csr_array(equal_weights(W) + added) * weights.mean()
+    n_edges = sp.triu(superset, 1).nnz
+    if (
+        n_edges == B.n_pairs
+        or not _constant_degree(superset)
+        or _residual(basis, superset) > FITS_EXACTLY
+    ):
+        return None
+    return superset
+
+
+def _added_weights(B: PairBasis, A) -> sp.csr_array | None:
+    """The weights $D$ (zero on the edges of the unit-weight graph ``A``, non-negative on
+    the other pairs, least in sum) of a graph whose Laplacian the free columns
+    diagonalise and for which ``A`` + $D$ has a constant degree, each rounded to 0 or 1;
+    None if the program has no solution or $D$ rounds to no edge."""
+    i, j = B.upper()
+    V = B.V
+    rows = V[i] * V[j]
+    on = np.asarray(A[i, j]).ravel() > 0
+    degrees = np.asarray(A.sum(axis=1)).ravel()
+    g = V.shape[1]
+    # unknowns: the eigenvalues mu of D, then the common degree k of A + D
+    off = rows[~on]
+    A_ub = np.hstack([off, np.zeros((off.shape[0], 1))])
+    A_eq = np.vstack(
+        [
+            np.hstack([rows[on], np.zeros((int(on.sum()), 1))]),
+            np.hstack([V * V, -np.ones((B.n, 1))]),
+        ]
+    )
+    b_eq = np.concatenate([np.zeros(int(on.sum())), -degrees])
+    cost = np.concatenate([-off.sum(axis=0), [0.0]])
+    status, x = solve(
+        cost,
+        A_ub,
+        np.zeros(off.shape[0]),
+        A_eq,
+        b_eq,
+        np.full(g + 1, -np.inf),
+        np.full(g + 1, np.inf),
+    )
+    if status != OPTIMAL:
+        return None
+    # rounded to 0 or 1: the caller's fit tells whether the eigenvectors diagonalise it
+    keep = -(off @ x[:g]) > 0.5
+    if not keep.any():
+        return None
+    ii, jj = i[~on][keep], j[~on][keep]
+    U = sp.csr_array((np.ones(ii.size), (ii, jj)), shape=A.shape)
+    return sp.csr_array(U + U.T)

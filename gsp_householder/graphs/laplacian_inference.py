@@ -391,8 +391,8 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         If exact eigenvectors of an irregular graph returned with equal weights fit as
         exactly a regular graph with equal weights that holds it
         (``history["regular_superset_edges"]``; it and its Cayley twins are among the
-        candidates). Also if the graph returned has equal weights and its complement, connected and at
-        most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
+        candidates). Also if the graph returned has equal weights and its complement,
+        connected and at most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
         complement is then the last of the candidates; a denser complement is flagged
         only, by ``complement_twin``). Also if, with noisy
         eigenvectors, a sparser graph with the eigenspaces of the graph returned fits

@@ -172,6 +172,7 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._quadratic_root import quadratic_root
+from gsp_householder.graphs._regular_alternatives import regular_superset, regular_ties
 from gsp_householder.graphs._regular_candidates import regular_equal_weight_warning
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
@@ -179,7 +180,6 @@ from gsp_householder.graphs._regular_family import (
 )
 from gsp_householder.graphs._regular_member import sparser_regular_members
 from gsp_householder.graphs._regular_reading import regular_reading
-from gsp_householder.graphs._regular_superset import regular_superset
 from gsp_householder.graphs._result_checks import (
     EQUAL_WEIGHT_CV,
     _close_complement,
@@ -1610,7 +1610,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # degrees before the searches (``_noisy_unit_settled``: the twin has them too);
         # the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else ties,
-                                circulants=B.n <= FAMILY_SEARCH_MAX_N)
+                                circulants=B.n <= FAMILY_SEARCH_MAX_N,
+                                B=B if exact and basis["kind"] == "combinatorial" else None)
     if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")
             and "equally_sparse_edges" not in history):
         _cayley_twin_warning(basis, ranked, laps, history)
@@ -2277,7 +2278,7 @@ def _regular_member_level(basis, B, W, history, exact: bool) -> float:
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
-                            circulants: bool = True) -> None:
+                            circulants: bool = True, B=None) -> None:
     """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
     the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
     noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
@@ -2293,7 +2294,9 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     (``conjugate_twins``, ``history["conjugate_twins"]``), and a normalized graph with
     isomorphic sibling branches (``sibling_twins``: their nodes of odd depth
     swapped, ``history["sibling_twins"]`` their number, with those already among the
-    candidates)."""
+    candidates), and, with the pair basis ``B`` of exact eigenvectors, a regular graph
+    with equal weights (``regular_ties``: other sparsest members of the constant-diagonal
+    family with as many edges, ``history["regular_ties"]`` their number)."""
     twins = (grid_twins(basis, ranked[0][3], laps, noise)
              or torus_twins(basis, ranked[0][3], laps, noise))
     twin_key, listed = "grid_twins", []
@@ -2304,6 +2307,10 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                                      "conjugate_twins")
     if not twins and not listed:
         (twins, listed), twin_key = sibling_twins(basis, ranked[0][3], laps, noise), "sibling_twins"
+    if not twins and not listed and B is not None and noise == 0.0:
+        twins = [_laplacian(A, basis) for A in regular_ties(B, basis, ranked[0][3],
+                                                             known_edges(laps, ranked[0][3]))]
+        twin_key = "regular_ties"
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))
     if added is not None:

@@ -1,4 +1,5 @@
-"""A regular graph with equal weights that holds an irregular graph found: its superset.
+"""Regular graphs with equal weights that exact eigenvectors fit as exactly as the graph
+found: a regular superset of an irregular graph, regular twins of a regular one.
 
 Exact eigenvectors of a regular graph with repeated eigenvalues can diagonalise a sparser
 irregular graph with equal weights on a subset of its edges: the eigenvectors of a
@@ -13,7 +14,14 @@ constant diagonal (a member of the constant-diagonal family), the weights of $W$
 the least weight added on the other pairs: a linear program in the eigenvalues $\\mu$ of
 $D$ over the free columns $V$ (one unknown per column). Its weights rounded to 0 or 1,
 $W + D$ is kept when it is regular, it is not the complete graph, and the eigenvectors
-diagonalise it to ``FITS_EXACTLY``.
+diagonalise it to ``FITS_EXACTLY`` (``regular_superset``).
+
+A regular graph returned can likewise have twins: other regular graphs with as many
+edges and equal weights that the exact eigenvectors diagonalise (the Heawood graph beside
+an isomorphic cubic graph four edges apart, read off the sampled members of its family).
+They are the sparsest members of the constant-diagonal family that
+``sparser_regular_members`` reads, with as many edges as the graph returned and other
+edges (``regular_ties``).
 
 Internal module: arguments are validated by the caller.
 """
@@ -28,9 +36,14 @@ from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._regular_candidates import _constant_degree
 from gsp_householder.graphs._regular_family import constant_diagonal_dimension
-from gsp_householder.graphs._regular_member import REGULAR_MAX_N
+from gsp_householder.graphs._regular_member import REGULAR_MAX_N, sparser_regular_members
 from gsp_householder.graphs._result_checks import EQUAL_WEIGHT_CV
+from gsp_householder.graphs._template_lp import edge_key
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
+
+#: Seed of the planes drawn for ``regular_ties`` (the graph returned is known, the
+#: inference's generator is not at hand there).
+TIES_SEED = 0
 
 
 def regular_superset(B: PairBasis, basis, W) -> sp.csr_array | None:
@@ -120,3 +133,45 @@ def _added_weights(B: PairBasis, A) -> sp.csr_array | None:
     ii, jj = i[~on][keep], j[~on][keep]
     U = sp.csr_array((np.ones(ii.size), (ii, jj)), shape=A.shape)
     return sp.csr_array(U + U.T)
+
+
+def regular_ties(B: PairBasis, basis, W, known) -> list[sp.csr_array]:
+    """Unit weights of the connected regular graphs with as many edges as the regular
+    graph of equal weights ``W`` and other edges than it and than the edge keys ``known``
+    that the exact eigenvectors diagonalise to ``FITS_EXACTLY``: the sparsest members of
+    the constant-diagonal family (``sparser_regular_members``, planes drawn from
+    ``TIES_SEED``). Empty unless ``W`` is regular (``_constant_degree``) with equal
+    weights (coefficient of variation at most ``EQUAL_WEIGHT_CV``).
+
+    Parameters
+    ----------
+    B : PairBasis
+        The pair basis of the exact eigenvectors (combinatorial Laplacian).
+    basis : dict
+        The validated basis (``_read_basis``).
+    W : scipy.sparse.csr_array of shape (n, n)
+        Symmetric weights of the graph returned.
+    known : set of bytes
+        Edge keys (``edge_key`` of the upper triangles) of the graphs listed already.
+
+    Returns
+    -------
+    list of scipy.sparse.csr_array
+    """
+    W = sp.csr_array(W)
+    upper = sp.triu(W, 1)
+    weights = upper.data
+    if (
+        not weights.size
+        or not _constant_degree(W)
+        or np.std(weights) > EQUAL_WEIGHT_CV * weights.mean()
+    ):
+        return []
+    found = (upper.nnz + 1, 0.0, None, W)
+    members = sparser_regular_members(B, basis, found, np.random.default_rng(TIES_SEED))
+    skip = {*known, edge_key(upper)}
+    return [
+        A
+        for edges, _, _, A in members
+        if edges == upper.nnz and edge_key(sp.triu(A, 1)) not in skip
+    ]

@@ -35,8 +35,12 @@ from gsp_householder.graphs._dense_lp import OPTIMAL, solve
 from gsp_householder.graphs._laplacian_fit import _residual, equal_weights
 from gsp_householder.graphs._pair_geometry import PairBasis
 from gsp_householder.graphs._regular_candidates import _constant_degree
-from gsp_householder.graphs._regular_family import constant_diagonal_dimension
-from gsp_householder.graphs._regular_member import REGULAR_MAX_N, sparser_regular_members
+from gsp_householder.graphs._regular_family import NULL_LEVEL, constant_diagonal_dimension
+from gsp_householder.graphs._regular_member import (
+    REGULAR_MAX_N,
+    constant_diagonal_family,
+    sparser_regular_members,
+)
 from gsp_householder.graphs._result_checks import EQUAL_WEIGHT_CV
 from gsp_householder.graphs._template_lp import edge_key
 from gsp_householder.graphs._thresholds import FITS_EXACTLY
@@ -95,44 +99,63 @@ def regular_superset(B: PairBasis, basis, W) -> sp.csr_array | None:
 
 def _added_weights(B: PairBasis, A) -> sp.csr_array | None:
     """The weights $D$ (zero on the edges of the unit-weight graph ``A``, non-negative on
-    the other pairs, least in sum) of a graph whose Laplacian the free columns
-    diagonalise and for which ``A`` + $D$ has a constant degree, each rounded to 0 or 1;
-    None if the program has no solution or $D$ rounds to no edge."""
+    the other pairs, least in sum) for which the eigenvectors diagonalise ``A`` + $D$ and
+    its degree is constant, each rounded to 0 or 1; None if only the complete graph holds
+    ``A`` so, or $D$ rounds to no edge.
+
+    ``A`` + $D$ is a member of the constant-diagonal family (``constant_diagonal_family``:
+    $d$ directions, the complete graph's among them) with weight 1 on the edges of ``A``:
+    the members $t_0 + N s$ of the solutions of those $|E|$ equations in $d$ unknowns
+    (``_members_holding``), of which the complete graph is one. The least weight added
+    is a linear program in $s$ (one unknown per direction of $N$, a row per other pair),
+    none when $N$ is empty: a program over the family's few directions, not over every
+    eigenvalue.
+    """
+    Lam = constant_diagonal_family(B)
+    if Lam is None or Lam.shape[1] < 2:
+        return None
     i, j = B.upper()
-    V = B.V
-    rows = V[i] * V[j]
     on = np.asarray(A[i, j]).ravel() > 0
-    degrees = np.asarray(A.sum(axis=1)).ravel()
-    g = V.shape[1]
-    # unknowns: the eigenvalues mu of D, then the common degree k of A + D
-    off = rows[~on]
-    A_ub = np.hstack([off, np.zeros((off.shape[0], 1))])
-    A_eq = np.vstack(
-        [
-            np.hstack([rows[on], np.zeros((int(on.sum()), 1))]),
-            np.hstack([V * V, -np.ones((B.n, 1))]),
-        ]
-    )
-    b_eq = np.concatenate([np.zeros(int(on.sum())), -degrees])
-    cost = np.concatenate([-off.sum(axis=0), [0.0]])
+    held = _members_holding(B.products(i[on], j[on], Lam))
+    if held is None:
+        return None
+    t0, N = held
+    # off-diagonal entries of the members on the other pairs: minus their weights
+    rows = B.products(i[~on], j[~on], Lam @ np.column_stack([t0, N]))
+    base, directions = rows[:, 0], rows[:, 1:]
+    g = N.shape[1]
     status, x = solve(
-        cost,
-        A_ub,
-        np.zeros(off.shape[0]),
-        A_eq,
-        b_eq,
-        np.full(g + 1, -np.inf),
-        np.full(g + 1, np.inf),
+        -directions.sum(axis=0),
+        directions,
+        -base,
+        np.zeros((0, g)),
+        np.zeros(0),
+        np.full(g, -np.inf),
+        np.full(g, np.inf),
     )
     if status != OPTIMAL:
         return None
     # rounded to 0 or 1: the caller's fit tells whether the eigenvectors diagonalise it
-    keep = -(off @ x[:g]) > 0.5
+    keep = -(base + directions @ x) > 0.5
     if not keep.any():
         return None
     ii, jj = i[~on][keep], j[~on][keep]
     U = sp.csr_array((np.ones(ii.size), (ii, jj)), shape=A.shape)
     return sp.csr_array(U + U.T)
+
+
+def _members_holding(R: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(t0, N)``: the coordinates ``t0`` of one member of the constant-diagonal family
+    with weight 1 on every edge (``R t0 = -1``, ``R`` the edges' rows over the family's
+    directions) and an orthonormal basis ``N`` of the null space of ``R`` (singular
+    values up to ``NULL_LEVEL`` of the largest), or None when it is empty: the complete
+    graph is then the only member with those weights."""
+    _, s, Vt = np.linalg.svd(R, full_matrices=True)
+    rank = int(np.count_nonzero(s > NULL_LEVEL * s[0]))
+    if rank == R.shape[1]:
+        return None
+    t0 = Vt[:rank].T @ ((Vt[:rank] @ (R.T @ -np.ones(R.shape[0]))) / s[:rank] ** 2)
+    return t0, Vt[rank:].T
 
 
 def regular_ties(B: PairBasis, basis, W, known) -> list[sp.csr_array]:

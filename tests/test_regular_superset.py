@@ -13,8 +13,10 @@ import scipy.sparse as sp
 
 from gsp_householder import fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning
+from gsp_householder.graphs import _regular_alternatives
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._regular_alternatives import regular_superset, regular_ties
+from gsp_householder.graphs._regular_family import constant_diagonal_dimension
 from gsp_householder.graphs._template_lp import edge_key
 
 MESSAGE = "a regular graph with equal weights that holds it"
@@ -67,6 +69,22 @@ def test_a_regular_graph_has_no_superset():
     basis = _read_basis(_product_basis(), None, False, "combinatorial", None)
     B = _anchored_pair_basis(basis)
     assert regular_superset(B, basis, nx.to_scipy_sparse_array(TORUS, nodelist=range(12))) is None
+
+
+def test_a_tree_held_by_the_complete_graph_only_solves_no_program(monkeypatch):
+    # random_labeled_tree(12, seed=2): a constant-diagonal family of six directions (twin
+    # leaves), of which the complete graph is the only member with weight 1 on the tree's
+    # edges; no regular superset, and no program over the other pairs is needed to say so
+    G = nx.random_labeled_tree(12, seed=2)
+    basis = _read_basis(fourier_basis(G).eigenvectors, None, False, "combinatorial", None)
+    B = _anchored_pair_basis(basis)
+    assert constant_diagonal_dimension(B) >= 2
+
+    def no_program(*args, **kwargs):
+        raise AssertionError("a linear program was solved")
+
+    monkeypatch.setattr(_regular_alternatives, "solve", no_program)
+    assert regular_superset(B, basis, nx.to_scipy_sparse_array(G, nodelist=range(12))) is None
 
 
 @pytest.mark.parametrize("seed", [1, 2])

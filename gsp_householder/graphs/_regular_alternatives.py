@@ -13,8 +13,9 @@ valid graph $W + D$ with a constant diagonal, the weights of $W$ kept and the le
 added on the other pairs. Its Laplacian is a member of the constant-diagonal family (its
 $d$ directions, ``constant_diagonal_family``): the members with weight 1 on the $|E|$
 edges of $W$ are $t_0 + N s$, solutions of $|E|$ equations in $d$ unknowns. The complete
-graph is always one; when it is the only one ($N$ empty: every irregular graph at 200
-nodes of the benchmarks, trees included) there is no superset and no program is solved.
+graph is always one; when it is the only one ($N$ empty: the unweighted irregular
+graphs of 200 nodes of the benchmarks, a tree among them) there is no superset and no
+program is solved.
 Otherwise the least weight added is a linear program in $s$ (a column per direction of
 $N$, a row per other pair). Its weights rounded to 0 or 1, $W + D$ is kept when it is
 regular, it is not the complete graph, and the eigenvectors diagonalise it to

@@ -161,6 +161,11 @@ class InferredLaplacian:
         with equal weights to that level found (``"equal"``, put first, sparsest
         first) and the edge key of the member put first (an
         ``AmbiguousGraphWarning`` when it is the graph returned).
+        ``"regular_superset_edges"``, when exact eigenvectors of an irregular graph
+        returned with equal weights fit as exactly a regular graph with equal weights
+        that holds it (the 3 x 4 torus behind its cylinder, module
+        ``_regular_alternatives``): the edges of that graph and of its Cayley twins, among
+        the candidates (an ``AmbiguousGraphWarning``).
         ``"family_doubt"``, when a noisy graph with weights not equal to the noise
         level comes from a family that may hold a member agreeing with it below 0.95
         in F1: that member's fewest edges and that agreement (a
@@ -169,7 +174,10 @@ class InferredLaplacian:
         graph returned fit the eigenvectors as well (their edges; an
         ``AmbiguousGraphWarning``; they are among the candidates), and
         ``"relabelled_circulant"`` when one of them is the graph returned relabelled
-        along a cyclic order of its nodes (the last of the candidates).
+        along a cyclic order of its nodes (the last of the candidates), and
+        ``"regular_ties"`` when, from exact eigenvectors, they are regular graphs with
+        equal weights beside a regular graph returned (their number; module
+        ``_regular_alternatives``: the Heawood graph beside an isomorphic cubic graph).
         ``"weak_edges"``, when some edges of the graph are not significantly nonzero at
         the rotation noise level its non-edges show (a ``ConvergenceWarning``): their
         number, ``"edge_z"`` (the smallest z-score and the threshold, the one-sided

@@ -172,6 +172,7 @@ from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
 from gsp_householder.graphs._quadratic_root import quadratic_root
+from gsp_householder.graphs._regular_alternatives import regular_superset, regular_ties
 from gsp_householder.graphs._regular_candidates import regular_equal_weight_warning
 from gsp_householder.graphs._regular_family import (
     constant_diagonal_dimension,
@@ -388,8 +389,11 @@ def infer_laplacian(V_hat, *, eigenspaces=None, ordered: bool | None = None,
         eigenvectors as well, it is returned instead, quiet: ``history
         ["quadratic_root"]``, module ``_quadratic_root``.)
     AmbiguousGraphWarning
-        If the graph returned has equal weights and its complement, connected and at
-        most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
+        If exact eigenvectors of an irregular graph returned with equal weights fit as
+        exactly a regular graph with equal weights that holds it
+        (``history["regular_superset_edges"]``; it and its Cayley twins are among the
+        candidates). Also if the graph returned has equal weights and its complement,
+        connected and at most ``COMPLEMENT_RATIO`` times as dense, has the same eigenvectors (the
         complement is then the last of the candidates; a denser complement is flagged
         only, by ``complement_twin``). Also if, with noisy
         eigenvectors, a sparser graph with the eigenspaces of the graph returned fits
@@ -1587,6 +1591,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
             f"edges against {ranked[0][0]}) has the same eigenvectors too, and the "
             f"sparser is returned (the other is the last of the candidates)"))
     exact = history.get("noise", 0.0) <= EXACT_NOISE and residual <= FITS_EXACTLY
+    if exact:
+        _regular_superset_warning(basis, B, ranked, laps, history)
     checked = (_fitted_noise(history) or exact_search_noise(history, residual)
                or history.get("regular_tree_level", 0.0))
     if (not exact and not checked and basis["kind"] == "normalized"
@@ -1605,7 +1611,8 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
         # degrees before the searches (``_noisy_unit_settled``: the twin has them too);
         # the circulant relabelling stays within FAMILY_SEARCH_MAX_N
         _equally_sparse_warning(basis, ranked, laps, history, 0.0 if exact else ties,
-                                circulants=B.n <= FAMILY_SEARCH_MAX_N)
+                                circulants=B.n <= FAMILY_SEARCH_MAX_N,
+                                B=B if exact and basis["kind"] == "combinatorial" else None)
     if (ranked[0][0] < B.n_pairs and not basis.get("twin_class")
             and "equally_sparse_edges" not in history):
         _cayley_twin_warning(basis, ranked, laps, history)
@@ -2294,7 +2301,7 @@ def _regular_member_level(basis, B, W, history, exact: bool) -> float:
 
 
 def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
-                            circulants: bool = True) -> None:
+                            circulants: bool = True, B=None) -> None:
     """Warn (`AmbiguousGraphWarning`) when another valid graph with no more edges than
     the graph returned fits the eigenvectors as well, exact (``noise`` 0) or at the
     noise level ``noise`` it was found at (``equally_sparse``: a candidate, or the graph
@@ -2310,7 +2317,9 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
     (``conjugate_twins``, ``history["conjugate_twins"]``), and a normalized graph with
     isomorphic sibling branches (``sibling_twins``: their nodes of odd depth
     swapped, ``history["sibling_twins"]`` their number, with those already among the
-    candidates)."""
+    candidates), and, with the pair basis ``B`` of exact eigenvectors, a regular graph
+    with equal weights (``regular_ties``: other sparsest members of the constant-diagonal
+    family with as many edges, ``history["regular_ties"]`` their number)."""
     twins = (grid_twins(basis, ranked[0][3], laps, noise)
              or torus_twins(basis, ranked[0][3], laps, noise))
     twin_key, listed = "grid_twins", []
@@ -2321,6 +2330,10 @@ def _equally_sparse_warning(basis, ranked, laps, history, noise: float,
                                      "conjugate_twins")
     if not twins and not listed:
         (twins, listed), twin_key = sibling_twins(basis, ranked[0][3], laps, noise), "sibling_twins"
+    if not twins and not listed and B is not None and noise == 0.0:
+        twins = [_laplacian(A, basis) for A in regular_ties(B, basis, ranked[0][3],
+                                                             known_edges(laps, ranked[0][3]))]
+        twin_key = "regular_ties"
     added, tied = (equally_sparse(basis, ranked[0][3], laps, noise) if circulants
                    else (None, tied_candidates(basis, laps, noise)))
     if added is not None:
@@ -3112,6 +3125,32 @@ def _star_twin_warning(basis, ranked, laps, history, twin, holder) -> None:
         f"+ I / mu is its Laplacian, which reverses the order of the nonzero "
         f"eigenvalues) {how}: without the eigenvalue order the eigenvectors do "
         f"not tell them apart (the twin star is the last of the candidates)"))
+
+
+def _regular_superset_warning(basis, B, ranked, laps, history) -> None:
+    """Warn (`AmbiguousGraphWarning`) when the exact eigenvectors that the irregular
+    equal-weight graph ``ranked[0]`` fits also fit a regular graph with equal weights
+    that holds it (``regular_superset``: the 3 x 4 torus behind its cylinder
+    $P_3 \\square C_4$, the path having the triangle's eigenvectors); that graph and,
+    when the eigenvectors are characters of an abelian group, its Cayley twins that fit
+    them as well (``cayley_twins``: relabellings as sparse) join the candidates;
+    ``history["regular_superset_edges"]`` gives the edges of each. Combinatorial
+    Laplacians without eigenvalue order or twin class."""
+    if (basis["kind"] != "combinatorial" or basis["ordered"] or basis.get("twin_class")
+            or ranked[0][0] >= B.n_pairs):
+        return
+    superset = regular_superset(B, basis, ranked[0][3])
+    if superset is None:
+        return
+    graphs = [superset, *cayley_twins(basis, superset, laps, listing=True)]
+    history["regular_superset_edges"] = [_list_candidate(laps, history, A, basis)
+                                         for A in graphs]
+    warn_at_caller(f"the eigenvectors fit the inferred graph ({ranked[0][0]} edges, equal "
+                   f"weights, not regular) and, as exactly, a regular graph with equal "
+                   f"weights that holds it ({history['regular_superset_edges'][0]} edges), "
+                   f"and {len(graphs) - 1} relabelling(s) of it as a Cayley graph: they do "
+                   f"not tell these graphs apart, and the sparsest is returned (the others "
+                   f"are among the candidates)", AmbiguousGraphWarning)
 
 
 def _report_candidate(laps, history, key, W, basis, message) -> None:

@@ -51,7 +51,7 @@ from gsp_householder.graphs._result_checks import _undetermined_support
 from gsp_householder.graphs._rounding_level_fit import rounding_level_fit
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sign_program_tree import failed_search_tree
-from gsp_householder.graphs._sparser_rival import record_sparser_rival
+from gsp_householder.graphs._sparser_rival import record_fitting_rival, record_sparser_rival
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
@@ -799,12 +799,19 @@ def _record_equal_rival(history, chosen, found, B: PairBasis) -> None:
     edges for 69 returned with the family flag only, beside a 46-edge cycle with equal
     weights (it shares the eigenvectors) at 1.11 times its rotation residual and 2.59
     times its residual (1.88 times per free pair).
+
+    A sparser such graph that fits the eigenvectors but not as well is recorded as a
+    fitting rival (``record_fitting_rival``), which the result warns of when the two
+    disagree.
     """
     equal = [x for x in found if x[5] and x[1][0][0] < chosen[1][0][0]]
     if equal:
         rival = min(equal, key=lambda x: (x[1][0][0], x[3]))
-        record_sparser_rival(history, chosen[1][0], rival[1][0], (chosen[0], chosen[3]),
-                             (rival[0], rival[3]), B.n_pairs)
+        fits = (chosen[1][0], rival[1][0], (chosen[0], chosen[3]), (rival[0], rival[3]),
+                B.n_pairs)
+        record_sparser_rival(history, *fits)
+        # one that fits, not as well: a fitting rival (``record_fitting_rival``)
+        record_fitting_rival(history, *fits)
 
 
 #: The counters of ``history`` that a search adds to (``_repeatable_search``).

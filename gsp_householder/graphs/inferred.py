@@ -107,6 +107,13 @@ class InferredLaplacian:
         eigenvectors as well as the graph returned and whose edges agree with it below
         ``EDGE_AGREEMENT`` in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it
         is the last of the candidates).
+        ``"fitting_rival_edges"``, ``"fitting_rival_agreement"`` and
+        ``"fitting_rival_ratio"``, when the noisy rankings gave a sparser graph with
+        equal weights to the noise level that fits the eigenvectors (rotation residual
+        within ``RESIDUAL_CONSISTENT`` times the graph returned's, that ratio) though not
+        as well, and whose edges agree with the graph returned below ``EDGE_AGREEMENT``
+        in F1 (its edges and that F1; an ``AmbiguousGraphWarning``; it is the last of
+        the candidates).
         ``"equal_weight_rival_edges"``, when that sparser graph has equal weights to the
         noise level while the graph found has not: it is returned (the number of edges
         fewer), and the graph found is the last of the candidates.

@@ -96,3 +96,21 @@ def test_only_the_last_orders_are_kept(upside_down):
         _search(B, order, 0.0, start=start)
     assert len(B.doubling_grams) == MAX_ORDERS
     assert [key[2] for key in B.doubling_grams] == list(range(B.n + 2, B.n + MAX_ORDERS + 2))
+
+
+def test_the_ladders_rankings_searched_again_in_turn_downdate_nothing(upside_down):
+    # the refit levels search the ladder's rankings again in the order the ladder did:
+    # with fewer orders kept than rankings, each one was dropped just before its turn
+    from gsp_householder.graphs._ranking_ladder import RANKINGS
+
+    B, _, scores, c_max = upside_down
+    orders = [
+        top_pairs(B, scores + 1e-3 * np.random.default_rng(k).random(scores.shape), c_max)
+        for k in range(len(RANKINGS))
+    ]
+    assert len({a.tobytes() + b.tobytes() for a, b in orders}) == len(RANKINGS)
+    for order in orders:
+        _search(B, order, 0.0)
+    for order in orders:
+        fit, sizes, made = _search(B, order, 1e-6)
+        assert fit is None and len(sizes) > 2 and made == []

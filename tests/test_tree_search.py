@@ -282,3 +282,23 @@ def test_a_search_made_again_is_answered_from_the_record(monkeypatch):
     assert (S != T).nnz == 0 and repeated == value
     assert again.bit_generator.state == after
     assert _tree_search._searches.get() is None
+
+
+def test_searches_of_one_basis_from_other_seeds_share_their_steps(monkeypatch):
+    # inside remembered_searches, the search from a second seed takes the steps the first
+    # made on the same basis (the descents from the hub stars, the kicks' trees met
+    # again): fewer spanning trees, the same tree and misfit as the search alone
+    V = _hub_input()
+    calls = []
+    spanning = _tree_search._spanning
+    monkeypatch.setattr(_tree_search, "_spanning", lambda W: calls.append(1) or spanning(W))
+    alone, expected = _tree_search.search_tree(V, np.random.default_rng(1))
+    fresh = len(calls)
+    with _tree_search.remembered_searches():
+        _tree_search.search_tree(V, np.random.default_rng(0))
+        before = len(calls)
+        T, value = _tree_search.search_tree(V, np.random.default_rng(1))
+        shared = len(calls) - before
+    assert (T != alone).nnz == 0
+    assert value == expected
+    assert shared < fresh

@@ -14,8 +14,13 @@ that gives no graph leaves the order of the first search: PyGSP ``RandomRing(100
 seed=9)`` perturbed by 1e-3 (draw 0) made 14 such searches on 7 orders, each doubling to
 its last pair, and their downdates were most of its CPU time.
 
-The Grams of the last ``MAX_ORDERS`` orders are kept (``PairBasis.doubling_grams``):
-the noisy ladder's rankings above ``LADDER_MAX_N`` nodes (``LARGE_RANKINGS``) are four.
+The Grams of the last ``kept_orders(n)`` orders are kept (``PairBasis.doubling_grams``):
+as many as the ladder has rankings. The ladder searches its rankings in turn, and its
+refit levels (``_ranking_ladder._exact_refit``, ``_refit_misfit``) search them all again
+in the same turn, once per level: with fewer orders kept than rankings, each order is
+dropped just before it is searched again (the last four kept of eight) and every search
+downdates its Grams anew. Exact ``random_internet_as_graph(200, seed=62)`` (shuffle 0,
+124 twin leaves) made 430 downdates, 29 kept; with eight orders kept, 174 and 285.
 
 Internal module: arguments are validated by the caller.
 """
@@ -28,8 +33,23 @@ import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
 
-#: Orders of pairs whose doubling Grams a basis keeps, most recently searched last.
-MAX_ORDERS = 4
+#: Orders of pairs whose doubling Grams a basis of at most ``LADDER_MAX_N`` nodes keeps,
+#: most recently searched last: the ladder's rankings there (``_ranking_ladder.RANKINGS``)
+#: are eight. Each Gram is $g \times g$: some 2 MB at $g = 500$, up to nine per order.
+MAX_ORDERS = 8
+#: Orders kept above ``LADDER_MAX_N`` nodes, where the ladder's rankings
+#: (``_ranking_ladder.LARGE_RANKINGS``) are four and each Gram is 8 MB or more.
+LARGE_MAX_ORDERS = 4
+
+
+def kept_orders(n: int) -> int:
+    """How many orders of pairs a basis of ``n`` nodes keeps the doubling Grams of: as
+    many as the ladder has rankings at that size (``MAX_ORDERS`` up to ``LADDER_MAX_N``
+    nodes, else ``LARGE_MAX_ORDERS``)."""
+    # imported here: ``_thresholds`` imports ``_support_search``, which imports this module
+    from gsp_householder.graphs._thresholds import LADDER_MAX_N
+
+    return MAX_ORDERS if n <= LADDER_MAX_N else LARGE_MAX_ORDERS
 
 
 def doubling_chain(B: PairBasis, i, j, start: int) -> list:
@@ -44,7 +64,7 @@ def doubling_chain(B: PairBasis, i, j, start: int) -> list:
     kept = B.doubling_grams
     chain = kept.pop(key, [])
     kept[key] = chain  # most recently searched last
-    while len(kept) > MAX_ORDERS:
+    while len(kept) > kept_orders(B.n):
         del kept[next(iter(kept))]
     return chain
 

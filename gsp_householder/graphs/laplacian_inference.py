@@ -2916,14 +2916,22 @@ def _sparser_rival(history, best, key) -> sp.csr_array | None:
     warning; at the smallest estimate the rankings gave 87 edges (rotation residual
     1.70e-4, residual 1.34e-3 against 1.32e-3), which agree with it at F1 0.865.
     """
-    rival = history.pop("sparser_rival", None)
+    rival = _disagreeing_rival(history, "sparser_rival", best, key)
+    return None if rival is None else rival[1]
+
+
+def _disagreeing_rival(history, name: str, best, key) -> tuple | None:
+    """The rival recorded in ``history[name]`` (popped) for the graph returned ``best``
+    (edge key ``key``) when their edge sets agree below ``EDGE_AGREEMENT`` in F1,
+    ``history[name + "_agreement"]`` then set; else None."""
+    rival = history.pop(name, None)
     if rival is None or rival[0] != key:
         return None
     agreement = edge_agreement(best[3], rival[1])
     if agreement >= EDGE_AGREEMENT:
         return None
-    history["sparser_rival_agreement"] = agreement
-    return rival[1]
+    history[f"{name}_agreement"] = agreement
+    return rival
 
 
 def _fitting_rival(history, best, key) -> sp.csr_array | None:
@@ -2940,13 +2948,9 @@ def _fitting_rival(history, best, key) -> sp.csr_array | None:
     rival, 3545 of the true edges with equal weights to the noise level at 2.26 times
     its rotation residual, agrees with it at F1 0.549.
     """
-    rival = history.pop("fitting_rival", None)
-    if rival is None or rival[0] != key:
+    rival = _disagreeing_rival(history, "fitting_rival", best, key)
+    if rival is None:
         return None
-    agreement = edge_agreement(best[3], rival[1])
-    if agreement >= EDGE_AGREEMENT:
-        return None
-    history["fitting_rival_agreement"] = agreement
     history["fitting_rival_ratio"] = rival[2]
     return rival[1]
 

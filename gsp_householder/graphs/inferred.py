@@ -173,6 +173,11 @@ class InferredLaplacian:
         that holds it (the 3 x 4 torus behind its cylinder, module
         ``_regular_alternatives``): the edges of that graph and of its Cayley twins, among
         the candidates (an ``AmbiguousGraphWarning``).
+        ``"regular_twin_edges"``, when noisy eigenvectors gave a regular graph with
+        equal weights and other regular graphs with equal weights and as many edges,
+        members of their noisy constant-diagonal family, fit them as well (isomorphic
+        twins of the Pappus or Heawood graph; module ``_regular_twins``): their edges,
+        among the candidates (an ``AmbiguousGraphWarning`` unless another check warned).
         ``"family_doubt"``, when a noisy graph with weights not equal to the noise
         level comes from a family that may hold a member agreeing with it below 0.95
         in F1: that member's fewest edges and that agreement (a

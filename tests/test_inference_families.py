@@ -492,15 +492,18 @@ def test_near_complete_member_of_an_irregular_graphs_noisy_family_is_not_silent(
     # relaxed caveman (80 nodes, not regular) perturbed by 1e-3: no leverage ranking gives
     # a graph, and the noisy constant-diagonal family held the complete graph with a few
     # pairs dropped, weights unequal (3154-3155 edges for 360, no warning); members whose
-    # complement cannot connect the nodes are dropped, so the result warns
+    # complement cannot connect the nodes are dropped, so the result warns (draw 0 also
+    # of a sparser fitting rival, 297 edges against 1459: an AmbiguousGraphWarning)
     nodes = max(nx.connected_components(nx.relaxed_caveman_graph(8, 10, 0.15, seed=4)),
                 key=len)
     G = nx.convert_node_labels_to_integers(
         nx.relaxed_caveman_graph(8, 10, 0.15, seed=4).subgraph(nodes))
     B = fourier_basis(G)
-    with pytest.warns(ConvergenceWarning):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw + 7),
                               rng=0)
+    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
     assert "constant_diagonal_graph" not in res.history
 
 

@@ -32,6 +32,7 @@ import hashlib
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._thresholds import LADDER_MAX_N
 
 #: Orders of pairs whose doubling Grams a basis of at most ``LADDER_MAX_N`` nodes keeps,
 #: most recently searched last: the ladder's rankings there (``_ranking_ladder.RANKINGS``)
@@ -46,9 +47,6 @@ def kept_orders(n: int) -> int:
     """How many orders of pairs a basis of ``n`` nodes keeps the doubling Grams of: as
     many as the ladder has rankings at that size (``MAX_ORDERS`` up to ``LADDER_MAX_N``
     nodes, else ``LARGE_MAX_ORDERS``)."""
-    # imported here: ``_thresholds`` imports ``_support_search``, which imports this module
-    from gsp_householder.graphs._thresholds import LADDER_MAX_N
-
     return MAX_ORDERS if n <= LADDER_MAX_N else LARGE_MAX_ORDERS
 
 

@@ -32,6 +32,7 @@ from gsp_householder.graphs._pair_geometry import (
 )
 from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
+from gsp_householder.graphs._thresholds import CLEAN_FACTOR
 from gsp_householder.graphs._upper_leverage import upper_leverage_scores
 from gsp_householder.graphs._whole_ranking import stops_before_whole
 
@@ -45,8 +46,6 @@ evaluation_hook: contextvars.ContextVar = contextvars.ContextVar("evaluation_hoo
 graph_energy_floor: contextvars.ContextVar = contextvars.ContextVar("graph_energy_floor",
                                                                     default=False)
 
-#: Largest standardised residual of a clean set of non-edges, in noise units.
-CLEAN_FACTOR = 30.0
 #: Fitting error of a near-null direction, in units of the noise's expected error.
 NULL_FACTOR = 16.0
 #: Entries of the row blocks in which ``leverage_scores`` adds each direction's terms

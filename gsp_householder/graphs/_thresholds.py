@@ -8,8 +8,8 @@ which the family searches and the exact rankings give way to faster ones.
 
 from __future__ import annotations
 
-from gsp_householder.graphs._support_search import CLEAN_FACTOR
-
+#: Largest standardised residual of a clean set of non-edges, in noise units.
+CLEAN_FACTOR = 30.0
 #: Noise level (standardised residual of the pairs a ranking keeps) below which the
 #: eigenvectors are taken as exact (rounding level).
 EXACT_LEVEL = 1e-9

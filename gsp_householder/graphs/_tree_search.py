@@ -222,13 +222,19 @@ def remembered_searches():
         _searches.reset(token)
 
 
-def _search_key(V: np.ndarray, rng: np.random.Generator, start) -> bytes:
-    """A 32-byte digest of a search's arguments: the bytes of ``V``, the state of
-    ``rng`` and the start's key (``_tree_key``)."""
+def _basis_digest(V: np.ndarray) -> bytes:
+    """A 32-byte digest of the bytes of ``V`` (and its shape)."""
     digest = hashlib.blake2b(digest_size=32)
     V = np.ascontiguousarray(V, dtype=np.float64)
     digest.update(repr(V.shape).encode())
     digest.update(V.reshape(-1))
+    return digest.digest()
+
+
+def _search_key(basis_key: bytes, rng: np.random.Generator, start) -> bytes:
+    """A 32-byte digest of a search's arguments: the basis's digest ``basis_key``
+    (``_basis_digest``), the state of ``rng`` and the start's key (``_tree_key``)."""
+    digest = hashlib.blake2b(basis_key, digest_size=32)
     digest.update(pickle.dumps(rng.bit_generator.state))
     digest.update(b"" if start is None else _tree_key(start))
     return digest.digest()
@@ -266,9 +272,10 @@ def search_tree(V: np.ndarray, rng: np.random.Generator, start=None) -> tuple[sp
     record = _searches.get()
     if record is None:
         return _search_tree(V, rng, start)
-    key = _search_key(V, rng, start)
+    basis_key = _basis_digest(V)
+    key = _search_key(basis_key, rng, start)
     if key not in record:
-        T, value = _search_tree(V, rng, start, _kept_steps(record, V))
+        T, value = _search_tree(V, rng, start, _kept_steps(record, basis_key))
         record[key] = (T, value, rng.bit_generator.state)
     T, value, state = record[key]
     rng.bit_generator.state = state
@@ -307,10 +314,11 @@ def kicked_search(T, best: float, rng: np.random.Generator, projected, descend,
     return T, best
 
 
-def _kept_steps(record: dict, V: np.ndarray) -> dict:
-    """The steps of the descents made on ``V`` inside ``remembered_searches`` (its
-    ``record``), for ``converge``: a step is a function of its tree and ``V`` alone, so
-    the searches of one basis from other seeds share them.
+def _kept_steps(record: dict, basis_key: bytes) -> dict:
+    """The steps of the descents made on the basis of digest ``basis_key``
+    (``_basis_digest``) inside ``remembered_searches`` (its ``record``), for ``converge``:
+    a step is a function of its tree and the basis alone, so the searches of one basis
+    from other seeds share them.
 
     Every search from a random start that stalls descends from the same stars
     (``hub_nodes`` of ``V``), and its kicked descents meet the trees of the searches
@@ -318,11 +326,7 @@ def _kept_steps(record: dict, V: np.ndarray) -> dict:
     seeds (``_fitting_tree.exact_tree``), 1134 steps, each a projection and a spanning
     tree.
     """
-    digest = hashlib.blake2b(digest_size=32)
-    V = np.ascontiguousarray(V, dtype=np.float64)
-    digest.update(repr(V.shape).encode())
-    digest.update(V.reshape(-1))
-    return record.setdefault(("steps", digest.digest()), {})
+    return record.setdefault(("steps", basis_key), {})
 
 
 def _search_tree(

@@ -87,10 +87,11 @@ def regular_superset(B: PairBasis, basis, W) -> sp.csr_array | None:
         or np.std(weights) > EQUAL_WEIGHT_CV * weights.mean()
     ):
         return None
-    added = _added_weights(B, equal_weights(W))
+    A = equal_weights(W)
+    added = _added_weights(B, A)
     if added is None:
         return None
-    superset = sp.csr_array(equal_weights(W) + added) * weights.mean()
+    superset = sp.csr_array(A + added) * weights.mean()
     n_edges = sp.triu(superset, 1).nnz
     if (
         n_edges == B.n_pairs
@@ -154,7 +155,9 @@ def _members_holding(R: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     directions) and an orthonormal basis ``N`` of the null space of ``R`` (singular
     values up to ``NULL_LEVEL`` of the largest), or None when it is empty: the complete
     graph is then the only member with those weights."""
-    _, s, Vt = np.linalg.svd(R, full_matrices=True)
+    # only Vt (d x d) is used: the reduced factorisation holds all of it unless R has
+    # fewer rows than columns (the full one would also form U, |E| x |E|)
+    _, s, Vt = np.linalg.svd(R, full_matrices=R.shape[0] < R.shape[1])
     rank = int(np.count_nonzero(s > NULL_LEVEL * s[0]))
     if rank == R.shape[1]:
         return None

@@ -7,10 +7,16 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import canonical, perturbed, shuffled
+from _basis_inputs import canonical, perturbed, shuffled, stored_eigenvectors
 
 from gsp_householder import fourier_basis, infer_laplacian
-from gsp_householder.graphs._pendant_cycles import closed_pair, cycle_order, pendant_path_pairs
+from gsp_householder.graphs._pendant_cycles import (
+    closed_pair,
+    cycle_order,
+    opened_cycle,
+    pendant_odd_cycles,
+    pendant_path_pairs,
+)
 
 
 def _edges(L) -> frozenset:
@@ -47,6 +53,36 @@ def test_closed_pendant_paths_commute_with_the_spider(m):
     LW, LA = _laplacian(W), _laplacian(A)
     assert np.abs(LW @ LA - LA @ LW).max() < 1e-12
     assert sorted(cycle_order(*pairs[0])) == sorted([0, *pairs[0][1], *pairs[0][2]])
+
+
+@pytest.mark.parametrize("m", [2, 3, 4, 5])
+def test_opening_the_closed_cycle_gives_the_spider_back(m):
+    # ``opened_cycle`` undoes ``closed_pair``: the tadpole's cycle of 2m + 1 nodes is
+    # found hanging off the spider's centre, and opening it gives the spider's edges
+    G = _spider([m, m, m + 1])
+    W = nx.to_scipy_sparse_array(G, nodelist=range(len(G)), dtype=float)
+    assert pendant_odd_cycles(W) == []
+    A = closed_pair(W, *pendant_path_pairs(W)[0])
+    cycles = pendant_odd_cycles(A)
+    assert len(cycles) == 1 and cycles[0][0] == 0 and len(cycles[0][1]) == 2 * m
+    assert _edges(_laplacian(opened_cycle(A, *cycles[0]))) == _edges(_laplacian(W))
+    # either way round the cycle: the same two paths
+    q, order = cycles[0]
+    assert _edges(_laplacian(opened_cycle(A, q, order[::-1]))) == _edges(_laplacian(W))
+
+
+@pytest.mark.parametrize(
+    "G",
+    [
+        nx.cycle_graph(7),  # no node of degree 3
+        nx.tadpole_graph(6, 2),  # an even cycle
+        nx.tadpole_graph(3, 2),  # a triangle: twin leaves, not paths
+        nx.Graph([(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (1, 3), (0, 5)]),  # a chord
+        nx.Graph([(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5), (2, 6)]),  # two exits
+    ],
+)
+def test_cycles_that_do_not_hang_off_one_node_are_not_opened(G):
+    assert pendant_odd_cycles(nx.to_scipy_sparse_array(G, nodelist=range(len(G)))) == []
 
 
 def test_a_pendant_leaf_pair_and_a_path_have_no_pair():
@@ -89,6 +125,22 @@ def test_a_tree_with_two_pendant_paths_of_two_nodes_stays_the_answer():
     assert not caught
     assert _edges(res.laplacian) == _edges(nx.laplacian_matrix(G, nodelist=range(60)))
     assert res.history["pendant_cycle_edges"] == [60, 60]
+
+
+def test_a_tree_whose_searches_end_at_the_closed_form_is_opened_back():
+    # the eigensolver's basis of this tree (stored), shuffled: the searches end at the
+    # tree with its pendant paths 119-27 and 85-74 on one node closed into a 5-cycle
+    # (160 edges, equal weights, fitting to rounding); the cycle opened gives the tree,
+    # one edge sparser, returned quiet with the closed form listed next
+    G = nx.random_labeled_tree(160, seed=65)
+    V = stored_eigenvectors("tree_160_65", nx.laplacian_matrix(G, nodelist=range(160)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = infer_laplacian(shuffled(V, 1), rng=0)
+    assert not caught
+    assert _edges(res.laplacian) == _edges(nx.laplacian_matrix(G, nodelist=range(160)))
+    assert res.history["opened_pendant_cycles"] == 1
+    assert res.history["pendant_cycle_edges"] == [160, 160]
 
 
 def test_the_lollipop_is_listed_beside_the_tree_returned():

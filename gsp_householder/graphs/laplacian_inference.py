@@ -167,7 +167,7 @@ from gsp_householder.graphs._noisy_unit_settled import settled_noisy_member
 from gsp_householder.graphs._normalized_grid import normalized_grids
 from gsp_householder.graphs._own_noise import own_noise
 from gsp_householder.graphs._pair_noise_level import pair_noise_level
-from gsp_householder.graphs._pendant_cycles import pendant_cycles
+from gsp_householder.graphs._pendant_cycles import opened_pendant_cycles, pendant_cycles
 from gsp_householder.graphs._prefix_window import window_doubt
 from gsp_householder.graphs._program_memo import remembered_programs
 from gsp_householder.graphs._quadratic_doubt import quadratic_signature
@@ -561,7 +561,41 @@ def _connected_infer(basis, tol, rng) -> InferredLaplacian:
         )
     ranked = _with_sparser_cayley_twin(basis, B, ranked, history)
     ranked = _with_regular_reading(basis, B, ranked, history, tol, rng)
+    ranked = _with_opened_pendant_cycles(basis, ranked, history)
     return finish(basis, B, ranked, family_dimension, history)
+
+
+def _with_opened_pendant_cycles(basis, ranked, history):
+    """``ranked`` with, when its first graph has equal weights and cycles of $2m + 1 \\ge
+    5$ nodes hanging off one node, the graph with those cycles opened into two pendant
+    paths each first, when it fits the eigenvectors as well (``_pendant_cycles``:
+    the two graphs' Laplacians commute, and the opened one has an edge less per cycle;
+    the closed form is then listed next by ``_list_local_twins``).
+    ``history["opened_pendant_cycles"]`` gives the number of cycles opened.
+
+    The searches may end at the closed form of a tree's two pendant paths, a vertex of
+    the family as sparse as their linear programs reach (`random_labeled_tree(160,
+    seed=65)`, exact, draw 1: 160 edges, its pendant paths 119-27 and 85-74 on one node
+    closed into a 5-cycle). Exact eigenvectors are judged to rounding (equal weights
+    within ``EQUAL_WEIGHT_CV``), noisy ones at the rankings' level when edges can leave
+    its noise band (``_equal_within_noise``); a combinatorial Laplacian with no
+    eigenvalue order, up to ``FAMILY_SEARCH_MAX_N`` nodes, as for the listing."""
+    if (not ranked or basis["kind"] != "combinatorial" or basis["ordered"]
+            or ranked[0][3].shape[0] > FAMILY_SEARCH_MAX_N):
+        return ranked
+    W = ranked[0][3]
+    noise = history.get("noise", 0.0)
+    if noise <= EXACT_NOISE:
+        if weight_cv(sp.triu(W, 1).data) > EQUAL_WEIGHT_CV:
+            return ranked
+        noise = 0.0
+    elif noise > UNRESOLVABLE_NOISE or not _equal_within_noise(basis, W, noise):
+        return ranked
+    opened = opened_pendant_cycles(basis, W, noise)
+    if opened is None:
+        return ranked
+    history["opened_pendant_cycles"] = opened[1]
+    return _ahead([_ranked_entry(opened[0])], ranked)
 
 
 def _with_regular_reading(basis, B, ranked, history, tol, rng):

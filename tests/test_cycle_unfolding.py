@@ -138,6 +138,20 @@ def test_a_cycle_found_at_a_noise_level_gives_the_path_it_unfolds_to_warned(n, d
     assert result.history["unfolded_path_edges"] == 1
 
 
+@pytest.mark.parametrize("draw", [0, 1])
+def test_an_exact_cycle_found_in_place_of_a_path_gives_the_path_it_unfolds_to_warned(draw):
+    # exact eigenvectors of a path of 100 nodes (a simple spectrum: the basis is fixed
+    # but for signs) end the searches at the cycle 4L - L^2 (100 edges, family of
+    # dimension 50); a path it unfolds to fits them to rounding too, and is returned
+    G = nx.path_graph(100)
+    U = fourier_basis(G).eigenvectors
+    rng = np.random.default_rng(draw)
+    result, caught = _infer(U[:, rng.permutation(100)] * rng.choice([-1.0, 1.0], 100))
+    _exact_tree_warned_truth_listed(G, U, result, caught)
+    assert result.history["unfolded_path_edges"] == 1
+    assert 100 in result.history["candidate_edges"]
+
+
 @pytest.mark.parametrize("n", [6, 9, 12, 17, 24])
 def test_a_perturbed_cycle_unfolds_to_no_path_that_fits_at_its_own_noise(n):
     # every unfolded path of the true cycle leaves 2 to 17 times what its own non-edges

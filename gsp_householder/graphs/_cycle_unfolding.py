@@ -33,6 +33,11 @@ the noise its own non-edges show (``_own_noise.own_noise``: its residual within
 shares the eigenvectors fits as the cycle does (ratios 0.8 to 1.3), a wrong one leaves
 600 to 900 times the cycle's residual.
 
+Exact eigenvectors can end the searches at the cycle too (`path_graph(100)`, draws 0
+and 1: the constant-diagonal family of dimension 50 gives the cycle, 100 edges, and
+no search reaches a path): ``exact_unfolded_path`` returns the first unfolded path
+that fits them to rounding (``FITS_EXACTLY``).
+
 Internal module: arguments are validated by the caller.
 """
 
@@ -41,8 +46,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._laplacian_fit import _residuals
 from gsp_householder.graphs._own_noise import own_noise
-from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
+from gsp_householder.graphs._thresholds import FITS_EXACTLY, RESIDUAL_CONSISTENT
 
 
 def cycle_order(W) -> np.ndarray | None:
@@ -144,5 +150,37 @@ def path_at_own_noise(basis, W) -> sp.csr_array | None:
     for path in paths:
         path_sigma, ratio = own_noise(basis, path)
         if ratio <= RESIDUAL_CONSISTENT and path_sigma <= RESIDUAL_CONSISTENT * sigma:
+            return path
+    return None
+
+
+def exact_unfolded_path(basis, W) -> sp.csr_array | None:
+    """The first path of ``unfolded_paths(W)`` (``W`` a cycle that fits exact
+    eigenvectors) that fits the eigenvectors to ``FITS_EXACTLY`` too; else None.
+
+    Parameters
+    ----------
+    basis : dict
+        The inference's basis (``"V"``, ``"kind"``, ``"scale"``).
+    W : sparse array
+        Symmetric weights of the graph found.
+
+    Returns
+    -------
+    scipy.sparse.csr_array or None
+        Unit weights of the path.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> import numpy as np
+    >>> V = np.linalg.eigh(nx.laplacian_matrix(nx.path_graph(7)).toarray())[1]
+    >>> C = nx.to_scipy_sparse_array(nx.cycle_graph([0, 1, 3, 5, 6, 4, 2]), nodelist=range(7))
+    >>> path = exact_unfolded_path({"V": V, "kind": "combinatorial", "scale": None}, C)
+    >>> sorted(nx.from_scipy_sparse_array(path).edges)
+    [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]
+    """
+    for path in unfolded_paths(W):
+        if _residuals(basis, path)[0] <= FITS_EXACTLY:
             return path
     return None

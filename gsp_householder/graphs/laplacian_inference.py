@@ -97,7 +97,7 @@ from gsp_householder.graphs._components import (
 )
 from gsp_householder.graphs._conjugate_twins import conjugate_twins
 from gsp_householder.graphs._cycle_read import read_cycle
-from gsp_householder.graphs._cycle_unfolding import path_at_own_noise
+from gsp_householder.graphs._cycle_unfolding import exact_unfolded_path, path_at_own_noise
 from gsp_householder.graphs._disjoint_member import disjoint_member
 from gsp_householder.graphs._distance_graphs import regular_walk_classes
 from gsp_householder.graphs._distance_two_root import distance_two_graph, distance_two_roots
@@ -1352,16 +1352,19 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
     if unfolded is not None:
         # a cycle with equal weights found at a noise level is the quadratic 4L - L^2 of
         # the paths it unfolds to (``_cycle_unfolding``): one that fits the eigenvectors
-        # at the noise its own non-edges show, as the cycle does, is returned; the cycle
-        # is the last of the candidates, and both fit: warned
+        # at the noise its own non-edges show, as the cycle does (to rounding on exact
+        # eigenvectors), is returned; the cycle is among the candidates (the last, but
+        # for twins listed after it), and both fit: warned
         cycle_edges = int(ranked[0][0])
+        fit = ("at the noise level they show" if history.get("noise", 0.0) > EXACT_NOISE
+               else "to rounding")
         ranked, L, eigenvalues, residual = _sparser_first(basis, ranked, laps, history,
                                                           unfolded, "unfolded_path_edges")
         warn_at_caller(
             f"a cycle with equal weights ({cycle_edges} edges) and a path ({ranked[0][0]} "
             f"edges, whose Laplacian L gives 4L - L^2 that cycle's) both fit these "
-            f"eigenvectors at the noise level they show: the eigenvectors do not tell them "
-            f"apart, and the sparser is returned (the cycle is the last of the candidates)",
+            f"eigenvectors {fit}: the eigenvectors do not tell them apart, and the "
+            f"sparser is returned (the cycle is among the candidates)",
             AmbiguousGraphWarning)
     level = _pair_level(history)
     if (history.get("noise", 0.0) > EXACT_NOISE and level is not None and L.count_nonzero()
@@ -1948,18 +1951,26 @@ def _quadratic_root(basis, B, found, L, eigenvalues, history) -> sp.csr_array | 
 
 def _unfolded_path(basis, B, found, history) -> sp.csr_array | None:
     """A path whose quadratic $4L - L^2$ is the graph ``found`` (a ``rank_candidates``
-    item), when it is a cycle through every node with weights equal to the noise level
-    it was found at (``history["noise"]``, between ``EXACT_NOISE`` and
-    ``UNRESOLVABLE_NOISE``; whether the cycle fits at the rankings' level or not: that
-    level is biased low on few nodes, ``_fitted_level_fit``) and that path fits the
-    eigenvectors at its own noise as the cycle does
-    (``_cycle_unfolding.path_at_own_noise``); else None. Combinatorial Laplacians
-    without an eigenvalue order (a twin class's basis neither)."""
+    item), when it is a cycle through every node with equal weights, and that path fits
+    the eigenvectors as the cycle does; else None. Combinatorial Laplacians without an
+    eigenvalue order (a twin class's basis neither).
+
+    - Found at a noise level (``history["noise"]``, between ``EXACT_NOISE`` and
+      ``UNRESOLVABLE_NOISE``): weights equal to that level, whether the cycle fits at
+      the rankings' level or not (that level is biased low on few nodes,
+      ``_fitted_level_fit``); the path fits at its own noise as the cycle does
+      (``_cycle_unfolding.path_at_own_noise``).
+    - Exact eigenvectors: weights equal within ``EQUAL_WEIGHT_CV``, the cycle and the
+      path fit to ``FITS_EXACTLY`` (``_cycle_unfolding.exact_unfolded_path``)."""
     noise = history.get("noise", 0.0)
-    if (not EXACT_NOISE < noise <= UNRESOLVABLE_NOISE or basis["ordered"]
-            or basis["kind"] != "combinatorial"
-            or basis.get("twin_class") or int(found[0]) != B.n
-            or not _equal_within_noise(basis, found[3], noise)):
+    if (noise > UNRESOLVABLE_NOISE or basis["ordered"] or basis["kind"] != "combinatorial"
+            or basis.get("twin_class") or int(found[0]) != B.n):
+        return None
+    if noise <= EXACT_NOISE:
+        if found[1] > EQUAL_WEIGHT_CV or _residuals(basis, found[3])[0] > FITS_EXACTLY:
+            return None
+        return exact_unfolded_path(basis, found[3])
+    if not _equal_within_noise(basis, found[3], noise):
         return None
     return path_at_own_noise(basis, found[3])
 

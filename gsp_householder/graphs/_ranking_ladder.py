@@ -75,6 +75,7 @@ from gsp_householder.graphs._thresholds import (
     UNRESOLVABLE_NOISE,
 )
 from gsp_householder.graphs._weighted_tree import early_weighted_tree
+from gsp_householder.graphs._whole_space_steps import whole_space_steps
 
 #: Two rankings' noise estimates within this factor of each other are taken as the
 #: noise level of the eigenvectors.
@@ -166,7 +167,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
 
     def compute(key):
         if key[2:] == ("fitted",):
-            scores, trimmed = fitted_ranking(B, keep=key[1], r=key[0])
+            # the kept pairs cleaned of the edges the span left among them
+            # (``_whole_space_steps``)
+            scores, trimmed = whole_space_steps(B, *fitted_ranking(B, keep=key[1], r=key[0]))
             return scores, trimmed, robust_noise(B, trimmed)
         if B.n <= LADDER_MAX_N:
             # rankings that trim as many pairs at every round are one ranking (and

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import networkx as nx
@@ -79,6 +80,30 @@ def test_fit_refuses_what_it_cannot_show():
     # a member never accepted: None after the steps (no member returned unshown)
     basis, W, _ = _ring_fit(60, 2, 0)
     assert noise_scaled_weights(basis, W, lambda m: False) is None
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), [(60, 2, 0), (150, 3, 2)])
+def test_steps_end_when_no_z_score_moves_by_a_noise_unit(n, seed, draw):
+    # refused members: the steps go on while each moves some non-edge's z-score by their
+    # root mean square at least, and end at the first that moves none (no step count)
+    basis, W, fit = _ring_fit(n, seed, draw)
+    members = []
+    assert noise_scaled_weights(basis, W, lambda m: members.append(m) or False) is None
+    scores = [fit.scores(sp.triu(M, 1).tocoo().data) for M in [W, *members]]
+    moved = [
+        np.abs(after - before).max() / np.sqrt(np.square(after).sum() / fit.mask.sum())
+        for before, after in itertools.pairwise(scores)
+    ]
+    assert len(moved) >= 1
+    assert all(m >= 1.0 for m in moved[:-1]) and moved[-1] < 1.0
+
+
+def test_z_scores_are_the_square_roots_of_the_value():
+    _, W, fit = _ring_fit(40, 3, 1)
+    w = sp.triu(W, 1).tocoo().data
+    z = fit.scores(w)
+    assert float((z * z).sum()) == pytest.approx(fit.value(w), rel=1e-12)
+    assert np.all(z[fit.mask == 0.0] == 0.0)
 
 
 @pytest.mark.slow

@@ -51,6 +51,11 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
+#: Gauss-Newton steps at most (a cost setting: each step takes products of order $n^3$,
+#: about 1 CPU s at 500 nodes; the slowest fit measured, refused, settles (`_settled`)
+#: at its 22nd step: ``RandomRing(520, seed=4)`` perturbed by 1e-3, draw 2).
+MAX_STEPS = 32
+
 #: LSQR iterations per step (a cost setting: two products of order $n^3$ each).
 LSQR_ITERATIONS = 50
 
@@ -187,7 +192,7 @@ def noise_scaled_weights(
     """The cycle on the edges of ``W`` whose weights minimise the squared z-scores of
     its non-edges (module docstring), from the weights of ``W``: Gauss-Newton steps
     until ``accept`` takes the member, $f$ no longer decreases, or a step moves no
-    z-score by their noise unit (`_settled`).
+    z-score by their noise unit (`_settled`), at most ``MAX_STEPS``.
 
     Parameters
     ----------
@@ -208,7 +213,7 @@ def noise_scaled_weights(
     n, total = W.shape[0], float(w.sum())
     fit = _CycleNoiseFit(np.asarray(basis["V_anchored"]), rows, cols)
     current, scores = fit.value(w), fit.scores(w)
-    while True:
+    for _ in range(MAX_STEPS):
         xi = fit.step(w)
         for halving in range(MAX_HALVINGS + 1):
             trial, value = _trial(fit, w, xi / 2.0**halving)
@@ -223,3 +228,4 @@ def noise_scaled_weights(
         before, scores = scores, fit.scores(w)
         if _settled(before, scores, fit.mask):
             return None
+    return None

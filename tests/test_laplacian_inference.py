@@ -1905,7 +1905,9 @@ def test_ladder_within_the_resolution_of_the_smallest_estimate_is_at_it(
 def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
     # a graph found on a twin class lands on its pairs: when the graph joins all of
     # them (the complete graph: one class of every node) the sum holds no new edge and
-    # no class is searched; a star's leaves (not adjacent) are searched
+    # no class is searched; a star's leaves (not adjacent) are searched, when their
+    # columns are not a star's eigenvectors (a rotated basis of their eigenspace: the
+    # basis fourier_basis gives, nested, is a star's, and is not searched)
     import gsp_householder.graphs.laplacian_inference as li
     from gsp_householder.graphs._basis_input import _read_basis
 
@@ -1918,8 +1920,8 @@ def test_twin_classes_that_are_cliques_are_not_searched(monkeypatch):
 
     monkeypatch.setattr(li, "_twin_class_graph", spy)
     n = 8
-    basis = _read_basis(_shuffled(fourier_basis(nx.star_graph(n - 1)).eigenvectors, 0),
-                        None, None, None, None)
+    rotated = _rotated(fourier_basis(nx.star_graph(n - 1)), np.random.default_rng(0))
+    basis = _read_basis(_shuffled(rotated, 0), None, None, None, None)
     complete = sp.csr_array(np.ones((n, n)) - np.eye(n))
     assert li._clique(complete, np.arange(n))
     assert li._twin_superset(basis, complete) is None and searched == []

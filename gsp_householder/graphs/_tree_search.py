@@ -77,7 +77,10 @@ _searches: contextvars.ContextVar = contextvars.ContextVar("tree_searches", defa
 def tree_eigenvalues(V: np.ndarray, T) -> np.ndarray:
     """Each column's $v_k^T L_T v_k$ for the Laplacian $L_T$ of the unit weights ``T``."""
     T = sp.csr_array(T, dtype=float)
-    L = sp.diags_array(np.asarray(T.sum(axis=1)).ravel()) - T
+    degrees = np.asarray(T.sum(axis=1)).ravel()
+    L = _laplacian_rows(T, degrees)
+    if L is None:
+        L = sp.diags_array(degrees) - T
     return np.einsum("ik,ik->k", V, L @ V)
 
 
@@ -105,23 +108,61 @@ def _spanning(W: np.ndarray) -> sp.csr_array:
     tree when the weights are distinct.
     """
     n = W.shape[0]
-    best = np.array(W[0], dtype=float)
+    # the rows of W with the columns of the nodes in the tree at -inf: no entry of
+    # theirs is larger than a node's best, so no mask of the nodes outside is needed
+    rest = np.array(W, dtype=float)
+    rest[:, 0] = -np.inf
+    best = rest[0].copy()
     parent = np.zeros(n, dtype=np.intp)
-    outside = np.ones(n, dtype=bool)
-    outside[0] = False
-    best[0] = -np.inf
     rows, cols = np.empty(n - 1, dtype=np.intp), np.empty(n - 1, dtype=np.intp)
     closer = np.empty(n, dtype=bool)
+    largest = best.argmax
     for k in range(n - 1):
-        j = int(np.argmax(best))
-        rows[k], cols[k] = parent[j], j
-        outside[j] = False
+        j = largest()
+        rows[k] = parent[j]
+        cols[k] = j
+        rest[:, j] = -np.inf
         best[j] = -np.inf
-        np.greater(W[j], best, out=closer)
-        closer &= outside
-        best[closer] = W[j][closer]
-        parent[closer] = j
-    return _unit_graph(rows, cols, n)
+        row = rest[j]
+        np.greater(row, best, out=closer)
+        np.copyto(best, row, where=closer)
+        np.copyto(parent, j, where=closer)
+    return _tree_graph(rows, cols, n)
+
+
+def _tree_graph(rows: np.ndarray, cols: np.ndarray, n: int) -> sp.csr_array:
+    """Symmetric unit weights on the $n - 1$ distinct pairs ``(rows, cols)`` of a tree
+    on ``n`` nodes (``intp`` arrays, no pair twice, no loop), built in compressed form:
+    the arrays ``_spanning_tree._unit_graph`` gives, without its sparse sum."""
+    heads = np.concatenate([rows, cols])
+    tails = np.concatenate([cols, rows])
+    order = np.lexsort((tails, heads))
+    indptr = np.zeros(n + 1, dtype=np.intp)
+    np.cumsum(np.bincount(heads, minlength=n), out=indptr[1:])
+    return sp.csr_array((np.ones(heads.size), tails[order], indptr), shape=(n, n))
+
+
+def _laplacian_rows(T: sp.csr_array, degrees: np.ndarray) -> sp.csr_array | None:
+    """$\\operatorname{diag}(d) - T$ for the weights ``T`` (canonical, no diagonal entry)
+    and its positive ``degrees`` $d$, in compressed form: the arrays the sparse
+    difference gives (each row's entries by column, the diagonal among them), without
+    it; None for other ``T``."""
+    n = T.shape[0]
+    counts = np.diff(T.indptr)
+    heads = np.repeat(np.arange(n), counts)
+    if not T.has_canonical_format or np.any(T.indices == heads) or np.any(degrees <= 0.0):
+        return None
+    after = T.indices > heads
+    # a row's diagonal goes after its entries of smaller columns
+    before = np.bincount(heads[~after], minlength=n)
+    indptr = T.indptr + np.arange(n + 1)
+    indices = np.empty(T.nnz + n, dtype=T.indices.dtype)
+    data = np.empty(T.nnz + n)
+    at = np.arange(T.nnz) + heads + after
+    indices[at], data[at] = T.indices, -T.data
+    diagonal = indptr[:-1] + before
+    indices[diagonal], data[diagonal] = np.arange(n), degrees
+    return sp.csr_array((data, indices, indptr), shape=(n, n))
 
 
 def _tree_key(T) -> bytes:

@@ -144,3 +144,27 @@ def component_graph(Q, gap: float = LEVEL_GAP) -> sp.coo_array | None:
     if w.min() < -gap * w.max() or not keep.any():
         return None
     return sp.coo_array((w[keep], (rows[keep], cols[keep])), shape=(s, s))
+
+
+def star_rotation(Q: np.ndarray) -> float:
+    """Rotation residual of the star on the rows of the twin basis ``Q`` (constant
+    column first) centred at the row of ``Q``'s largest entry off that column: the
+    off-diagonal part of $Q^T L_S Q$ relative to $\\sqrt{s \\sum_k (\\lambda_k -
+    \\bar\\lambda)^2}$ for the star's Laplacian $L_S$ (``_laplacian_fit._residuals``'s
+    rotation residual, which estimates the rotation of ``Q`` from the star's
+    eigenvectors).
+
+    A unit vector that sums to zero over $s$ nodes has no entry larger than
+    $\\sqrt{(s - 1) / s}$, reached only by the star's centre in its column
+    $s e_c - \\mathbf 1$: the row of the largest entry is the only centre a star whose
+    eigenvectors ``Q`` holds can have (``_tree_search.hub_nodes`` reads hubs so)."""
+    s = Q.shape[0]
+    centre = int(np.argmax(np.abs(Q[:, 1:]).max(axis=1)))
+    L = np.zeros((s, s))
+    L[centre, :] = L[:, centre] = -1.0
+    np.fill_diagonal(L, 1.0)
+    L[centre, centre] = s - 1.0
+    M = Q.T @ L @ Q
+    lam = np.diag(M)
+    off = np.linalg.norm(M - np.diag(lam))
+    return float(off / np.sqrt(s * np.sum((lam - lam.mean()) ** 2)))

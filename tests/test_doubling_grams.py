@@ -114,3 +114,38 @@ def test_the_ladders_rankings_searched_again_in_turn_downdate_nothing(upside_dow
     for order in orders:
         fit, sizes, made = _search(B, order, 1e-6)
         assert fit is None and len(sizes) > 2 and made == []
+
+
+def test_a_size_keeping_fewer_pairs_than_it_downdates_sums_them(upside_down, monkeypatch):
+    # a search that doubles to its last pair downdates half the pairs to keep the last
+    # few: from ``NEARBY_GRAM_MIN_N`` nodes the Gram of the pairs kept is summed instead
+    from gsp_householder.graphs import _pair_geometry
+
+    B, order, _, _ = upside_down
+    fit, sizes, made = _search(B, order, 0.0)
+    assert fit is None and sizes[-1] == len(order[0])
+    (reference,) = B.doubling_grams.values()
+    monkeypatch.setattr(_pair_geometry, "NEARBY_GRAM_MIN_N", B.n)
+    fresh, _ = _basis()
+    fit, sizes_fresh, made_fresh = _search(fresh, order, 0.0)
+    assert fit is None and sizes_fresh == sizes
+    # the last size keeps fewer pairs than lie between it and the size before
+    assert B.n_pairs - sizes[-1] < sizes[-1] - sizes[-2]
+    assert made_fresh == made[:-1]
+    (chain,) = fresh.doubling_grams.values()
+    scale = np.abs(B.M).max()
+    for gram, kept in zip(chain, reference, strict=True):
+        assert gram.k == kept.k
+        np.testing.assert_allclose(gram.M, kept.M, rtol=0, atol=1e-12 * scale)
+        np.testing.assert_allclose(gram.total, kept.total, rtol=0, atol=1e-12 * scale)
+
+
+def test_gram_without_downdates_below_the_size_or_when_fewer_pairs_leave(upside_down):
+    from gsp_householder.graphs._pair_geometry import gram_without
+
+    B, order, _, _ = upside_down
+    i, j = order[0][:-5], order[1][:-5]
+    # below ``NEARBY_GRAM_MIN_N`` nodes: the downdate itself, bit for bit
+    gram = gram_without(PairGram(B), i, j, (i, j))
+    reference = PairGram(B).without(i, j)
+    assert np.array_equal(gram.M, reference.M) and gram.k == reference.k

@@ -31,7 +31,7 @@ import hashlib
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
+from gsp_householder.graphs._pair_geometry import PairBasis, PairGram, gram_without
 from gsp_householder.graphs._thresholds import LADDER_MAX_N
 
 #: Orders of pairs whose doubling Grams a basis of at most ``LADDER_MAX_N`` nodes keeps,
@@ -67,11 +67,13 @@ def doubling_chain(B: PairBasis, i, j, start: int) -> list:
     return chain
 
 
-def doubling_gram(chain: list, step: int, base: PairGram, i, j) -> PairGram:
+def doubling_gram(chain: list, step: int, base: PairGram, i, j, removed) -> PairGram:
     """The Gram of the ``step``-th doubling size: kept in ``chain``, or ``base`` (the
-    last size's Gram) without the pairs ``(i, j)`` in between, then kept."""
+    last size's Gram) without the pairs ``(i, j)`` in between (``gram_without``, which
+    sums the pairs kept instead when they are fewer; ``removed``: the pairs of the size,
+    every pair before it in the order), then kept."""
     if step < len(chain):
         return chain[step]
-    gram = base.without(i, j)
+    gram = gram_without(base, i, j, removed)
     chain.append(gram)
     return gram

@@ -630,6 +630,48 @@ class PairGram:
         return self._eigh[min(r, self.B.g)]
 
 
+def gram_without(gram: PairGram, i, j, removed) -> PairGram:
+    """``gram.without(i, j)``, or, when the pairs the result keeps are fewer than the
+    pairs ``(i, j)`` it would downdate, on bases of at least ``NEARBY_GRAM_MIN_N`` nodes
+    (up to ``_thresholds.LADDER_MAX_N`` nodes the searches keep their Grams bit for
+    bit), the Gram of the kept pairs summed from their own rows (``pairs_gram``): the
+    same Gram to rounding, at the cost of the rows kept.
+
+    ``removed``: every pair the result leaves out (``(i, j)`` and the pairs ``gram``
+    leaves out), distinct, as index arrays. A prefix search of $n = 1000$ nodes that
+    doubles to its last size downdates half the pairs to keep the last 2001
+    (``_support_search.PrefixSearch._sizes``).
+    """
+    B = gram.B
+    kept = B.n_pairs - len(removed[0])
+    if B.n < NEARBY_GRAM_MIN_N or kept >= len(i):
+        return gram.without(i, j)
+    return pairs_gram(B, *other_pairs(B, *removed))
+
+
+def other_pairs(B: PairBasis, i, j) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of ``B.upper()`` other than the distinct pairs ``(i, j)``, in that
+    order."""
+    a = np.minimum(i, j).astype(np.int64)
+    b = np.maximum(i, j).astype(np.int64)
+    keep = np.ones(B.n_pairs, dtype=bool)
+    keep[a * B.n - a * (a + 1) // 2 + b - a - 1] = False
+    ui, uj = B.upper()
+    return ui[keep], uj[keep]
+
+
+def pairs_gram(B: PairBasis, i, j) -> PairGram:
+    """The ``PairGram`` of the pairs ``(i, j)`` alone, summed from their rows in chunks
+    (``row_chunks``)."""
+    g = B.M.shape[0]
+    M, total = np.zeros((g, g)), np.zeros(g)
+    part = B.square_buffer(g)
+    for A in B.row_chunks(i, j):
+        M += np.matmul(A.T, A, out=part)
+        total += A.sum(axis=0)
+    return PairGram(B, M, total, len(i))
+
+
 def local_free_gram(B: PairBasis, i, j) -> PairGram:
     """``PairGram(B).without(i, j)`` for the pairs ``(i, j)`` among the nodes of the
     local columns, kept with its reductions (``pinned``) in ``B.local_free``: every

@@ -29,6 +29,7 @@ from gsp_householder.graphs._pair_geometry import (
     PairGram,
     SmallestEigenpairs,
     centred_gram,
+    gram_without,
 )
 from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
@@ -313,7 +314,8 @@ class PrefixSearch:
                  np.concatenate([J[edge], J[~edge], self.j[c:]]))
         sub = PrefixSearch(B, order, self.tol, self.noise, self.rounding,
                            self.search_truncated)
-        fit = sub.evaluate(k, PairGram(B).without(I[edge], J[edge]))
+        edges = (I[edge], J[edge])
+        fit = sub.evaluate(k, gram_without(PairGram(B), *edges, edges))
         self.n_evaluations += sub.n_evaluations
         return fit
 
@@ -533,7 +535,8 @@ class PrefixSearch:
         chain, step = doubling_chain(B, self.i, self.j, c), 0
         while True:
             c = min(c, c_max)
-            gram = doubling_gram(chain, step, base, self.i[base_c:c], self.j[base_c:c])
+            gram = doubling_gram(chain, step, base, self.i[base_c:c], self.j[base_c:c],
+                                 (self.i[:c], self.j[:c]))
             step += 1
             best = self.evaluate(c, gram)
             if best is not None:
@@ -560,7 +563,8 @@ class PrefixSearch:
         hi = c
         while lo is not None and hi - lo > max(1, hi // 200):
             mid = (lo + hi) // 2
-            gram = lo_gram.without(self.i[lo:mid], self.j[lo:mid])
+            gram = gram_without(lo_gram, self.i[lo:mid], self.j[lo:mid],
+                                (self.i[:mid], self.j[:mid]))
             fit = self.evaluate(mid, gram)
             if fit is not None:
                 hi, best = mid, fit

@@ -522,9 +522,12 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     """The graph of exact eigenvectors ``ranked`` (with its family dimension), or, when it
     does not fit them to rounding (residual above ``ROUNDING_FIT``), the graph the rankings give at
     the noise levels ``MISFIT_LEVELS`` in turn (``_noisy_ladder``, every ranking) that
-    fits them exactly, or else fits them better with at most as many edges
-    (``history["noise"]`` is then that level); the levels tried and their graphs'
-    sizes and residuals are in ``history["misfit_refits"]``. A graph that fits them
+    fits them exactly, however many edges it has up to half the pairs (a graph that
+    does not fit exact eigenvectors is not one of theirs: ``fit_replaces_misfit``;
+    ``history["misfit_replaced"]`` then holds its size and residual), or else fits them
+    better with at most as many edges (``history["noise"]`` is then that level); the
+    levels tried and their graphs' sizes and residuals are in
+    ``history["misfit_refits"]``. A graph that fits them
     but whose zero pattern leaves a family although its spectrum is simple
     (``_undetermined_support``) is searched so too, and replaced by a sparser graph
     that fits them exactly (a cycle of 60 nodes with weights uniform in [1, 10]: 297

@@ -48,7 +48,11 @@ from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._prefix_window import doubtful_window_graph
 from gsp_householder.graphs._result_checks import _undetermined_support
-from gsp_householder.graphs._rounding_level_fit import rounding_level_fit
+from gsp_householder.graphs._rounding_level_fit import (
+    fit_replaces_misfit,
+    record_replaced_misfit,
+    rounding_level_fit,
+)
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sign_program_tree import failed_search_tree
 from gsp_householder.graphs._sparser_rival import record_fitting_rival, record_sparser_rival
@@ -521,9 +525,12 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     """The graph of exact eigenvectors ``ranked`` (with its family dimension), or, when it
     does not fit them to rounding (residual above ``ROUNDING_FIT``), the graph the rankings give at
     the noise levels ``MISFIT_LEVELS`` in turn (``_noisy_ladder``, every ranking) that
-    fits them exactly, or else fits them better with at most as many edges
-    (``history["noise"]`` is then that level); the levels tried and their graphs'
-    sizes and residuals are in ``history["misfit_refits"]``. A graph that fits them
+    fits them exactly, however many edges it has up to half the pairs (a graph that
+    does not fit exact eigenvectors is not one of theirs: ``fit_replaces_misfit``;
+    ``history["misfit_replaced"]`` then holds its size and residual), or else fits them
+    better with at most as many edges (``history["noise"]`` is then that level); the
+    levels tried and their graphs' sizes and residuals are in
+    ``history["misfit_refits"]``. A graph that fits them
     but whose zero pattern leaves a family although its spectrum is simple
     (``_undetermined_support``) is searched so too, and replaced by a sparser graph
     that fits them exactly (a cycle of 60 nodes with weights uniform in [1, 10]: 297
@@ -565,7 +572,7 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
         lambda own, trial, level: _noisy_ladder(B, basis, tol, own, trial, order, ranking,
                                                 fixed_noise=level, every=True,
                                                 searches=searches),
-        rng, history, ranked[0][0])
+        rng, history, ranked[0][0], residual, B.n_pairs)
     if exact is not None:
         # the eigenvalue fit is inexact beyond the exact searches' rounding
         # (``_rounding_level_fit``)
@@ -579,12 +586,12 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
                                               fixed_noise=level, every=True,
                                               searches=searches)
         tried.append((level, int(wide[0][0]) if wide else None, float(residual2)))
-        if wide and (wide[0][0] < ranked[0][0] if fits else (
-                residual2 < best[2] and wide[0][0] <= ranked[0][0])) and (
-                residual2 <= ROUNDING_FIT or not fits):
+        if wide and _refit_replaces(ranked[0][0], residual, best[2], wide[0][0],
+                                    residual2, B.n_pairs):
             best = (wide, dim2, residual2)
             if residual2 <= ROUNDING_FIT:
                 saved = original    # exact after all: the eigenvectors' noise level
+                record_replaced_misfit(history, ranked[0][0], residual)
                 break
             saved = history["noise"]
     for k in ("noisy_graphs", "residuals"):
@@ -593,6 +600,21 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     history["misfit_refits"] = tried
     history["noise"] = saved
     return best[:2]
+
+
+def _refit_replaces(edges, residual, best, wide_edges, wide_residual, n_pairs) -> bool:
+    """Whether the graph of a refit level (``wide_edges`` edges, residual
+    ``wide_residual``) replaces the exact searches' graph (``edges`` edges, residual
+    ``residual``) in ``_refit_misfit``, the best residual so far being ``best``: a
+    sparser graph that fits to rounding (``ROUNDING_FIT``) when that graph fits too;
+    when it does not, one that fits better with at most as many edges, or one that fits
+    to rounding with at most half the pairs (``fit_replaces_misfit``)."""
+    if residual <= ROUNDING_FIT:
+        return wide_edges < edges and wide_residual <= ROUNDING_FIT
+    return wide_residual < best and (
+        wide_edges <= edges
+        or (wide_residual <= ROUNDING_FIT
+            and fit_replaces_misfit(residual, wide_edges, n_pairs)))
 
 
 def _freed_member(B, basis, tol, rng, history, ranked):

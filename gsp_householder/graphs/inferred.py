@@ -155,7 +155,11 @@ class InferredLaplacian:
         eigenvectors gave weighted graphs with fewer edges than the first found whose
         edges with equal weights fit them exactly (a torus with one weight per
         direction): the edges of the graph that was first and of the sparsest such
-        graph, now first. ``"column_halves_graph"``, when the graph found is the
+        graph, now first. ``"misfit_replaced"``, when exact eigenvectors gave a graph
+        that does not fit them to rounding and the rankings searched again at a noise
+        level gave one that does, returned in its place even if denser: the edges and
+        residual of the graph replaced. ``"column_halves_graph"``, when the graph found
+        is the
         complete bipartite graph between the halves of a $\\pm 1$ eigenvector (a
         ``ConvergenceWarning``: every basis with that vector diagonalises it).
         ``"near_complete"``, when noisy

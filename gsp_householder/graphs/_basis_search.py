@@ -15,7 +15,7 @@ from gsp_householder.graphs._candidate_search import _edge_key, _merge, _search_
 from gsp_householder.graphs._deep_trimming import capped_fallback
 from gsp_householder.graphs._laplacian_fit import _residual
 from gsp_householder.graphs._pair_geometry import PairBasis
-from gsp_householder.graphs._ranking_ladder import EXACT_MEDIAN_LEVEL, _ladder
+from gsp_householder.graphs._ranking_ladder import EXACT_MEDIAN_LEVEL, _ladder, adopted
 from gsp_householder.graphs._regular_candidates import (
     _consistent_regular,
     _constant_degree,
@@ -284,11 +284,7 @@ def _consistent_fitted(B: PairBasis, basis, tol, rng, history):
     if not ranked or not levels or (
             _residual(basis, ranked[0][3]) > RESIDUAL_CONSISTENT * min(levels)):
         return None
-    history.clear()
-    history.update(trial)
-    if rng is not None:
-        rng.bit_generator.state = own.bit_generator.state
-    return ranked, dim
+    return adopted(history, trial, rng, own, (ranked, dim))
 
 
 def _doubtful(basis, ranked, history) -> bool:

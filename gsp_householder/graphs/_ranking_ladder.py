@@ -514,11 +514,18 @@ def _refit_first(B, basis, tol, rng, history, order, ranking):
     ranked, dim = _exact_refit(B, basis, tol, own, trial, order, ranking, SearchRecord())
     if not ranked or _residual(basis, ranked[0][3]) > ROUNDING_FIT:
         return None
+    return adopted(history, trial, rng, own, (ranked, dim))
+
+
+def adopted(history, trial, rng, own, outcome):
+    """``outcome``, after taking a trial run's history ``trial`` into ``history`` and
+    its generator's state ``own`` into ``rng`` (if any): a search run on copies is
+    kept as if it had run on the originals."""
     history.clear()
     history.update(trial)
     if rng is not None:
         rng.bit_generator.state = own.bit_generator.state
-    return ranked, dim
+    return outcome
 
 
 def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, searches=None):

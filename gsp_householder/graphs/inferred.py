@@ -158,10 +158,10 @@ class InferredLaplacian:
         graph, now first. ``"misfit_replaced"``, when exact eigenvectors gave a graph
         that does not fit them to rounding and the rankings searched again at a noise
         level gave one that does, returned in its place even if denser: the edges and
-        residual of the graph replaced. ``"column_halves_graph"``, when the graph found
-        is the
-        complete bipartite graph between the halves of a $\\pm 1$ eigenvector (a
-        ``ConvergenceWarning``: every basis with that vector diagonalises it).
+        residual of the graph replaced. ``"column_halves_graph"``, when the graph
+        found is the complete bipartite graph between the halves of a $\\pm 1$
+        eigenvector (a ``ConvergenceWarning``: every basis with that vector
+        diagonalises it).
         ``"near_complete"``, when noisy
         eigenvectors gave a member of the constant-diagonal family that misses fewer
         pairs than a connected graph has edges (a ``ConvergenceWarning``).
@@ -212,7 +212,13 @@ class InferredLaplacian:
         pendant paths of one length on one node closed into a cycle through it (a
         tadpole beside the spider returned; module ``_pendant_cycles``), and its classes
         of non-adjacent twins joined into cliques (a lollipop beside the tree
-        returned); their edge counts.
+        returned); their edge counts. ``"opened_pendant_cycles"``, when the searches'
+        graph, with equal weights, had cycles of $2m + 1 \\ge 5$ nodes hanging off one
+        node whose opening into two pendant paths fits as well: the number of cycles
+        opened (the graph so made, an edge sparser per cycle, is returned, and the
+        closed form listed next). ``"unfolded_path_edges"``, when a cycle with equal
+        weights through every node was replaced by a path whose $4L - L^2$ it is (an
+        ``AmbiguousGraphWarning``): the edges fewer.
     """
 
     laplacian: sp.csr_array

@@ -641,25 +641,42 @@ def trace_scaled(B: PairBasis, lam):
     return lam * (B.n / trace)
 
 
+def pair_residuals(B: PairBasis, gram, i, j) -> tuple[np.ndarray, np.ndarray]:
+    """The standardised residuals $|\\tilde L(\\lambda)_{ij}| / (s_i + s_j)$ of the pairs
+    ``(i, j)`` and $\\lambda$, the smallest direction of the Gram ``gram`` scaled to
+    trace $n$."""
+    _, Lam = gram.null_directions(8)
+    lam = trace_scaled(B, Lam[:, 0])
+    scale = B.node_scale(lam)
+    return np.abs(B.matrix(lam)[i, j]) / (scale[i] + scale[j] + 1e-300), lam
+
+
+def above_rounding(z: np.ndarray) -> np.ndarray:
+    """The residuals ``z`` above 1e-12 of the largest (the others are rounding)."""
+    return z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+
+
+def scaled_median(z: np.ndarray) -> float:
+    """The noise level the residuals ``z`` show: their median scaled to a Gaussian's
+    standard deviation (0 for none)."""
+    return 1.4826 * float(np.median(z)) if z.size else 0.0
+
+
 def kept_residuals(B: PairBasis, trimmed, read_with=None) -> np.ndarray:
     """Standardised residuals of the pairs kept by the trimming (those above 1e-12 of
     the largest), read with the smallest direction of their Gram (or of the Gram of
     ``read_with``, another ranking's ``trimmed``)."""
     gram, i, j = trimmed
-    _, Lam = (gram if read_with is None else read_with[0]).null_directions(8)
-    lam0 = trace_scaled(B, Lam[:, 0])
-    scale = B.node_scale(lam0)
     mask = np.ones((B.n, B.n), dtype=bool)
     mask[i, j] = False
     ki, kj = np.nonzero(np.triu(mask, 1))
-    z = np.abs(B.matrix(lam0)[ki, kj]) / (scale[ki] + scale[kj] + 1e-300)
-    return z[z > 1e-12 * max(float(z.max(initial=0.0)), 1e-300)]
+    z, _ = pair_residuals(B, gram if read_with is None else read_with[0], ki, kj)
+    return above_rounding(z)
 
 
 def robust_noise(B: PairBasis, trimmed):
     """Noise level of the pairs kept by the trimming: scaled median standardised residual."""
-    z = kept_residuals(B, trimmed)
-    return 1.4826 * float(np.median(z)) if z.size else 0.0
+    return scaled_median(kept_residuals(B, trimmed))
 
 
 def seed_fit(B: PairBasis, trimmed, tol=0.0, noise=0.0, rounding=None,

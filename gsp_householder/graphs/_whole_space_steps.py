@@ -31,32 +31,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis, PairGram
-from gsp_householder.graphs._support_search import trace_scaled
+from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._support_search import above_rounding, pair_residuals, scaled_median
 from gsp_householder.graphs._thresholds import CLEAN_FACTOR, EXACT_LEVEL
 
 #: Most concentration steps: each costs about one Gram downdate of the ranking (the
 #: pairs that changed) and one matrix $\\tilde L(\\lambda)$; the kept pairs of the block
 #: models measured were clean after one or two.
 MAX_WHOLE_STEPS = 8
-
-
-def pair_residuals(B: PairBasis, gram: PairGram) -> tuple[np.ndarray, np.ndarray]:
-    """The standardised residuals $|\\tilde L(\\lambda)_{ij}| / (s_i + s_j)$ of all pairs
-    (in the order of ``B.upper()``) and $\\lambda$, the smallest direction of ``gram``
-    scaled to trace $n$ (``kept_residuals``' reading, for every pair)."""
-    _, Lam = gram.null_directions(8)
-    lam = trace_scaled(B, Lam[:, 0])
-    scale = B.node_scale(lam)
-    i, j = B.upper()
-    return np.abs(B.matrix(lam)[i, j]) / (scale[i] + scale[j] + 1e-300), lam
-
-
-def kept_level(residuals: np.ndarray) -> float:
-    """``robust_noise`` of the kept pairs' standardised ``residuals``: the scaled median of
-    those above 1e-12 of the largest."""
-    z = residuals[residuals > 1e-12 * max(float(residuals.max(initial=0.0)), 1e-300)]
-    return 1.4826 * float(np.median(z)) if z.size else 0.0
 
 
 def whole_space_steps(B: PairBasis, scores, trimmed, max_steps: int = MAX_WHOLE_STEPS):
@@ -85,8 +67,8 @@ def whole_space_steps(B: PairBasis, scores, trimmed, max_steps: int = MAX_WHOLE_
     i, j = B.upper()
     kept = np.ones(i.size, dtype=bool)
     kept[I * B.n - I * (I + 1) // 2 + J - I - 1] = False  # flat index of (I, J), I < J
-    residuals, lam = pair_residuals(B, gram)
-    if kept_level(residuals[kept]) <= EXACT_LEVEL:
+    residuals, lam = pair_residuals(B, gram, i, j)
+    if _kept_level(residuals[kept]) <= EXACT_LEVEL:
         return scores, trimmed
     stepped = False
     for _ in range(max_steps):
@@ -96,8 +78,8 @@ def whole_space_steps(B: PairBasis, scores, trimmed, max_steps: int = MAX_WHOLE_
         if not left.any():
             break
         new_gram = gram.changed((i[left], j[left]), (i[entered], j[entered]))
-        new_residuals, new_lam = pair_residuals(B, new_gram)
-        level = kept_level(new_residuals[new])
+        new_residuals, new_lam = pair_residuals(B, new_gram, i, j)
+        level = _kept_level(new_residuals[new])
         if level > EXACT_LEVEL and not np.any(new_residuals[left] > CLEAN_FACTOR * level):
             break
         kept, gram, residuals, lam, stepped = new, new_gram, new_residuals, new_lam, True
@@ -106,3 +88,8 @@ def whole_space_steps(B: PairBasis, scores, trimmed, max_steps: int = MAX_WHOLE_
     if not stepped:
         return scores, trimmed
     return B.matrix(lam) ** 2, (gram, i[~kept], j[~kept])
+
+
+def _kept_level(residuals: np.ndarray) -> float:
+    """``robust_noise`` of the kept pairs' standardised ``residuals``."""
+    return scaled_median(above_rounding(residuals))

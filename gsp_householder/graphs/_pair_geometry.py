@@ -649,13 +649,23 @@ def gram_without(gram: PairGram, i, j, removed) -> PairGram:
     return pairs_gram(B, *other_pairs(B, *removed))
 
 
+def upper_index(n: int, i, j) -> np.ndarray:
+    """The positions of the pairs ``(i, j)``, $i < j$, among the pairs of $n$ nodes in
+    ``numpy.triu_indices(n, 1)``'s (row-major) order.
+
+    >>> upper_index(4, [0, 1, 2], [1, 3, 3]).tolist()
+    [0, 4, 5]
+    """
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    return i * n - i * (i + 1) // 2 + j - i - 1
+
+
 def other_pairs(B: PairBasis, i, j) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of ``B.upper()`` other than the distinct pairs ``(i, j)``, in that
     order."""
-    a = np.minimum(i, j).astype(np.int64)
-    b = np.maximum(i, j).astype(np.int64)
     keep = np.ones(B.n_pairs, dtype=bool)
-    keep[a * B.n - a * (a + 1) // 2 + b - a - 1] = False
+    keep[upper_index(B.n, np.minimum(i, j), np.maximum(i, j))] = False
     ui, uj = B.upper()
     return ui[keep], uj[keep]
 

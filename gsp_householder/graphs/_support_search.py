@@ -30,6 +30,7 @@ from gsp_householder.graphs._pair_geometry import (
     SmallestEigenpairs,
     centred_gram,
     gram_without,
+    upper_index,
 )
 from gsp_householder.graphs._prefix_window import window_fit
 from gsp_householder.graphs._template_lp import Fit, same_span, valid_in_span
@@ -67,9 +68,9 @@ def top_pairs(B: PairBasis, scores, c):
     i, j = B.upper()
     s = scores[i, j]
     if B.local_groups:
-        a = np.concatenate([grp.i for grp in B.local_groups]).astype(np.int64)
-        b = np.concatenate([grp.j for grp in B.local_groups]).astype(np.int64)
-        s[a * B.n - a * (a + 1) // 2 + b - a - 1] = np.inf     # flat index of (a, b), a < b
+        a = np.concatenate([grp.i for grp in B.local_groups])
+        b = np.concatenate([grp.j for grp in B.local_groups])
+        s[upper_index(B.n, a, b)] = np.inf
     c = min(int(c), s.size)
     idx = np.argpartition(-s, c - 1)[:c] if c < s.size else np.arange(s.size)
     idx = idx[np.argsort(-s[idx], kind="stable")]

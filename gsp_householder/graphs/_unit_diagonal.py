@@ -37,6 +37,8 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 from scipy.sparse.csgraph import connected_components
 
+from gsp_householder.graphs._pair_geometry import upper_index
+
 #: Smallest singular value of $[Z, -\\mathbf 1]$, relative to the largest, at or below
 #: which the unit diagonal holds to rounding: exact eigenvectors of normalized
 #: Laplacians leave 1e-17 to 1e-15, a relative perturbation of 1e-3 leaves 5e-7 and more
@@ -246,9 +248,7 @@ def unit_diagonal_pattern_dimension(V: np.ndarray, zero_column: int,
     n = V.shape[0]
     upper = sp.triu(W, 1).tocoo()
     edge = np.zeros(iu.size, dtype=bool)
-    # index of pair (i, j), i < j, in the row-major upper triangle
-    i, j = upper.row.astype(np.int64), upper.col.astype(np.int64)
-    edge[i * n - i * (i + 1) // 2 + (j - i - 1)] = True
+    edge[upper_index(n, upper.row, upper.col)] = True
     if not Y.shape[1]:
         return 1
     rank = np.linalg.matrix_rank(Y[~edge]) if (~edge).any() else 0

@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
+from gsp_householder.graphs._pair_geometry import upper_index
 from gsp_householder.graphs._unit_diagonal import ZERO_ENTRY, UnitDiagonal, _member_entries
 
 #: Random sets of pairs drawn.
@@ -116,8 +117,7 @@ def equally_sparse_unit_member(
     n = V.shape[0]
     upper = sp.triu(W, 1).tocoo()
     own = np.zeros(iu.size, dtype=bool)
-    i, j = upper.row.astype(np.int64), upper.col.astype(np.int64)
-    own[i * n - i * (i + 1) // 2 + (j - i - 1)] = True
+    own[upper_index(n, upper.row, upper.col)] = True
     edges = int(own.sum())
     drawn = False
     for off, count in _drawn_members(entries):

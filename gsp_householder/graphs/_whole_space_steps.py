@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._pair_geometry import PairBasis, upper_index
 from gsp_householder.graphs._support_search import above_rounding, pair_residuals, scaled_median
 from gsp_householder.graphs._thresholds import CLEAN_FACTOR, EXACT_LEVEL
 
@@ -66,7 +66,7 @@ def whole_space_steps(B: PairBasis, scores, trimmed, max_steps: int = MAX_WHOLE_
     gram, I, J = trimmed
     i, j = B.upper()
     kept = np.ones(i.size, dtype=bool)
-    kept[I * B.n - I * (I + 1) // 2 + J - I - 1] = False  # flat index of (I, J), I < J
+    kept[upper_index(B.n, I, J)] = False
     residuals, lam = pair_residuals(B, gram, i, j)
     if _kept_level(residuals[kept]) <= EXACT_LEVEL:
         return scores, trimmed

@@ -167,8 +167,16 @@ def _residuals(basis, W) -> tuple[float, float]:
     L = _laplacian(W, basis)
     lam, off = _rotated_parts(basis["V"], L)
     nl = sp.linalg.norm(L)
+    return (off / nl if nl > 0 else 0.0), rotation_residual(lam, off)
+
+
+def rotation_residual(lam: np.ndarray, off: float) -> float:
+    """The rotation residual (``_residuals``) of a Laplacian whose product with an
+    orthogonal basis has the diagonal ``lam`` and an off-diagonal part of norm ``off``
+    (``_rotated_parts``): ``off`` relative to $\\sqrt{n \\sum_k (\\lambda_k -
+    \\bar\\lambda)^2}$; infinite for equal eigenvalues."""
     spread = float(np.sqrt(lam.size * np.sum((lam - lam.mean()) ** 2)))
-    return (off / nl if nl > 0 else 0.0), (off / spread if spread > 0 else np.inf)
+    return off / spread if spread > 0 else np.inf
 
 
 def _diagonal_fit(V, L) -> tuple[np.ndarray, float]:

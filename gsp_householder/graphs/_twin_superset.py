@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from gsp_householder.graphs._laplacian_fit import _rotated_parts, rotation_residual
+
 #: Smallest twin class searched: three twins always carry a sparse graph (a path).
 MIN_TWINS = 4
 #: Gap, relative to a column's largest entry, that separates two of its level sets
@@ -150,9 +152,8 @@ def star_rotation(Q: np.ndarray) -> float:
     """Rotation residual of the star on the rows of the twin basis ``Q`` (constant
     column first) centred at the row of ``Q``'s largest entry off that column: the
     off-diagonal part of $Q^T L_S Q$ relative to $\\sqrt{s \\sum_k (\\lambda_k -
-    \\bar\\lambda)^2}$ for the star's Laplacian $L_S$ (``_laplacian_fit._residuals``'s
-    rotation residual, which estimates the rotation of ``Q`` from the star's
-    eigenvectors).
+    \\bar\\lambda)^2}$ for the star's Laplacian $L_S$ (``_laplacian_fit.rotation_residual``,
+    which estimates the rotation of ``Q`` from the star's eigenvectors).
 
     A unit vector that sums to zero over $s$ nodes has no entry larger than
     $\\sqrt{(s - 1) / s}$, reached only by the star's centre in its column
@@ -164,7 +165,4 @@ def star_rotation(Q: np.ndarray) -> float:
     L[centre, :] = L[:, centre] = -1.0
     np.fill_diagonal(L, 1.0)
     L[centre, centre] = s - 1.0
-    M = Q.T @ L @ Q
-    lam = np.diag(M)
-    off = np.linalg.norm(M - np.diag(lam))
-    return float(off / np.sqrt(s * np.sum((lam - lam.mean()) ** 2)))
+    return rotation_residual(*_rotated_parts(Q, L))

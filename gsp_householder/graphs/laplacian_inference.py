@@ -586,13 +586,10 @@ def _with_opened_pendant_cycles(basis, ranked, history):
         return ranked
     W = ranked[0][3]
     noise = history.get("noise", 0.0)
-    if noise <= EXACT_NOISE:
-        if weight_cv(sp.triu(W, 1).data) > EQUAL_WEIGHT_CV:
-            return ranked
-        noise = 0.0
-    elif noise > UNRESOLVABLE_NOISE or not _equal_within_noise(basis, W, noise):
+    exact = noise <= EXACT_NOISE
+    if noise > UNRESOLVABLE_NOISE or not _equal_weights_at(basis, W, exact, noise):
         return ranked
-    opened = opened_pendant_cycles(basis, W, noise)
+    opened = opened_pendant_cycles(basis, W, 0.0 if exact else noise)
     if opened is None:
         return ranked
     history["opened_pendant_cycles"] = opened[1]
@@ -2763,11 +2760,7 @@ def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool
     ``noise`` it was found at otherwise (``_equal_within_noise``)."""
     W = found[3]
     if (family_dimension < 2 or basis["kind"] != "combinatorial" or basis["ordered"]
-            or W.shape[0] > FAMILY_SEARCH_MAX_N or not (exact or noise > EXACT_NOISE)):
-        return
-    if exact and weight_cv(sp.triu(W, 1).data) > EQUAL_WEIGHT_CV:
-        return
-    if not exact and not _equal_within_noise(basis, W, noise):
+            or W.shape[0] > FAMILY_SEARCH_MAX_N or not _equal_weights_at(basis, W, exact, noise)):
         return
     level = 0.0 if exact else noise
     cycles = pendant_cycles(basis, W, level)
@@ -2778,6 +2771,15 @@ def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool
         history["pendant_cycle_edges"] = edges[:len(cycles)]
     if cliques is not None:
         history["completed_twin_edges"] = edges[-1]
+
+
+def _equal_weights_at(basis, W, exact: bool, noise: float) -> bool:
+    """Whether the graph of weights ``W`` has equal weights at the level it was found
+    at: within ``EQUAL_WEIGHT_CV`` on ``exact`` eigenvectors, else to ``noise``
+    (``_equal_within_noise``) when that is a noise level (above ``EXACT_NOISE``)."""
+    if exact:
+        return weight_cv(sp.triu(W, 1).data) <= EQUAL_WEIGHT_CV
+    return noise > EXACT_NOISE and _equal_within_noise(basis, W, noise)
 
 
 def _list_next(laps, history, graphs, basis) -> list[int]:

@@ -53,14 +53,15 @@ When neither the angles' order nor its adjacent swaps give a cycle shown, the no
 of heavy chains, which the noise scrambles beyond adjacent swaps, are reordered
 (``_cycle_blocks.reorder_blocks``: every order of a block the eigenvectors localise,
 scored by its exact support misfit without an eigensolve each), and the cycle in that
-order is fitted; its least-squares member is then refitted however many non-edges it
-misses, by the noise-scaled fit when they outnumber its edges (``RandomRing(360,
-seed=5)`` draw 0: 570 missing for 360 edges on the true order, none after the fit;
-``RandomRing(300, seed=64)`` draw 0, whose order no block moves: 397 missing, none
-after two steps). Up to ``MEMBER_MAX_N`` nodes the noise-scaled fit also follows a
-program's member that is not shown (``RandomRing(300, seed=64)`` draw 1: 11 missing
-after the program, none after one step). Rings shown before this step take the same
-path as without it.
+order is fitted. The least-squares member of each order read (the angles', repaired,
+reordered) is refitted however many non-edges it misses, by the noise-scaled fit when
+they outnumber its edges (``RandomRing(360, seed=5)`` draw 0: 570 missing for 360
+edges on the true order, none after the fit; ``RandomRing(300, seed=64)`` draw 0: 397
+missing, none after two steps; ``RandomRing(450, seed=5)`` draw 0, whose repaired order
+is the ring's and whose reordered blocks lose two edges: 2236 missing, shown). Up to
+``MEMBER_MAX_N`` nodes the noise-scaled fit also follows a program's member that is
+not shown (``RandomRing(300, seed=64)`` draw 1: 11 missing after the program, none
+after one step). Rings shown without these refits take the same path as before.
 
 A cycle whose weights are equal to the rankings' noise level (``early_cycle``,
 ``_laplacian_fit._equal_within_noise``; on exact eigenvectors, a coefficient of
@@ -460,17 +461,18 @@ def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
     if band_misfit(basis, angles) > MAX_NOISE:
         # no cycle behind the angles' order, even with swapped neighbours
         return None
-    found = cycle_in_order(basis, angles)
+    # each order's least-squares member is refitted however many non-edges it misses
+    # (the noise-scaled fit when they outnumber its edges; module docstring)
+    found = cycle_in_order(basis, angles, many_missing=True)
     if found is None:
         repaired = repair_order(basis, angles)
         if not np.array_equal(repaired, angles):
-            found = cycle_in_order(basis, repaired)
+            found = cycle_in_order(basis, repaired, many_missing=True)
         if found is None:
-            # heavy chains scrambled beyond adjacent swaps: their blocks reordered, and
-            # the least-squares member refitted however many non-edges it misses (the
-            # noise-scaled fit when they outnumber its edges; module docstring)
+            # heavy chains scrambled beyond adjacent swaps: their blocks reordered
             reordered = reorder_blocks(basis, repaired)
-            found = cycle_in_order(basis, reordered, many_missing=True)
+            if not np.array_equal(reordered, repaired):
+                found = cycle_in_order(basis, reordered, many_missing=True)
     return found
 
 

@@ -24,10 +24,11 @@ stretch of the cycle far from the rest, so the noise of light and heavy stretche
 counts alike; with $v$ held at fixed weights, the least squares weighted by $1 / v$
 shrink the light stretches instead. Levenberg-Marquardt steps in the logarithms of the
 weights (positive weights, relative steps): each solves the linearised problem with the
-damping $\\mu^2 \\|\\xi\\|^2$, $\\mu^2 = f / n$ (the misfit per weight), by LSQR with the
-operator's columns scaled to unit norm (estimated by ``COLUMN_PROBES`` random probes of
-its adjoint, a fixed seed; the scaling only speeds LSQR, it does not change the damped
-step), at most ``LSQR_ITERATIONS`` iterations, and is halved until $f$ decreases. Every
+damping $\\mu^2 \\|\\xi\\|^2$, $\\mu^2 = f / n$ (the misfit per weight, the held
+pairs below left out), by LSQR with the operator's columns scaled to unit norm
+(estimated by ``COLUMN_PROBES`` random probes of its adjoint, a fixed seed; the scaling
+only speeds LSQR, it does not change the damped step), at most ``LSQR_ITERATIONS``
+iterations, and is halved until $f$ decreases. Every
 product is one of $\\tilde V \\operatorname{diag}(\\lambda) \\tilde V^T$ or $Y \\tilde V$
 with an $n \\times n$ ``Y`` ($O(n^3)$ flops, $O(n^2)$ memory): no system with a row per
 pair. The member returned is the one ``_weighted_cycle.shown_cycle`` is asked about.

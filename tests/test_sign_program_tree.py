@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import networkx as nx
@@ -286,3 +287,33 @@ def test_a_relaxation_ends_the_read_on_a_block_model(monkeypatch):
     V = _bench_perturbed(G)
     assert sign_program_tree(V, _basis(V), 1e-3) is None
     assert built == [spt.ADDED_ROWS * 200]
+
+
+def test_a_draw_ends_at_a_new_tree_that_fits_no_better(monkeypatch):
+    # unweighted tree(60, 3) perturbed: every tree read is refused (weights within the
+    # noise); before, the first draw went on past its fifth tree, which fits worse
+    # than the fourth (8.705e-4 against 8.702e-4), for three more trees. In each draw
+    # the new trees now fit better and better up to the last one read
+    G = nx.random_labeled_tree(60, seed=3)
+    V = _bench_perturbed(G)
+    draws = []
+    leverage, verdict = spt.pair_leverage, spt._verdict
+
+    def counted_leverage(U, rng):
+        draws.append([])
+        return leverage(U, rng)
+
+    def recorded_verdict(V, rows, cols, basis):
+        tree = verdict(V, rows, cols, basis)
+        edges = frozenset(zip(rows.tolist(), cols.tolist(), strict=True))
+        if not draws[-1] or draws[-1][-1][0] != edges:
+            draws[-1].append((edges, tree[2]))
+        return tree
+
+    monkeypatch.setattr(spt, "pair_leverage", counted_leverage)
+    monkeypatch.setattr(spt, "_verdict", recorded_verdict)
+    assert sign_program_tree(V, _basis(V), _truth_residual(G, V) / 10.0) is None
+    assert len(draws) == 3
+    for trees in draws:
+        fits = [residual for _, residual in trees]
+        assert all(a > b for a, b in itertools.pairwise(fits[:-1]))

@@ -276,7 +276,9 @@ def _programs(
     total weight $(n - 1) / 2$ outside the support (the objective is that weight): the
     pairs that could hold a tree hold little of it (a dense graph's eigenvectors, where
     every tree read is refused and the reads took over 150 CPU s at 200 nodes); a
-    relaxation of that program to fewer rows may show it first (``_outside_proven``)."""
+    relaxation of that program to fewer rows may show it first (``_outside_proven``).
+    Returns True, reading no further, when the rows added for a tree leave it as it was
+    or lead to a new tree that fits the eigenvectors no better (module docstring)."""
     n = V.shape[0]
     g = U.shape[1]
     i, j = np.triu_indices(n, 1)

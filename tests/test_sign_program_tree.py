@@ -12,7 +12,7 @@ from _basis_inputs import audit_input
 
 import gsp_householder.graphs._sign_program_tree as spt
 from gsp_householder import fourier_basis, infer_laplacian
-from gsp_householder.graphs._laplacian_fit import _diagonal_fit
+from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._sign_program_tree import (
     LEVERAGE_PROBES,
     RECORD,
@@ -286,3 +286,50 @@ def test_a_relaxation_ends_the_read_on_a_block_model(monkeypatch):
     V = _bench_perturbed(G)
     assert sign_program_tree(V, _basis(V), 1e-3) is None
     assert built == [spt.ADDED_ROWS * 200]
+
+
+def test_a_draw_ends_when_the_rows_added_do_not_improve_the_tree(monkeypatch):
+    # unweighted tree(60, 3) perturbed: every tree read is refused (weights within the
+    # noise); before, the first draw went on after the rows added for its fourth tree
+    # (residual 8.705e-4) gave a fifth that fits worse (8.709e-4), for two more trees.
+    # Now the first new tree after rows are added fits better than the one they were
+    # added for, or it is the draw's last
+    G = nx.random_labeled_tree(60, seed=3)
+    V = _bench_perturbed(G)
+    draws = []
+    leverage, verdict, program = spt.pair_leverage, spt._verdict, spt._sign_program
+    add_rows = spt.WarmProgram.add_rows
+
+    def counted_leverage(U, rng):
+        draws.append([])
+        return leverage(U, rng)
+
+    def recorded_verdict(V, rows, cols, basis):
+        tree = verdict(V, rows, cols, basis)
+        residual = _diagonal_fit(V, _laplacian(tree[0], basis))[1]
+        draws[-1].append((frozenset(zip(rows.tolist(), cols.tolist(), strict=True)), residual))
+        return tree
+
+    def marked_program(blocks, n):
+        if len(blocks) > 1:
+            draws[-1].append("rows")
+        return program(blocks, n)
+
+    def marked_rows(self, A, b):
+        draws[-1].append("rows")
+        add_rows(self, A, b)
+
+    monkeypatch.setattr(spt, "pair_leverage", counted_leverage)
+    monkeypatch.setattr(spt, "_verdict", recorded_verdict)
+    monkeypatch.setattr(spt, "_sign_program", marked_program)
+    monkeypatch.setattr(spt.WarmProgram, "add_rows", marked_rows)
+    assert sign_program_tree(V, _basis(V), _truth_residual(G, V) / 10.0) is None
+    assert len(draws) == 3
+    for events in draws:
+        for k, event in enumerate(events):
+            if event != "rows":
+                continue
+            corrected, residual = events[k - 1]
+            after = [e for e in events[k + 1 :] if e != "rows" and e[0] != corrected]
+            if after and after[0] is not events[-1]:
+                assert after[0][1] < residual

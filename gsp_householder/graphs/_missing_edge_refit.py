@@ -30,7 +30,11 @@ import scipy.sparse as sp
 from gsp_householder.graphs._edge_significance import edge_significance
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
-from gsp_householder.graphs._missing_edges import missing_threshold, non_edge_scores
+from gsp_householder.graphs._missing_edges import (
+    SE_FACTOR,
+    missing_threshold,
+    non_edge_scores,
+)
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._template_lp import weight_cv
 
@@ -59,7 +63,7 @@ def missing_edge_refit(B: PairBasis, basis, W) -> tuple | None:
             return None
         I, J = _flagged_pairs(basis["V"], L, eigenvalues, test)
         added = ~np.isin(_codes(B, test["rows"], test["cols"]), list(found))
-        kept = ~(test["weak"] & added)
+        kept = ~(added & (test["z"] < SE_FACTOR * test["threshold"]))
         if I.size == 0 and kept.all():
             return refitted
         fitted = support_fit(

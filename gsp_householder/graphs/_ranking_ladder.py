@@ -44,6 +44,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residual,
     _residuals,
 )
+from gsp_householder.graphs._missing_edge_refit import missing_edge_refit
 from gsp_householder.graphs._noise_resolution import median_resolution
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._prefix_window import doubtful_window_graph
@@ -348,6 +349,9 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
                 if exact:
                     history["noise"] = 0.0
                     return exact, dim2
+        refit = _with_missing_edges(B, basis, history, ranked, level)
+        if refit is not None:
+            return refit, dim
         tree = failed_search_tree(B, basis, history, level)
         if tree is not None:
             # no graph found fits at the noise level, and a spanning tree read from the
@@ -390,6 +394,21 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
         if ranked:
             return ranked, dim
     return [], 1
+
+
+def _with_missing_edges(B, basis, history, ranked, level) -> list | None:
+    """``ranked`` with its first graph refitted with the non-edges the eigenvectors show
+    (``missing_edge_refit``) put first, when that graph fits them to the noise level
+    (residual at most ``RESIDUAL_CONSISTENT`` times ``level``) while the graph found
+    did not; else None. ``history["missing_edge_refit"]`` records the edges of both.
+    """
+    if not ranked:
+        return None
+    refit = missing_edge_refit(B, basis, ranked[0][3])
+    if refit is None or _residual(basis, refit[3]) > RESIDUAL_CONSISTENT * level:
+        return None
+    history["missing_edge_refit"] = (int(ranked[0][0]), int(refit[0]))
+    return [refit, *ranked]
 
 
 def _sparser_at_level(B, basis, tol, rng, history, order, ranking, ranked, dim, level,

@@ -158,7 +158,13 @@ class InferredLaplacian:
         graph, now first. ``"misfit_replaced"``, when exact eigenvectors gave a graph
         that does not fit them to rounding and the rankings searched again at a noise
         level gave one that does, returned in its place even if denser: the edges and
-        residual of the graph replaced. ``"column_halves_graph"``, when the graph
+        residual of the graph replaced. ``"missing_edge_refit"``, when noisy
+        eigenvectors gave a graph some of whose non-edges they show as significantly
+        negative entries (module ``_missing_edges``) and that graph refitted by least
+        squares with them, the added pairs that are not significant dropped, was put
+        first (it fits them to their noise level where the graph did not, or better
+        than the graph did): the edges of the graph found and of the graph refitted.
+        ``"column_halves_graph"``, when the graph
         found is the complete bipartite graph between the halves of a $\\pm 1$
         eigenvector (a ``ConvergenceWarning``: every basis with that vector
         diagonalises it).

@@ -155,6 +155,7 @@ from gsp_householder.graphs._laplacian_fit import (
     held_graph,
 )
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
+from gsp_householder.graphs._missing_edge_refit import refitted_first
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
 from gsp_householder.graphs._near_complete import near_complete
@@ -1047,6 +1048,9 @@ def _search(basis, B, tol, rng, scans):
         # (one dominating weight, the weakest edges dropped): a candidate that the edge
         # tests accept and that fits as well goes first (module ``_tested_candidates``)
         ranked = accepted_first(basis, ranked, history, EDGE_AGREEMENT)
+        # a graph taken as fitting can still lack weak edges that the eigenvectors show:
+        # refitted with them when that fits better (module ``_missing_edge_refit``)
+        ranked = refitted_first(B, basis, ranked, history)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)

@@ -88,8 +88,10 @@ class PairBasis:
     rankings : dict
         The leverage rankings of ``_ranking_ladder._ladder`` (deterministic up to
         ``LADDER_MAX_N`` nodes) by their trimming, and the first rounds they share by
-        their number of directions: kept between the ladders of one basis (the capped
-        ladder after the uncapped one, the refit levels), which ask for the same ones.
+        their number of directions, and its fitted rankings by their key: kept between
+        the ladders of one basis (the capped ladder after the uncapped one, the refit
+        levels, the fitted rankings searched before and after the leverage ladder),
+        which ask for the same ones.
     failed_searches : dict
         The prefix searches of this basis that found nothing, by what their outcome
         depends on (``_failed_searches``): replayed, not made again.

@@ -166,34 +166,15 @@ def _ladder(B: PairBasis, basis, tol, rng, history, order=None, exact_refit=Fals
     if order is None:
         order = RANKINGS if B.n <= LADDER_MAX_N else LARGE_RANKINGS
     order, cache, searches = list(order), {}, SearchRecord()
-    # the leverage rankings of this basis, kept between its ladders (``PairBasis.rankings``)
-    same = B.rankings.setdefault("same", {})
-    firsts = B.rankings.setdefault("firsts", {})
 
     def compute(key):
         if key[2:] == ("fitted",):
-            # the kept pairs cleaned of the edges the span left among them
-            # (``_whole_space_steps``)
-            scores, trimmed = whole_space_steps(B, *fitted_ranking(B, keep=key[1], r=key[0]))
-            return scores, trimmed, robust_noise(B, trimmed)
+            return kept_fitted_ranking(B, key)
         if B.n <= LADDER_MAX_N:
             # rankings that trim as many pairs at every round are one ranking (and
             # one noise estimate), and their searches one search (``SearchRecord``)
-            uncapped_key = key[2:] == (DEEP,)
-            sizes = (key[0], (uncapped_sizes if uncapped_key else trimming_sizes)(
-                B, keep=key[1]))
-            searches.aliases[key] = sizes
-            if sizes not in same:
-                # the first round (the Gram of all pairs) is the same for every keep
-                if key[0] not in firsts:
-                    firsts[key[0]] = full_scores(B, key[0])
-                if uncapped_key:
-                    same[sizes] = deep_ranking(B, key[1], key[0], first=firsts[key[0]])
-                else:
-                    scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],
-                                                       first=firsts[key[0]])
-                    same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
-            return same[sizes]
+            searches.aliases[key] = _ranking_sizes(B, key)
+            return kept_ranking(B, key)
         scores, trimmed = sampled_leverage_ranking(B, rng, rounds=key[2], keep=key[1],
                                                    r=key[0])
         return scores, trimmed, robust_noise(B, trimmed)
@@ -534,6 +515,47 @@ def _refit_first(B, basis, tol, rng, history, order, ranking):
     if not ranked or _residual(basis, ranked[0][3]) > ROUNDING_FIT:
         return None
     return adopted(history, trial, rng, own, (ranked, dim))
+
+
+def _ranking_sizes(B: PairBasis, key) -> tuple:
+    """The key under which the leverage ranking ``key`` (``(r, keep)``, or ``(r, keep,
+    DEEP)`` uncapped) is kept in ``B.rankings["same"]``: its directions and the pairs
+    trimmed per round (rankings that trim as many pairs are one ranking)."""
+    uncapped_key = key[2:] == (DEEP,)
+    return (key[0], (uncapped_sizes if uncapped_key else trimming_sizes)(B, keep=key[1]))
+
+
+def kept_ranking(B: PairBasis, key):
+    """``(scores, trimmed, noise)`` of the leverage ranking ``key`` of a basis of at most
+    ``LADDER_MAX_N`` nodes (``(r, keep)``, capped, or ``(r, keep, DEEP)``, uncapped),
+    computed once per basis and kept in ``B.rankings`` for its ladders (they draw
+    nothing: deterministic)."""
+    same = B.rankings.setdefault("same", {})
+    firsts = B.rankings.setdefault("firsts", {})
+    sizes = _ranking_sizes(B, key)
+    if sizes not in same:
+        # the first round (the Gram of all pairs) is the same for every keep
+        if key[0] not in firsts:
+            firsts[key[0]] = full_scores(B, key[0])
+        if key[2:] == (DEEP,):
+            same[sizes] = deep_ranking(B, key[1], key[0], first=firsts[key[0]])
+        else:
+            scores, trimmed = leverage_ranking(B, keep=key[1], r=key[0],
+                                               first=firsts[key[0]])
+            same[sizes] = (scores, trimmed, robust_noise(B, trimmed))
+    return same[sizes]
+
+
+def kept_fitted_ranking(B: PairBasis, key):
+    """``(scores, trimmed, noise)`` of the fitted ranking ``key`` (``(r, keep,
+    "fitted")``: ``fitted_ranking``, its kept pairs cleaned of the edges the span left
+    among them by ``whole_space_steps``), computed once per basis and kept in
+    ``B.rankings`` for its ladders (it draws nothing: deterministic)."""
+    fitted = B.rankings.setdefault("fitted", {})
+    if key not in fitted:
+        scores, trimmed = whole_space_steps(B, *fitted_ranking(B, keep=key[1], r=key[0]))
+        fitted[key] = (scores, trimmed, robust_noise(B, trimmed))
+    return fitted[key]
 
 
 def adopted(history, trial, rng, own, outcome):

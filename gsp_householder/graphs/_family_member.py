@@ -23,6 +23,7 @@ import copy
 import numpy as np
 
 from gsp_householder.graphs._pair_geometry import PairBasis
+from gsp_householder.graphs._span_rows import span_pair_rows
 from gsp_householder.graphs._svd_fallback import svd_or_gesvd
 
 #: Largest number of family directions (besides the local columns) searched this way.
@@ -93,7 +94,7 @@ def sparsest_direction(B: PairBasis, Lam, hint, rng, tol, floor, groups=None):
     if len(I) == 0:
         return None
     Q = np.linalg.qr(Lam)[0]
-    R = B.products(I, J, Q)
+    R = span_pair_rows(B, Q, I, J)
     _, s, Wt = svd_or_gesvd(R, full_matrices=False)
     d = int(np.count_nonzero(s > 1e-9 * s[0])) if s.size and s[0] > 0 else 0
     if d < 2 or d > MAX_DIRECTIONS:

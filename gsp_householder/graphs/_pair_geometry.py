@@ -105,6 +105,9 @@ class PairBasis:
         The subsets of pairs and their pseudo-inverses that ``sparser_on_local_columns``
         solved on this basis (``_local_rewiring.kept_with_basis``), kept for its later
         calls.
+    span_rows : list
+        ``(digest, products)`` of the last large pair rows of a span
+        (``_span_rows.span_pair_rows``), most recently asked first.
     symmetric : bool
         ``matrix`` forms $\\tilde L(\\lambda)$ by ``symmetric_product`` (half the flops,
         exactly symmetric) instead of a general product, whose rounding differs; set by
@@ -137,6 +140,7 @@ class PairBasis:
     doubling_grams: dict = field(default_factory=dict, repr=False, compare=False)
     upper_pairs: tuple | None = field(default=None, repr=False, compare=False)
     inverses: Any = field(default=None, repr=False, compare=False)
+    span_rows: list = field(default_factory=list, repr=False, compare=False)
 
     @property
     def n(self) -> int:

@@ -23,6 +23,7 @@ from gsp_householder.graphs._chain_optimum import (
     ChainOptimum,
     chain_optimum,
 )
+from gsp_householder.graphs._largest_first import largest_first
 from gsp_householder.graphs._long_certificate import converging, rounds_allowed
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
@@ -31,6 +32,7 @@ from gsp_householder.graphs._pair_geometry import (
 )
 from gsp_householder.graphs._row_magnitude import row_magnitudes
 from gsp_householder.graphs._span_memo import derived_token, remembered_call
+from gsp_householder.graphs._span_rows import span_pair_rows
 from gsp_householder.graphs._sparse_upper import upper_entries
 
 #: A positive off-diagonal entry up to this many tolerances is noise, not invalidity (the
@@ -268,7 +270,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
             Hy = H @ res.x[:-1]
             excess = Hy - h
             excess[~sel | small] = 0.0
-            worst = np.argsort(-excess)[:CERTIFY_ROWS]
+            worst = largest_first(excess, CERTIFY_ROWS)
             worst = worst[excess[worst] > 1e-9 * max(float(np.abs(Hy).max()), 1.0)]
             if worst.size == 0:
                 return False
@@ -302,7 +304,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
         nearest = None
         if len(H) > CUT_ROWS:
             y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
-            nearest = np.argsort(-(H @ y_ref - h))
+            nearest = largest_first(H @ y_ref - h, CUT_ROWS)
         sel = np.zeros(len(H), dtype=bool)
         sel[nearest[:CUT_ROWS] if len(H) > CUT_ROWS else slice(None)] = True
     if band is not None and len(band[0]) and objective is None:
@@ -345,7 +347,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
         excess = Hy - h
         binding = sel & (excess >= -level)
         excess[sel] = 0.0
-        worst = np.argsort(-excess)[:CUT_ROWS]
+        worst = largest_first(excess, CUT_ROWS)
         worst = worst[excess[worst] > level]
         if worst.size == 0:
             break
@@ -457,7 +459,7 @@ def _pair_constraints(B: PairBasis, Q, tol, hint, rows=None):
     same span and hint (``same_span``), which do not depend on ``tol``."""
     I, J = hint
     if rows is None:
-        H = B.products(I, J, Q)                                           # L_ij <= tol
+        H = span_pair_rows(B, Q, I, J)                                    # L_ij <= tol
         size = row_magnitudes(H)
         live = size > 1e-12 * max(float(size.max(initial=0.0)), 1e-300)
         rows = (H if live.all() else H[live]), live
@@ -513,7 +515,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
         excess[rows] = 0.0
-        worst = np.argsort(-excess)[:CERTIFY_ROWS]
+        worst = largest_first(excess, CERTIFY_ROWS)
         worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
         if worst.size == 0:
             return chain_optimum(program.program, res.x, rows) if answer else False

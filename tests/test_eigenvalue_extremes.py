@@ -14,7 +14,7 @@ from _basis_inputs import audit_input, shuffled, stored_eigenvectors
 
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
-from gsp_householder.graphs import _eigenvalue_extremes, laplacian_inference
+from gsp_householder.graphs import _dense_lp, _eigenvalue_extremes, laplacian_inference
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._eigenvalue_extremes import (
     MAX_STRIKES,
@@ -23,7 +23,9 @@ from gsp_householder.graphs._eigenvalue_extremes import (
     sparser_extreme_members,
 )
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residual, _residuals
+from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
 from gsp_householder.graphs._support_search import EXACT_NOISE
+from gsp_householder.graphs._template_lp import edge_key as _edge_key
 
 
 def _margulis():
@@ -442,14 +444,15 @@ def _solves_of_the_noisy_scan(monkeypatch, V, scanned=None):
     (B_, basis, found, noise, dimension), *_ = calls
     assert noise > EXACT_NOISE
     solves = []
-    solve = _eigenvalue_extremes.WarmProgram.solve
+    # the noisy scan solves each program over the rows it needs
+    solve = _eigenvalue_extremes.RowGeneratedProgram.solve
 
     def counted(self, cost):
         # +1 for a program minimising one eigenvalue, -1 for one maximising it
         solves.append(int(np.sign(np.sum(cost))))
         return solve(self, cost)
 
-    monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", counted)
+    monkeypatch.setattr(_eigenvalue_extremes.RowGeneratedProgram, "solve", counted)
     members, reached = sparser_extreme_members(B_, basis, found, noise, dimension)
     monkeypatch.undo()
     return res, found, dimension, members, reached, solves, caught
@@ -548,3 +551,97 @@ def test_truth_found_behind_the_regular_graph_read_off_the_family(monkeypatch, d
     found, noise = calls[-1]
     assert found == 192 and noise == laplacian_inference._pair_level(res.history)
     assert EXACT_NOISE < noise <= res.history["noise"]
+
+
+def _whole_row_scan(monkeypatch, call):
+    """``extreme_scan`` of one captured call with every program solved on all the pair
+    rows from the last optimum (``WarmProgram``), and the row counts of the models passed
+    to HiGHS."""
+    rows = []
+    pass_model = _dense_lp._pass_model
+
+    def counted(h, cost, A, *args):
+        rows.append(A.shape[0])
+        return pass_model(h, cost, A, *args)
+
+    def whole(A_ub, b_ub, A_eq, b_eq, lower, upper, start):
+        return _dense_lp.WarmProgram(A_ub, b_ub, A_eq, b_eq, lower, upper)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_dense_lp, "_pass_model", counted)
+        patch.setattr(_eigenvalue_extremes, "RowGeneratedProgram", whole, raising=False)
+        scan = _eigenvalue_extremes.extreme_scan(*call)
+    return scan, rows
+
+
+def _edge_keys(items):
+    return [(int(item[0]), _edge_key(item[3])) for item in items]
+
+
+@pytest.mark.parametrize("draw", [0, 1])
+def test_noisy_scan_solves_over_fewer_rows_to_the_same_vertices(
+    monkeypatch, noisy_cycle_with_chord, draw
+):
+    # the perturbed cycle(40) with a chord: the noisy scan's programs are solved over
+    # working sets of the 780 pair rows (row generation), never all of them, and read
+    # the members and equal-weight fits that the programs on every row read
+    _, _, _, calls = noisy_cycle_with_chord(draw)
+    call = calls[0]
+    assert call[3] > EXACT_NOISE
+    pairs = call[0].n * (call[0].n - 1) // 2
+    whole, whole_rows = _whole_row_scan(monkeypatch, call)
+    assert whole_rows and min(whole_rows) == pairs + 1  # and the trace's equality
+    rows = []
+    pass_model = _dense_lp._pass_model
+
+    def counted(h, cost, A, *args):
+        rows.append(A.shape[0])
+        return pass_model(h, cost, A, *args)
+
+    monkeypatch.setattr(_dense_lp, "_pass_model", counted)
+    scan = _eigenvalue_extremes.extreme_scan(*call)
+    assert rows and max(rows) < pairs
+    assert _edge_keys(scan.members) == _edge_keys(whole.members)
+    assert scan.reached == whole.reached
+    assert _edge_keys(scan.equal_weight_fits) == _edge_keys(whole.equal_weight_fits)
+
+
+def _noisy_pair_program(seed):
+    """The pair rows, equality and bounds of the noisy scan's programs on the cycle(12)
+    with a chord perturbed by 1e-3, and objectives minimising and maximising each
+    eigenvalue."""
+    G = nx.cycle_graph(12)
+    G.add_edge(0, 5)
+    V = audit_input(fourier_basis(G).eigenvectors, 1e-3, seed)
+    basis = _read_basis(V, None, None, None, None)
+    B = _anchored_pair_basis(basis)
+    i, j = B.upper()
+    program = (
+        B.rows(i, j),
+        np.zeros(i.size),
+        B.mult[None, :],
+        np.array([float(B.n)]),
+        np.full(B.g, DEFAULT_FLOOR),
+        np.full(B.g, np.inf),
+    )
+    unit = np.eye(B.g)
+    return program, np.full(B.g, B.n / B.mult.sum()), np.vstack([unit, -unit])
+
+
+@pytest.mark.parametrize("stalled", [False, True])
+def test_row_generated_program_reaches_the_whole_program_vertex(monkeypatch, stalled):
+    # each program's optimum over a working set of the rows that no row violates is the
+    # optimum of every row; a working set whose solve stops at the iteration limit
+    # (``stalled``: a limit of one iteration) is solved cold on every row
+    program, start, objectives = _noisy_pair_program(0)
+    if stalled:
+        monkeypatch.setattr(_dense_lp, "cold_iteration_limit", lambda n_columns: 1)
+    generated = _dense_lp.RowGeneratedProgram(*program, start)
+    whole = _dense_lp.WarmProgram(*program)
+    for cost in objectives:
+        status, x = generated.solve(cost)
+        status_whole, x_whole = whole.solve(cost)
+        assert status == status_whole == _dense_lp.OPTIMAL
+        assert np.all(program[0] @ x <= 1e-9)
+        np.testing.assert_allclose(cost @ x, cost @ x_whole, atol=1e-9)
+        np.testing.assert_allclose(x, x_whole, atol=1e-7)

@@ -45,7 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from gsp_householder.graphs._dense_lp import OPTIMAL, WarmProgram
+from gsp_householder.graphs._dense_lp import OPTIMAL, RowGeneratedProgram, WarmProgram
 from gsp_householder.graphs._laplacian_fit import (
     _diagonal_fit,
     _equal_graph_fits,
@@ -297,7 +297,7 @@ class _Scan:
         unequal: bool = False,
     ):
         i, j = B.upper()
-        self.program = WarmProgram(
+        program = (
             B.rows(i, j),
             np.zeros(i.size),
             B.mult[None, :],
@@ -305,6 +305,13 @@ class _Scan:
             np.full(B.g, DEFAULT_FLOOR),
             np.full(B.g, np.inf),
         )
+        if noise > 0.0:
+            # no pair row is zero at a vertex of noisy eigenvectors: each program is a
+            # dense solve, made over the rows it needs (``RowGeneratedProgram``), from the
+            # point of equal eigenvalues
+            self.program = RowGeneratedProgram(*program, np.full(B.g, B.n / B.mult.sum()))
+        else:
+            self.program = WarmProgram(*program)
         self.B, self.basis, self.found, self.noise = B, basis, found, noise
         self.reference, self.weighted = reference, weighted
         self.tol = np.full(B.n, 1e-9 * B.n)

@@ -19,11 +19,11 @@ from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basi
 from gsp_householder.graphs._eigenvalue_extremes import (
     MAX_STRIKES,
     largest_first,
+    pair_program,
     scan_question,
     sparser_extreme_members,
 )
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residual, _residuals
-from gsp_householder.graphs._regular_family import DEFAULT_FLOOR
 from gsp_householder.graphs._support_search import EXACT_NOISE
 from gsp_householder.graphs._template_lp import edge_key as _edge_key
 
@@ -615,15 +615,7 @@ def _noisy_pair_program(seed):
     V = audit_input(fourier_basis(G).eigenvectors, 1e-3, seed)
     basis = _read_basis(V, None, None, None, None)
     B = _anchored_pair_basis(basis)
-    i, j = B.upper()
-    program = (
-        B.rows(i, j),
-        np.zeros(i.size),
-        B.mult[None, :],
-        np.array([float(B.n)]),
-        np.full(B.g, DEFAULT_FLOOR),
-        np.full(B.g, np.inf),
-    )
+    program = pair_program(B)
     unit = np.eye(B.g)
     return program, np.full(B.g, B.n / B.mult.sum()), np.vstack([unit, -unit])
 

@@ -281,6 +281,21 @@ def _confirmed(members: dict, reached: dict) -> bool:
     return reached[sparsest] >= CONFIRMING_PROGRAMS
 
 
+def pair_program(B: PairBasis) -> tuple:
+    """The scan's linear program over the eigenvalues of ``B``'s groups: every pair row
+    non-positive (``A_ub``, ``b_ub``), the eigenvalues summing to ``n`` with their
+    multiplicities (``A_eq``, ``b_eq``), and each at least ``DEFAULT_FLOOR`` (bounds)."""
+    i, j = B.upper()
+    return (
+        B.rows(i, j),
+        np.zeros(i.size),
+        B.mult[None, :],
+        np.array([float(B.n)]),
+        np.full(B.g, DEFAULT_FLOOR),
+        np.full(B.g, np.inf),
+    )
+
+
 class _Scan:
     """The programs of one scan of ``sparser_extreme_members`` over one HiGHS model and
     what their vertices are read as: ``run`` solves a list of objectives with the scan's
@@ -296,15 +311,7 @@ class _Scan:
         weighted: bool,
         unequal: bool = False,
     ):
-        i, j = B.upper()
-        program = (
-            B.rows(i, j),
-            np.zeros(i.size),
-            B.mult[None, :],
-            np.array([float(B.n)]),
-            np.full(B.g, DEFAULT_FLOOR),
-            np.full(B.g, np.inf),
-        )
+        program = pair_program(B)
         if noise > 0.0:
             # no pair row is zero at a vertex of noisy eigenvectors: each program is a
             # dense solve, made over the rows it needs (``RowGeneratedProgram``), from the

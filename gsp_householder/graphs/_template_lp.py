@@ -23,7 +23,7 @@ from gsp_householder.graphs._chain_optimum import (
     ChainOptimum,
     chain_optimum,
 )
-from gsp_householder.graphs._largest_first import largest_first
+from gsp_householder.graphs._largest_indices import largest_indices
 from gsp_householder.graphs._long_certificate import converging, rounds_allowed
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
@@ -270,7 +270,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
             Hy = H @ res.x[:-1]
             excess = Hy - h
             excess[~sel | small] = 0.0
-            worst = largest_first(excess, CERTIFY_ROWS)
+            worst = largest_indices(excess, CERTIFY_ROWS)
             worst = worst[excess[worst] > 1e-9 * max(float(np.abs(Hy).max()), 1.0)]
             if worst.size == 0:
                 return False
@@ -304,7 +304,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
         nearest = None
         if len(H) > CUT_ROWS:
             y_ref = np.sign(trace_row[0] or 1.0) * np.eye(d)[0]
-            nearest = largest_first(H @ y_ref - h, CUT_ROWS)
+            nearest = largest_indices(H @ y_ref - h, CUT_ROWS)
         sel = np.zeros(len(H), dtype=bool)
         sel[nearest[:CUT_ROWS] if len(H) > CUT_ROWS else slice(None)] = True
     if band is not None and len(band[0]) and objective is None:
@@ -347,7 +347,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
         excess = Hy - h
         binding = sel & (excess >= -level)
         excess[sel] = 0.0
-        worst = largest_first(excess, CUT_ROWS)
+        worst = largest_indices(excess, CUT_ROWS)
         worst = worst[excess[worst] > level]
         if worst.size == 0:
             break
@@ -515,7 +515,7 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
         excess[rows] = 0.0
-        worst = largest_first(excess, CERTIFY_ROWS)
+        worst = largest_indices(excess, CERTIFY_ROWS)
         worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
         if worst.size == 0:
             return chain_optimum(program.program, res.x, rows) if answer else False

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def largest_first(values: np.ndarray, k: int) -> np.ndarray:
+def largest_indices(values: np.ndarray, k: int) -> np.ndarray:
     """``numpy.argsort(-values)[:k]``, the same indices in the same order.
 
     Parameters

@@ -1,10 +1,10 @@
-"""``largest_first`` is ``numpy.argsort(-values)[:k]``, ties and all
-(``_largest_first``)."""
+"""``largest_indices`` is ``numpy.argsort(-values)[:k]``, ties and all
+(``_largest_indices``)."""
 
 import numpy as np
 import pytest
 
-from gsp_householder.graphs._largest_first import largest_first
+from gsp_householder.graphs._largest_indices import largest_indices
 
 
 def _values(kind, n, rng):
@@ -26,10 +26,10 @@ def test_the_same_indices_in_the_same_order_as_a_full_sort(kind):
         n = int(rng.integers(1, 2000))
         v = _values(kind, n, rng)
         for k in (0, 1, int(rng.integers(1, n + 1)), n, n + 2):
-            assert np.array_equal(largest_first(v, k), np.argsort(-v)[:k])
+            assert np.array_equal(largest_indices(v, k), np.argsort(-v)[:k])
 
 
 def test_a_tie_at_the_boundary_keeps_the_full_sorts_choice():
     v = np.array([3.0, 1.0, 2.0, 1.0, 1.0, 0.5])
-    assert largest_first(v, 3).tolist() == np.argsort(-v)[:3].tolist()
-    assert largest_first(v, 2).tolist() == [0, 2]
+    assert largest_indices(v, 3).tolist() == np.argsort(-v)[:3].tolist()
+    assert largest_indices(v, 2).tolist() == [0, 2]

@@ -23,10 +23,13 @@ def test_row_magnitudes_are_the_largest_absolute_values():
 
 
 class _Rows:
-    """A stand-in basis whose pair rows on a span are given."""
+    """A stand-in basis whose pair rows on a span are given (too few entries to be kept
+    with it, ``_span_rows``)."""
 
     def __init__(self, H):
         self.H = H
+        self.V = np.eye(H.shape[1])
+        self.span_rows = []
 
     def products(self, i, j, Q):
         return self.H.copy()

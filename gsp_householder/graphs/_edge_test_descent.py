@@ -30,7 +30,7 @@ from scipy.sparse.csgraph import connected_components
 
 from gsp_householder.graphs._edge_significance import edge_significance
 from gsp_householder.graphs._laplacian_fit import _diagonal_fit, _laplacian
-from gsp_householder.graphs._missing_edges import missing_threshold, non_edge_scores
+from gsp_householder.graphs._missing_edges import flagged_non_edges
 
 #: Most moves of the descent.
 MAX_ROUNDS = 40
@@ -98,14 +98,7 @@ def _missing_pairs(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray]:
     ``_missing_edges.missing_edges`` and is the largest of the non-edges' at both of
     their nodes."""
     n = L.shape[0]
-    threshold = missing_threshold(L)
-    I, J, S = [], [], []
-    for a, cols, z in non_edge_scores(V, L, eigenvalues, test):
-        above = z > threshold
-        I.append(np.full(int(above.sum()), a))
-        J.append(cols[above])
-        S.append(z[above])
-    I, J, S = np.concatenate(I), np.concatenate(J), np.concatenate(S)
+    I, J, S = flagged_non_edges(V, L, eigenvalues, test)
     best = np.full(n, -np.inf)
     np.maximum.at(best, I, S)
     np.maximum.at(best, J, S)

@@ -39,11 +39,7 @@ from gsp_householder.graphs._laplacian_fit import (
     _residuals,
 )
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
-from gsp_householder.graphs._missing_edges import (
-    SE_FACTOR,
-    missing_threshold,
-    non_edge_scores,
-)
+from gsp_householder.graphs._missing_edges import SE_FACTOR, flagged_non_edges
 from gsp_householder.graphs._pair_geometry import PairBasis, complement_gram
 from gsp_householder.graphs._template_lp import weight_cv
 
@@ -74,14 +70,14 @@ def missing_edge_refit(B: PairBasis, basis, W) -> tuple | None:
         test = edge_significance(basis["V"], L, eigenvalues)
         if test is None:
             return None
-        I, J = _flagged_pairs(basis["V"], L, eigenvalues, test)
+        I, J, _ = flagged_non_edges(basis["V"], L, eigenvalues, test)
         added = ~np.isin(_codes(B, test["rows"], test["cols"]), list(found))
         kept = ~(added & (test["z"] < SE_FACTOR * test["threshold"]))
         if I.size == 0 and kept.all():
             # a refit whose own weak edges would take it outside the accuracy the
             # inference is held to (``weak_beyond_agreement``) is not an answer
             return None if refitted is None or weak_beyond_agreement(test) else refitted
-        fitted = support_fit(
+        fitted = pair_support_fit(
             B, np.concatenate([test["rows"][kept], I]), np.concatenate([test["cols"][kept], J])
         )
         if fitted is None:
@@ -129,11 +125,15 @@ def refitted_first(B: PairBasis, basis, ranked, history) -> list:
     return [refit, *ranked]
 
 
-def support_fit(B: PairBasis, I, J) -> tuple[np.ndarray, sp.csr_array] | None:
+def pair_support_fit(B: PairBasis, I, J) -> tuple[np.ndarray, sp.csr_array] | None:
     """The eigenvalues ``lam`` (trace $n$) that fit the pairs other than ``(I, J)`` best
     in least squares (the smallest direction of their Gram, ``complement_gram``) and the
     weights $-L_{ij}$ they give the pairs ``(I, J)``, those at most 0 left out; None
-    when the trace is not positive or the graph is not connected."""
+    when the trace is not positive or the graph is not connected.
+
+    The fit of ``_edge_test_descent.support_fit`` made on the pair basis ``B`` (its
+    scaled pairs and kept Grams, ``complement_gram``) once, with the eigenvalues
+    returned: the candidate items of the searches carry them."""
     I, J = np.asarray(I, dtype=np.int64), np.asarray(J, dtype=np.int64)
     _, Lam = complement_gram(B, I, J).null_directions(1)
     trace = float(B.mult @ Lam[:, 0])
@@ -150,20 +150,6 @@ def support_fit(B: PairBasis, I, J) -> tuple[np.ndarray, sp.csr_array] | None:
     if sp.csgraph.connected_components(W, directed=False)[0] > 1:
         return None
     return lam, W
-
-
-def _flagged_pairs(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray]:
-    """The non-edges of ``L`` that ``_missing_edges.missing_edges`` counts (z-score above
-    ``missing_threshold``), as rows and columns $i < j$."""
-    threshold = missing_threshold(L)
-    rows, cols = [], []
-    for a, block, z in non_edge_scores(V, L, eigenvalues, test):
-        hit = block[z > threshold]
-        rows.append(np.full(hit.size, a, dtype=np.int64))
-        cols.append(hit.astype(np.int64))
-    if not rows:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(rows), np.concatenate(cols)
 
 
 def _codes(B: PairBasis, i, j) -> np.ndarray:

@@ -112,6 +112,21 @@ def non_edge_scores(V, L, eigenvalues, test):
             yield a, cols, z
 
 
+def flagged_non_edges(V, L, eigenvalues, test) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The non-edges ``(rows, cols, z)`` whose z-score (``non_edge_scores``) is above
+    ``missing_threshold(L)``: the pairs ``missing_edges`` counts, with their scores."""
+    threshold = missing_threshold(L)
+    rows, cols, scores = [], [], []
+    for a, block, z in non_edge_scores(V, L, eigenvalues, test):
+        above = z > threshold
+        rows.append(np.full(int(above.sum()), a, dtype=np.int64))
+        cols.append(block[above].astype(np.int64))
+        scores.append(z[above])
+    if not rows:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(scores)
+
+
 def _is_edge(L, a, cols) -> np.ndarray:
     """Which of the pairs ``(a, cols)`` are edges of the sparse ``L``."""
     row = L.indices[L.indptr[a]:L.indptr[a + 1]]

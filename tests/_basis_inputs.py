@@ -3,9 +3,13 @@ matrices."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
+import networkx as nx
 import numpy as np
+import pytest
+import scipy.sparse as sp
 
 
 def shuffled(V, seed):
@@ -119,3 +123,15 @@ def stored_eigenvectors(name, *laplacians):
         if t == 0:
             assert np.all(np.diff(np.diag(M)) > -1e-10 * scale)
     return V
+
+
+def pygsp_block_model(n, k, seed):
+    """PyGSP's ``StochasticBlockModel(n, k, seed)`` (blocks at density 0.7, 0.3 / k
+    between them) as a networkx graph, asserted connected."""
+    pygsp = pytest.importorskip("pygsp")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # scipy's diags, inside PyGSP
+        W = pygsp.graphs.StochasticBlockModel(n, k=k, seed=seed).W
+    G = nx.from_scipy_sparse_array(sp.csr_array(W))
+    assert nx.is_connected(G)
+    return G

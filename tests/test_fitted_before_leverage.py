@@ -2,12 +2,11 @@
 clean (``_basis_search._fitted_before_leverage``)."""
 
 import copy
-import warnings
 
 import networkx as nx
 import numpy as np
 import pytest
-import scipy.sparse as sp
+from _basis_inputs import pygsp_block_model
 
 import gsp_householder.graphs._basis_search as basis_search
 from gsp_householder.graphs._pair_geometry import pair_basis
@@ -16,18 +15,6 @@ from gsp_householder.graphs._thresholds import MAX_NOISE
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
-
-
-def _block_model(n, k, seed):
-    """PyGSP's ``StochasticBlockModel(n, k, seed)`` (blocks at density 0.7, 0.3 / k
-    between them), connected at these seeds."""
-    pygsp = pytest.importorskip("pygsp")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)  # scipy's diags, inside PyGSP
-        W = pygsp.graphs.StochasticBlockModel(n, k=k, seed=seed).W
-    G = nx.from_scipy_sparse_array(sp.csr_array(W))
-    assert nx.is_connected(G)
-    return G
 
 
 def _bench_input(B, draw=0, perturbed=True):
@@ -51,7 +38,7 @@ def _no_leverage_ladder(*args, **kwargs):
 
 @pytest.fixture(scope="module")
 def block_model():
-    G = _block_model(120, 3, 1)
+    G = pygsp_block_model(120, 3, 1)
     return G, fourier_basis(G)
 
 
@@ -93,7 +80,7 @@ class _LeverageLadder(Exception):
 def test_a_fitted_graph_that_does_not_fit_leaves_history_and_generator():
     # three blocks of 33 at density 0.7: the fitted rankings give no graph that fits, and
     # the leverage ladder starts from the state the rule found
-    B = fourier_basis(_block_model(100, 3, 1))
+    B = fourier_basis(pygsp_block_model(100, 3, 1))
     seen = {}
     original = basis_search._fitted_before_leverage
 

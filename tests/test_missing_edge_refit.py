@@ -11,19 +11,26 @@ from _basis_inputs import perturbed, shuffled
 from gsp_householder import compare_graphs, fourier_basis, infer_laplacian
 from gsp_householder.graphs._basis_input import _anchored_pair_basis, _read_basis
 from gsp_householder.graphs._laplacian_fit import _residual
-from gsp_householder.graphs._missing_edge_refit import missing_edge_refit, support_fit
+from gsp_householder.graphs._missing_edge_refit import missing_edge_refit, pair_support_fit
 from gsp_householder.graphs._thresholds import RESIDUAL_CONSISTENT
+
+
+def _lognormal_geometric(n, radius, seed):
+    """The largest component of ``random_geometric_graph(n, radius, seed)``, nodes
+    relabelled, with lognormal weights ($\\sigma$ = 1, generator seed 3)."""
+    G = nx.random_geometric_graph(n, radius, seed=seed)
+    G = nx.convert_node_labels_to_integers(G.subgraph(max(nx.connected_components(G), key=len)))
+    rng = np.random.default_rng(3)
+    for u, v in G.edges:
+        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    return G
 
 
 def _lognormal_rgg():
     """A random geometric graph of 80 nodes (largest component) with lognormal weights
     ($\\sigma$ = 1), its eigenvectors perturbed by 1e-3 and shuffled as ``infer_laplacian``
     reads them, and the truth's weights."""
-    G = nx.random_geometric_graph(80, 0.2, seed=5)
-    G = nx.convert_node_labels_to_integers(G.subgraph(max(nx.connected_components(G), key=len)))
-    rng = np.random.default_rng(3)
-    for u, v in G.edges:
-        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    G = _lognormal_geometric(80, 0.2, seed=5)
     B = fourier_basis(G)
     basis = _read_basis(perturbed(shuffled(B.eigenvectors, 0), 1e-3, 0), None, None, None, None)
     truth = sp.csr_array(nx.adjacency_matrix(G, nodelist=range(len(G)), weight="weight"))
@@ -54,12 +61,12 @@ def _without_weakest(truth, k):
     return W
 
 
-def test_support_fit_reads_the_truth_on_its_own_support():
+def test_pair_support_fit_reads_the_truth_on_its_own_support():
     """Fitted on the truth's support, the weights are the truth's up to scale (trace $n$),
     to the noise."""
     _, B, truth = _lognormal_rgg()
     upper = sp.triu(truth, 1).tocoo()
-    lam, W = support_fit(B, upper.row, upper.col)
+    lam, W = pair_support_fit(B, upper.row, upper.col)
     assert _edges(W) == _edges(truth)
     scaled = W * (sp.linalg.norm(truth) / sp.linalg.norm(W))
     assert np.abs((scaled - truth).toarray()).max() < 1e-2 * np.abs(truth.data).max()
@@ -110,11 +117,7 @@ def test_inference_refits_a_graph_taken_as_fitting_that_misses_weak_edges():
     1e-3 (shuffle 1): the searches' graph (375 edges for 382) is within the noise
     estimate's bound, and nothing was warned, but the eigenvectors show its seven missed
     edges; refitted with them it fits 3.5 times better and is the truth."""
-    G = nx.random_geometric_graph(100, 0.17, seed=9)
-    G = nx.convert_node_labels_to_integers(G.subgraph(max(nx.connected_components(G), key=len)))
-    rng = np.random.default_rng(3)
-    for u, v in G.edges:
-        G[u][v]["weight"] = float(rng.lognormal(0.0, 1.0))
+    G = _lognormal_geometric(100, 0.17, seed=9)
     B = fourier_basis(G)
     result = infer_laplacian(perturbed(shuffled(B.eigenvectors, 1), 1e-3, 1), rng=0)
     assert compare_graphs(B.laplacian, result.laplacian)["f1"] == 1.0

@@ -1,11 +1,9 @@
 """The fitted rankings' kept pairs cleaned by concentration steps in the whole space."""
 
-import warnings
-
 import networkx as nx
 import numpy as np
 import pytest
-import scipy.sparse as sp
+from _basis_inputs import pygsp_block_model
 
 from gsp_householder.graphs._fitted_ranking import fitted_ranking
 from gsp_householder.graphs._pair_geometry import pair_basis
@@ -14,18 +12,6 @@ from gsp_householder.graphs._whole_space_steps import whole_space_steps
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
-
-
-def _block_model(n, k, seed):
-    """PyGSP's ``StochasticBlockModel(n, k, seed)`` (blocks at density 0.7, 0.3 / k
-    between them), connected at these seeds."""
-    pygsp = pytest.importorskip("pygsp")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", FutureWarning)  # scipy's diags, inside PyGSP
-        W = pygsp.graphs.StochasticBlockModel(n, k=k, seed=seed).W
-    G = nx.from_scipy_sparse_array(sp.csr_array(W))
-    assert nx.is_connected(G)
-    return G
 
 
 def _bench_perturbed(B, draw=0):
@@ -68,7 +54,7 @@ def test_steps_clear_the_edges_the_span_left_among_the_kept_pairs(r, keep):
     # a block model whose eigenvalue vector lies half outside the span of the smallest
     # directions: the fitted vector keeps edges among its pairs, and the ranking's noise
     # estimate is tens of times the eigenvectors' noise
-    G = _block_model(120, 3, 2)
+    G = pygsp_block_model(120, 3, 2)
     A = nx.to_numpy_array(G, nodelist=range(len(G))) > 0
     B = _pairs(_perturb(fourier_basis(G).eigenvectors))
     scores, trimmed = fitted_ranking(B, r=r, keep=keep)
@@ -99,7 +85,7 @@ def test_clean_kept_pairs_are_left_as_they_are():
 
 
 def test_steps_end_at_exact_eigenvectors_fitted_to_rounding():
-    G = _block_model(120, 3, 2)
+    G = pygsp_block_model(120, 3, 2)
     A = nx.to_numpy_array(G, nodelist=range(len(G))) > 0
     B = _pairs(fourier_basis(G).eigenvectors)
     scores, trimmed = fitted_ranking(B, r=32, keep=0.5)
@@ -112,7 +98,7 @@ def test_steps_end_at_exact_eigenvectors_fitted_to_rounding():
 def test_a_perturbed_block_model_is_inferred():
     # the fitted rankings' estimates were 2e-3 to 5e-2 beside the eigenvectors' 1e-4: the
     # searches at those levels took edges for non-edges (F1 0.49, warned)
-    G = _block_model(120, 3, 1)
+    G = pygsp_block_model(120, 3, 1)
     B = fourier_basis(G)
     res = infer_laplacian(_bench_perturbed(B), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
@@ -123,7 +109,7 @@ def test_the_fitted_rankings_replace_a_leverage_graph_that_does_not_fit():
     # one leverage ranking's estimate just below MAX_NOISE (0.047, the others 0.056 to
     # 0.077) made the leverage ladder search at it: 764 edges for 2105 at a residual of
     # 0.45, warned (F1 0.003); the fitted rankings' graph fits to their level, 1e-4
-    G = _block_model(120, 3, 2)
+    G = pygsp_block_model(120, 3, 2)
     B = fourier_basis(G)
     res = infer_laplacian(_bench_perturbed(B), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0

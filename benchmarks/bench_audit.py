@@ -42,7 +42,7 @@ Run from the repository root (one BLAS thread, CPU seconds)::
 on two graphs (under ten minutes).
 
 Other noise levels (``--noise 1e-4``, ``3e-3``, ``1e-2``, perturbed input) are measured in
-docs/inference-families.md, "The audits at other noise levels; the perturbed wheel's star".
+docs/measurements/families.md, "The audits at other noise levels; the perturbed wheel's star".
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 perturbed by 1e-3 and shuffled, as ``tests/_basis_inputs.py`` builds them, draws 0-3.
 
 The two graphs have the same eigenvectors ($L_2 = 2kL - L^2$); the sparser is
-returned and the denser listed and warned of (docs/inference-families.md, "Pairs at
+returned and the denser listed and warned of (docs/measurements/families.md, "Pairs at
 distance 2 as the truth: the sparser root returned, warned of").
 
 usage: python benchmarks/bench_distance_two.py {named,heldout,roots} [GRAPH ...]

@@ -331,7 +331,8 @@ def graphs(large: bool, extra: bool = False, heldout: bool = False, pygsp=None):
         # member search (module _family_member)
         out["airfoil ball 2000"] = lambda: _airfoil_ball(2000, 0)
         out["Delaunay(1500) + 150 paths"] = lambda: _delaunay_paths(1500, 150, 1)
-        # held out: not used while removing the coarse re-search (docs/graphs.md)
+        # held out: not used while removing the coarse re-search
+        # (docs/measurements/speed-and-scale.md)
         out["held out: PyGSP Sensor(1000, seed 21)"] = lambda: _pygsp_sensor(1000, 21)
         out["held out: powerlaw_cluster(1000, 3, 0.1)"] = lambda: nx.powerlaw_cluster_graph(
             1000, 3, 0.1, seed=2)
@@ -339,8 +340,9 @@ def graphs(large: bool, extra: bool = False, heldout: bool = False, pygsp=None):
             nx.random_geometric_graph(1200, 0.05, seed=3))
         out["held out: airfoil ball 1000 seed 5"] = lambda: _airfoil_ball(1000, 5)
         out["held out: bunny ball 1000"] = lambda: _bunny_ball(1000, 1)
-        # held out: not used by any change before (docs/graphs.md, "n = 1000 on graphs not
-        # used before"); the first one's exact input takes over 240 CPU s
+        # held out: not used by any change before (docs/measurements/speed-and-scale.md,
+        # "n = 1000 on graphs not used before"); the first one's exact input takes over
+        # 240 CPU s
         out["held out: RGG(1000, 0.055) seed 31"] = lambda: _largest_component(
             nx.random_geometric_graph(1000, 0.055, seed=31))
         out["held out: BA(1000, 3) seed 7"] = lambda: nx.barabasi_albert_graph(1000, 3, seed=7)

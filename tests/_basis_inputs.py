@@ -102,7 +102,7 @@ def anchored(V):
 #: the canonical basis's tied pivot rows went to the earlier node (the common basis of
 #: ``test_local_rewiring`` as ``_common_basis`` did): each is as valid an input as today's
 #: canonical basis, and the tests whose case holds on it but on no nearby case of today's
-#: basis read it from here (docs/inference-families.md, "Test cases found again on
+#: basis read it from here (docs/measurements/families.md, "Test cases found again on
 #: kernel-independent bases").
 STORED_BASES = Path(__file__).parent / "data" / "stored_bases.npz"
 

@@ -16,7 +16,7 @@ settings.load_profile("reproducible")
 # and the last bits of a multithreaded BLAS product depend on how its threads split the
 # sums: these modules run with one BLAS thread, so that their answers do not depend on
 # the number of cores (the kernels that OpenBLAS picks for the CPU still differ; the
-# tests use inputs whose answers hold under every kernel, see docs/inference-families.md,
+# tests use inputs whose answers hold under every kernel, see docs/measurements/families.md,
 # "Results that depend on the BLAS kernels").
 ONE_BLAS_THREAD_MODULES = frozenset({
     "test_bench_audit", "test_dense_lp", "test_edge_significance", "test_family_doubt",

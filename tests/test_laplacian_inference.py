@@ -346,7 +346,7 @@ def _disconnected_graph(weights_seed=5):
 def test_disconnected_graph_is_inferred_per_component(kind):
     # normalized: the weights of seed 7 (with those of seed 5 some BLAS kernels give a
     # wrong graph, warned, from the shuffled columns or from the basis itself:
-    # docs/inference-families.md, "Still failing")
+    # docs/measurements/families.md, "Still failing")
     G = _disconnected_graph(5 if kind == "combinatorial" else 7)
     if kind == "normalized":
         G.remove_node(max(G))            # an isolated node has no normalized zero vector
@@ -411,7 +411,7 @@ def test_dense_unweighted_graph_denser_than_its_complement_is_reported():
     # past half of all pairs, the sparser complement is returned: the eigenvectors
     # cannot tell the two apart, so the result says so and holds the truth too (seed 1:
     # on seed 4 some BLAS kernels find no sparse graph and return the complete graph,
-    # warned: docs/inference-families.md, "Still failing")
+    # warned: docs/measurements/families.md, "Still failing")
     G = nx.gnp_random_graph(100, 0.6, seed=1)
     B = fourier_basis(G)
     with pytest.warns(AmbiguousGraphWarning, match="complement"):
@@ -428,7 +428,7 @@ def test_perturbed_dense_unweighted_graph_reports_its_complement(p, seed, draw):
     # complement 2476: the rankings may reach either first (the rounding, i.e. the
     # number of BLAS threads, decides), and the sparser is returned, the other reported.
     # (G(100, 0.55) of seed 1: on seed 4 some BLAS kernels find no sparse graph and return
-    # the complete graph, warned: docs/inference-families.md, "Still failing")
+    # the complete graph, warned: docs/measurements/families.md, "Still failing")
     G = nx.gnp_random_graph(100, p, seed=seed)
     B = fourier_basis(G)
     V = _shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw)
@@ -712,7 +712,7 @@ def test_noisy_rankings_stop_at_a_settled_graph():
     # a perturbed tree: the first ranking's tree is consistent with the noise and settled
     # (no connected graph is sparser), so no other ranking is searched
     # (draw 1: on draw 0 one BLAS kernel gives a wrong tree, F1 0.958, silently:
-    # docs/inference-families.md, "Still failing")
+    # docs/measurements/families.md, "Still failing")
     G = nx.random_labeled_tree(60, seed=7)
     B = fourier_basis(G)
     res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, 1), 1))
@@ -1187,7 +1187,7 @@ def test_grouped_graph_compared_per_free_pair():
     # (draw 10: the OpenBLAS kernels SkylakeX, Cooperlake, Haswell, Zen, SandyBridge and
     # Nehalem, with one or two threads, all run the grouped search and return the truth;
     # on draw 8 SkylakeX and Cooperlake give a wrong graph, warned, and no grouped search;
-    # on draw 1 Nehalem does: docs/inference-families.md)
+    # on draw 1 Nehalem does: docs/measurements/families.md)
     B, V = _rotated_caveman_36(10)
     res, _ = _infer_recording(V, rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
@@ -1628,7 +1628,7 @@ def test_distance_twin_of_the_dodecahedron_is_listed(draw):
     # (draws 5 and 7 give these answers under OpenBLAS's Haswell, SkylakeX, Zen,
     # SandyBridge and Cooperlake kernels; draw 6 does not: on SkylakeX and Cooperlake a
     # fitted ranking's noise estimate, 5.8e-5, puts the truth's residual at 7.4 times
-    # it, a ConvergenceWarning, and the twin is not listed: docs/inference-families.md)
+    # it, a ConvergenceWarning, and the twin is not listed: docs/measurements/families.md)
     # (a twin with as many edges among the candidates is warned of: ``_equal_sparsity``;
     # the pairs at distance 2 of the graph returned, 60 edges, cubic of girth 5, fit as
     # well and are warned of too: ``_distance_two_warning``)
@@ -1652,7 +1652,7 @@ def test_twin_of_the_moebius_kantor_graph_is_listed():
     # distance-regular), a connected cubic graph that fits as well. Perturbation draw 3,
     # shuffle 10: a twin sharing 18 of the truth's 24 edges is returned under the Haswell
     # and SkylakeX kernels, warned, and the truth and a twin are among the candidates
-    # (docs/inference-families.md, "Still failing"; draw 5, shuffle 12 now lists no truth)
+    # (docs/measurements/families.md, "Still failing"; draw 5, shuffle 12 now lists no truth)
     # (the twins with as many edges and equal weights to the noise level are warned of
     # when they are among the candidates: ``_equal_sparsity``)
     G = nx.moebius_kantor_graph()

@@ -143,7 +143,7 @@ def test_grouped_search_does_not_return_a_near_complete_graph():
     res, caught = _infer(shuffled(B.eigenvectors, 3))
     assert res.n_edges <= n * (n - 1) // 2 - (n - 1)
     # the comet (59 edges, no warning) with most BLAS kernels; with SandyBridge's, 116
-    # edges (F1 0.66) and no warning (docs/inference-families.md, "Still failing")
+    # edges (F1 0.66) and no warning (docs/measurements/families.md, "Still failing")
     right = compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert right or res.n_edges <= 2 * n or any(
         issubclass(w.category, ConvergenceWarning) for w in caught)

@@ -47,7 +47,7 @@ CONFIRM_EXTRA_ITERATIONS = 10
 #: ``COLD_ITERATIONS_PER_COLUMN * d + COLD_EXTRA_ITERATIONS`` dual simplex iterations
 #: and the program is solved again without presolve (``cold_iteration_limit``). The
 #: benchmark rows' presolved cold solves took at most 0.68 of it (2225 iterations, 256
-#: columns and 3992 rows); docs/graphs.md, "Stalled presolved solves".
+#: columns and 3992 rows); docs/measurements/speed-and-scale.md, "Stalled presolved solves".
 COLD_ITERATIONS_PER_COLUMN = 12
 COLD_EXTRA_ITERATIONS = 200
 

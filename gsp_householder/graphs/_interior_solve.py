@@ -23,8 +23,9 @@ from __future__ import annotations
 #: columns are solved by the interior point method first (``applies``).
 MIN_ROWS = 4000
 #: The dual simplex's iterations grow with the columns (at most 8.7 per column on the
-#: benchmark rows' presolved cold solves above 10 columns; docs/graphs.md, "Stalled
-#: presolved solves"): programs of fewer columns end in a few hundred iterations.
+#: benchmark rows' presolved cold solves above 10 columns;
+#: docs/measurements/speed-and-scale.md, "Stalled presolved solves"): programs of fewer
+#: columns end in a few hundred iterations.
 MIN_COLUMNS = 100
 #: The interior point method stops after this many iterations (a deterministic bound on
 #: its work; the programs above needed 38 to 59).

@@ -16,7 +16,7 @@ is above ``SE_FACTOR`` times the one-sided Bonferroni quantile $\\Phi^{-1}(1 - \
 N)$ over the $N$ non-edges is a significantly negative entry: a weight the eigenvectors show between
 two nodes that the graph does not join. On the true graph none is expected (family-wise
 level $\\alpha$); a graph that misses heavy edges of the truth, whose weight went to the
-pairs around them, leaves tens to hundreds (see ``docs/inference-families.md``,
+pairs around them, leaves tens to hundreds (see ``docs/measurements/families.md``,
 "Missing edges: non-edges that the eigenvectors show").
 """
 

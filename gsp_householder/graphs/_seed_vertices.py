@@ -16,8 +16,8 @@ not a bound: a projection keeps most vertices' edges (9394 to 9388 on a 1500-nod
 of Minnesota) but can drop half of them (6561 to 3279 on the same ball), so a vertex left
 out could have become the sparsest candidate. On the graphs logged (that ball and
 RGG(1000, 0.06)) the sparsest candidate of each seed family was the same with and
-without the rule (docs/graphs.md, "Minnesota perturbed: the seed family's dense
-vertices").
+without the rule (docs/measurements/speed-and-scale.md, "Minnesota perturbed: the seed
+family's dense vertices").
 Exact families are not concerned (their sparsest member is found directly,
 ``_sparsest_member``), nor families on at most ``LADDER_MAX_N`` nodes or those of the
 searches' own prefixes.

@@ -789,7 +789,9 @@ def _noisy_ladder(B, basis, tol, rng, history, order, ranking, fixed_noise=None,
     the ladder at the largest estimate repeats those of the first ladder's last resort.
     With ``misses``, the ladder stops when that many rankings in a row gave no graph
     before any gave one (``DEEP_MISSES``), and the rankings are computed when reached
-    (``_deep_trimming.in_turn``).
+    (``_deep_trimming.in_turn``). Above ``FAMILY_SEARCH_MAX_N`` nodes, graphs sparser
+    than the one taken that do not fit as well are compared refitted with the non-edges
+    the eigenvectors show (``_sparser_refitted``).
     """
     found, previous, consistent, held, missed = [], None, 0, set(), 0
     levels = []     # the noise level of each entry of ``found``

@@ -163,7 +163,9 @@ class InferredLaplacian:
         negative entries (module ``_missing_edges``) and that graph refitted by least
         squares with them, the added pairs that are not significant dropped, was put
         first (it fits them to their noise level where the graph did not, or better
-        than the graph did): the edges of the graph found and of the graph refitted.
+        than the graph did), or, above 500 nodes, took the place of a sparser graph of
+        the noisy ladder that did not fit as well as the graph taken: the edges of the
+        graph found and of the graph refitted.
         ``"column_halves_graph"``, when the graph
         found is the complete bipartite graph between the halves of a $\\pm 1$
         eigenvector (a ``ConvergenceWarning``: every basis with that vector

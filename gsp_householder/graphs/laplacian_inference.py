@@ -2686,8 +2686,8 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
     connected graphs with equal weights and no fewer edges, other than it and not
     complete, fit the eigenvectors as well: the eigenvectors do not tell them apart,
     and the graph returned is only the sparsest. They join the candidates,
-    ``history["equal_weight_fits_edges"]`` their edge counts. Two sources, each a
-    member the library reads anyway elsewhere:
+    ``history["equal_weight_fits_edges"]`` their edge counts. Three sources, the first
+    two members the library reads anyway elsewhere:
 
     - ``behind``, ``(W, items)`` or None: the weights of the graph the scan of extreme
       members ran behind (``_extreme_first``) and the candidate items of the vertices
@@ -2701,7 +2701,10 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
       equal-weight graph fitting to ``FITS_EXACTLY``), or at the level ``noise`` it was
       found at (``_fitted_noise``; weights unequal to that level,
       ``_equal_within_noise``, the member's equal-weight graph fitting as well,
-      ``_equal_graph_fits``).
+      ``_equal_graph_fits``);
+    - on exact eigenvectors, where the regular graph is read, the equal-weight graph
+      that the one-column local groups give from the graph returned, and it with its
+      twin classes joined (``_local_equal_weight_fits``).
 
     Either way the graph returned must fit better than its own edges with equal
     weights (``_unequal_weights_fit``): the perturbed 5 x 6 torus, draw 3, is answered

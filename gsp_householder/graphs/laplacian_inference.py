@@ -154,6 +154,7 @@ from gsp_householder.graphs._laplacian_fit import (
     equal_weights,
     held_graph,
 )
+from gsp_householder.graphs._local_equal_weights import equal_weight_on_local_columns
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
 from gsp_householder.graphs._missing_edge_refit import refitted_first
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
@@ -2685,8 +2686,8 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
     connected graphs with equal weights and no fewer edges, other than it and not
     complete, fit the eigenvectors as well: the eigenvectors do not tell them apart,
     and the graph returned is only the sparsest. They join the candidates,
-    ``history["equal_weight_fits_edges"]`` their edge counts. Two sources, each a
-    member the library reads anyway elsewhere:
+    ``history["equal_weight_fits_edges"]`` their edge counts. Three sources, the first
+    two members the library reads anyway elsewhere:
 
     - ``behind``, ``(W, items)`` or None: the weights of the graph the scan of extreme
       members ran behind (``_extreme_first``) and the candidate items of the vertices
@@ -2700,7 +2701,10 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
       equal-weight graph fitting to ``FITS_EXACTLY``), or at the level ``noise`` it was
       found at (``_fitted_noise``; weights unequal to that level,
       ``_equal_within_noise``, the member's equal-weight graph fitting as well,
-      ``_equal_graph_fits``).
+      ``_equal_graph_fits``);
+    - on exact eigenvectors, where the regular graph is read, the equal-weight graph
+      that the one-column local groups give from the graph returned, and it with its
+      twin classes joined (``_local_equal_weight_fits``).
 
     Either way the graph returned must fit better than its own edges with equal
     weights (``_unequal_weights_fit``): the perturbed 5 x 6 torus, draw 3, is answered
@@ -2725,6 +2729,7 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
                                         exact, noise)
     if regular is not None:
         fits.append(regular)
+    fits += _local_equal_weight_fits(basis, B, ranked[0], family_dimension, exact)
     if not fits:
         return
     edges = sorted({_list_candidate(laps, history, A, basis) for A in fits})
@@ -2737,6 +2742,27 @@ def _equal_weight_fits_warning(basis, B, ranked, laps, history, family_dimension
         f"tell them apart, and the sparsest is returned (the others are among the "
         f"candidates)",
         AmbiguousGraphWarning)
+
+
+def _local_equal_weight_fits(basis, B, found, family_dimension, exact: bool) -> list:
+    """The equal-weight graph read off the graph ``found`` (a ``ranked`` entry, the
+    graph returned) by its one-column local groups (``_local_equal_weights``) and that
+    graph with its classes of non-adjacent twins joined (``with_twin_cliques``), each
+    when it fits the exact eigenvectors (to ``FITS_EXACTLY``) and has no fewer edges;
+    asked where ``_equal_weight_fits_warning`` reads the regular graph on ``exact``
+    eigenvectors (``_fits_unequal``), up to ``FAMILY_SEARCH_MAX_N`` nodes, with no
+    eigenvalue order. `relaxed_caveman_graph(5, 8, 0.15, seed=2)`, draw 0, came back as
+    a graph of 114 edges with one edge of twice the others' weight in place of four,
+    quietly, the truth (140 edges) not among the candidates."""
+    W = found[3]
+    if (not exact or basis["ordered"] or W.shape[0] > FAMILY_SEARCH_MAX_N
+            or not _fits_unequal(basis, found, family_dimension, exact, 0.0)):
+        return []
+    A = equal_weight_on_local_columns(basis, B, W)
+    if A is None or sp.triu(A, 1).nnz < found[0] or edge_key(A) == edge_key(W):
+        return []
+    joined = with_twin_cliques(basis, A, 0.0)
+    return [A] if joined is None else [A, joined]
 
 
 def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool,

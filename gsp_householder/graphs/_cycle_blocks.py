@@ -47,6 +47,7 @@ Internal module: arguments are validated by the caller.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import scipy.linalg
@@ -219,11 +220,18 @@ def _scored(gram: OrderGram, order: np.ndarray, moves) -> list[tuple[float, int,
 def reorder_blocks(basis, order) -> np.ndarray:
     """The order the descent of the module docstring ends at from the nodes in
     ``order`` (``order`` itself when no window's order lowers its misfit)."""
-    order = np.asarray(order).copy()
     blocks = heavy_blocks(np.asarray(basis["V"]), basis["zero_column"])
+    return descend(basis, order, lambda current: _segments(current, blocks))
+
+
+def descend(basis, order, proposed: Callable[[np.ndarray], list]) -> np.ndarray:
+    """The order the descent of `reorder_blocks` (module docstring) ends at from the
+    nodes in ``order``, each round scoring the moves ``proposed(order)`` gives
+    (``(start, nodes)``: the consecutive places from ``start`` take ``nodes``)."""
+    order = np.asarray(order).copy()
     gram = OrderGram(basis, order)
     for _ in range(REPAIR_ROUNDS):
-        moves = _scored(gram, order, _segments(order, blocks))
+        moves = _scored(gram, order, proposed(order))
         if not moves:
             break
         combined = _moved(order, moves)

@@ -74,17 +74,18 @@ def column_blocks(V, zero_column: int, largest: int) -> list[np.ndarray]:
     ``largest``, heaviest first) on which it has at least ``MIN_COS`` squared of its
     squared norm, when there are so few."""
     V = np.asarray(V)
-    blocks = []
-    for k in range(V.shape[1]):
-        if k == zero_column:
-            continue
-        squares = V[:, k] ** 2
-        top = np.argsort(squares)[::-1][:largest]
-        shares = np.cumsum(squares[top]) / float(squares.sum())
-        size = int(np.searchsorted(shares, MIN_COS**2)) + 1
-        if 2 <= size <= largest:
-            blocks.append(top[:size])
-    return blocks
+    blocks = [column_block(V[:, k], largest) for k in range(V.shape[1]) if k != zero_column]
+    return [block for block in blocks if block is not None]
+
+
+def column_block(column, largest: int) -> np.ndarray | None:
+    """The fewest nodes (two to ``largest``, heaviest first) on which ``column`` has at
+    least ``MIN_COS`` squared of its squared norm; None when there are more."""
+    squares = np.asarray(column) ** 2
+    top = np.argsort(squares)[::-1][:largest]
+    shares = np.cumsum(squares[top]) / float(squares.sum())
+    size = int(np.searchsorted(shares, MIN_COS**2)) + 1
+    return top[:size] if 2 <= size <= largest else None
 
 
 def heavy_groups(V, zero_column: int) -> list[list[int]]:

@@ -90,6 +90,7 @@ from gsp_householder.graphs._cycle_blocks import reorder_blocks
 from gsp_householder.graphs._cycle_noise_fit import noise_scaled_weights
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
+from gsp_householder.graphs._cycle_sorted_windows import sort_windows
 from gsp_householder.graphs._edge_significance import edge_significance, weak_beyond_agreement
 from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
 from gsp_householder.graphs._fitted_level_fit import non_edge_level
@@ -464,15 +465,17 @@ def weighted_cycle(basis) -> tuple[sp.csr_array, float] | None:
     # each order's least-squares member is refitted however many non-edges it misses
     # (the noise-scaled fit when they outnumber its edges; module docstring)
     found = cycle_in_order(basis, angles, many_missing=True)
-    if found is None:
-        repaired = repair_order(basis, angles)
-        if not np.array_equal(repaired, angles):
-            found = cycle_in_order(basis, repaired, many_missing=True)
-        if found is None:
-            # heavy chains scrambled beyond adjacent swaps: their blocks reordered
-            reordered = reorder_blocks(basis, repaired)
-            if not np.array_equal(reordered, repaired):
-                found = cycle_in_order(basis, reordered, many_missing=True)
+    order = angles
+    # each reading repairs the last: adjacent swaps, then heavy chains scrambled beyond
+    # them (their blocks reordered), then chains longer than a block (windows sorted
+    # along their columns)
+    for reread in (repair_order, reorder_blocks, sort_windows):
+        if found is not None:
+            break
+        following = reread(basis, order)
+        if not np.array_equal(following, order):
+            found = cycle_in_order(basis, following, many_missing=True)
+        order = following
     return found
 
 

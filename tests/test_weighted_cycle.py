@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from _basis_inputs import perturbed, shuffled
+from scipy.optimize import linprog
 from test_edge_test_descent import _basis
 
 from gsp_householder import fourier_basis
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
-from gsp_householder.graphs import compare_graphs, infer_laplacian
+from gsp_householder.graphs import _dense_lp, _weighted_cycle, compare_graphs, infer_laplacian
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._laplacian_fit import held_graph, rounding_edges
 from gsp_householder.graphs._thresholds import MAX_NOISE
@@ -208,6 +209,51 @@ def test_least_missing_member_where_the_refit_still_misses_edges():
     assert member is not None
     assert _edges(member) == _true_edges(G)
     assert shown_cycle(basis, member)[0] == "shown"
+
+
+def test_member_programs_are_solved_over_fewer_rows_to_an_optimum_of_every_row(monkeypatch):
+    # the programs of the member above (RandomRing(150, seed 3), draw 2) are solved over
+    # working sets of their rows (every weight's row and the non-edges' rows that the
+    # optima violate): none is solved on all of its 11 175 rows, each ends at the
+    # optimum that HiGHS reaches on every row (``linprog``), within its tolerances, and
+    # the member has the same edges and weights within the eigenvectors' noise (1e-3)
+    G = _random_ring(150, 3)
+    basis = _basis(_bench_input(G, 2))
+    W = cycle_weights(basis, np.arange(150))
+    programs, whole = [], []
+    solved, whole_solve = _weighted_cycle._largest_entry_program, _dense_lp.solve
+
+    def recorded(entries, weights, total, start):
+        status, x = solved(entries, weights, total, start)
+        programs.append((entries, weights, total, status, x))
+        return status, x
+
+    def counted(cost, A_ub, *args, **kwargs):
+        whole.append(A_ub.shape)
+        return whole_solve(cost, A_ub, *args, **kwargs)
+
+    monkeypatch.setattr(_weighted_cycle, "_largest_entry_program", recorded)
+    monkeypatch.setattr(_dense_lp, "solve", counted)
+    member = least_missing_member(basis, W)
+    assert _edges(member) == _true_edges(G)
+    assert programs
+    assert not any(rows >= len(programs[0][0]) for rows, _ in whole)
+    for entries, weights, total, status, x in programs:
+        size = weights.shape[1]
+        every_row = linprog(
+            np.r_[np.zeros(size), 1.0],
+            A_ub=np.block(
+                [[-entries, -np.ones((len(entries), 1))], [-weights, np.zeros((len(weights), 1))]]
+            ),
+            b_ub=np.zeros(len(entries) + len(weights)),
+            A_eq=np.r_[weights.sum(axis=0), 0.0][None],
+            b_eq=[total],
+            bounds=[(None, None)] * (size + 1),
+            method="highs",
+        )
+        assert status == every_row.status == 0
+        assert x[-1] == pytest.approx(every_row.x[-1], rel=1e-5)
+        np.testing.assert_allclose(weights @ x[:size], weights @ every_row.x[:size], rtol=1e-3)
 
 
 def _lognormal_cycle_of_the_family_tests(n, seed):

@@ -490,9 +490,13 @@ class RowGeneratedProgram:
     start : numpy.ndarray
         A point of the columns (the equalities' centre) at which the rows of largest
         value start the working set of the first program.
+    kept : numpy.ndarray, optional
+        Indices of rows that every working set holds: rows that bound the program's
+        columns, without which a working set's program may be unbounded (the
+        non-negative weights of ``_weighted_cycle.least_missing_member``).
     """
 
-    def __init__(self, A_ub, b_ub, A_eq, b_eq, lower, upper, start):
+    def __init__(self, A_ub, b_ub, A_eq, b_eq, lower, upper, start, kept=None):
         self.A, self.b = np.asarray(A_ub, float), np.asarray(b_ub, float)
         self.eq = np.asarray(A_eq, float), np.asarray(b_eq, float)
         self.lower, self.upper = np.asarray(lower, float), np.asarray(upper, float)
@@ -500,6 +504,7 @@ class RowGeneratedProgram:
         order = np.argsort(-(self.A @ np.asarray(start, float) - self.b), kind="stable")
         self._first = order[: self.n]
         self._active = np.zeros(0, dtype=np.intp)
+        self._kept = np.zeros(0, dtype=np.intp) if kept is None else np.asarray(kept, np.intp)
 
     def solve(self, cost) -> tuple[int, np.ndarray | None]:
         """Minimise ``cost @ x`` over every row: ``linprog``'s status code and ``x``
@@ -511,6 +516,7 @@ class RowGeneratedProgram:
         inside = np.zeros(self.b.size, dtype=bool)
         inside[self._first] = True
         inside[self._active] = True
+        inside[self._kept] = True
         rows = np.flatnonzero(inside)
         program = WarmProgram(self.A[rows], self.b[rows], *self.eq, self.lower, self.upper,
                               presolve=False)

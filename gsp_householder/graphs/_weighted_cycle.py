@@ -84,13 +84,13 @@ from collections.abc import Callable
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from gsp_householder.graphs._cycle_blocks import reorder_blocks
 from gsp_householder.graphs._cycle_noise_fit import noise_scaled_weights
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
 from gsp_householder.graphs._cycle_sorted_windows import sort_windows
+from gsp_householder.graphs._dense_lp import OPTIMAL, RowGeneratedProgram
 from gsp_householder.graphs._edge_significance import edge_significance, weak_beyond_agreement
 from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
 from gsp_householder.graphs._fitted_level_fit import non_edge_level
@@ -292,25 +292,14 @@ def least_missing_member(basis, W) -> sp.csr_array | None:
     entries = np.stack([((V * reread[:, k]) @ V.T)[i, j] for k in range(size)], axis=1)
     total = float(upper.data.sum())
     member = W
+    start = np.r_[np.linalg.lstsq(weights, upper.data, rcond=None)[0], 0.0]
     for _ in range(MEMBER_ROUNDS):
         scale = _entry_scale(_laplacian(member, basis), i, j)
-        result = linprog(
-            np.r_[np.zeros(size), 1.0],
-            A_ub=np.block(
-                [
-                    [-entries / scale[:, None], -np.ones((i.size, 1))],
-                    [-weights, np.zeros((rows.size, 1))],
-                ]
-            ),
-            b_ub=np.zeros(i.size + rows.size),
-            A_eq=np.r_[weights.sum(axis=0), 0.0][None],
-            b_eq=[total],
-            bounds=[(None, None)] * (size + 1),
-            method="highs",
-        )
-        if result.status != 0:
+        status, x = _largest_entry_program(entries / scale[:, None], weights, total, start)
+        if status != OPTIMAL:
             return None
-        w = weights @ result.x[:size]
+        start = x
+        w = weights @ x[:size]
         if np.any(w <= 0.0):
             return None
         member = sp.csr_array((np.r_[w, w], (np.r_[rows, cols], np.r_[cols, rows])), shape=(n, n))
@@ -318,6 +307,41 @@ def least_missing_member(basis, W) -> sp.csr_array | None:
             # shown, or failing another test that the variances read again do not move
             break
     return member
+
+
+def _largest_entry_program(entries, weights, total, start) -> tuple[int, np.ndarray | None]:
+    """``(status, x)`` of the program of ``least_missing_member``: minimise $s$ over
+    $x = (c, s)$ with $-\\mathrm{entries}\\, c \\le s$ (a row per non-edge),
+    $\\mathrm{weights}\\, c \\ge 0$ (a row per edge) and the weights' sum held at
+    ``total``; ``linprog``'s status code, ``x`` None unless optimal.
+
+    Its optimum is fixed by about as many rows as it has columns, out of one per pair:
+    it is solved over working sets of the rows (``_dense_lp.RowGeneratedProgram``),
+    which every edge's row joins (they bound the columns), starting from the rows
+    largest at ``start``. An optimum of a working set that no row violates is the
+    whole program's. The program of every row, solved whole by HiGHS's dual simplex,
+    took 4.9 and 5.2 CPU s (44 850 rows, 49 columns, 439 and 405 iterations) on
+    PyGSP's ``RandomRing(300, seed=64)`` perturbed, draw 1.
+    """
+    n_entries, size = entries.shape
+    A = np.block(
+        [
+            [-entries, -np.ones((n_entries, 1))],
+            [-weights, np.zeros((len(weights), 1))],
+        ]
+    )
+    free = np.full(size + 1, np.inf)
+    program = RowGeneratedProgram(
+        A,
+        np.zeros(len(A)),
+        np.r_[weights.sum(axis=0), 0.0][None],
+        np.array([total]),
+        -free,
+        free,
+        start,
+        kept=np.arange(n_entries, len(A)),
+    )
+    return program.solve(np.r_[np.zeros(size), 1.0])
 
 
 def _alone(basis, W) -> bool:

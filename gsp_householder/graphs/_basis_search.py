@@ -46,7 +46,7 @@ from gsp_householder.graphs._thresholds import (
     RESIDUAL_SLACK,
     ROUNDING_FIT,
 )
-from gsp_householder.graphs._unresolvable_exact import fitted_exact
+from gsp_householder.graphs._unresolvable_exact import fits_fitted_levels, fitted_when_unresolvable
 from gsp_householder.graphs._weighted_cycle import early_cycle
 
 #: Rankings tried when none of ``RANKINGS`` gives a graph: (directions spanned, fraction
@@ -94,10 +94,10 @@ def _sparsest_graphs(B: PairBasis, basis, tol, rng):
         # the block models and dense random graphs, is not searched
         ranked, family_dimension = [], 1
     if not ranked and "unresolvable" in history:
-        # unclean leverage rankings of exact eigenvectors may agree on such a level: the
-        # fitted rankings' graph is taken if it fits them to rounding
-        # (``_unresolvable_exact``)
-        exact = fitted_exact(B, basis, tol, rng, history, FITTED_RANKINGS)
+        # unclean leverage rankings may agree on such a level: the fitted rankings'
+        # graph is taken if it fits the eigenvectors to rounding or to the noise their
+        # kept pairs show (``_unresolvable_exact``)
+        exact = fitted_when_unresolvable(B, basis, tol, rng, history, FITTED_RANKINGS)
         if exact is not None:
             ranked, family_dimension = exact[:2]
             history.clear()
@@ -261,10 +261,7 @@ def _fitted_before_leverage(B: PairBasis, basis, tol, rng, history):
     ranked, dim = _ladder(B, basis, tol, own, trial, order=FITTED_RANKINGS)
     if not ranked:
         return None
-    residual = _residual(basis, ranked[0][3])
-    levels = [e for e in trial["noise_estimates"] if EXACT_LEVEL < e <= MAX_NOISE]
-    if residual > ROUNDING_FIT and not (
-            levels and residual <= RESIDUAL_CONSISTENT * min(levels)):
+    if not fits_fitted_levels(basis, ranked, trial["noise_estimates"]):
         return None
     return adopted(history, trial, rng, own, (ranked, dim))
 

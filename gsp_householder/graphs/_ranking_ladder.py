@@ -33,7 +33,7 @@ from gsp_householder.graphs._deep_trimming import (
 )
 from gsp_householder.graphs._equal_weight_member import equalised_at_noise
 from gsp_householder.graphs._family_tree import large_basis_tree
-from gsp_householder.graphs._fitted_ranking import fitted_ranking
+from gsp_householder.graphs._fitted_ranking import fitted_ranking, flat_unknowns
 from gsp_householder.graphs._fitting_tree import early_exact_tree, early_tree
 from gsp_householder.graphs._hopeless_basis import hopeless_basis, large_family_tree
 from gsp_householder.graphs._hopeless_family import hopeless_ladder, hopeless_record
@@ -551,11 +551,22 @@ def kept_fitted_ranking(B: PairBasis, key):
     """``(scores, trimmed, noise)`` of the fitted ranking ``key`` (``(r, keep,
     "fitted")``: ``fitted_ranking``, its kept pairs cleaned of the edges the span left
     among them by ``whole_space_steps``), computed once per basis and kept in
-    ``B.rankings`` for its ladders (it draws nothing: deterministic)."""
+    ``B.rankings`` for its ladders (it draws nothing: deterministic). When the basis
+    has flat unknowns (``flat_unknowns``) and the ranking is not clean to rounding, the
+    ranking fitted with them in the span is kept if its noise estimate is smaller."""
     fitted = B.rankings.setdefault("fitted", {})
     if key not in fitted:
         scores, trimmed = whole_space_steps(B, *fitted_ranking(B, keep=key[1], r=key[0]))
         fitted[key] = (scores, trimmed, robust_noise(B, trimmed))
+        flat = flat_unknowns(B)
+        if flat.size and fitted[key][2] > EXACT_LEVEL:
+            # the community vectors of dense blocks, outside the span: the ranking
+            # whose kept pairs show the smaller noise is kept
+            scores, trimmed = whole_space_steps(
+                B, *fitted_ranking(B, keep=key[1], r=key[0], flat=flat))
+            noise = robust_noise(B, trimmed)
+            if noise < fitted[key][2]:
+                fitted[key] = (scores, trimmed, noise)
     return fitted[key]
 
 

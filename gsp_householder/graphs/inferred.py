@@ -164,6 +164,11 @@ class InferredLaplacian:
         squares with them, the added pairs that are not significant dropped, was put
         first (it fits them to their noise level where the graph did not, or better
         than the graph did): the edges of the graph found and of the graph refitted.
+        ``"hidden_edges"``, when noisy eigenvectors gave a graph that lacks an edge
+        whose weight edges around it took, which the edge tests pass, and the edge
+        set the edge tests descend to from it with the pair whose addition lowers the
+        fit most was put first (it fits better by more than ``RESIDUAL_SLACK``;
+        module ``_hidden_edge``): the edges of the graph found and of that graph.
         ``"column_halves_graph"``, when the graph
         found is the complete bipartite graph between the halves of a $\\pm 1$
         eigenvector (a ``ConvergenceWarning``: every basis with that vector

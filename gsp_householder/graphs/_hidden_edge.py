@@ -68,9 +68,14 @@ HIDDEN_ROUNDS = 4
 def hidden_edge_first(basis, ranked, history) -> list:
     """``ranked`` with the first graph's repair (``hidden_edge_repair``) put first when
     it gives one; else ``ranked`` as it is. Graphs with equal weights to the noise
-    level are left as they are (their weights are not read).
-    ``history["hidden_edges"]`` records the edges of both graphs."""
-    if not ranked or _equal_within_noise(basis, ranked[0][3], history["noise"]):
+    level are left as they are (their weights are not read), and so is the complete
+    graph (no pair to add). ``history["hidden_edges"]`` records the edges of both
+    graphs."""
+    if (
+        not ranked
+        or 2 * ranked[0][0] >= ranked[0][3].shape[0] * (ranked[0][3].shape[0] - 1)
+        or _equal_within_noise(basis, ranked[0][3], history["noise"])
+    ):
         return ranked
     W = ranked[0][3]
     repaired = hidden_edge_repair(basis, W)

@@ -166,6 +166,11 @@ class InferredLaplacian:
         than the graph did), or, above 500 nodes, took the place of a sparser graph of
         the noisy ladder that did not fit as well as the graph taken: the edges of the
         graph found and of the graph refitted.
+        ``"hidden_edges"``, when noisy eigenvectors gave a graph that lacks an edge
+        whose weight edges around it took, which the edge tests pass, and the edge
+        set the edge tests descend to from it with the pair whose addition lowers the
+        fit most was put first (it fits better by more than ``RESIDUAL_SLACK``;
+        module ``_hidden_edge``): the edges of the graph found and of that graph.
         ``"column_halves_graph"``, when the graph
         found is the complete bipartite graph between the halves of a $\\pm 1$
         eigenvector (a ``ConvergenceWarning``: every basis with that vector

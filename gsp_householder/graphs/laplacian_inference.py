@@ -141,6 +141,7 @@ from gsp_householder.graphs._fitting_tree import (
     tree_in_place,
 )
 from gsp_householder.graphs._grid_twins import grid_coordinates, grid_twins, known_edges
+from gsp_householder.graphs._hidden_edge import hidden_edge_first
 from gsp_householder.graphs._hopeless_basis import hopeless_basis_warning
 from gsp_householder.graphs._hopeless_family import hopeless_warning
 from gsp_householder.graphs._laplacian_fit import (
@@ -1052,6 +1053,11 @@ def _search(basis, B, tol, rng, scans):
         # a graph taken as fitting can still lack weak edges that the eigenvectors show:
         # refitted with them when that fits better (module ``_missing_edge_refit``)
         ranked = refitted_first(B, basis, ranked, history)
+        if basis["kind"] == "combinatorial" and not basis["ordered"]:
+            # ... or hold, in place of an edge, edges around it that take its weight,
+            # which the edge tests pass: the pair whose addition lowers the fit most
+            # is added and the edge tests descend from there (module ``_hidden_edge``)
+            ranked = hidden_edge_first(basis, ranked, history)
     if grouped is None and basis["groups"] is None and not basis["ordered"]:
         ranked, family_dimension = _found_eigenspaces(basis, B, ranked, family_dimension,
                                                       history, tol, rng)

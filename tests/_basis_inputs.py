@@ -86,6 +86,20 @@ def audit_input(V, noise, draw):
     return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
+def bench_input(V, draw, perturbed=True):
+    """The input ``benchmarks/bench_inference.py`` makes of ``V`` for ``draw``: one
+    generator, seed ``draw``; the exact input's shuffle (columns and signs) drawn first,
+    then, for the perturbed input, the perturbation by 1e-3 and its own shuffle."""
+    rng = np.random.default_rng(draw)
+    n = V.shape[1]
+    exact = V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+    if not perturbed:
+        return exact
+    E = rng.standard_normal(V.shape)
+    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
+    return (U @ Wt)[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
 def anchored(V):
     """``V`` of a normalized Laplacian as ``_read_basis`` anchors it: its zero-eigenvalue
     column ``c`` replaced by the positive vector ``u``; returns ``(V, c, u)``."""

@@ -6,7 +6,7 @@ import copy
 import networkx as nx
 import numpy as np
 import pytest
-from _basis_inputs import pygsp_block_model
+from _basis_inputs import bench_input, pygsp_block_model
 
 import gsp_householder.graphs._basis_search as basis_search
 from gsp_householder.graphs._pair_geometry import pair_basis
@@ -15,21 +15,6 @@ from gsp_householder.graphs._thresholds import MAX_NOISE
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
-
-
-def _bench_input(B, draw=0, perturbed=True):
-    """The input of ``benchmarks/bench_inference.py``: one generator, seed ``draw``, the
-    exact input's shuffle drawn first, then the perturbation by 1e-3 and its shuffle."""
-    rng = np.random.default_rng(draw)
-    V = B.eigenvectors
-    n = V.shape[1]
-    exact = V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-    if not perturbed:
-        return exact
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
 def _no_leverage_ladder(*args, **kwargs):
@@ -51,7 +36,7 @@ def test_unclean_leverage_rankings_are_not_searched_when_the_fitted_graph_fits(
     # rankings' graph is the truth
     _, B = block_model
     monkeypatch.setattr(basis_search, "capped_fallback", _no_leverage_ladder)
-    res = infer_laplacian(_bench_input(B, perturbed=perturbed), rng=0)
+    res = infer_laplacian(bench_input(B.eigenvectors, 0, perturbed), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     levels = res.history["leverage_noise_estimates"]
     assert len(levels) == len(RANKINGS) and min(levels) > MAX_NOISE
@@ -99,6 +84,6 @@ def test_a_fitted_graph_that_does_not_fit_leaves_history_and_generator():
         mp.setattr(basis_search, "_fitted_before_leverage", checked)
         mp.setattr(basis_search, "capped_fallback", leverage_ladder)
         with pytest.raises(_LeverageLadder):
-            infer_laplacian(_bench_input(B), rng=0)
+            infer_laplacian(bench_input(B.eigenvectors, 0), rng=0)
     assert seen["out"] is None
     assert seen["at_ladder"] == seen["before"]

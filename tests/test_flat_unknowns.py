@@ -5,7 +5,7 @@ with their eigenvalues half way (``_halfway_start``)."""
 import networkx as nx
 import numpy as np
 import pytest
-from _basis_inputs import pygsp_block_model
+from _basis_inputs import bench_input, pygsp_block_model
 
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs._basis_input import _anchored_pair_basis
@@ -14,21 +14,6 @@ from gsp_householder.graphs._ranking_ladder import kept_fitted_ranking
 from gsp_householder.graphs.comparison import compare_graphs
 from gsp_householder.graphs.fourier import fourier_basis
 from gsp_householder.graphs.laplacian_inference import infer_laplacian
-
-
-def _bench_input(B, draw=0, perturbed=True):
-    """The input of ``benchmarks/bench_inference.py``: one generator, seed ``draw``, the
-    exact input's shuffle drawn first, then the perturbation by 1e-3 and its shuffle."""
-    rng = np.random.default_rng(draw)
-    V = B.eigenvectors
-    n = V.shape[1]
-    exact = V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
-    if not perturbed:
-        return exact
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    V = U @ Wt
-    return V[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
 def _pair_basis(V):
@@ -62,7 +47,7 @@ def test_a_dense_random_graph_has_no_flat_unknown():
 def test_the_fitted_ranking_keeps_no_edge_of_two_dense_blocks(two_blocks, perturbed):
     # in the plain span, 1098 of the 2079 edges were among the 2475 pairs kept
     G, B = two_blocks
-    P = _pair_basis(_bench_input(B, perturbed=perturbed))
+    P = _pair_basis(bench_input(B.eigenvectors, 0, perturbed))
     scores, (_, I, J), _ = kept_fitted_ranking(P, (16, 0.5, "fitted"))
     A = nx.to_numpy_array(G, nodelist=range(len(G))) > 0
     i, j = np.triu_indices(len(G), 1)
@@ -79,7 +64,7 @@ def test_two_dense_blocks_are_inferred(two_blocks, perturbed):
     # connected, has the same eigenvectors, and that is the only warning
     _, B = two_blocks
     with pytest.warns(AmbiguousGraphWarning, match="complement"):
-        res = infer_laplacian(_bench_input(B, perturbed=perturbed), rng=0)
+        res = infer_laplacian(bench_input(B.eigenvectors, 0, perturbed), rng=0)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
 
 
@@ -88,7 +73,7 @@ def test_a_wider_span_that_keeps_edges_is_not_kept():
     # span the fit keeps 12 edges (estimate 5.4e-3), without it none (8.1e-5)
     G = pygsp_block_model(120, 3, 3)
     B = fourier_basis(G)
-    P = _pair_basis(_bench_input(B))
+    P = _pair_basis(bench_input(B.eigenvectors, 0))
     flat = flat_unknowns(P)
     assert flat.size == 1
     _, (_, I, J), noise = kept_fitted_ranking(P, (16, 0.5, "fitted"))

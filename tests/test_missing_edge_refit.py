@@ -42,12 +42,13 @@ def _edges(W):
     return set(zip(upper.row.tolist(), upper.col.tolist(), strict=True))
 
 
-def _without_weakest(truth, k):
-    """The truth without its ``k`` weakest edges, still connected."""
+def _without_weakest(truth, k, heaviest=False):
+    """The truth without its ``k`` weakest edges (``heaviest``: its ``k`` heaviest),
+    still connected."""
     upper = sp.triu(truth, 1).tocoo()
     W = truth.tolil()
     dropped = 0
-    for e in np.argsort(upper.data):
+    for e in np.argsort(-upper.data if heaviest else upper.data):
         i, j = int(upper.row[e]), int(upper.col[e])
         W[i, j] = W[j, i] = 0.0
         if sp.csgraph.connected_components(W.tocsr(), directed=False)[0] > 1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from test_missing_edge_refit import _edges, _lognormal_rgg
+from test_missing_edge_refit import _edges, _lognormal_rgg, _without_weakest
 
 import gsp_householder.graphs._ranking_ladder as ladder
 from gsp_householder.graphs._laplacian_fit import _laplacian, _residuals
@@ -14,23 +14,6 @@ from gsp_householder.graphs._template_lp import weight_cv
 
 #: The noise level the entries are read at (the eigenvectors are perturbed by 1e-3).
 LEVEL = 1e-3
-
-
-def _without_heaviest(truth, k):
-    """The truth without its ``k`` heaviest edges, still connected."""
-    upper = sp.triu(truth, 1).tocoo()
-    W = truth.tolil()
-    dropped = 0
-    for e in np.argsort(-upper.data):
-        i, j = int(upper.row[e]), int(upper.col[e])
-        W[i, j] = W[j, i] = 0.0
-        if sp.csgraph.connected_components(W.tocsr(), directed=False)[0] > 1:
-            W[i, j] = W[j, i] = upper.data[e]
-            continue
-        dropped += 1
-        if dropped == k:
-            break
-    return sp.csr_array(W.tocsr())
 
 
 def _item(W):
@@ -55,7 +38,7 @@ def _entries(basis, B, truth):
     """A noisy ladder's entries: the truth's quadratic and the truth without its three
     heaviest edges."""
     dense = _item(_quadratic(basis, truth))
-    lacking = _item(_without_heaviest(truth, 3))
+    lacking = _item(_without_weakest(truth, 3, heaviest=True))
     return [ladder._noisy_entry(basis, [item], 2, LEVEL) for item in (dense, lacking)]
 
 

@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import bench_input, perturbed, shuffled
 from scipy.optimize import linprog
 from test_edge_test_descent import _basis
 
@@ -60,19 +60,6 @@ def _true_edges(G):
 def _inputs(G, noise, draw):
     V = shuffled(fourier_basis(G).eigenvectors, draw)
     return perturbed(V, noise, draw) if noise else V
-
-
-def _bench_input(G, draw):
-    """The perturbed input of ``benchmarks/bench_inference.py`` for ``draw``: its
-    eigenvectors perturbed by 1e-3 and shuffled, drawn after the exact input's shuffle
-    from ``default_rng(draw)``."""
-    V = fourier_basis(G).eigenvectors
-    rng = np.random.default_rng(draw)
-    n = V.shape[1]
-    rng.permutation(n), rng.choice([-1.0, 1.0], n)
-    E = rng.standard_normal(V.shape)
-    U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
-    return (U @ Wt)[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
 
 
 def test_fewest_nodes_leave_more_pairs_off_the_band_than_unknowns():
@@ -200,7 +187,7 @@ def test_least_missing_member_where_the_refit_still_misses_edges():
     # and its refit leave non-edges significantly negative (the truth leaves none);
     # the member of least missing entry in the family is shown, with the same edges
     G = _random_ring(150, 3)
-    basis = _basis(_bench_input(G, 2))
+    basis = _basis(bench_input(fourier_basis(G).eigenvectors, 2))
     W = cycle_weights(basis, np.arange(150))
     assert shown_cycle(basis, W)[0] == "missing"
     refit = noise_weighted_refit(basis, W)
@@ -218,7 +205,7 @@ def test_member_programs_are_solved_over_fewer_rows_to_an_optimum_of_every_row(m
     # optimum that HiGHS reaches on every row (``linprog``), within its tolerances, and
     # the member has the same edges and weights within the eigenvectors' noise (1e-3)
     G = _random_ring(150, 3)
-    basis = _basis(_bench_input(G, 2))
+    basis = _basis(bench_input(fourier_basis(G).eigenvectors, 2))
     W = cycle_weights(basis, np.arange(150))
     programs, whole = [], []
     solved, whole_solve = _weighted_cycle._largest_entry_program, _dense_lp.solve

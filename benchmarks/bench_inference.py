@@ -444,7 +444,8 @@ def run(B, basis):
         res = infer_laplacian(basis, rng=0)
     dt, dc = time.perf_counter() - t, time.process_time() - c
     cmp = compare_graphs(B.laplacian, res.laplacian)
-    flag = " (complete graph: no fit)" if caught else ""
+    names = sorted({type(w.message).__name__ for w in caught})
+    flag = f" ({', '.join(names)})" if names else ""
     return (f"{cmp['f1']:.4f} | {cmp['n_edges_hat']} / {cmp['n_edges_true']} | "
             f"{res.family_dimension} | {res.n_candidates} | {dt:.2f} | {dc:.2f}{flag}")
 

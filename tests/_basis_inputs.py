@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from gsp_householder.graphs import fourier_basis
+
 
 def shuffled(V, seed):
     """The columns of ``V`` in a random order, with random signs."""
@@ -98,6 +100,11 @@ def bench_input(V, draw, perturbed=True):
     E = rng.standard_normal(V.shape)
     U, _, Wt = np.linalg.svd(V + 1e-3 * np.linalg.norm(V) * E / np.linalg.norm(E))
     return (U @ Wt)[:, rng.permutation(n)] * rng.choice([-1.0, 1.0], n)
+
+
+def graph_bench_input(G, draw, perturbed=True):
+    """``bench_input`` of the eigenvectors of ``G`` (``fourier_basis``)."""
+    return bench_input(fourier_basis(G).eigenvectors, draw, perturbed)
 
 
 def anchored(V):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from _basis_inputs import graph_bench_input
 from test_cycle_read import _setup
 from test_edge_test_descent import _basis
-from test_weighted_cycle import _bench_input, _edges, _random_ring, _true_edges
+from test_weighted_cycle import _edges, _random_ring, _true_edges
 
 from gsp_householder.graphs import _weighted_cycle
 from gsp_householder.graphs._cycle_blocks import (
@@ -112,7 +113,7 @@ def test_rings_read_after_the_blocks_and_the_noise_scaled_fit(n, seed, draw, reo
     more non-edges than its edges, where the noise-scaled fit shows the ring: refitted
     at the order read, no block reordered) are read as their rings."""
     G = _random_ring(n, seed)
-    basis = _basis(_bench_input(G, draw))
+    basis = _basis(graph_bench_input(G, draw))
     calls = []
     original = _weighted_cycle.reorder_blocks
     monkeypatch.setattr(

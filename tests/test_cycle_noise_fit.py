@@ -9,8 +9,9 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import graph_bench_input
 from test_edge_test_descent import _basis
-from test_weighted_cycle import _bench_input, _edges, _random_ring, _true_edges
+from test_weighted_cycle import _edges, _random_ring, _true_edges
 
 from gsp_householder import fourier_basis
 from gsp_householder.graphs import (
@@ -34,7 +35,7 @@ pytest.importorskip("pygsp")
 def _ring_fit(n, seed, draw):
     """The basis of ``RandomRing(n, seed)`` perturbed as the benchmark's ``draw``, the
     least squares cycle on its true order and that cycle's fit."""
-    basis = _basis(_bench_input(_random_ring(n, seed), draw))
+    basis = _basis(graph_bench_input(_random_ring(n, seed), draw))
     W = cycle_weights(basis, np.arange(n))
     upper = sp.triu(W, 1).tocoo()
     return basis, W, _CycleNoiseFit(np.asarray(basis["V_anchored"]), upper.row, upper.col)
@@ -121,7 +122,7 @@ def test_perturbed_rings_of_three_decades_read_as_rings(n, seed, draw):
     B = fourier_basis(G)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = infer_laplacian(_bench_input(G, draw), rng=0)
+        res = infer_laplacian(graph_bench_input(G, draw), rng=0)
     assert res.history["weighted_cycle"] is True
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
 
@@ -133,7 +134,7 @@ def test_cycle_with_a_chord_of_more_nodes_not_read():
     for (u, v), x in zip(G.edges, weights, strict=True):
         G[u][v]["weight"] = float(x)
     G.add_edge(0, 150, weight=1.0)
-    basis = _basis(_bench_input(G, 0))
+    basis = _basis(graph_bench_input(G, 0))
     assert weighted_cycle(basis) is None
 
 
@@ -234,7 +235,7 @@ def test_member_missing_more_non_edges_than_edges_is_refitted_without_the_progra
     # squares member misses 397 non-edges for 300 edges; the noise-scaled fit shows the
     # ring in two steps, and the program of the family's vectors is not solved
     G = _random_ring(300, 64)
-    basis = _basis(_bench_input(G, 0))
+    basis = _basis(graph_bench_input(G, 0))
     W = cycle_weights(basis, np.arange(300))
     assert shown_cycle(basis, W, many_missing=True)[0] == "many missing"
 
@@ -268,6 +269,6 @@ def test_ring_whose_member_misses_more_non_edges_than_edges_is_read():
     # was refused there (and the reordered blocks, the same order, were refitted only
     # above MEMBER_MAX_N nodes): the complete graph, warned, in 61 CPU s
     G = _random_ring(300, 64)
-    found = weighted_cycle(_basis(_bench_input(G, 0)))
+    found = weighted_cycle(_basis(graph_bench_input(G, 0)))
     assert found is not None
     assert _edges(found[0]) == _true_edges(G)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from _basis_inputs import graph_bench_input
 from test_edge_test_descent import _basis
-from test_weighted_cycle import _bench_input
 
 from gsp_householder.graphs._cycle_blocks import _path_edges, reorder_blocks
 from gsp_householder.graphs._cycle_repair import support_misfit
@@ -75,7 +75,7 @@ def test_chain_longer_than_a_block_window_is_sorted_back(seed, draw):
     """The chain scrambled over nine places, beyond the block windows (``reorder_blocks``
     does not put it back), is put back by windows sorted along its columns: the cycle,
     of least support misfit, which no sorted window moves."""
-    basis = _basis(_bench_input(_chain_cycle(seed), draw))
+    basis = _basis(graph_bench_input(_chain_cycle(seed), draw))
     truth = np.arange(60)
     order = truth.copy()
     order[30:39] = SCRAMBLED

@@ -11,7 +11,8 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from test_regular_tree import _bench_input, _infer
+from _basis_inputs import graph_bench_input
+from test_regular_tree import _infer
 
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs import _basis_input, fourier_basis, infer_laplacian
@@ -96,7 +97,7 @@ def _exact_tree_warned_truth_listed(G, U, result, caught):
 def test_a_perturbed_path_whose_tree_search_stalls_gives_a_path_warned(n, draw):
     G = nx.path_graph(n)
     U = fourier_basis(G).eigenvectors
-    result, caught = _infer(_bench_input(G, draw))
+    result, caught = _infer(graph_bench_input(G, draw))
     # a path on all n nodes (the truth or a DCT twin), with the exact eigenvectors
     tree = _exact_tree_warned_truth_listed(G, U, result, caught)
     assert max(d for _, d in tree.degree()) == 2
@@ -108,7 +109,7 @@ def test_a_perturbed_cycle_does_not_unfold(n, draw):
     G = nx.cycle_graph(n)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        result = infer_laplacian(_bench_input(G, draw), rng=0)
+        result = infer_laplacian(graph_bench_input(G, draw), rng=0)
     assert _edges(result.laplacian) == {tuple(sorted(e)) for e in G.edges()}
     assert "regular_tree_edges" not in result.history
 
@@ -120,7 +121,7 @@ def test_a_spanning_tree_reached_by_one_program_is_not_warned_as_maybe_not_spars
     G = nx.path_graph(n)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = infer_laplacian(_bench_input(G, draw), rng=0)
+        result = infer_laplacian(graph_bench_input(G, draw), rng=0)
     assert result.history["extreme_members"] == (n, n - 1)
     assert "extreme_members_unconfirmed" not in result.history
     assert not any("a still sparser graph" in str(w.message) for w in caught)
@@ -133,7 +134,7 @@ def test_a_cycle_found_at_a_noise_level_gives_the_path_it_unfolds_to_warned(n, d
     # eigenvectors at their noise; a path it unfolds to fits them at its own noise too
     G = nx.path_graph(n)
     U = fourier_basis(G).eigenvectors
-    result, caught = _infer(_bench_input(G, draw))
+    result, caught = _infer(graph_bench_input(G, draw))
     _exact_tree_warned_truth_listed(G, U, result, caught)
     assert result.history["unfolded_path_edges"] == 1
 
@@ -158,7 +159,7 @@ def test_a_perturbed_cycle_unfolds_to_no_path_that_fits_at_its_own_noise(n):
     # predict or shows on them 58 times the noise the cycle's show, or more: it fails the
     # test by a factor of 11.8 or more (cycles of 5 to 30 nodes, draws 0-3)
     G = nx.cycle_graph(n)
-    basis = _basis_input._read_basis(_bench_input(G, n % 4), None, None, None, None)
+    basis = _basis_input._read_basis(graph_bench_input(G, n % 4), None, None, None, None)
     W = sp.csr_array(nx.to_scipy_sparse_array(G, dtype=float))
     sigma = own_noise(basis, W)[0]
     for P in unfolded_paths(W):

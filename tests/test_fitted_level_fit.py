@@ -8,9 +8,8 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import perturbed, shuffled
+from _basis_inputs import graph_bench_input, perturbed, shuffled
 from test_cycle_unfolding import _edges
-from test_regular_tree import _bench_input
 
 from gsp_householder import fourier_basis, infer_laplacian
 from gsp_householder.exceptions import AmbiguousGraphWarning, ConvergenceWarning
@@ -114,7 +113,7 @@ def test_a_perturbed_path_is_judged_at_its_own_noise_and_its_twins_listed(n, dra
     G = nx.path_graph(n)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        result = infer_laplacian(_bench_input(G, draw), rng=0)
+        result = infer_laplacian(graph_bench_input(G, draw), rng=0)
     categories = [w.category for w in caught]
     edges = _edges(result.laplacian)
     assert len(edges) == n - 1
@@ -133,7 +132,7 @@ def test_a_path_with_an_edge_moved_is_not_judged_at_its_own_noise(draw):
     # predict (ratio 3.2), but those non-edges, read as the rankings read their pairs,
     # show some 20 times the rankings' largest estimate (the truth's: 3.5 times)
     G = nx.path_graph(12)
-    V = _bench_input(G, draw)
+    V = graph_bench_input(G, draw)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = infer_laplacian(V, rng=0)
@@ -167,7 +166,7 @@ def test_no_box_product_is_read_off_a_spanning_tree(monkeypatch):
     monkeypatch.setattr(laplacian_inference, "box_from_partitions", refuse)
     monkeypatch.setattr(laplacian_inference, "box_from_levels", refuse)
     G = nx.path_graph(14)
-    basis = _basis_input._read_basis(_bench_input(G, 8), None, None, None, None)
+    basis = _basis_input._read_basis(graph_bench_input(G, 8), None, None, None, None)
     W = sp.csr_array(nx.to_scipy_sparse_array(G, dtype=float))
     assert laplacian_inference._box_read(basis, W, 1e-4) is None
     # a graph with a cycle is read as before

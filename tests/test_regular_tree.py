@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import bench_input
+from _basis_inputs import graph_bench_input
 
 from gsp_householder.exceptions import AmbiguousGraphWarning
 from gsp_householder.graphs import fourier_basis, infer_laplacian
@@ -48,7 +48,7 @@ def _exact_misfit(L, U):
 @pytest.mark.parametrize(("n", "draw"), [(6, 1), (7, 0), (7, 3), (8, 1), (9, 4)])
 def test_a_perturbed_path_gives_a_path_twin_warned_not_the_cycle(n, draw):
     U = fourier_basis(nx.path_graph(n)).eigenvectors
-    result, categories = _infer(bench_input(fourier_basis(nx.path_graph(n)).eigenvectors, draw))
+    result, categories = _infer(graph_bench_input(nx.path_graph(n), draw))
     edges = _edges(result.laplacian)
     tree = nx.Graph(list(edges))
     # a path on all n nodes (the truth or a DCT twin): it has the exact eigenvectors
@@ -72,7 +72,7 @@ def test_a_perturbed_path_gives_a_path_twin_warned_not_the_cycle(n, draw):
 @pytest.mark.parametrize(("n", "draw"), [(6, 0), (6, 3), (8, 1)])
 def test_a_perturbed_cycle_stays_the_cycle(n, draw):
     G = nx.cycle_graph(n)
-    result, _ = _infer(bench_input(fourier_basis(G).eigenvectors, draw))
+    result, _ = _infer(graph_bench_input(G, draw))
     assert _edges(result.laplacian) == {tuple(sorted(e)) for e in G.edges()}
     assert "regular_tree_edges" not in result.history
 

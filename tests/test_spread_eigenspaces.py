@@ -7,8 +7,9 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _basis_inputs import graph_bench_input
 from test_edge_test_descent import _basis
-from test_weighted_cycle import _bench_input, _random_ring
+from test_weighted_cycle import _random_ring
 
 from gsp_householder import fourier_basis
 from gsp_householder.graphs import compare_graphs, infer_laplacian
@@ -51,7 +52,7 @@ def _ring_400():
     W = sp.csr_array(-W)
     W.setdiag(0.0)
     W.eliminate_zeros()
-    return G, _basis(_bench_input(G, 0)), W
+    return G, _basis(graph_bench_input(G, 0)), W
 
 
 def test_a_ring_of_spread_weights_gives_no_eigenspaces():
@@ -69,7 +70,7 @@ def test_a_ring_read_is_not_searched_again_on_false_eigenspaces():
     G, _, _ = _ring_400()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = infer_laplacian(_bench_input(G, 0), rng=0)
+        res = infer_laplacian(graph_bench_input(G, 0), rng=0)
     assert res.history["weighted_cycle"] is True
     assert "found_eigenspaces" not in res.history
     assert compare_graphs(fourier_basis(G).laplacian, res.laplacian)["f1"] == 1.0

@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from _basis_inputs import bench_input, perturbed, shuffled
+from _basis_inputs import graph_bench_input, perturbed, shuffled
 from scipy.optimize import linprog
 from test_edge_test_descent import _basis
 
@@ -187,7 +187,7 @@ def test_least_missing_member_where_the_refit_still_misses_edges():
     # and its refit leave non-edges significantly negative (the truth leaves none);
     # the member of least missing entry in the family is shown, with the same edges
     G = _random_ring(150, 3)
-    basis = _basis(bench_input(fourier_basis(G).eigenvectors, 2))
+    basis = _basis(graph_bench_input(G, 2))
     W = cycle_weights(basis, np.arange(150))
     assert shown_cycle(basis, W)[0] == "missing"
     refit = noise_weighted_refit(basis, W)
@@ -205,7 +205,7 @@ def test_member_programs_are_solved_over_fewer_rows_to_an_optimum_of_every_row(m
     # optimum that HiGHS reaches on every row (``linprog``), within its tolerances, and
     # the member has the same edges and weights within the eigenvectors' noise (1e-3)
     G = _random_ring(150, 3)
-    basis = _basis(bench_input(fourier_basis(G).eigenvectors, 2))
+    basis = _basis(graph_bench_input(G, 2))
     W = cycle_weights(basis, np.arange(150))
     programs, whole = [], []
     solved, whole_solve = _weighted_cycle._largest_entry_program, _dense_lp.solve

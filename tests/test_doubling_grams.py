@@ -5,10 +5,11 @@ import networkx as nx
 import numpy as np
 import pytest
 from _basis_inputs import shuffled
+from _search_counts import counted_search
 
 from gsp_householder.graphs import _basis_input
 from gsp_householder.graphs._pair_geometry import PairGram
-from gsp_householder.graphs._support_search import PrefixSearch, evaluation_hook, top_pairs
+from gsp_householder.graphs._support_search import PrefixSearch, top_pairs
 from gsp_householder.graphs.fourier import fourier_basis
 
 
@@ -32,20 +33,9 @@ def upside_down():
 
 def _search(B, order, noise, start=None):
     """``(fit, sizes evaluated, Gram downdates made)`` of a prefix search."""
-    sizes, downdates = [], []
-    original = PairGram.without
-
-    def counted(self, i, j):
-        downdates.append(len(i))
-        return original(self, i, j)
-
-    PairGram.without = counted
-    token = evaluation_hook.set(sizes.append)
-    try:
-        return PrefixSearch(B, order, 0.0, noise).run(start), sizes, downdates
-    finally:
-        evaluation_hook.reset(token)
-        PairGram.without = original
+    with counted_search() as (sizes, downdates):
+        fit = PrefixSearch(B, order, 0.0, noise).run(start)
+    return fit, sizes, downdates
 
 
 def test_the_same_order_at_another_level_downdates_nothing(upside_down):

@@ -5,11 +5,11 @@ import networkx as nx
 import numpy as np
 import pytest
 from _basis_inputs import perturbed, shuffled
+from _search_counts import counted_search
 
 from gsp_householder.graphs import _basis_input
 from gsp_householder.graphs import _support_search as support_search
-from gsp_householder.graphs._pair_geometry import PairGram
-from gsp_householder.graphs._support_search import PrefixSearch, evaluation_hook, top_pairs
+from gsp_householder.graphs._support_search import PrefixSearch, top_pairs
 from gsp_householder.graphs.fourier import fourier_basis
 
 #: A noise level below the perturbation: every refit of the tree's search finds nothing.
@@ -49,22 +49,13 @@ def _refit(search, args, chained=True):
     """``(result, sizes the progress hook got, Grams built)`` of ``search._refit``, with
     the chain answers of the search's sizes (``PrefixSearch.run``) unless not
     ``chained``."""
-    sizes, made = [], []
-    original = PairGram.without
-
-    def counted(self, i, j):
-        made.append(len(i))
-        return original(self, i, j)
-
-    PairGram.without = counted
-    token = evaluation_hook.set(sizes.append)
     chain = support_search.CHAIN_ANSWERS.set(chained)
     try:
-        return search._refit(*args), sizes, made
+        with counted_search() as (sizes, made):
+            result = search._refit(*args)
+        return result, sizes, made
     finally:
         support_search.CHAIN_ANSWERS.reset(chain)
-        evaluation_hook.reset(token)
-        PairGram.without = original
 
 
 def test_a_refit_that_found_nothing_is_counted_not_evaluated_again(tree_refit):

@@ -558,8 +558,8 @@ def kept_fitted_ranking(B: PairBasis, key):
     if key not in fitted:
         scores, trimmed = whole_space_steps(B, *fitted_ranking(B, keep=key[1], r=key[0]))
         fitted[key] = (scores, trimmed, robust_noise(B, trimmed))
-        flat = flat_unknowns(B)
-        if flat.size and fitted[key][2] > EXACT_LEVEL:
+        flat = flat_unknowns(B) if fitted[key][2] > EXACT_LEVEL else ()
+        if len(flat):
             # the community vectors of dense blocks, outside the span: the ranking
             # whose kept pairs show the smaller noise is kept
             scores, trimmed = whole_space_steps(

@@ -85,18 +85,28 @@ def test_lcf_graph_with_no_edge_of_the_graph_found():
 @pytest.fixture(scope="module")
 def lcf_56_shuffled():
     """LCF_graph(56, [9, -9, 15, -15], 14) on its eigenvectors shuffled by draw 1, inferred
-    once for the module: its basis, the inference, its warnings and the arguments of its
-    calls of ``extreme_scan`` (the pair basis, the basis and the graph found)."""
+    once for the module: its basis, the inference, its warnings and its calls of
+    ``extreme_scan``: the arguments (the pair basis, the basis, the graph found, the noise
+    level), the scan returned and the objectives of the programs it solved (in turn)."""
     B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
     calls = []
     original = laplacian_inference.extreme_scan
+    solve = _eigenvalue_extremes.WarmProgram.solve
+    objectives = []
+
+    def recorded(self, c):
+        objectives.append(np.asarray(c).copy())
+        return solve(self, c)
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
-        calls.append((B_, basis, found))
-        return original(B_, basis, found, noise, family_dimension)
+        objectives.clear()
+        scan = original(B_, basis, found, noise, family_dimension)
+        calls.append((B_, basis, found, noise, scan, list(objectives)))
+        return scan
 
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings(record=True) as caught:
         patch.setattr(laplacian_inference, "extreme_scan", capture)
+        patch.setattr(_eigenvalue_extremes.WarmProgram, "solve", recorded)
         warnings.simplefilter("always")
         res = infer_laplacian(shuffled(B.eigenvectors, 1), rng=0)
     return B, res, caught, calls
@@ -120,22 +130,15 @@ def test_sparser_member_reached_once_is_warned(lcf_56_shuffled):
     assert 112 in edges
 
 
-def test_truth_at_a_maximised_eigenvalue_only(monkeypatch, lcf_56_shuffled):
-    # the scan of the LCF graph above: no program minimising an eigenvalue reaches a
-    # sparser graph; the truth is the vertex of the program maximising the graph
-    # found's largest eigenvalue, solved first among the maximised ones
+def test_truth_at_a_maximised_eigenvalue_only(lcf_56_shuffled):
+    # the scan of the LCF graph above (the inference's, on the exact eigenvectors): no
+    # program minimising an eigenvalue reaches a sparser graph; the truth is the vertex
+    # of the program maximising the graph found's largest eigenvalue, solved first among
+    # the maximised ones
     B, _, _, calls = lcf_56_shuffled
-    B_, basis, found = calls[0]
-    assert found[0] == 112
-    objectives = []
-    original = _eigenvalue_extremes.WarmProgram.solve
-
-    def solve(self, c):
-        objectives.append(np.asarray(c).copy())
-        return original(self, c)
-
-    monkeypatch.setattr(_eigenvalue_extremes.WarmProgram, "solve", solve)
-    members, reached = sparser_extreme_members(B_, basis, found)
+    B_, basis, found, noise, scan, objectives = calls[0]
+    assert found[0] == 112 and noise == 0.0
+    members, reached = scan.members, scan.reached
     truth = [A for edges, _, _, A in members if edges == 98]
     assert len(truth) == 1 and reached == 1
     L = sp.diags_array(np.asarray(truth[0].sum(axis=1)).ravel()) - truth[0]
@@ -316,7 +319,7 @@ def test_perturbed_cycle_with_chord_found_behind_a_denser_member(noisy_cycle_wit
     # truth fits as well (rotation residual 1.001 and 0.96 times) and its entries above
     # the noise are the vertex of 4 of the 39 programs minimising one eigenvalue; fails
     # before the scan ran on noisy eigenvectors (57 edges returned)
-    B, res, caught, _ = noisy_cycle_with_chord(draw)
+    B, res, caught, *_ = noisy_cycle_with_chord(draw)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["extreme_members"] == (57, 41)
     assert "extreme_members_unconfirmed" not in res.history
@@ -326,7 +329,7 @@ def test_perturbed_cycle_with_chord_found_behind_a_denser_member(noisy_cycle_wit
 def test_noisy_members_fit_as_well_with_fewer_edges(noisy_cycle_with_chord):
     # every member read on noisy eigenvectors is a connected equal-weight graph with
     # fewer edges than the graph found that fits them as well
-    _, _, _, calls = noisy_cycle_with_chord(0)
+    _, _, _, calls, _ = noisy_cycle_with_chord(0)
     (B_, basis, found, noise, _), *_ = calls
     assert noise > EXACT_NOISE and found[0] == 57
     members, reached = sparser_extreme_members(B_, basis, found, noise)
@@ -402,21 +405,32 @@ def test_largest_first_orders_the_unknowns_by_the_graph_eigenvalues():
 
 
 def _scanned_inference(V):
-    """The inference on ``V``, its warnings and the arguments of its calls of
+    """The inference on ``V``, its warnings, the arguments of its calls of
     ``extreme_scan`` (the pair basis, the basis, the graph found, the noise level and
-    the family's dimension)."""
-    calls = []
+    the family's dimension) and, for each call, the scan returned and the programs its
+    noisy scan solved over the rows it needs (+1 for a program minimising one
+    eigenvalue, -1 for one maximising it)."""
+    calls, scans, solves = [], [], []
     original = laplacian_inference.extreme_scan
+    solve = _eigenvalue_extremes.RowGeneratedProgram.solve
+
+    def counted(self, cost):
+        solves.append(int(np.sign(np.sum(cost))))
+        return solve(self, cost)
 
     def capture(B_, basis, found, noise=0.0, family_dimension=0):
         calls.append((B_, basis, found, noise, family_dimension))
-        return original(B_, basis, found, noise, family_dimension)
+        solves.clear()
+        scan = original(B_, basis, found, noise, family_dimension)
+        scans.append((scan, list(solves)))
+        return scan
 
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings(record=True) as caught:
         patch.setattr(laplacian_inference, "extreme_scan", capture)
+        patch.setattr(_eigenvalue_extremes.RowGeneratedProgram, "solve", counted)
         warnings.simplefilter("always")
         res = infer_laplacian(V, rng=0)
-    return res, caught, calls
+    return res, caught, calls, scans
 
 
 @pytest.fixture(scope="module")
@@ -430,71 +444,52 @@ def noisy_cycle_with_chord():
         if draw not in inferred:
             B = fourier_basis(_cycle_with_chord())
             inferred[draw] = (B, *_scanned_inference(audit_input(B.eigenvectors, 1e-3, draw)))
-        B, res, caught, calls = inferred[draw]
-        return B, res, caught, copy.deepcopy(calls)
+        B, res, caught, calls, scans = inferred[draw]
+        return B, res, caught, copy.deepcopy(calls), scans
 
     return scanned
 
 
-def _solves_of_the_noisy_scan(monkeypatch, V, scanned=None):
+def _solves_of_the_noisy_scan(V, scanned=None):
     """The inference, the graph found, its family's dimension, the noisy scan's answer,
     the programs it solved and the inference's warnings (``scanned``: the
-    ``_scanned_inference`` of ``V`` if already made)."""
-    res, caught, calls = scanned or _scanned_inference(V)
-    (B_, basis, found, noise, dimension), *_ = calls
+    ``_scanned_inference`` of ``V`` if already made): the first scan of the inference."""
+    res, caught, calls, scans = scanned or _scanned_inference(V)
+    (_, _, found, noise, dimension), *_ = calls
     assert noise > EXACT_NOISE
-    solves = []
-    # the noisy scan solves each program over the rows it needs
-    solve = _eigenvalue_extremes.RowGeneratedProgram.solve
-
-    def counted(self, cost):
-        # +1 for a program minimising one eigenvalue, -1 for one maximising it
-        solves.append(int(np.sign(np.sum(cost))))
-        return solve(self, cost)
-
-    monkeypatch.setattr(_eigenvalue_extremes.RowGeneratedProgram, "solve", counted)
-    members, reached = sparser_extreme_members(B_, basis, found, noise, dimension)
-    monkeypatch.undo()
-    return res, found, dimension, members, reached, solves, caught
+    (scan, solves), *_ = scans
+    return res, found, dimension, scan.members, scan.reached, solves, caught
 
 
 @pytest.mark.parametrize("draw", [1, 3])
-def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(monkeypatch, draw):
+def test_noisy_scan_behind_the_truth_with_equal_weights_is_short(noisy_cycle_with_chord, draw):
     # the audit's cycle(40) with a chord perturbed by 1e-3, draws 1 and 3: the searches
     # end at the truth (41 edges, equal weights to the noise, family 12 and 10); the
     # scan asks the programs of its largest eigenvalues first and, with no member,
     # stops after as many as the family's dimension (before: the programs in the
     # columns' order until the strikes or split vertices stopped it), then as many
     # programs maximising them, the answer the same
-    B = fourier_basis(_cycle_with_chord())
-    res, found, dimension, members, reached, solves, _ = _solves_of_the_noisy_scan(
-        monkeypatch, audit_input(B.eigenvectors, 1e-3, draw)
-    )
+    B, *scanned = noisy_cycle_with_chord(draw)
+    res, found, dimension, members, reached, solves, _ = _solves_of_the_noisy_scan(None, scanned)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert found[0] == 41 and (members, reached) == ([], 0)
     assert dimension >= MAX_STRIKES and solves == [1] * dimension + [-1] * dimension
 
 
 @pytest.mark.parametrize("draw", [0, 2])
-def test_noisy_member_found_by_the_largest_eigenvalues_programs(
-    monkeypatch, noisy_cycle_with_chord, draw
-):
+def test_noisy_member_found_by_the_largest_eigenvalues_programs(noisy_cycle_with_chord, draw):
     # draws 0 and 2: behind the 57-edge equal-weight graph found, the truth is the
     # vertex of the programs of the 4 largest of its eigenvalues: confirmed by the first
     # two programs (the 16th to 24th program before)
     B, *scanned = noisy_cycle_with_chord(draw)
-    res, found, _, members, reached, solves, _ = _solves_of_the_noisy_scan(
-        monkeypatch, None, scanned
-    )
+    res, found, _, members, reached, solves, _ = _solves_of_the_noisy_scan(None, scanned)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert found[0] == 57 and [m[0] for m in members] == [41] and reached == 2
     assert len(solves) == 2
 
 
 @pytest.mark.parametrize(("draw", "found_edges"), [(1, 112), (2, 210)])
-def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
-    monkeypatch, draw, found_edges
-):
+def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(draw, found_edges):
     # LCF_graph(56, [9, -9, 15, -15], 14) perturbed by 1e-3, draws 1 and 2: the searches
     # end at an equal-weight graph of 112 edges and a weighted one of 210, neither
     # sharing an edge with the truth's 98, which fits the eigenvectors as well (rotation
@@ -502,7 +497,7 @@ def test_noisy_truth_at_a_maximised_eigenvalue_is_returned_with_a_warning(
     # it, the first or second maximising one does (before: those graphs, no warning)
     B = fourier_basis(nx.LCF_graph(56, [9, -9, 15, -15], 14))
     V = audit_input(B.eigenvectors, 1e-3, draw)
-    res, found, _, members, reached, solves, caught = _solves_of_the_noisy_scan(monkeypatch, V)
+    res, found, _, members, reached, solves, caught = _solves_of_the_noisy_scan(V)
     assert compare_graphs(B.laplacian, res.laplacian)["f1"] == 1.0
     assert res.history["extreme_members"] == (found_edges, 98)
     assert res.history["extreme_members_unconfirmed"]
@@ -585,7 +580,7 @@ def test_noisy_scan_solves_over_fewer_rows_to_the_same_vertices(
     # the perturbed cycle(40) with a chord: the noisy scan's programs are solved over
     # working sets of the 780 pair rows (row generation), never all of them, and read
     # the members and equal-weight fits that the programs on every row read
-    _, _, _, calls = noisy_cycle_with_chord(draw)
+    _, _, _, calls, _ = noisy_cycle_with_chord(draw)
     call = calls[0]
     assert call[3] > EXACT_NOISE
     pairs = call[0].n * (call[0].n - 1) // 2

@@ -32,9 +32,13 @@ a quadratic may have several roots with unit weights (another choice of signs in
 repeated eigenvalues), and the one read need not be the sparsest (the 6 x 7 grid's
 quadratic, perturbed: a valid graph of 82 edges with its eigenvectors, the grid has
 71), so the warning of ``_quadratic_doubt`` stays.
-Columns whose eigenvalue is free (sibling leaves, twins: the quadratic found may have
-dropped their pair) take a root that is not the graph's eigenvalue; their entries stay
-far from $-1/2$ on the row, and the fit of the graph read decides.
+Columns supported on a few nodes (``_local_columns``: sibling leaves, twins, two pendant
+paths on one node) have a free eigenvalue: the quadratic found may have dropped their
+pair or moved the entries among their nodes (tree(300, seed 23): two such columns above
+the fold), and their roots need not be the graph's eigenvalues. Where the graph read at
+a local minimum is not a tree that fits, their roots are set to the sparsest entries
+among their nodes (``sparsest_local_roots``) and the graph is read again: on that row,
+at the first local minimum, 301 edges become the tree.
 
 Internal module: arguments are validated by the caller.
 """

@@ -43,6 +43,37 @@ def _quadratic_case(G, perturbed, draw):
     return basis, W, eigenvalues, signature, T
 
 
+def _pendant_paths_case(n, seed, draw):
+    """``_quadratic_case`` of tree(``n``, ``seed``) with two pendant paths of two nodes
+    hung on node 0, the quadratic's entries among their four nodes moved as the search
+    moved them on tree(300, seed 23): by $18 I - 10 M$ on the paths' opposite vectors
+    ($M$ the tree's Laplacian on them): integer weights and the same eigenvectors, but
+    on those two columns eigenvalues whose roots are not the tree's (on the row, with
+    $T = 8$, one above the fold $T^2/4$: no root at all)."""
+    G = nx.random_labeled_tree(n, seed=seed)
+    G.add_edges_from([(0, n), (n, n + 1), (0, n + 2), (n + 2, n + 3)])
+    n += 4
+    L = nx.laplacian_matrix(G, nodelist=range(n)).toarray().astype(float)
+    adjacency = (L < 0).astype(int)
+    d = np.diag(L)
+    T = int(max(d[u] + d[v] - (adjacency @ adjacency)[u, v] for u, v in G.edges))
+    A = T * L - L @ L
+    same = np.array([[G[u].keys() == G[v].keys() for v in range(n)] for u in range(n)])
+    A[same & ~np.eye(n, dtype=bool)] = 0.0
+    A -= np.diag(A.sum(axis=1))
+    O = np.zeros((n, 2))
+    O[[n - 4, n - 2], 0] = O[[n - 3, n - 1], 1] = [1.0, -1.0]
+    O /= np.sqrt(2.0)
+    A = np.rint(A + O @ (18.0 * np.eye(2) - 10.0 * (O.T @ L @ O)) @ O.T)
+    V = audit_input(np.linalg.eigh(L + 1e-3 * A)[1], 1e-3, draw)
+    basis = _read_basis(V, None, None, None, None)
+    _anchored_pair_basis(basis)
+    W = sp.csr_array(np.where(np.eye(n, dtype=bool), 0.0, -A))
+    eigenvalues = _diagonal_fit(basis["V"], _laplacian(W, basis))[0]
+    signature = quadratic_signature(_laplacian(W, basis), eigenvalues, NOISE, basis["V"])
+    return G, basis, W, eigenvalues, signature, T
+
+
 def _edges(W):
     I, J = sp.triu(W, 1).nonzero()
     return set(zip(I.tolist(), J.tolist(), strict=True))
@@ -69,6 +100,18 @@ def test_tree_found_behind_its_quadratic(n, seed, perturbed):
         root = quadratic_root(basis, W, eigenvalues, signature, NOISE)
         assert root is not None
         assert _edges(root) == {tuple(sorted(e)) for e in G.edges}
+
+
+@pytest.mark.parametrize(("n", "seed", "draw"), [(100, 3, 0), (120, 21, 1)])
+def test_tree_found_behind_its_quadratic_with_free_local_columns(n, seed, draw):
+    """The pendant paths' opposite columns are supported on four nodes: their
+    eigenvalue in the quadratic is free and its roots are not the tree's; their roots
+    are set to the sparsest entries among those nodes, and the tree is read."""
+    G, basis, W, eigenvalues, signature, T = _pendant_paths_case(n, seed, draw)
+    assert signature is not None and signature[1] == T
+    root = quadratic_root(basis, W, eigenvalues, signature, NOISE)
+    assert root is not None
+    assert _edges(root) == {tuple(sorted(e)) for e in G.edges}
 
 
 def test_wrong_roots_are_refused(monkeypatch):

@@ -88,15 +88,25 @@ def local_groups(B: PairBasis) -> list[LocalGroup]:
     """Groups of local columns of an unordered basis with one unknown per column."""
     if B.G is not None or B.ordered:
         return []
-    A = np.abs(B.V)
-    cols, size = local_columns(B.V)
+    groups = column_groups(B.V)
+    if sum(grp.cols.size for grp in groups) > B.g - 2:    # too few other columns left
+        return []
+    return groups
+
+
+def column_groups(V: np.ndarray) -> list[LocalGroup]:
+    """The local columns of the basis ``V`` (``local_columns``), those sharing a node
+    joined in one group, groups of more than ``MAX_SUPPORT`` nodes left out."""
+    A = np.abs(V)
+    n = V.shape[0]
+    cols, size = local_columns(V)
     if cols.size == 0:
         return []
     supports = [np.sort(np.argsort(-A[:, k])[:s]) for k, s in zip(cols, size, strict=True)]
     # columns sharing a node join one group: components of the column-node links
     column = np.repeat(np.arange(cols.size), [nodes.size for nodes in supports])
     links = sp.coo_array((np.ones(column.size), (column, cols.size + np.concatenate(supports))),
-                         shape=(cols.size + B.n, cols.size + B.n))
+                         shape=(cols.size + n, cols.size + n))
     label = csgraph.connected_components(links, directed=False)[1][:cols.size]
     roots = {}
     for a in range(cols.size):
@@ -108,8 +118,6 @@ def local_groups(B: PairBasis) -> list[LocalGroup]:
             continue
         i, j = np.triu_indices(nodes.size, 1)
         groups.append(LocalGroup(cols[members], nodes, nodes[i], nodes[j]))
-    if sum(grp.cols.size for grp in groups) > B.g - 2:    # too few other columns left
-        return []
     return groups
 
 

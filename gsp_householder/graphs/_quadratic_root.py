@@ -32,9 +32,13 @@ a quadratic may have several roots with unit weights (another choice of signs in
 repeated eigenvalues), and the one read need not be the sparsest (the 6 x 7 grid's
 quadratic, perturbed: a valid graph of 82 edges with its eigenvectors, the grid has
 71), so the warning of ``_quadratic_doubt`` stays.
-Columns whose eigenvalue is free (sibling leaves, twins: the quadratic found may have
-dropped their pair) take a root that is not the graph's eigenvalue; their entries stay
-far from $-1/2$ on the row, and the fit of the graph read decides.
+Columns supported on a few nodes (``_local_columns``: sibling leaves, twins, two pendant
+paths on one node) have a free eigenvalue: the quadratic found may have dropped their
+pair or moved the entries among their nodes (tree(300, seed 23): two such columns above
+the fold), and their roots need not be the graph's eigenvalues. Where the graph read at
+a local minimum is not a tree that fits, their roots are set to the sparsest entries
+among their nodes (``sparsest_local_roots``) and the graph is read again: on that row,
+at the first local minimum, 301 edges become the tree.
 
 Internal module: arguments are validated by the caller.
 """
@@ -45,8 +49,11 @@ from collections.abc import Iterator
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import linprog
 
 from gsp_householder.graphs._laplacian_fit import _equal_graph_fits, _residuals
+from gsp_householder.graphs._local_columns import LocalGroup, column_groups
+from gsp_householder.graphs._quadratic_doubt import INTEGER_FACTOR
 
 #: Columns (those whose single flip raises the misfit least) among which a pair flip is
 #: sought when no single flip lowers it (the quadratic of tree(120, seed 21): the pair
@@ -187,12 +194,73 @@ def quadratic_root(basis, W, eigenvalues, signature, noise: float) -> sp.csr_arr
     z = basis["zero_column"]
     half[z] = s[z] = 0.0
     reference = _residuals(basis, W)
-    for _, R in root_signs(V, half, s):
-        I, J = np.nonzero(np.triu(R < -0.5, 1))
-        if I.size != n - 1:
+    groups = column_groups(V)
+    for sigma, R in root_signs(V, half, s):
+        root = _tree_read(R)
+        if root is not None and _equal_graph_fits(basis, root, reference, noise):
+            return root
+        if not groups:
             continue
-        U = sp.coo_array((np.ones(I.size), (I, J)), shape=(n, n))
-        root = sp.csr_array(U + U.T)
-        if _equal_graph_fits(basis, root, reference, noise):
+        root = _tree_read(sparsest_local_roots(R, V, half + sigma * s, groups, noise))
+        if root is not None and _equal_graph_fits(basis, root, reference, noise):
             return root
     return None
+
+
+def _tree_read(R) -> sp.csr_array | None:
+    """The unit weights of the entries of ``R`` below $-1/2$ when they are $n - 1$
+    edges (a tree if connected, which the fit tests); else None."""
+    n = R.shape[0]
+    I, J = np.nonzero(np.triu(R < -0.5, 1))
+    if I.size != n - 1:
+        return None
+    U = sp.coo_array((np.ones(I.size), (I, J)), shape=(n, n))
+    return sp.csr_array(U + U.T)
+
+
+def sparsest_local_roots(R, V, roots, groups: list[LocalGroup], noise: float) -> np.ndarray:
+    """A copy of $R = V \\operatorname{diag}(\\rho) V^T$ with the roots of the local
+    columns set, group by group, to the sparsest valid entries among the group's nodes.
+
+    A column supported on a few nodes (``_local_columns``) enters only the entries
+    among them, and its eigenvalue in the quadratic is free: it says nothing about its
+    root (tree(300, seed 23): the two pendant paths' opposite columns take
+    $\\mu_k / c$ = 17.1, above the fold $T^2/4$, and the root $T/2$). Their roots are
+    set as ``_local_columns.sparsify_local`` sets a family's local eigenvalues, by the
+    least $\\ell_1$ of the entries among the group's nodes (one program, not
+    reweighted: with unit weights it counts the edges; only the entries' side of $-1/2$
+    is read, so no entry is solved to zero after it), every entry at most
+    ``INTEGER_FACTOR`` times ``noise`` times $s_i + s_j$ ($s_i^2 = (R^2)_{ii}$, the
+    band of ``_quadratic_doubt.integer_unit``), roots nonnegative; a group whose
+    program fails keeps its roots.
+
+    Parameters
+    ----------
+    R : ndarray of shape (n, n)
+        The matrix read, for the roots ``roots`` on the columns of ``V``.
+    V : ndarray of shape (n, n)
+        Orthonormal eigenvectors.
+    roots : ndarray of shape (n,)
+        The root $\\rho_k$ of every column.
+    groups : list of LocalGroup
+        The local columns' groups (``_local_columns.column_groups``).
+    noise : float
+        The noise level the graph was found at.
+
+    Returns
+    -------
+    ndarray of shape (n, n)
+        $R$ with the local roots set.
+    """
+    R = R.copy()
+    scale = np.sqrt(np.einsum("ij,ij->i", R, R))
+    for grp in groups:
+        cols = grp.cols
+        A = V[grp.i][:, cols] * V[grp.j][:, cols]
+        base = R[grp.i, grp.j] - A @ roots[cols]
+        slack = INTEGER_FACTOR * noise * (scale[grp.i] + scale[grp.j])
+        res = linprog(-A.sum(axis=0), A_ub=A, b_ub=slack - base,
+                      bounds=[(0.0, None)] * cols.size, method="highs")
+        if res.status == 0:
+            R += (V[:, cols] * (res.x - roots[cols])) @ V[:, cols].T
+    return R

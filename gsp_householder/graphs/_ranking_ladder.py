@@ -629,7 +629,7 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
         # the projection may have read the null direction off the Gram inexactly: the
         # graph's own edges fitted again (``_support_refit``)
         ranked, eigenvalues, residual = _refitted_first(B, basis, ranked, eigenvalues,
-                                                         residual)
+                                                         residual, history)
     fits = residual <= ROUNDING_FIT
     if fits and not _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, {}):
         return _freed_member(B, basis, tol, rng, history, ranked), dim
@@ -671,14 +671,18 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     return best[:2]
 
 
-def _refitted_first(B, basis, ranked, eigenvalues, residual):
+def _refitted_first(B, basis, ranked, eigenvalues, residual, history):
     """``(ranked, eigenvalues, residual)`` of the exact searches' graph ``ranked[0]``,
     or, when its edges fitted again from their non-edges' rows (``_support_refit``)
     fit the eigenvectors to rounding (``ROUNDING_FIT``), of that graph in its place:
-    a graph whose edges admit a graph of the eigenvectors is not a misfit."""
+    a graph whose edges admit a graph of the eigenvectors is not a misfit.
+    ``history["support_refit"]`` is then the graph's edges and residual before and
+    after."""
     refit = refitted_on_support(B, basis, ranked[0])
     if refit is None or refit[1] > ROUNDING_FIT:
         return ranked, eigenvalues, residual
+    history["support_refit"] = (int(ranked[0][0]), float(residual), int(refit[0][0]),
+                                float(refit[1]))
     item, residual = refit
     eigenvalues, _ = _diagonal_fit(basis["V"], _laplacian(item[3], basis))
     return [item, *ranked[1:]], eigenvalues, residual

@@ -161,7 +161,10 @@ class InferredLaplacian:
         fitted again on its own edges did not fit them either): the edges and
         residual of the graph replaced; ``"misfit_doubt"``, when that graph had fewer
         edges than the one returned and agrees with it below F1 0.95 at most (warned,
-        ``AmbiguousGraphWarning``): its edges and that agreement.
+        ``AmbiguousGraphWarning``): its edges and that agreement. ``"support_refit"``,
+        when the exact searches' graph did not fit exact eigenvectors to rounding and
+        its weights fitted again on its own edges did (module ``_support_refit``): its
+        edges and residual before and after.
         ``"missing_edge_refit"``, when noisy eigenvectors gave a graph some of whose
         non-edges they show as significantly negative entries (module
         ``_missing_edges``) and that graph refitted by least

@@ -25,7 +25,7 @@ ONE_BLAS_THREAD_MODULES = frozenset({
     "test_pair_reuse", "test_polynomial_member", "test_quadratic_doubt", "test_quadratic_family",
     "test_quadratic_root",
     "test_repeated_eigenvalues", "test_kernel_weighted_inference", "test_twin_cliques",
-    "test_equal_sparsity",
+    "test_equal_sparsity", "test_support_refit",
 })
 
 

@@ -58,6 +58,7 @@ from gsp_householder.graphs._rounding_level_fit import (
 from gsp_householder.graphs._sampled_ranking import sampled_leverage_ranking
 from gsp_householder.graphs._sign_program_tree import failed_search_tree
 from gsp_householder.graphs._sparser_rival import record_fitting_rival, record_sparser_rival
+from gsp_householder.graphs._support_refit import refitted_on_support
 from gsp_householder.graphs._support_search import (
     COARSE_ROUNDING,
     EXACT_NOISE,
@@ -590,7 +591,10 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     ``history["misfit_replaced"]`` then holds its size and residual), or else fits them
     better with at most as many edges (``history["noise"]`` is then that level); the
     levels tried and their graphs' sizes and residuals are in
-    ``history["misfit_refits"]``. A graph that fits them
+    ``history["misfit_refits"]``. A graph that does not fit them is first fitted again
+    on its own edges (``_support_refit``: its projection may have read its null
+    direction off the Gram inexactly), and is no misfit when that fits them to
+    rounding. A graph that fits them
     but whose zero pattern leaves a family although its spectrum is simple
     (``_undetermined_support``) is searched so too, and replaced by a sparser graph
     that fits them exactly (a cycle of 60 nodes with weights uniform in [1, 10]: 297
@@ -621,6 +625,11 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
         return ranked, dim
     L = _laplacian(ranked[0][3], basis)
     eigenvalues, residual = _diagonal_fit(basis["V"], L)
+    if residual > ROUNDING_FIT:
+        # the projection may have read the null direction off the Gram inexactly: the
+        # graph's own edges fitted again (``_support_refit``)
+        ranked, eigenvalues, residual = _refitted_first(B, basis, ranked, eigenvalues,
+                                                         residual, history)
     fits = residual <= ROUNDING_FIT
     if fits and not _undetermined_support(basis, B, ranked[0][3], eigenvalues, residual, {}):
         return _freed_member(B, basis, tol, rng, history, ranked), dim
@@ -660,6 +669,23 @@ def _refit_misfit(B, basis, tol, rng, history, order, ranking, ranked, dim, sear
     history["misfit_refits"] = tried
     history["noise"] = saved
     return best[:2]
+
+
+def _refitted_first(B, basis, ranked, eigenvalues, residual, history):
+    """``(ranked, eigenvalues, residual)`` of the exact searches' graph ``ranked[0]``,
+    or, when its edges fitted again from their non-edges' rows (``_support_refit``)
+    fit the eigenvectors to rounding (``ROUNDING_FIT``), of that graph in its place:
+    a graph whose edges admit a graph of the eigenvectors is not a misfit.
+    ``history["support_refit"]`` is then the graph's edges and residual before and
+    after."""
+    refit = refitted_on_support(B, basis, ranked[0])
+    if refit is None or refit[1] > ROUNDING_FIT:
+        return ranked, eigenvalues, residual
+    history["support_refit"] = (int(ranked[0][0]), float(residual), int(refit[0][0]),
+                                float(refit[1]))
+    item, residual = refit
+    eigenvalues, _ = _diagonal_fit(basis["V"], _laplacian(item[3], basis))
+    return [item, *ranked[1:]], eigenvalues, residual
 
 
 def _refit_replaces(edges, residual, best, wide_edges, wide_residual, n_pairs) -> bool:

@@ -157,10 +157,17 @@ class InferredLaplacian:
         direction): the edges of the graph that was first and of the sparsest such
         graph, now first. ``"misfit_replaced"``, when exact eigenvectors gave a graph
         that does not fit them to rounding and the rankings searched again at a noise
-        level gave one that does, returned in its place even if denser: the edges and
-        residual of the graph replaced. ``"missing_edge_refit"``, when noisy
-        eigenvectors gave a graph some of whose non-edges they show as significantly
-        negative entries (module ``_missing_edges``) and that graph refitted by least
+        level gave one that does, returned in its place even if denser (its weights
+        fitted again on its own edges did not fit them either): the edges and
+        residual of the graph replaced; ``"misfit_doubt"``, when that graph had fewer
+        edges than the one returned and agrees with it below F1 0.95 at most (warned,
+        ``AmbiguousGraphWarning``): its edges and that agreement. ``"support_refit"``,
+        when the exact searches' graph did not fit exact eigenvectors to rounding and
+        its weights fitted again on its own edges did (module ``_support_refit``): its
+        edges and residual before and after.
+        ``"missing_edge_refit"``, when noisy eigenvectors gave a graph some of whose
+        non-edges they show as significantly negative entries (module
+        ``_missing_edges``) and that graph refitted by least
         squares with them, the added pairs that are not significant dropped, was put
         first (it fits them to their noise level where the graph did not, or better
         than the graph did), or, above 500 nodes, took the place of a sparser graph of

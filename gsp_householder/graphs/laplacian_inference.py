@@ -157,6 +157,7 @@ from gsp_householder.graphs._laplacian_fit import (
 )
 from gsp_householder.graphs._local_equal_weights import equal_weight_on_local_columns
 from gsp_householder.graphs._local_rewiring import sparser_on_local_columns
+from gsp_householder.graphs._misfit_doubt import replaced_misfit_warning
 from gsp_householder.graphs._missing_edge_refit import refitted_first
 from gsp_householder.graphs._missing_edges import MAX_NODES as MISSING_MAX_N
 from gsp_householder.graphs._missing_edges import MISSING_LEVEL, missing_edges
@@ -1752,6 +1753,7 @@ def _result(basis, B, ranked, family_dimension, history) -> InferredLaplacian:
                        f"the graph sought, probably sparser, was not found",
                        ConvergenceWarning)
     _family_doubt(basis, B, ranked[0], family_dimension, history)
+    replaced_misfit_warning(int(ranked[0][0]), history)
     regular_equal_weight_warning(ranked[0], history)
     _noise_connected_warning(basis, ranked[0], L, history)
     _unpaired_copies_warning(basis, ranked[0], history)

@@ -20,21 +20,20 @@ $$\\sigma^2 \\sum_l V_{0, p_i l}^2 (\\lambda_l - \\lambda_k)^2
 
 $d_i = w_{i-1} + w_i$ the degree of $p_i$: positive for positive weights, and largest at
 the heaviest edges and the highest eigenvalues. ``equation_weights`` solves the
-equations in the least squares, each over that standard deviation read on the weights
-of the fit before (unit weights for the first fit, as ``_weighted_cycle``'s
-``noise_weighted_refit`` reads its variances again on its refit): the eigenvalues,
-which enter one column's equations each, are eliminated, and the weights are the
-smallest eigenvector of the $n \\times n$ Schur complement (its rows and columns scaled
-to a unit diagonal), $O(n^2)$ products and one eigensolve of order $n$.
+equations in the least squares, each over that standard deviation read on given
+weights (``_weighted_cycle`` reads it on the least-squares member, then on the first
+solution, as its ``noise_weighted_refit`` reads its variances twice); the entries are
+correlated, which the weighting leaves out, as ``_own_noise`` does for the non-edges.
 
 The least-squares member of ``_weighted_cycle.cycle_weights`` fits the Laplacian's
 entries off the cycle instead, $(V \\Lambda V^T)_{ij}$, whose noise the heaviest edges
 dominate. On cycles of lognormal weights ($\\sigma = 2$, weights over $e^{\\pm 6}$)
-perturbed by 1e-3, in their true order, it misses 60 to 442 non-edges, and the
-noise-scaled fit started there (``_cycle_noise_fit``) settles with 5 missing (350 nodes,
-weight seed 9, draw 1). The equations, weighted once, leave none on that cycle and on
-the 500-node cycle of seed 3, draw 2 (their member shown), and 2 on the 450-node cycle
-of seed 5, draw 1, which the noise-scaled fit started there shows at its first step.
+perturbed by 1e-3, in their true order, it misses non-edges (60 on 350 nodes, weight
+seed 9, draw 1), and the noise-scaled fit started there (``_cycle_noise_fit``) settled
+with 5 missing. The equations' first solution is shown on that cycle and on the
+300-node cycle of seed 11, draw 0, their second on the 500-node cycle of seed 3, draw
+2; on the 450-node cycle of seed 5, draw 1, it misses non-edges, and the noise-scaled
+fit started there shows the cycle at its first step.
 
 Internal module: arguments are validated by the caller.
 """

@@ -90,7 +90,7 @@ from gsp_householder.graphs._cycle_equation_fit import equation_weights
 from gsp_householder.graphs._cycle_noise_fit import noise_scaled_weights
 from gsp_householder.graphs._cycle_read import _angle_order, round_pairs
 from gsp_householder.graphs._cycle_repair import _band_pairs, _least_pairs, repair_order
-from gsp_householder.graphs._cycle_sorted_windows import MAX_SPAN, sort_windows
+from gsp_householder.graphs._cycle_sorted_windows import sort_windows
 from gsp_householder.graphs._dense_lp import OPTIMAL, RowGeneratedProgram
 from gsp_householder.graphs._edge_significance import edge_significance, weak_beyond_agreement
 from gsp_householder.graphs._edge_test_descent import anchored_fit, anchored_pair_gram
@@ -145,14 +145,10 @@ def band_misfit(basis, order) -> float:
     and ladders, 6.5e-5 on an exact ring with two distant nodes exchanged); the fit
     decides (``shown_cycle``).
 
-    The misfit is infinite when some node has no pair within ``MAX_SPAN`` places of it
-    in the order whose entry stands out of its row's noise (`_every_node_banded`): a
-    cycle read, even with heavy chains scrambled as far as the windows sorted after
-    this gate put back (``_cycle_sorted_windows``), has both edges of every node there,
-    and a cycle the eigenvectors show has every weight significantly positive. Within
-    the band alone, two nodes of the lognormal ($\\sigma = 2$) cycle of 350 nodes, weight
-    seed 9, perturbed by 1e-3, draw 1, had none (their angles' order holds 279 of the
-    350 edges, and the windows sorted put back all). Nodes that are twins (the same
+    The misfit is infinite when some node has no pair in the band whose entry stands
+    out of its row's noise (`_every_node_banded`): a cycle read, even with swapped
+    neighbours, has both edges of every node in the band, and a cycle the eigenvectors
+    show has every weight significantly positive. Nodes that are twins (the same
     neighbours, as in Barabasi-Albert graphs) have equal entries in every column but
     the one localised on them, so they stand side by side in any angular order, and
     that column alone, as $\\lambda$, leaves nothing off the band (misfit 0 exact,
@@ -162,27 +158,25 @@ def band_misfit(basis, order) -> float:
     misfit, lam = _least_pairs(basis, rows, cols)
     L = (V * lam) @ V.T
     band = float(np.square(L[rows, cols]).sum())
-    if band == 0.0 or not _every_node_banded(L, rows, cols, _band_pairs(order, MAX_SPAN)):
+    if band == 0.0 or not _every_node_banded(L, rows, cols):
         return np.inf
     return float(np.sqrt(max(misfit, 0.0) / band))
 
 
-def _every_node_banded(L, rows, cols, near) -> bool:
-    """Whether every node has a pair of ``near`` (rows and columns) whose entry of ``L``
-    exceeds ``RESIDUAL_CONSISTENT`` times its row's noise: the normal scale (1.4826
-    times the median absolute value) of its entries off the band ``(rows, cols)`` and
-    the diagonal. Scaled per row, the entries of nodes next to heavy edges, whose noise
-    is larger, do not set the level of the others'."""
+def _every_node_banded(L, rows, cols) -> bool:
+    """Whether every node has a pair ``(rows, cols)`` whose entry of ``L`` exceeds
+    ``RESIDUAL_CONSISTENT`` times its row's noise: the normal scale (1.4826 times the
+    median absolute value) of its entries off those pairs and the diagonal. Scaled
+    per row, the entries of nodes next to heavy edges, whose noise is larger, do not
+    set the level of the others'."""
     off = np.abs(L)
     np.fill_diagonal(off, np.nan)
     off[rows, cols] = np.nan
     off[cols, rows] = np.nan
     noise = 1.4826 * np.nanmedian(off, axis=1)
-    near_rows, near_cols = near
-    entries = np.abs(L[near_rows, near_cols])
     strongest = np.zeros(L.shape[0])
-    np.maximum.at(strongest, near_rows, entries)
-    np.maximum.at(strongest, near_cols, entries)
+    np.maximum.at(strongest, rows, np.abs(L[rows, cols]))
+    np.maximum.at(strongest, cols, np.abs(L[rows, cols]))
     return bool(np.all(strongest > RESIDUAL_CONSISTENT * noise))
 
 

@@ -28,7 +28,7 @@ correlated, which the weighting leaves out, as ``_own_noise`` does for the non-e
 The least-squares member of ``_weighted_cycle.cycle_weights`` fits the Laplacian's
 entries off the cycle instead, $(V \\Lambda V^T)_{ij}$, whose noise the heaviest edges
 dominate. On cycles of lognormal weights ($\\sigma = 2$, weights over $e^{\\pm 6}$)
-perturbed by 1e-3, in their true order, it misses non-edges (60 on 350 nodes, weight
+perturbed by 1e-3, in their true order, it misses non-edges (129 on 350 nodes, weight
 seed 9, draw 1), and the noise-scaled fit started there (``_cycle_noise_fit``) settled
 with 5 missing. The equations' first solution is shown on that cycle and on the
 300-node cycle of seed 11, draw 0, their second on the 500-node cycle of seed 3, draw

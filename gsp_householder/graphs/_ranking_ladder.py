@@ -907,7 +907,7 @@ def _sparser_refitted(B: PairBasis, basis, found, levels, history) -> list:
         if entry[1][0][0] >= chosen[1][0][0] or _fits_as_well((entry[0], entry[3]),
                                                                reference):
             continue
-        refit = missing_edge_refit(B, basis, entry[1][0][3])
+        refit = missing_edge_refit(B, basis, entry[1][0][3], column_pairs=True)
         if refit is None:
             continue
         item = _noisy_entry(basis, [refit], entry[2], levels[k])

@@ -920,9 +920,12 @@ def _sparser_refitted(B: PairBasis, basis, found, levels, history) -> list:
     family member found at a smaller level: PyGSP ``Sensor(1000, seed=5)`` perturbed by
     1e-3 (draw 0 of ``bench_inference.py``) gave 3545 edges, all of them the truth's
     (3550), at the estimate 2.19e-3, rotation residual 2.26 times that of a 9375-edge
-    quadratic of the truth found at 2.07e-4 (F1 0.549), which was taken. Its refit has
-    3599 edges (two of the truth's missed, 51 added; F1 0.993), rotation residual 1.02
-    times the quadratic's, and is taken (about 9 CPU s for the refit).
+    quadratic of the truth found at 2.07e-4 (F1 0.549), which was taken. Refitted with
+    the non-edges the missing-edges test flags, it had 3599 edges (two heavy edges
+    between near twins missed, 51 weak ones added; F1 0.993); with the pairs a column of
+    the eigenvectors lives on too (``missing_edge_refit`` with ``column_pairs``), its
+    refit is the truth, rotation residual 0.90 times the quadratic's, and is taken
+    (about 6 CPU s for the refit).
     """
     if B.n <= FAMILY_SEARCH_MAX_N or len(found) < 2:
         return found
@@ -933,7 +936,7 @@ def _sparser_refitted(B: PairBasis, basis, found, levels, history) -> list:
         if entry[1][0][0] >= chosen[1][0][0] or _fits_as_well((entry[0], entry[3]),
                                                                reference):
             continue
-        refit = missing_edge_refit(B, basis, entry[1][0][3])
+        refit = missing_edge_refit(B, basis, entry[1][0][3], column_pairs=True)
         if refit is None:
             continue
         item = _noisy_entry(basis, [refit], entry[2], levels[k])

@@ -24,7 +24,7 @@ from gsp_householder.graphs._chain_optimum import ANSWERED, CHAIN_ANSWERS
 from gsp_householder.graphs._doubling_grams import doubling_chain, doubling_gram
 from gsp_householder.graphs._failed_searches import remembered_run
 from gsp_householder.graphs._graph_energy import graph_energy
-from gsp_householder.graphs._largest_indices import largest_indices
+from gsp_householder.graphs._largest_indices import largest_above
 from gsp_householder.graphs._null_refinement import refined_direction
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
@@ -416,8 +416,7 @@ class PrefixSearch:
             excess[active] = 0.0
             if excess.max(initial=0.0) <= 0.0:
                 return lam
-            worst = largest_indices(excess, batch)
-            active[worst[excess[worst] > 0.0]] = True
+            active[largest_above(excess, batch, 0.0)] = True
         return None
 
     def _near_null(self, c, gram: PairGram, r=8, first=None, cap=None):

@@ -23,7 +23,7 @@ from gsp_householder.graphs._chain_optimum import (
     ChainOptimum,
     chain_optimum,
 )
-from gsp_householder.graphs._largest_indices import largest_indices
+from gsp_householder.graphs._largest_indices import largest_above, largest_indices
 from gsp_householder.graphs._long_certificate import converging, rounds_allowed
 from gsp_householder.graphs._pair_geometry import (
     PairBasis,
@@ -270,8 +270,8 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
             Hy = H @ res.x[:-1]
             excess = Hy - h
             excess[~sel | small] = 0.0
-            worst = largest_indices(excess, CERTIFY_ROWS)
-            worst = worst[excess[worst] > 1e-9 * max(float(np.abs(Hy).max()), 1.0)]
+            worst = largest_above(excess, CERTIFY_ROWS,
+                                  1e-9 * max(float(np.abs(Hy).max()), 1.0))
             if worst.size == 0:
                 return False
         return False
@@ -347,8 +347,7 @@ def _solved_in_span(B: PairBasis, Lam, tol, floor, hint, objective, band, cache,
         excess = Hy - h
         binding = sel & (excess >= -level)
         excess[sel] = 0.0
-        worst = largest_indices(excess, CUT_ROWS)
-        worst = worst[excess[worst] > level]
+        worst = largest_above(excess, CUT_ROWS, level)
         if worst.size == 0:
             break
         sel[worst] = True
@@ -515,8 +514,8 @@ def _certified(B: PairBasis, Q, trace_row, tol, hint, chain, relaxation,
         L = _direction_matrix(B, Q @ res.x[:-1])[I, J]
         excess = L - h
         excess[rows] = 0.0
-        worst = largest_indices(excess, CERTIFY_ROWS)
-        worst = worst[excess[worst] > 1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0)]
+        worst = largest_above(excess, CERTIFY_ROWS,
+                              1e-9 * max(float(np.abs(L).max(initial=0.0)), 1.0))
         if worst.size == 0:
             return chain_optimum(program.program, res.x, rows) if answer else False
         if stop:

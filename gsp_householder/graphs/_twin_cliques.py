@@ -110,17 +110,123 @@ def with_twin_cliques(basis, W, noise: float) -> sp.csr_array | None:
     True
     """
     W = sp.csr_array(W, dtype=float)
-    classes = [nodes for nodes in twin_classes(W, 2) if W[nodes][:, nodes].nnz == 0]
+    classes = open_twin_classes(W)
     if not classes:
         return None
-    weight = float(sp.triu(W, 1).data.mean())
+    A = sp.csr_array(W + _cliques(classes, _mean_weight(W), W.shape))
+    reference = None if noise <= 0.0 else _residuals(basis, W)
+    return A if fits_as_well(basis, A, reference, noise) else None
+
+
+def open_twin_classes(W) -> list[np.ndarray]:
+    """The classes of two or more non-adjacent twins of the graph of weights ``W``
+    (``twin_classes``: the same neighbours, no edge among them)."""
+    W = sp.csr_array(W)
+    return [nodes for nodes in twin_classes(W, 2) if W[nodes][:, nodes].nnz == 0]
+
+
+def twin_clique_members(basis, W, noise: float) -> list[sp.csr_array]:
+    """The graphs with equal weights that join some classes of non-adjacent twins of
+    ``W`` into cliques and fit the eigenvectors as well as ``W``: the graph with every
+    joinable block joined first, then, when there are two blocks or more, the graph with
+    every block joined but one and the graph with one block joined, for each block.
+
+    A block is a class whose clique alone fits (``fits_as_well``), or, when the graph
+    with every class joined fits, the other classes together. Joining a class $S$ at
+    the weight $w$ adds $w |S| P_S$ to the Laplacian ($P_S$ the projector onto the
+    vectors on $S$ that sum to zero), so $V^T L V$ changes by $w |S| V^T P_S V$: the
+    graph fits exactly when $V^T P_S V$ is diagonal, and by linearity any set of
+    blocks that fit one by one fits together. The eigensolver may mix the vectors of
+    classes that share an eigenvalue, and then only their union fits (the second kind
+    of block). So every graph the blocks make fits: the graph sought may join some
+    classes and not others (`relaxed_caveman_graph(5, 8, 0.15, seed=71)`: four classes
+    of adjacent twins and one pair of non-adjacent twins), and the graph with every
+    class joined is then not it. Each graph listed is tested as ``fits_as_well`` asks
+    (at ``noise``, linearity holds to the noise only). ``W`` has equal weights (the
+    caller checks).
+
+    Parameters
+    ----------
+    basis : dict
+        The read basis (``V``, ``kind``, ``scale``).
+    W : sparse array
+        Symmetric weights of the graph found, with equal weights.
+    noise : float
+        The noise level the graph was found at (0 for exact eigenvectors).
+
+    Returns
+    -------
+    list of scipy.sparse.csr_array
+        Symmetric weights of the graphs that fit, the graph with every block joined
+        first; empty when no class can be joined.
+
+    >>> import networkx as nx
+    >>> from gsp_householder import fourier_basis
+    >>> from gsp_householder.graphs._basis_input import _read_basis
+    >>> pair, triple = [1, 2], [4, 5, 6]
+    >>> G = nx.empty_graph(8)
+    >>> G.add_edges_from([(0, 3), (3, 7), (0, 7)])
+    >>> G.add_edges_from((u, v) for u in pair for v in [0, 7])
+    >>> G.add_edges_from((u, v) for u in triple for v in [3, 7])
+    >>> G.add_edges_from([(1, 2), (4, 5), (4, 6), (5, 6)])
+    >>> basis = _read_basis(fourier_basis(G).eigenvectors, None, None, "combinatorial", None)
+    >>> H = nx.Graph(G)
+    >>> H.remove_edges_from([(1, 2), (4, 5), (4, 6), (5, 6)])
+    >>> W = nx.to_scipy_sparse_array(H, nodelist=range(8), dtype=float)
+    >>> [int(sp.triu(A, 1).nnz) for A in twin_clique_members(basis, W, 0.0)]
+    [17, 16, 14, 14, 16]
+    """
+    W = sp.csr_array(W, dtype=float)
+    classes = open_twin_classes(W)
+    if not classes:
+        return []
+    weight = _mean_weight(W)
+    reference = None if noise <= 0.0 else _residuals(basis, W)
+    blocks = _joinable_blocks(basis, W, classes, weight, reference, noise)
+    if not blocks:
+        return []
+    joined = [sp.csr_array(_cliques(block, weight, W.shape)) for block in blocks]
+    top = sp.csr_array(W + sum(joined))
+    graphs = [top]
+    if len(blocks) > 1:
+        graphs += [sp.csr_array(top - J) for J in joined]
+        graphs += [sp.csr_array(W + J) for J in joined]
+    return [
+        A
+        for k, A in enumerate(graphs)
+        if (k == 0 and len(blocks) == 1) or fits_as_well(basis, A, reference, noise)
+    ]
+
+
+def _joinable_blocks(
+    basis, W, classes, weight: float, reference, noise: float
+) -> list[list[np.ndarray]]:
+    """The blocks of ``twin_clique_members``: each class whose clique alone fits, then
+    the other classes together when the graph with every class joined fits (each block
+    a list of classes)."""
+    alone = [
+        fits_as_well(basis, W + _cliques([nodes], weight, W.shape), reference, noise)
+        for nodes in classes
+    ]
+    blocks = [[nodes] for nodes, fits in zip(classes, alone, strict=True) if fits]
+    rest = [nodes for nodes, fits in zip(classes, alone, strict=True) if not fits]
+    if rest and fits_as_well(basis, W + _cliques(classes, weight, W.shape), reference, noise):
+        blocks.append(rest)
+    return blocks
+
+
+def _mean_weight(W) -> float:
+    """The mean weight of the edges of ``W``."""
+    return float(sp.triu(W, 1).data.mean())
+
+
+def _cliques(classes, weight: float, shape) -> sp.coo_array:
+    """Symmetric weights of a clique of weight ``weight`` on every class of
+    ``classes``."""
     rows = np.concatenate([np.repeat(nodes, len(nodes)) for nodes in classes])
     cols = np.concatenate([np.tile(nodes, len(nodes)) for nodes in classes])
     keep = rows != cols
-    joined = sp.coo_array((np.full(keep.sum(), weight), (rows[keep], cols[keep])), shape=W.shape)
-    A = sp.csr_array(W + joined)
-    reference = None if noise <= 0.0 else _residuals(basis, W)
-    return A if fits_as_well(basis, A, reference, noise) else None
+    return sp.coo_array((np.full(keep.sum(), weight), (rows[keep], cols[keep])), shape=shape)
 
 
 def fits_as_well(basis, A, reference, noise: float) -> bool:

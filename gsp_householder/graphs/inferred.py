@@ -232,7 +232,11 @@ class InferredLaplacian:
         pendant paths of one length on one node closed into a cycle through it (a
         tadpole beside the spider returned; module ``_pendant_cycles``), and its classes
         of non-adjacent twins joined into cliques (a lollipop beside the tree
-        returned); their edge counts. ``"opened_pendant_cycles"``, when the searches'
+        returned); their edge counts. ``"twin_clique_member_edges"``, when those classes
+        make two blocks or more that fit joined one by one: the edge counts of the graphs
+        with every block joined but one and with one block joined, listed next (a cave
+        whose truth joins some classes and not others; module ``_twin_cliques``).
+        ``"opened_pendant_cycles"``, when the searches'
         graph, with equal weights, had cycles of $2m + 1 \\ge 5$ nodes hanging off one
         node whose opening into two pendant paths fits as well: the number of cycles
         opened (the graph so made, an edge sparser per cycle, is returned, and the

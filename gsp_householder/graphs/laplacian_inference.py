@@ -226,7 +226,11 @@ from gsp_householder.graphs._torus_twins import torus_twins
 from gsp_householder.graphs._tree_search import MAX_NODES as TREE_SEARCH_MAX_N
 from gsp_householder.graphs._tree_search import SEED as TREE_SEARCH_SEED
 from gsp_householder.graphs._tree_search import remembered_searches, search_tree
-from gsp_householder.graphs._twin_cliques import with_twin_cliques, without_twin_cliques
+from gsp_householder.graphs._twin_cliques import (
+    twin_clique_members,
+    with_twin_cliques,
+    without_twin_cliques,
+)
 from gsp_householder.graphs._twin_split import twin_split
 from gsp_householder.graphs._twin_superset import (
     component_graph,
@@ -2782,8 +2786,11 @@ def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool
     - closed pendant paths (``_pendant_cycles.pendant_cycles``): two pendant paths of one
       length on one node replaced by a cycle through it, one edge more,
       ``history["pendant_cycle_edges"]`` their edge counts;
-    - completed twins (``_twin_cliques.with_twin_cliques``): every class of non-adjacent
-      twins joined into a clique, ``history["completed_twin_edges"]`` its edge count.
+    - completed twins (``_twin_cliques.twin_clique_members``): every joinable class of
+      non-adjacent twins joined into a clique, ``history["completed_twin_edges"]`` its
+      edge count; when the classes make two blocks or more that fit one by one, also
+      the graphs with every block joined but one and with one block joined,
+      ``history["twin_clique_member_edges"]`` their edge counts.
 
     No warning: the eigenvectors do not tell these graphs from the graph returned, and
     the sparser is the graph sought on most graphs with such paths or twins (a random
@@ -2802,13 +2809,14 @@ def _list_local_twins(basis, found, laps, history, family_dimension, exact: bool
         return
     level = 0.0 if exact else noise
     cycles = pendant_cycles(basis, W, level)
-    cliques = with_twin_cliques(basis, W, level)
-    twins = [*cycles, *([] if cliques is None else [cliques])]
-    edges = _list_next(laps, history, twins, basis)
+    cliques = twin_clique_members(basis, W, level)
+    edges = _list_next(laps, history, [*cycles, *cliques], basis)
     if cycles:
         history["pendant_cycle_edges"] = edges[:len(cycles)]
-    if cliques is not None:
-        history["completed_twin_edges"] = edges[-1]
+    if cliques:
+        history["completed_twin_edges"] = edges[len(cycles)]
+    if len(cliques) > 1:
+        history["twin_clique_member_edges"] = edges[len(cycles) + 1:]
 
 
 def _equal_weights_at(basis, W, exact: bool, noise: float) -> bool:

@@ -107,6 +107,16 @@ def test_refit_on_support_drops_edges_the_eigenvectors_leave_at_zero():
     assert W2[1, 2] == 0 and W2[30, 35] == 0
 
 
+def test_refit_on_support_of_a_complete_graph_is_none():
+    # the exact searches' graph on a perturbed 9-cycle may be complete (no non-edge:
+    # the non-edges' Gram is empty, its null vector not determined)
+    B, basis, item = _shifted_tree(nx.cycle_graph(9), 0.0)
+    K = nx.complete_graph(9)
+    W = sp.csr_array(nx.to_numpy_array(K))
+    assert B.n_pairs == K.number_of_edges()
+    assert refitted_on_support(B, basis, (K.number_of_edges(), 0.0, item[2], W)) is None
+
+
 @pytest.mark.parametrize(
     ("misfit", "edges", "warned"), [(149, 767, True), (1268, 1276, False), (800, 767, False)]
 )

@@ -43,7 +43,9 @@ def refitted_on_support(B: PairBasis, basis: dict, item) -> tuple[tuple, float] 
     whose refitted weight is within ``LP_ACCURACY`` of zero, relative to the largest
     (as ``_template_lp.edge_pairs`` cuts edges), are dropped: the support may hold a
     sparser graph of the eigenvectors. None when an edge's weight is negative beyond
-    that, or the graph left is not connected.
+    that, or the graph left is not connected, or when its non-edges are fewer than the
+    directions searched (a complete graph has none): their null vector is then not
+    determined.
 
     Parameters
     ----------
@@ -60,6 +62,8 @@ def refitted_on_support(B: PairBasis, basis: dict, item) -> tuple[tuple, float] 
         ``(item, residual)``.
     """
     row, col, _ = upper_entries(item[3])
+    if B.n_pairs - row.size <= REFIT_DIRECTIONS:
+        return None
     _, Lam = complement_gram(B, row, col).null_directions(REFIT_DIRECTIONS)
     S = np.linalg.qr(np.column_stack([item[2], Lam]))[0]
     P = B.products(*other_pairs(B, row, col), S)

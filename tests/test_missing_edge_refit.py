@@ -96,6 +96,22 @@ def test_a_graph_without_its_weakest_edges_is_refitted_to_the_truth(k):
     assert _residual(basis, W) <= RESIDUAL_CONSISTENT * _residual(basis, truth)
 
 
+@pytest.mark.parametrize("wrong", [(0, 4), (0, 19), (0, 26)])
+def test_a_weak_edge_put_in_place_of_the_edges_missed_is_dropped(wrong):
+    """The truth without its 3 weakest edges, with a pair at distance 2 of weight 1 %
+    of the mean in their place (as a search that misses an edge puts another): the refit
+    adds the edges missed, and the pair, then weak, is dropped, not kept beside them."""
+    basis, B, truth = _lognormal_rgg()
+    a, b = wrong
+    assert (a, b) not in _edges(truth)
+    W = _without_weakest(truth, 3).tolil()
+    W[a, b] = W[b, a] = 0.01 * truth.data.mean()
+    refit = missing_edge_refit(B, basis, sp.csr_array(W.tocsr()))
+    assert refit is not None
+    assert _edges(refit[3]) == _edges(truth)
+    assert refit[0] == len(_edges(truth))
+
+
 def test_inference_keeps_the_weak_edges_of_a_lognormal_preferential_attachment_graph():
     """``barabasi_albert_graph(100, 2, seed=8)`` with lognormal weights, perturbed by 1e-3:
     the noisy ladder's graph lacks the truth's three weakest edges and does not fit the

@@ -57,7 +57,8 @@ def missing_edge_refit(B: PairBasis, basis, W, column_pairs: bool = False) -> tu
     not significantly nonzero that the result would be warned of
     (``_edge_significance.weak_beyond_agreement``: ``nx.LCF_graph(48, [7, -7, 13, -13],
     12)`` perturbed by 1e-3, draw 4, refitted a 144-edge graph to 94 edges, 34 of them
-    weak, none of the truth's 84).
+    weak, none of the truth's 84). The refit settled is then fitted again without its
+    weak edges when that graph fits as well (``_without_weak_edges``).
 
     With ``column_pairs``, the first round adds the non-edges on which a column of the
     eigenvectors has its two largest entries too (``column_pairs``), which the test does
